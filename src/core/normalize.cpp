@@ -1,0 +1,362 @@
+#include "core/normalize.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+
+#include "syntax/printer.hpp"
+
+namespace rml::core {
+
+const char *prim_name(Prim p) {
+  switch (p) {
+    case Prim::Const: return "const";
+    case Prim::Copy: return "copy";
+    case Prim::Apply: return "apply";
+    case Prim::When: return "when";
+    case Prim::Merge: return "merge";
+    case Prim::Fby: return "fby";
+    case Prim::Pre: return "pre";
+    case Prim::Arrow: return "arrow";
+    case Prim::Post: return "post";
+  }
+  return "?";
+}
+
+std::string Literal::str() const {
+  switch (type) {
+    case Scalar::Int: return std::to_string(i);
+    case Scalar::Bool: return b ? "true" : "false";
+    case Scalar::Real: {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.17g", r);
+      std::string s = buf;
+      if (s.find_first_of(".enia") == std::string::npos) s += ".0";
+      return s;
+    }
+  }
+  return "?";
+}
+
+bool can_be_main(const CheckedProgram &cp, const std::string &node) {
+  auto it = cp.sigs.find(node);
+  if (it == cp.sigs.end() || !it->second.is_node || !it->second.ok) return false;
+  const Signature &s = it->second;
+  for (auto &p : s.inputs)
+    if (p.is_const) return false;
+  return s.size_vars.empty() && s.shape_vars.empty() && s.tyvars.empty();
+}
+
+namespace {
+
+// Composition: values of `inner` (in the caller's symbols) mapped through `outer`.
+TypeSubst compose(const TypeSubst &inner, const TypeSubst &outer) {
+  TypeSubst r;
+  for (auto &[k, v] : inner.statics.sizes) r.statics.sizes[k] = outer.statics.apply(v);
+  for (auto &[k, v] : inner.statics.shapes) r.statics.shapes[k] = outer.statics.apply(v);
+  for (auto &[k, v] : inner.tyvars) r.tyvars[k] = outer.apply(v);
+  return r;
+}
+
+bool concrete(const Type &t) {
+  if (t.kind == Type::Tuple) {
+    for (auto &e : t.elems)
+      if (!concrete(e)) return false;
+    return true;
+  }
+  return t.kind == Type::Tensor && shape_concrete(t.shape);
+}
+
+struct Elaborator {
+  const CheckedProgram &cp;
+  Program out;
+  std::map<std::string, int> instance_count;
+  int temp_count = 0;
+  int depth = 0;
+
+  struct Frame {
+    const NodeDecl *node;
+    std::string prefix;                        // "" for main, "dense$1." inside an instance
+    TypeSubst subst;                           // callee symbols -> concrete values
+    std::map<std::string, std::string> rename; // source name -> elaborated name
+  };
+
+  explicit Elaborator(const CheckedProgram &c) : cp(c) {}
+
+  std::string fresh(const Frame &f) { return f.prefix + "$" + std::to_string(++temp_count); }
+
+  Type concrete_type(const Expr &e, const Frame &f) {
+    auto it = cp.expr_types.find(&e);
+    if (it == cp.expr_types.end()) throw ElabError{e.span, "internal: expression has no type"};
+    Type t = f.subst.apply(it->second);
+    if (!concrete(t)) throw ElabError{e.span, "the type " + type_str(t) + " is not concrete after instantiation"};
+    return t;
+  }
+
+  std::string emit(Equation eq, const Frame &f, std::optional<std::string> dest) {
+    eq.lhs = dest ? *dest : fresh(f);
+    eq.instance = f.prefix;
+    if (!dest) out.locals.push_back(Var{eq.lhs, eq.type});
+    std::string name = eq.lhs;
+    out.equations.push_back(std::move(eq));
+    return name;
+  }
+
+  Equation base(const Expr &e, const Frame &f, Prim p) {
+    Equation eq;
+    eq.prim = p;
+    eq.span = e.span;
+    if (p != Prim::Apply || e.kind != ExprKind::Tuple) eq.type = concrete_type(e, f);
+    return eq;
+  }
+
+  StaticValue concrete_static(const Expr &a, const Frame &f) {
+    auto it = cp.static_args.find(&a);
+    if (it == cp.static_args.end()) throw ElabError{a.span, "internal: static argument was not evaluated"};
+    StaticValue v = it->second;
+    if (v.kind == StaticValue::Int) v.size = f.subst.statics.apply(v.size);
+    else v.shape = f.subst.statics.apply(v.shape);
+    return v;
+  }
+
+  // Returns the variables holding the expression's value(s).
+  std::vector<std::string> expr(const Expr &e, Frame &f, const std::vector<std::optional<std::string>> &dests) {
+    auto dest = [&](size_t k) { return k < dests.size() ? dests[k] : std::nullopt; };
+    auto one = [&](const Expr &a) { return expr(a, f, {}).at(0); };
+    if (auto sv = cp.static_args.find(&e); sv != cp.static_args.end() && sv->second.kind == StaticValue::Int) {
+      // A static int used as a value (`rank(s)`, `s[k]`): a constant.
+      Poly v = f.subst.statics.apply(sv->second.size);
+      if (!v.is_const()) throw ElabError{e.span, "the static value " + v.str() + " is not concrete"};
+      Equation eq = base(e, f, Prim::Const);
+      eq.lit.type = Scalar::Int;
+      eq.lit.i = v.const_value();
+      return {emit(std::move(eq), f, dest(0))};
+    }
+    switch (e.kind) {
+      case ExprKind::IntLit:
+      case ExprKind::RealLit:
+      case ExprKind::BoolLit: {
+        Equation eq = base(e, f, Prim::Const);
+        eq.lit.type = e.kind == ExprKind::IntLit ? Scalar::Int : e.kind == ExprKind::RealLit ? Scalar::Real : Scalar::Bool;
+        eq.lit.i = e.ival;
+        eq.lit.r = e.rval;
+        eq.lit.b = e.bval;
+        return {emit(std::move(eq), f, dest(0))};
+      }
+      case ExprKind::Var: {
+        auto r = f.rename.find(e.name);
+        std::string src;
+        if (r != f.rename.end()) {
+          src = r->second;
+        } else {
+          // A static name (parameter, implicit size, global constant) used as a value.
+          std::optional<Poly> v;
+          if (auto it = f.subst.statics.sizes.find(e.name); it != f.subst.statics.sizes.end()) v = it->second;
+          else if (auto c = cp.static_consts.find(e.name); c != cp.static_consts.end() && c->second.kind == StaticValue::Int)
+            v = c->second.size;
+          if (!v || !v->is_const()) throw ElabError{e.span, "cannot elaborate the name '" + e.name + "' to a value"};
+          Equation eq = base(e, f, Prim::Const);
+          eq.lit.type = Scalar::Int;
+          eq.lit.i = v->const_value();
+          return {emit(std::move(eq), f, dest(0))};
+        }
+        if (!dest(0)) return {src};
+        Equation eq = base(e, f, Prim::Copy);
+        eq.args = {src};
+        return {emit(std::move(eq), f, dest(0))};
+      }
+      case ExprKind::Unary: {
+        Prim p = e.op == Op::Pre ? Prim::Pre : e.op == Op::Post ? Prim::Post : Prim::Apply;
+        std::string a = one(*e.args[0]);
+        Equation eq = base(e, f, p);
+        if (p == Prim::Apply) eq.fn = op_spelling(e.op);
+        eq.args = {a};
+        return {emit(std::move(eq), f, dest(0))};
+      }
+      case ExprKind::Binary: {
+        Prim p = e.op == Op::Fby ? Prim::Fby : e.op == Op::Arrow ? Prim::Arrow : Prim::Apply;
+        std::string a = one(*e.args[0]), b = one(*e.args[1]);
+        Equation eq = base(e, f, p);
+        if (p == Prim::Apply) eq.fn = op_spelling(e.op);
+        eq.args = {a, b};
+        return {emit(std::move(eq), f, dest(0))};
+      }
+      case ExprKind::When: {
+        std::string a = one(*e.args[0]), c = one(*e.args[1]);
+        Equation eq = base(e, f, Prim::When);
+        eq.args = {a, c};
+        eq.positive = e.positive;
+        return {emit(std::move(eq), f, dest(0))};
+      }
+      case ExprKind::Merge: {
+        std::string c = one(*e.args[0]), a = one(*e.args[1]), b = one(*e.args[2]);
+        Equation eq = base(e, f, Prim::Merge);
+        eq.args = {c, a, b};
+        return {emit(std::move(eq), f, dest(0))};
+      }
+      case ExprKind::If:
+      case ExprKind::Index:
+      case ExprKind::Array: {
+        Equation eq = base(e, f, Prim::Apply);
+        eq.fn = e.kind == ExprKind::If ? "if" : e.kind == ExprKind::Index ? "index" : "array";
+        for (auto &a : e.args) eq.args.push_back(one(*a));
+        return {emit(std::move(eq), f, dest(0))};
+      }
+      case ExprKind::Tuple: {
+        std::vector<std::string> outs;
+        for (size_t k = 0; k < e.args.size(); ++k) outs.push_back(expr(*e.args[k], f, {dest(k)}).at(0));
+        return outs;
+      }
+      case ExprKind::Call: return call(e, f, dests);
+      case ExprKind::Let:
+      case ExprKind::Lambda: throw ElabError{e.span, "'let' and lambdas belong to 'fun' bodies"};
+    }
+    throw ElabError{e.span, "internal: unknown expression"};
+  }
+
+  std::vector<std::string> call(const Expr &e, Frame &f, const std::vector<std::optional<std::string>> &dests) {
+    auto ci = cp.calls.find(&e);
+    if (ci == cp.calls.end()) throw ElabError{e.span, "internal: unresolved call to '" + e.name + "'"};
+    const Signature *sig = ci->second.kind == CallInfo::Builtin ? nullptr : &cp.sigs.at(e.name);
+    if (!sig || !sig->is_node) {
+      // Pointwise application of a fun or builtin.
+      Equation eq = base(e, f, Prim::Apply);
+      eq.fn = e.name;
+      for (size_t k = 0; k < e.args.size(); ++k) {
+        bool is_static = sig ? sig->inputs[k].is_const : cp.static_args.count(e.args[k].get()) > 0;
+        if (is_static) eq.static_args.push_back(concrete_static(*e.args[k], f));
+        else eq.args.push_back(expr(*e.args[k], f, {}).at(0));
+      }
+      return {emit(std::move(eq), f, dests.empty() ? std::nullopt : dests[0])};
+    }
+    // Node instance: inline its body.
+    if (++depth > 200) throw ElabError{e.span, "node instances nested deeper than 200 levels"};
+    const NodeDecl &callee = std::get<NodeDecl>(*cp.find(e.name));
+    Frame g;
+    g.node = &callee;
+    g.prefix = f.prefix + e.name + "$" + std::to_string(++instance_count[e.name]) + ".";
+    g.subst = compose(ci->second.subst, f.subst);
+    for (size_t k = 0; k < e.args.size(); ++k) {
+      const Param &p = sig->inputs[k];
+      if (p.is_const) continue;
+      g.rename[p.name] = expr(*e.args[k], f, {}).at(0);
+    }
+    std::vector<std::string> outs;
+    for (size_t k = 0; k < sig->output_names.size(); ++k) {
+      std::optional<std::string> d = k < dests.size() ? dests[k] : std::nullopt;
+      std::string name = d ? *d : g.prefix + sig->output_names[k];
+      if (!d) out.locals.push_back(Var{name, g.subst.apply(sig->outputs[k])});
+      g.rename[sig->output_names[k]] = name;
+      outs.push_back(name);
+    }
+    body(g);
+    --depth;
+    return outs;
+  }
+
+  void body(Frame &f) {
+    const NodeInfo &info = cp.nodes.at(f.node->name);
+    for (auto &[name, vi] : info.vars) {
+      if (vi.kind != VarInfo::Local || f.rename.count(name)) continue;
+      std::string n = f.prefix + name;
+      f.rename[name] = n;
+      Type t = f.subst.apply(vi.type);
+      if (!concrete(t)) throw ElabError{vi.span, "the type of '" + name + "' is not concrete: " + type_str(t)};
+      out.locals.push_back(Var{n, t});
+    }
+    for (auto &eq : f.node->equations) {
+      std::vector<std::optional<std::string>> dests;
+      for (auto &item : eq.lhs) {
+        if (item.name == "_") dests.push_back(std::nullopt);
+        else dests.push_back(f.rename.at(item.name));
+      }
+      expr(*eq.rhs, f, dests);
+    }
+  }
+};
+
+}  // namespace
+
+Program elaborate(const CheckedProgram &cp, const std::string &main) {
+  const Decl *d = cp.find(main);
+  if (!d || !std::holds_alternative<NodeDecl>(*d)) throw ElabError{{}, "no node named '" + main + "'"};
+  const NodeDecl &n = std::get<NodeDecl>(*d);
+  if (!can_be_main(cp, main))
+    throw ElabError{n.name_span, "'" + main + "' has static parameters or type variables; it cannot be the main node "
+                                 "(write a node that instantiates it with concrete values)"};
+  Elaborator el(cp);
+  el.out.main = main;
+  const Signature &sig = cp.sigs.at(main);
+  Elaborator::Frame f;
+  f.node = &n;
+  for (auto &p : sig.inputs) {
+    el.out.inputs.push_back(Var{p.name, p.type});
+    f.rename[p.name] = p.name;
+  }
+  for (size_t k = 0; k < sig.output_names.size(); ++k) {
+    el.out.outputs.push_back(Var{sig.output_names[k], sig.outputs[k]});
+    f.rename[sig.output_names[k]] = sig.output_names[k];
+  }
+  el.body(f);
+  return std::move(el.out);
+}
+
+std::string print_core(const Program &p) {
+  std::string out = "node " + p.main + "(";
+  auto vars = [&](const std::vector<Var> &vs, const char *sep) {
+    std::string s;
+    for (size_t i = 0; i < vs.size(); ++i) s += (i ? sep : "") + vs[i].name + ": " + type_str(vs[i].type);
+    return s;
+  };
+  out += vars(p.inputs, ", ") + ") -> (" + vars(p.outputs, ", ") + ")\n";
+  if (!p.locals.empty()) {
+    out += "var\n";
+    for (auto &v : p.locals) out += "  " + v.name + ": " + type_str(v.type) + ";\n";
+  }
+  out += "let\n";
+  for (auto &eq : p.equations) {
+    out += "  " + eq.lhs + " = ";
+    auto a = [&](size_t k) { return eq.args.at(k); };
+    switch (eq.prim) {
+      case Prim::Const: out += eq.lit.str(); break;
+      case Prim::Copy: out += a(0); break;
+      case Prim::When: out += a(0) + (eq.positive ? " when " : " when not ") + a(1); break;
+      case Prim::Merge: out += "merge " + a(0) + " " + a(1) + " " + a(2); break;
+      case Prim::Fby: out += a(0) + " fby " + a(1); break;
+      case Prim::Pre: out += "pre " + a(0); break;
+      case Prim::Arrow: out += a(0) + " -> " + a(1); break;
+      case Prim::Post: out += "post " + a(0); break;
+      case Prim::Apply: {
+        bool infix = eq.args.size() == 2 && eq.static_args.empty() &&
+                     (eq.fn == "+" || eq.fn == "-" || eq.fn == "*" || eq.fn == "/" || eq.fn == "div" || eq.fn == "mod" ||
+                      eq.fn == "=" || eq.fn == "<>" || eq.fn == "<" || eq.fn == "<=" || eq.fn == ">" || eq.fn == ">=" ||
+                      eq.fn == "and" || eq.fn == "or" || eq.fn == "xor");
+        if (infix) out += a(0) + " " + eq.fn + " " + a(1);
+        else if (eq.fn == "-" || eq.fn == "not") out += eq.fn + (eq.fn == "not" ? " " : "") + a(0);
+        else if (eq.fn == "if") out += "if " + a(0) + " then " + a(1) + " else " + a(2);
+        else if (eq.fn == "index") {
+          out += a(0) + "[";
+          for (size_t k = 1; k < eq.args.size(); ++k) out += (k > 1 ? ", " : "") + eq.args[k];
+          out += "]";
+        } else if (eq.fn == "array") {
+          out += "[";
+          for (size_t k = 0; k < eq.args.size(); ++k) out += (k ? ", " : "") + eq.args[k];
+          out += "]";
+        } else {
+          out += eq.fn + "(";
+          size_t k = 0;
+          for (auto &s : eq.static_args) out += (k++ ? ", " : "") + s.str();
+          for (auto &v : eq.args) out += (k++ ? ", " : "") + v;
+          out += ")";
+        }
+        break;
+      }
+    }
+    out += ";\n";
+  }
+  out += "tel\n";
+  return out;
+}
+
+}  // namespace rml::core

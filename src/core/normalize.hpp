@@ -1,0 +1,72 @@
+// Elaboration: inline node instances and normalise into one primitive per equation (the
+// paper's administrative form, §4.1). Every equation keeps the span of the source
+// expression it came from, and every variable its concrete type.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sema/checker.hpp"
+
+namespace rml::core {
+
+enum class Prim : uint8_t {
+  Const,   // x = c            (literal)
+  Copy,    // x = y
+  Apply,   // x = f(y1..yn)    pointwise: unary/binary operators, eager if, index, array literal, fun/builtin call
+  When,    // x = y when[not] c
+  Merge,   // x = merge c y z
+  Fby,     // x = y fby z
+  Pre,     // x = pre y
+  Arrow,   // x = y -> z
+  Post,    // x = post y
+};
+const char *prim_name(Prim p);
+
+struct Literal {
+  Scalar type = Scalar::Int;
+  int64_t i = 0;
+  double r = 0;
+  bool b = false;
+  std::string str() const;
+};
+
+struct Equation {
+  std::string lhs;
+  Prim prim = Prim::Copy;
+  // Apply: `fn` is an operator spelling ("+", "not", "if", "index", "array") or a fun/builtin name.
+  std::string fn;
+  std::vector<StaticValue> static_args;  // concrete static arguments of a fun/builtin call
+  std::vector<std::string> args;         // operand variables
+  bool positive = true;                  // When polarity
+  Literal lit;                           // Const
+  Type type;                             // of lhs (concrete)
+  Span span;                             // source expression
+  std::string instance;                  // node instance path ("" for the main node)
+};
+
+struct Var {
+  std::string name;
+  Type type;
+};
+
+struct Program {
+  std::string main;
+  std::vector<Var> inputs, outputs, locals;
+  std::vector<Equation> equations;
+};
+
+struct ElabError {
+  Span span;
+  std::string message;
+};
+
+// Elaborates `main` (a node without static parameters or type variables).
+// Throws ElabError for mains that cannot be elaborated.
+Program elaborate(const CheckedProgram &cp, const std::string &main);
+
+// Nodes that can be a main: no static parameters, no size/shape/type variables.
+bool can_be_main(const CheckedProgram &cp, const std::string &node);
+
+std::string print_core(const Program &p);
+
+}  // namespace rml::core

@@ -1,0 +1,30 @@
+// The front end as one call: read the prelude and a file, parse, check.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sema/checker.hpp"
+
+namespace rml {
+
+struct FrontendResult {
+  std::vector<std::unique_ptr<SourceFile>> files;  // own the text every Span points into
+  Program user;          // the user's declarations as parsed (for printing / fmt)
+  CheckedProgram checked;
+  Diagnostics diags;
+  bool parsed_ok = false;   // no lexing or parsing error
+  bool checked_ok = false;  // no error at all
+};
+
+struct FrontendOptions {
+  bool with_prelude = true;
+  bool check = true;  // false: parse only
+};
+
+std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::string text, const FrontendOptions &opts = {});
+
+// Reads a file; on failure returns nullopt and sets `error`.
+std::optional<std::string> read_file(const std::string &path, std::string &error);
+
+}  // namespace rml

@@ -1,0 +1,48 @@
+// Types of streams and of array values (grammar.md §3), with unification variables for
+// locals whose types are inferred.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sema/static_value.hpp"
+#include "syntax/ast.hpp"
+
+namespace rml {
+
+struct Type {
+  enum Kind : uint8_t {
+    Tensor,  // scalar element + shape (rank 0 = scalar)
+    TyVar,   // rigid type variable of a generic declaration ('a)
+    Meta,    // unification variable (inferred local)
+    Tuple,   // outputs of a multi-output call
+    ShapeT,  // the type of a shape-valued static parameter
+    Error,   // already reported: suppresses follow-on errors
+  } kind = Error;
+  Scalar elem = Scalar::Real;
+  Shape shape;
+  std::string tyvar;
+  int meta = -1;
+  std::vector<Type> elems;
+
+  static Type tensor(Scalar e, Shape s = {}) { Type t; t.kind = Tensor; t.elem = e; t.shape = std::move(s); return t; }
+  static Type scalar(Scalar e) { return tensor(e); }
+  static Type var(std::string n) { Type t; t.kind = TyVar; t.tyvar = std::move(n); return t; }
+  static Type error() { return Type{}; }
+  static Type shape_type() { Type t; t.kind = ShapeT; return t; }
+  static Type tuple(std::vector<Type> ts) { Type t; t.kind = Tuple; t.elems = std::move(ts); return t; }
+
+  bool is_error() const { return kind == Error; }
+  bool is_scalar(Scalar e) const { return kind == Tensor && elem == e && shape.empty(); }
+  bool is_numeric_tensor() const { return kind == Tensor && elem != Scalar::Bool; }
+};
+
+std::string type_str(const Type &t);
+
+// Substitution for one use of a generic signature.
+struct TypeSubst {
+  StaticSubst statics;
+  std::map<std::string, Type> tyvars;
+  Type apply(const Type &t) const;
+};
+
+}  // namespace rml

@@ -1,0 +1,195 @@
+#include "syntax/ast.hpp"
+
+#include <cstring>
+
+namespace rml {
+
+const char *op_spelling(Op op) {
+  switch (op) {
+    case Op::None: return "?";
+    case Op::Neg: return "-";
+    case Op::Not: return "not";
+    case Op::Pre: return "pre";
+    case Op::Post: return "post";
+    case Op::Add: return "+";
+    case Op::Sub: return "-";
+    case Op::Mul: return "*";
+    case Op::Div: return "/";
+    case Op::IntDiv: return "div";
+    case Op::Mod: return "mod";
+    case Op::Eq: return "=";
+    case Op::Ne: return "<>";
+    case Op::Lt: return "<";
+    case Op::Le: return "<=";
+    case Op::Gt: return ">";
+    case Op::Ge: return ">=";
+    case Op::And: return "and";
+    case Op::Or: return "or";
+    case Op::Xor: return "xor";
+    case Op::Fby: return "fby";
+    case Op::Arrow: return "->";
+  }
+  return "?";
+}
+
+const char *scalar_name(Scalar s) {
+  switch (s) {
+    case Scalar::Int: return "int";
+    case Scalar::Bool: return "bool";
+    case Scalar::Real: return "real";
+  }
+  return "?";
+}
+
+ExprPtr Expr::clone() const {
+  auto e = std::make_unique<Expr>(kind, span);
+  e->op = op;
+  e->positive = positive;
+  e->bval = bval;
+  e->ival = ival;
+  e->rval = rval;
+  e->name = name;
+  e->binders = binders;
+  e->binder_spans = binder_spans;
+  e->op_span = op_span;
+  e->height = height;
+  for (auto &a : args) e->args.push_back(a->clone());
+  return e;
+}
+
+DimSyntax DimSyntax::clone() const {
+  DimSyntax d;
+  d.splice_var = splice_var;
+  d.var = var;
+  d.expr = expr ? expr->clone() : nullptr;
+  d.span = span;
+  return d;
+}
+
+TypeSyntax TypeSyntax::clone() const {
+  TypeSyntax t;
+  t.kind = kind;
+  t.scalar = scalar;
+  t.tyvar = tyvar;
+  t.span = span;
+  for (auto &d : dims) t.dims.push_back(d.clone());
+  return t;
+}
+
+VarDecl VarDecl::clone() const {
+  VarDecl v;
+  v.is_const = is_const;
+  v.name = name;
+  v.span = span;
+  if (type) v.type = type->clone();
+  v.clock = clock;
+  return v;
+}
+
+Equation Equation::clone() const { return Equation{lhs, rhs->clone(), span}; }
+
+const std::string &decl_name(const Decl &d) {
+  return std::visit([](auto &x) -> const std::string & { return x.name; }, d);
+}
+Span decl_span(const Decl &d) {
+  return std::visit([](auto &x) { return x.name_span; }, d);
+}
+
+bool ast_equal(const Expr &a, const Expr &b) {
+  if (a.kind != b.kind || a.op != b.op || a.args.size() != b.args.size()) return false;
+  switch (a.kind) {
+    case ExprKind::IntLit: if (a.ival != b.ival) return false; break;
+    case ExprKind::RealLit: if (std::memcmp(&a.rval, &b.rval, sizeof(double)) != 0) return false; break;
+    case ExprKind::BoolLit: if (a.bval != b.bval) return false; break;
+    case ExprKind::When: if (a.positive != b.positive) return false; break;
+    case ExprKind::Var: case ExprKind::Call: case ExprKind::Let:
+      if (a.name != b.name) return false;
+      break;
+    case ExprKind::Lambda: if (a.binders != b.binders) return false; break;
+    default: break;
+  }
+  for (size_t i = 0; i < a.args.size(); ++i)
+    if (!ast_equal(*a.args[i], *b.args[i])) return false;
+  return true;
+}
+
+static bool dims_equal(const DimSyntax &a, const DimSyntax &b) {
+  if (a.splice_var != b.splice_var) return false;
+  if (a.splice_var) return a.var == b.var;
+  return ast_equal(*a.expr, *b.expr);
+}
+
+bool ast_equal(const TypeSyntax &a, const TypeSyntax &b) {
+  if (a.kind != b.kind) return false;
+  if (a.kind == TypeSyntax::TyVar) return a.tyvar == b.tyvar;
+  if (a.kind == TypeSyntax::Shape) return true;
+  if (a.scalar != b.scalar || a.dims.size() != b.dims.size()) return false;
+  for (size_t i = 0; i < a.dims.size(); ++i)
+    if (!dims_equal(a.dims[i], b.dims[i])) return false;
+  return true;
+}
+
+static bool decls_equal(const std::vector<VarDecl> &a, const std::vector<VarDecl> &b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const VarDecl &x = a[i], &y = b[i];
+    if (x.is_const != y.is_const || x.name != y.name || x.type.has_value() != y.type.has_value()) return false;
+    if (x.type && !ast_equal(*x.type, *y.type)) return false;
+    if (x.clock.size() != y.clock.size()) return false;
+    for (size_t k = 0; k < x.clock.size(); ++k)
+      if (x.clock[k].positive != y.clock[k].positive || x.clock[k].var != y.clock[k].var) return false;
+  }
+  return true;
+}
+
+bool ast_equal(const Program &a, const Program &b) {
+  if (a.decls.size() != b.decls.size()) return false;
+  for (size_t i = 0; i < a.decls.size(); ++i) {
+    const Decl &x = a.decls[i], &y = b.decls[i];
+    if (x.index() != y.index()) return false;
+    if (auto *n = std::get_if<NodeDecl>(&x)) {
+      auto &m = std::get<NodeDecl>(y);
+      if (n->name != m.name || n->is_function != m.is_function || !decls_equal(n->inputs, m.inputs) ||
+          !decls_equal(n->outputs, m.outputs) || !decls_equal(n->locals, m.locals) ||
+          n->equations.size() != m.equations.size())
+        return false;
+      for (size_t k = 0; k < n->equations.size(); ++k) {
+        auto &e = n->equations[k], &f = m.equations[k];
+        if (e.lhs.size() != f.lhs.size()) return false;
+        for (size_t j = 0; j < e.lhs.size(); ++j)
+          if (e.lhs[j].name != f.lhs[j].name) return false;
+        if (!ast_equal(*e.rhs, *f.rhs)) return false;
+      }
+    } else if (auto *fn = std::get_if<FunDecl>(&x)) {
+      auto &g = std::get<FunDecl>(y);
+      if (fn->name != g.name || !decls_equal(fn->params, g.params) || !ast_equal(fn->result, g.result) ||
+          !ast_equal(*fn->body, *g.body))
+        return false;
+    } else {
+      auto &c = std::get<ConstDecl>(x), &d = std::get<ConstDecl>(y);
+      if (c.name != d.name || c.type.has_value() != d.type.has_value() || !ast_equal(*c.value, *d.value)) return false;
+      if (c.type && !ast_equal(*c.type, *d.type)) return false;
+    }
+  }
+  return true;
+}
+
+ExprPtr mk_int(int64_t v, Span s) { auto e = std::make_unique<Expr>(ExprKind::IntLit, s); e->ival = v; return e; }
+ExprPtr mk_real(double v, Span s) { auto e = std::make_unique<Expr>(ExprKind::RealLit, s); e->rval = v; return e; }
+ExprPtr mk_bool(bool v, Span s) { auto e = std::make_unique<Expr>(ExprKind::BoolLit, s); e->bval = v; return e; }
+ExprPtr mk_var(std::string n, Span s) { auto e = std::make_unique<Expr>(ExprKind::Var, s); e->name = std::move(n); return e; }
+ExprPtr mk_unary(Op op, ExprPtr a, Span s) {
+  auto e = std::make_unique<Expr>(ExprKind::Unary, s);
+  e->op = op;
+  e->args.push_back(std::move(a));
+  return e;
+}
+ExprPtr mk_binary(Op op, ExprPtr a, ExprPtr b, Span s) {
+  auto e = std::make_unique<Expr>(ExprKind::Binary, s);
+  e->op = op;
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  return e;
+}
+
+}  // namespace rml

@@ -1,0 +1,154 @@
+// Surface AST with source spans (both layers share one expression type).
+// Printing and re-parsing gives an equal AST (ast_equal ignores spans).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "syntax/source.hpp"
+
+namespace rml {
+
+enum class ExprKind : uint8_t {
+  IntLit, RealLit, BoolLit, Var,
+  Unary,   // op: Neg Not Pre Post ; args[0]
+  Binary,  // op ; args[0], args[1]
+  When,    // args[0] when[not] args[1] ; polarity in `positive`
+  Merge,   // merge args[0] args[1] args[2]
+  If,      // if args[0] then args[1] else args[2]
+  Let,     // let name = args[0] in args[1]
+  Call,    // name(args...)
+  Index,   // args[0][args[1], ...]
+  Tuple,   // (args...) with >= 2 elements
+  Array,   // [args...]
+  Lambda,  // \(binders) => args[0]
+};
+
+enum class Op : uint8_t {
+  None, Neg, Not, Pre, Post,
+  Add, Sub, Mul, Div, IntDiv, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Xor, Fby, Arrow,
+};
+
+const char *op_spelling(Op op);
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Expr {
+  ExprKind kind;
+  Span span;
+  Op op = Op::None;
+  bool positive = true;          // When: `when c` (true) or `when not c` (false)
+  bool bval = false;             // BoolLit
+  int64_t ival = 0;              // IntLit
+  double rval = 0;               // RealLit
+  std::string name;              // Var, Call, Let
+  std::vector<std::string> binders;  // Lambda
+  std::vector<Span> binder_spans;
+  std::vector<ExprPtr> args;
+  Span op_span;                   // the operator keyword/symbol (Binary, Unary, When, Merge, If, Let)
+  uint32_t height = 1;            // AST height below this node (bounded by the parser)
+
+  explicit Expr(ExprKind k, Span s = {}) : kind(k), span(s) {}
+  ExprPtr clone() const;
+};
+
+enum class Scalar : uint8_t { Int, Bool, Real };
+const char *scalar_name(Scalar s);
+
+struct DimSyntax {
+  bool splice_var = false;  // `*s`: an implicit shape variable
+  std::string var;          // name when splice_var
+  ExprPtr expr;             // otherwise a static expression
+  Span span;
+  DimSyntax clone() const;
+};
+
+struct TypeSyntax {
+  enum Kind : uint8_t { Tensor, TyVar, Shape } kind = Tensor;
+  Scalar scalar = Scalar::Real;
+  std::vector<DimSyntax> dims;  // empty: scalar
+  std::string tyvar;            // "'a"
+  Span span;
+  TypeSyntax clone() const;
+};
+
+struct ClockSyntax {  // `when [not] c` annotations on declarations, outermost first
+  bool positive = true;
+  std::string var;
+  Span span;
+};
+
+struct VarDecl {
+  bool is_const = false;  // static parameter
+  std::string name;
+  Span span;
+  std::optional<TypeSyntax> type;
+  std::vector<ClockSyntax> clock;
+  VarDecl clone() const;
+};
+
+struct LhsItem {
+  std::string name;  // "_" for the wildcard
+  Span span;
+};
+
+struct Equation {
+  std::vector<LhsItem> lhs;
+  ExprPtr rhs;
+  Span span;
+  Equation clone() const;
+};
+
+struct NodeDecl {
+  std::string name;
+  Span name_span;
+  Span keyword_span;
+  bool is_function = false;  // Lustre `function`: stateless
+  bool lustre_style = false;  // `returns` header (printing only; not compared)
+  bool has_let = false;       // `let ... tel` body (printing only; not compared)
+  std::vector<VarDecl> inputs, outputs, locals;
+  std::vector<Equation> equations;
+};
+
+struct FunDecl {
+  std::string name;
+  Span name_span;
+  std::vector<VarDecl> params;
+  TypeSyntax result;
+  ExprPtr body;
+};
+
+struct ConstDecl {
+  std::string name;
+  Span name_span;
+  std::optional<TypeSyntax> type;
+  ExprPtr value;
+};
+
+using Decl = std::variant<NodeDecl, FunDecl, ConstDecl>;
+
+struct Program {
+  std::vector<Decl> decls;
+};
+
+const std::string &decl_name(const Decl &d);
+Span decl_span(const Decl &d);
+
+// Structural equality ignoring spans (reals compared bitwise, so NaN literals compare equal).
+bool ast_equal(const Expr &a, const Expr &b);
+bool ast_equal(const TypeSyntax &a, const TypeSyntax &b);
+bool ast_equal(const Program &a, const Program &b);
+
+// Helpers to build expressions (used by the parser, normaliser and test generators).
+ExprPtr mk_int(int64_t v, Span s = {});
+ExprPtr mk_real(double v, Span s = {});
+ExprPtr mk_bool(bool v, Span s = {});
+ExprPtr mk_var(std::string n, Span s = {});
+ExprPtr mk_unary(Op op, ExprPtr a, Span s = {});
+ExprPtr mk_binary(Op op, ExprPtr a, ExprPtr b, Span s = {});
+
+}  // namespace rml

@@ -1,0 +1,290 @@
+#include "syntax/lexer.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <unordered_map>
+
+namespace rml {
+
+const char *tok_name(Tok t) {
+  switch (t) {
+    case Tok::Eof: return "end of file";
+    case Tok::Ident: return "identifier";
+    case Tok::TyVar: return "type variable";
+    case Tok::Int: return "integer literal";
+    case Tok::Real: return "real literal";
+    case Tok::KwNode: return "'node'";
+    case Tok::KwFunction: return "'function'";
+    case Tok::KwFun: return "'fun'";
+    case Tok::KwReturns: return "'returns'";
+    case Tok::KwVar: return "'var'";
+    case Tok::KwLet: return "'let'";
+    case Tok::KwTel: return "'tel'";
+    case Tok::KwConst: return "'const'";
+    case Tok::KwWhen: return "'when'";
+    case Tok::KwWhenot: return "'whenot'";
+    case Tok::KwMerge: return "'merge'";
+    case Tok::KwFby: return "'fby'";
+    case Tok::KwPost: return "'post'";
+    case Tok::KwPre: return "'pre'";
+    case Tok::KwIf: return "'if'";
+    case Tok::KwThen: return "'then'";
+    case Tok::KwElse: return "'else'";
+    case Tok::KwNot: return "'not'";
+    case Tok::KwAnd: return "'and'";
+    case Tok::KwOr: return "'or'";
+    case Tok::KwXor: return "'xor'";
+    case Tok::KwMod: return "'mod'";
+    case Tok::KwDiv: return "'div'";
+    case Tok::KwTrue: return "'true'";
+    case Tok::KwFalse: return "'false'";
+    case Tok::KwInt: return "'int'";
+    case Tok::KwBool: return "'bool'";
+    case Tok::KwReal: return "'real'";
+    case Tok::KwFloat: return "'float'";
+    case Tok::KwShape: return "'shape'";
+    case Tok::KwIn: return "'in'";
+    case Tok::KwType: return "'type'";
+    case Tok::KwCurrent: return "'current'";
+    case Tok::LParen: return "'('";
+    case Tok::RParen: return "')'";
+    case Tok::LBracket: return "'['";
+    case Tok::RBracket: return "']'";
+    case Tok::Comma: return "','";
+    case Tok::Semi: return "';'";
+    case Tok::Colon: return "':'";
+    case Tok::Eq: return "'='";
+    case Tok::Arrow: return "'->'";
+    case Tok::FatArrow: return "'=>'";
+    case Tok::Plus: return "'+'";
+    case Tok::Minus: return "'-'";
+    case Tok::Star: return "'*'";
+    case Tok::Slash: return "'/'";
+    case Tok::Lt: return "'<'";
+    case Tok::Le: return "'<='";
+    case Tok::Gt: return "'>'";
+    case Tok::Ge: return "'>='";
+    case Tok::Ne: return "'<>'";
+    case Tok::Backslash: return "'\\'";
+    case Tok::Caret: return "'^'";
+    case Tok::Dot: return "'.'";
+  }
+  return "?";
+}
+
+static const std::unordered_map<std::string, Tok> &keywords() {
+  static const std::unordered_map<std::string, Tok> kw = {
+      {"node", Tok::KwNode},     {"function", Tok::KwFunction}, {"fun", Tok::KwFun},
+      {"returns", Tok::KwReturns}, {"var", Tok::KwVar},         {"let", Tok::KwLet},
+      {"tel", Tok::KwTel},       {"const", Tok::KwConst},       {"when", Tok::KwWhen},
+      {"whenot", Tok::KwWhenot}, {"merge", Tok::KwMerge},       {"fby", Tok::KwFby},
+      {"post", Tok::KwPost},     {"pre", Tok::KwPre},           {"if", Tok::KwIf},
+      {"then", Tok::KwThen},     {"else", Tok::KwElse},         {"not", Tok::KwNot},
+      {"and", Tok::KwAnd},       {"or", Tok::KwOr},             {"xor", Tok::KwXor},
+      {"mod", Tok::KwMod},       {"div", Tok::KwDiv},           {"true", Tok::KwTrue},
+      {"false", Tok::KwFalse},   {"int", Tok::KwInt},           {"bool", Tok::KwBool},
+      {"real", Tok::KwReal},     {"float", Tok::KwFloat},       {"shape", Tok::KwShape},
+      {"in", Tok::KwIn},         {"type", Tok::KwType},         {"current", Tok::KwCurrent},
+  };
+  return kw;
+}
+
+namespace {
+
+struct Lexer {
+  const SourceFile &f;
+  Diagnostics &d;
+  const std::string &s;
+  uint32_t i = 0;
+  std::vector<Token> out;
+
+  Lexer(const SourceFile &file, Diagnostics &diags) : f(file), d(diags), s(file.text) {}
+
+  Span span(uint32_t b, uint32_t e) const { return Span{&f, b, e}; }
+  char peek(uint32_t k = 0) const { return i + k < s.size() ? s[i + k] : '\0'; }
+
+  void push(Tok k, uint32_t b) { out.push_back(Token{k, span(b, i), {}, 0, 0}); }
+
+  // Nested (* *) comments; /* */ is not nested (C convention).
+  void block_comment(bool ml_style) {
+    uint32_t start = i;
+    i += 2;
+    int depth = 1;
+    while (i < s.size()) {
+      if (ml_style && s[i] == '(' && peek(1) == '*') {
+        if (++depth > Limits::kMaxDepth) {
+          d.error("lex.limit", span(i, i + 2), "comments nested deeper than 256 levels");
+          i = static_cast<uint32_t>(s.size());
+          return;
+        }
+        i += 2;
+      } else if (ml_style && s[i] == '*' && peek(1) == ')') {
+        i += 2;
+        if (--depth == 0) return;
+      } else if (!ml_style && s[i] == '*' && peek(1) == '/') {
+        i += 2;
+        return;
+      } else {
+        ++i;
+      }
+    }
+    d.error("lex.comment", span(start, start + 2),
+            ml_style ? "unterminated comment: this '(*' has no matching '*)'"
+                     : "unterminated comment: this '/*' has no matching '*/'");
+  }
+
+  void number() {
+    uint32_t b = i;
+    while (std::isdigit(static_cast<unsigned char>(peek()))) ++i;
+    bool real = false;
+    if (peek() == '.' && peek(1) != '.') {
+      real = true;
+      ++i;
+      while (std::isdigit(static_cast<unsigned char>(peek()))) ++i;
+    }
+    if (peek() == 'e' || peek() == 'E') {
+      uint32_t save = i;
+      ++i;
+      if (peek() == '+' || peek() == '-') ++i;
+      if (!std::isdigit(static_cast<unsigned char>(peek()))) {
+        // "1e" or "1e+" : a malformed exponent, not a number followed by a name.
+        while (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_') ++i;
+        d.error("lex.number", span(b, i), "malformed number: exponent has no digits");
+        (void)save;
+        return;
+      }
+      while (std::isdigit(static_cast<unsigned char>(peek()))) ++i;
+      real = true;
+    }
+    if (std::isalpha(static_cast<unsigned char>(peek())) || peek() == '_') {
+      while (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_') ++i;
+      d.error("lex.number", span(b, i), "malformed number: letters directly after digits");
+      return;
+    }
+    std::string text = s.substr(b, i - b);
+    Token t{real ? Tok::Real : Tok::Int, span(b, i), text, 0, 0};
+    if (real) {
+      errno = 0;
+      t.rval = std::strtod(text.c_str(), nullptr);
+      if (errno == ERANGE && std::abs(t.rval) > 1.0) {
+        d.error("lex.number", t.span, "real literal out of range of a 64-bit float");
+        return;
+      }
+    } else {
+      errno = 0;
+      long long v = std::strtoll(text.c_str(), nullptr, 10);
+      if (errno == ERANGE) {
+        d.error("lex.limit", t.span, "integer literal does not fit in 63 bits");
+        return;
+      }
+      t.ival = v;
+    }
+    out.push_back(std::move(t));
+  }
+
+  void run() {
+    if (s.size() > Limits::kMaxFileBytes) {
+      d.error("lex.limit", span(0, 0), "file is larger than 16 MiB");
+      out.push_back(Token{Tok::Eof, span(0, 0), {}, 0, 0});
+      return;
+    }
+    while (i < s.size()) {
+      char c = s[i];
+      uint32_t b = i;
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+        ++i;
+      } else if (c == '(' && peek(1) == '*') {
+        if (peek(2) == '@') {
+          d.error("syntax.unsupported", span(b, b + 3), "Kind 2 contracts '(*@' are not supported by rml");
+        }
+        block_comment(true);
+      } else if (c == '/' && peek(1) == '*') {
+        block_comment(false);
+      } else if ((c == '/' && peek(1) == '/') || (c == '-' && peek(1) == '-')) {
+        if (c == '-' && peek(2) == '@')
+          d.error("syntax.unsupported", span(b, b + 3), "Kind 2 annotations '--@' are not supported by rml");
+        while (i < s.size() && s[i] != '\n') ++i;
+      } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+        while (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_') ++i;
+        std::string w = s.substr(b, i - b);
+        auto it = keywords().find(w);
+        out.push_back(Token{it == keywords().end() ? Tok::Ident : it->second, span(b, i), w, 0, 0});
+      } else if (c == '\'' && (std::isalpha(static_cast<unsigned char>(peek(1))) || peek(1) == '_')) {
+        ++i;
+        while (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_') ++i;
+        out.push_back(Token{Tok::TyVar, span(b, i), s.substr(b, i - b), 0, 0});
+      } else if (std::isdigit(static_cast<unsigned char>(c))) {
+        number();
+      } else {
+        Tok k;
+        int len = 1;
+        switch (c) {
+          case '(': k = Tok::LParen; break;
+          case ')': k = Tok::RParen; break;
+          case '[': k = Tok::LBracket; break;
+          case ']': k = Tok::RBracket; break;
+          case ',': k = Tok::Comma; break;
+          case ';': k = Tok::Semi; break;
+          case ':': k = Tok::Colon; break;
+          case '+': k = Tok::Plus; break;
+          case '*': k = Tok::Star; break;
+          case '/': k = Tok::Slash; break;
+          case '\\': k = Tok::Backslash; break;
+          case '^': k = Tok::Caret; break;
+          case '.': k = Tok::Dot; break;
+          case '-':
+            if (peek(1) == '>') k = Tok::Arrow, len = 2;
+            else k = Tok::Minus;
+            break;
+          case '=':
+            if (peek(1) == '>') k = Tok::FatArrow, len = 2;
+            else if (peek(1) == '=') k = Tok::Eq, len = 2;
+            else k = Tok::Eq;
+            break;
+          case '<':
+            if (peek(1) == '=') k = Tok::Le, len = 2;
+            else if (peek(1) == '>') k = Tok::Ne, len = 2;
+            else k = Tok::Lt;
+            break;
+          case '>':
+            if (peek(1) == '=') k = Tok::Ge, len = 2;
+            else k = Tok::Gt;
+            break;
+          case '!':
+            if (peek(1) == '=') { k = Tok::Ne; len = 2; break; }
+            [[fallthrough]];
+          default: {
+            // One diagnostic per run of bad bytes (a binary file should not give 10^6 errors).
+            while (i < s.size() && !std::isprint(static_cast<unsigned char>(s[i])) && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+            if (i == b) ++i;
+            std::string shown;
+            unsigned char uc = static_cast<unsigned char>(c);
+            if (std::isprint(uc)) shown = std::string("'") + c + "'";
+            else {
+              char buf[8];
+              std::snprintf(buf, sizeof buf, "0x%02x", uc);
+              shown = std::string("byte ") + buf;
+            }
+            d.error("lex.char", span(b, b + 1), "unexpected character " + shown);
+            if (d.saturated()) i = static_cast<uint32_t>(s.size());
+            continue;
+          }
+        }
+        i += len;
+        push(k, b);
+      }
+    }
+    out.push_back(Token{Tok::Eof, span(static_cast<uint32_t>(s.size()), static_cast<uint32_t>(s.size())), {}, 0, 0});
+  }
+};
+
+}  // namespace
+
+std::vector<Token> lex(const SourceFile &file, Diagnostics &diags) {
+  Lexer l(file, diags);
+  l.run();
+  return std::move(l.out);
+}
+
+}  // namespace rml

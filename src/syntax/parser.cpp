@@ -1,0 +1,723 @@
+#include "syntax/parser.hpp"
+
+#include <algorithm>
+
+#include "syntax/lexer.hpp"
+
+namespace rml {
+namespace {
+
+struct ParseAbort {};  // thrown after a diagnostic, caught at a recovery point
+struct LimitAbort {};  // nesting limit: give up on the file
+
+class Parser {
+ public:
+  Parser(const SourceFile &f, Diagnostics &d) : file_(f), d_(d), errors_before_(d.error_count()), toks_(lex(f, d)) {
+    lex_failed_ = d.error_count() > errors_before_;
+  }
+
+  Program program() {
+    Program p;
+    if (lex_failed_) return p;  // parsing a broken token stream only adds noise
+    while (!at(Tok::Eof) && !d_.saturated()) {
+      try {
+        switch (cur().kind) {
+          case Tok::KwNode:
+          case Tok::KwFunction: p.decls.emplace_back(node_decl()); break;
+          case Tok::KwFun: p.decls.emplace_back(fun_decl()); break;
+          case Tok::KwConst: p.decls.emplace_back(const_decl()); break;
+          case Tok::KwType:
+            d_.error("syntax.unsupported", cur().span, "'type' declarations are not supported by rml");
+            skip_past_semi_or_decl();
+            break;
+          default:
+            d_.error("parse.expected", cur().span,
+                     std::string("expected a declaration ('node', 'function', 'fun' or 'const'), found ") +
+                         describe(cur()));
+            throw ParseAbort{};
+        }
+      } catch (ParseAbort &) {
+        skip_to_decl();
+      } catch (LimitAbort &) {
+        break;
+      }
+    }
+    return p;
+  }
+
+  ExprPtr single_expression() {
+    try {
+      auto e = expr();
+      if (!at(Tok::Eof)) error_expected("end of input");
+      return e;
+    } catch (ParseAbort &) {
+    } catch (LimitAbort &) {
+    }
+    return nullptr;
+  }
+
+ private:
+  const SourceFile &file_;
+  Diagnostics &d_;
+  size_t errors_before_;
+  std::vector<Token> toks_;
+  bool lex_failed_ = false;
+  size_t pos_ = 0;
+  int depth_ = 0;
+
+  // ---- token helpers ----
+  const Token &cur() const { return toks_[pos_]; }
+  const Token &peek(size_t k) const { return toks_[std::min(pos_ + k, toks_.size() - 1)]; }
+  bool at(Tok k) const { return cur().kind == k; }
+  Token take() {
+    Token t = cur();
+    if (pos_ + 1 < toks_.size()) ++pos_;
+    return t;
+  }
+  bool accept(Tok k) {
+    if (!at(k)) return false;
+    take();
+    return true;
+  }
+  static std::string describe(const Token &t) {
+    if (t.kind == Tok::Ident) return "identifier '" + t.text + "'";
+    if (t.kind == Tok::Int || t.kind == Tok::Real) return "number '" + t.text + "'";
+    return tok_name(t.kind);
+  }
+  [[noreturn]] void error_expected(const std::string &what) {
+    d_.error("parse.expected", cur().span, "expected " + what + ", found " + describe(cur()));
+    throw ParseAbort{};
+  }
+  Token expect(Tok k, const char *context = nullptr) {
+    if (!at(k)) error_expected(std::string(tok_name(k)) + (context ? std::string(" ") + context : ""));
+    return take();
+  }
+  std::string expect_ident(const char *what) {
+    if (!at(Tok::Ident)) error_expected(what);
+    return take().text;
+  }
+  Span prev_span() const { return pos_ > 0 ? toks_[pos_ - 1].span : cur().span; }
+  Span from(Span begin) const { return Span::cover(begin, prev_span()); }
+
+  static bool is_decl_start(Tok k) {
+    return k == Tok::KwNode || k == Tok::KwFunction || k == Tok::KwFun || k == Tok::KwConst || k == Tok::KwType;
+  }
+  void skip_to_decl() {
+    if (!at(Tok::Eof)) take();
+    while (!at(Tok::Eof) && !is_decl_start(cur().kind)) take();
+  }
+  void skip_past_semi_or_decl() {
+    take();
+    while (!at(Tok::Eof) && !at(Tok::Semi) && !is_decl_start(cur().kind)) take();
+    accept(Tok::Semi);
+  }
+
+  struct DepthGuard {
+    Parser &p;
+    explicit DepthGuard(Parser &pp) : p(pp) {
+      if (++p.depth_ > 256) {
+        p.d_.error("parse.limit", p.cur().span, "expression nested deeper than 256 levels");
+        throw LimitAbort{};
+      }
+    }
+    ~DepthGuard() { --p.depth_; }
+  };
+
+  ExprPtr finish(ExprPtr e) {
+    uint32_t h = 0;
+    for (auto &a : e->args) h = std::max(h, a->height);
+    e->height = h + 1;
+    if (e->height > kMaxExprHeight) {
+      d_.error("parse.limit", e->span, "expression is too large (AST height over 512)");
+      throw LimitAbort{};
+    }
+    return e;
+  }
+  ExprPtr node(ExprKind k, Span s, std::vector<ExprPtr> args, Op op = Op::None) {
+    auto e = std::make_unique<Expr>(k, s);
+    e->op = op;
+    e->args = std::move(args);
+    return finish(std::move(e));
+  }
+  ExprPtr binary(Op op, ExprPtr l, ExprPtr r, Span op_span) {
+    Span s = Span::cover(l->span, r->span);
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(l));
+    a.push_back(std::move(r));
+    auto e = node(ExprKind::Binary, s, std::move(a), op);
+    e->op_span = op_span;
+    return e;
+  }
+
+  // ---- declarations ----
+  NodeDecl node_decl() {
+    NodeDecl n;
+    n.keyword_span = cur().span;
+    n.lustre_style = false;
+    n.is_function = take().kind == Tok::KwFunction;
+    n.name_span = cur().span;
+    n.name = expect_ident("a node name");
+    expect(Tok::LParen, "after the node name");
+    n.inputs = params(Tok::RParen);
+    expect(Tok::RParen, "to close the inputs");
+    if (accept(Tok::KwReturns)) n.lustre_style = true;
+    else if (!accept(Tok::Arrow)) error_expected("'->' or 'returns'");
+    expect(Tok::LParen, "before the outputs");
+    n.outputs = params(Tok::RParen);
+    expect(Tok::RParen, "to close the outputs");
+    accept(Tok::Semi);
+    if (accept(Tok::KwVar)) {
+      do {
+        var_decl_group(n.locals);
+      } while (at(Tok::Ident) && looks_like_decl());
+    }
+    if (accept(Tok::KwLet)) {
+      n.has_let = true;
+      while (!at(Tok::KwTel) && !at(Tok::Eof) && !is_decl_start(cur().kind) && !d_.saturated())
+        equation_recovering(n.equations);
+      expect(Tok::KwTel, "to end the node body");
+      accept(Tok::Semi);
+    } else {
+      while (!at(Tok::Eof) && !is_decl_start(cur().kind) && !d_.saturated()) {
+        if (at(Tok::KwTel)) {
+          d_.error("parse.expected", cur().span, "'tel' without a matching 'let'");
+          take();
+          accept(Tok::Semi);
+          continue;
+        }
+        equation_recovering(n.equations);
+      }
+    }
+    return n;
+  }
+
+  // After `var`, a declaration `a, b : t;` and an equation `a, b = e;` share a prefix.
+  bool looks_like_decl() const {
+    size_t k = 0;
+    while (peek(k).kind == Tok::Ident && peek(k + 1).kind == Tok::Comma) k += 2;
+    return peek(k).kind == Tok::Ident && peek(k + 1).kind == Tok::Colon;
+  }
+
+  void var_decl_group(std::vector<VarDecl> &out) {
+    std::vector<VarDecl> group;
+    do {
+      VarDecl v;
+      v.span = cur().span;
+      v.name = expect_ident("a variable name");
+      group.push_back(std::move(v));
+    } while (accept(Tok::Comma));
+    expect(Tok::Colon, "before the variable's type");
+    TypeSyntax t = type();
+    auto ck = clock_ann();
+    for (auto &v : group) {
+      v.type = t.clone();
+      v.clock = ck;
+      out.push_back(std::move(v));
+    }
+    expect(Tok::Semi, "after the variable declaration");
+  }
+
+  std::vector<ClockSyntax> clock_ann() {
+    std::vector<ClockSyntax> ck;
+    while (at(Tok::KwWhen) || at(Tok::KwWhenot)) {
+      Span b = cur().span;
+      bool pos = take().kind == Tok::KwWhen;
+      if (pos && accept(Tok::KwNot)) pos = false;
+      ClockSyntax c;
+      c.positive = pos;
+      c.span = cur().span;
+      c.var = expect_ident("a clock variable");
+      c.span = from(b);
+      ck.push_back(std::move(c));
+    }
+    return ck;
+  }
+
+  // Items separated by ',' or ';'; untyped names take the next type (Lustre groups).
+  std::vector<VarDecl> params(Tok closer) {
+    std::vector<VarDecl> out;
+    size_t pending = 0;  // index of the first name still waiting for a type
+    if (at(closer)) return out;
+    for (;;) {
+      VarDecl v;
+      if (accept(Tok::KwConst)) v.is_const = true;
+      v.span = cur().span;
+      v.name = expect_ident("a parameter name");
+      if (accept(Tok::Colon)) {
+        TypeSyntax t = type();
+        auto ck = clock_ann();
+        for (size_t k = pending; k < out.size(); ++k) {
+          out[k].type = t.clone();
+          out[k].clock = ck;
+        }
+        v.type = std::move(t);
+        v.clock = std::move(ck);
+        out.push_back(std::move(v));
+        pending = out.size();
+      } else {
+        out.push_back(std::move(v));
+      }
+      if (accept(Tok::Comma)) continue;
+      if (accept(Tok::Semi)) {
+        pending = out.size();  // ';' closes a Lustre group: earlier untyped names stay untyped
+        if (at(closer)) break;
+        continue;
+      }
+      break;
+    }
+    return out;
+  }
+
+  TypeSyntax type() {
+    TypeSyntax t;
+    Span b = cur().span;
+    switch (cur().kind) {
+      case Tok::KwInt: t.scalar = Scalar::Int; break;
+      case Tok::KwBool: t.scalar = Scalar::Bool; break;
+      case Tok::KwReal:
+      case Tok::KwFloat: t.scalar = Scalar::Real; break;
+      case Tok::KwShape:
+        take();
+        t.kind = TypeSyntax::Shape;
+        t.span = b;
+        return t;
+      case Tok::TyVar:
+        t.kind = TypeSyntax::TyVar;
+        t.tyvar = take().text;
+        t.span = b;
+        return t;
+      default: error_expected("a type ('int', 'bool', 'real', 'shape' or a type variable)");
+    }
+    take();
+    if (accept(Tok::LBracket)) {
+      if (!at(Tok::RBracket)) {
+        do {
+          DimSyntax dim;
+          dim.span = cur().span;
+          if (accept(Tok::Star)) {
+            dim.splice_var = true;
+            dim.var = expect_ident("a shape variable name after '*'");
+          } else {
+            dim.expr = expr();
+          }
+          dim.span = from(dim.span);
+          t.dims.push_back(std::move(dim));
+        } while (accept(Tok::Comma));
+      }
+      expect(Tok::RBracket, "to close the dimensions");
+    }
+    if (at(Tok::Caret)) {
+      d_.error("syntax.unsupported", cur().span,
+               "Lustre array types 'T^n' are not supported; write a tensor type such as 'int[n]'");
+      throw ParseAbort{};
+    }
+    t.span = from(b);
+    return t;
+  }
+
+  FunDecl fun_decl() {
+    FunDecl f;
+    take();
+    f.name_span = cur().span;
+    f.name = expect_ident("a function name");
+    expect(Tok::LParen, "after the function name");
+    f.params = params(Tok::RParen);
+    expect(Tok::RParen, "to close the parameters");
+    expect(Tok::Colon, "before the result type");
+    f.result = type();
+    expect(Tok::Eq, "before the function body");
+    f.body = expr();
+    expect(Tok::Semi, "after the function body");
+    return f;
+  }
+
+  ConstDecl const_decl() {
+    ConstDecl c;
+    take();
+    c.name_span = cur().span;
+    c.name = expect_ident("a constant name");
+    if (accept(Tok::Colon)) c.type = type();
+    expect(Tok::Eq, "in the constant declaration");
+    c.value = expr();
+    expect(Tok::Semi, "after the constant declaration");
+    return c;
+  }
+
+  void equation_recovering(std::vector<Equation> &out) {
+    try {
+      out.push_back(equation());
+    } catch (ParseAbort &) {
+      // Skip to the end of the broken equation.
+      while (!at(Tok::Eof) && !at(Tok::Semi) && !at(Tok::KwTel) && !is_decl_start(cur().kind)) take();
+      accept(Tok::Semi);
+    }
+  }
+
+  Equation equation() {
+    Equation eq;
+    Span b = cur().span;
+    bool paren = accept(Tok::LParen);
+    do {
+      if (!at(Tok::Ident)) error_expected("a variable name or '_' on the left of an equation");
+      Token t = take();
+      eq.lhs.push_back(LhsItem{t.text, t.span});
+    } while (accept(Tok::Comma));
+    if (paren) expect(Tok::RParen, "to close the left-hand side");
+    expect(Tok::Eq, "after the left-hand side of the equation");
+    eq.rhs = expr();
+    if (!at(Tok::Semi)) error_expected("';' to end the equation");
+    take();
+    eq.span = from(b);
+    return eq;
+  }
+
+  // ---- expressions (grammar.md §5) ----
+ public:
+  ExprPtr expr() {
+    DepthGuard g(*this);
+    return arrow();
+  }
+
+ private:
+  ExprPtr arrow() {
+    auto l = fby();
+    if (at(Tok::Arrow)) {
+      Span os = take().span;
+      DepthGuard g(*this);
+      auto r = arrow();
+      return binary(Op::Arrow, std::move(l), std::move(r), os);
+    }
+    return l;
+  }
+  ExprPtr fby() {
+    auto l = disj();
+    if (at(Tok::KwFby)) {
+      Span os = take().span;
+      DepthGuard g(*this);
+      auto r = fby();
+      return binary(Op::Fby, std::move(l), std::move(r), os);
+    }
+    return l;
+  }
+  ExprPtr disj() {
+    auto l = conj();
+    while (at(Tok::KwOr) || at(Tok::KwXor)) {
+      Span os = cur().span;
+      Op op = take().kind == Tok::KwOr ? Op::Or : Op::Xor;
+      l = binary(op, std::move(l), conj(), os);
+    }
+    return l;
+  }
+  ExprPtr conj() {
+    auto l = negation();
+    while (at(Tok::KwAnd)) {
+      Span os = take().span;
+      l = binary(Op::And, std::move(l), negation(), os);
+    }
+    return l;
+  }
+  ExprPtr negation() {
+    if (at(Tok::KwNot)) {
+      Span b = take().span;
+      DepthGuard g(*this);
+      auto a = negation();
+      auto e = unary(b, std::move(a), Op::Not);
+      e->op_span = b;
+      return e;
+    }
+    return comparison();
+  }
+  ExprPtr unary(Span op_span, ExprPtr a, Op op) {
+    Span s = Span::cover(op_span, a->span);  // read the span before moving `a`
+    return node(ExprKind::Unary, s, one(std::move(a)), op);
+  }
+  static std::vector<ExprPtr> one(ExprPtr a) {
+    std::vector<ExprPtr> v;
+    v.push_back(std::move(a));
+    return v;
+  }
+  static Op cmp_op(Tok k) {
+    switch (k) {
+      case Tok::Eq: return Op::Eq;
+      case Tok::Ne: return Op::Ne;
+      case Tok::Lt: return Op::Lt;
+      case Tok::Le: return Op::Le;
+      case Tok::Gt: return Op::Gt;
+      case Tok::Ge: return Op::Ge;
+      default: return Op::None;
+    }
+  }
+  ExprPtr comparison() {
+    auto l = additive();
+    Op op = cmp_op(cur().kind);
+    if (op != Op::None) {
+      Span os = take().span;
+      l = binary(op, std::move(l), additive(), os);
+      if (cmp_op(cur().kind) != Op::None) {
+        d_.error("parse.expected", cur().span, "comparison operators do not chain; add parentheses");
+        throw ParseAbort{};
+      }
+    }
+    return l;
+  }
+  ExprPtr additive() {
+    auto l = multiplicative();
+    while (at(Tok::Plus) || at(Tok::Minus)) {
+      Span os = cur().span;
+      Op op = take().kind == Tok::Plus ? Op::Add : Op::Sub;
+      l = binary(op, std::move(l), multiplicative(), os);
+    }
+    return l;
+  }
+  ExprPtr multiplicative() {
+    auto l = sampled();
+    for (;;) {
+      Op op;
+      switch (cur().kind) {
+        case Tok::Star: op = Op::Mul; break;
+        case Tok::Slash: op = Op::Div; break;
+        case Tok::KwDiv: op = Op::IntDiv; break;
+        case Tok::KwMod: op = Op::Mod; break;
+        default: return l;
+      }
+      Span os = take().span;
+      l = binary(op, std::move(l), sampled(), os);
+    }
+  }
+  ExprPtr sampled() {
+    auto l = prefix();
+    while (at(Tok::KwWhen) || at(Tok::KwWhenot)) {
+      Span os = cur().span;
+      bool pos = take().kind == Tok::KwWhen;
+      if (pos && accept(Tok::KwNot)) pos = false;
+      auto c = prefix();
+      Span s = Span::cover(l->span, c->span);
+      std::vector<ExprPtr> a;
+      a.push_back(std::move(l));
+      a.push_back(std::move(c));
+      auto e = std::make_unique<Expr>(ExprKind::When, s);
+      e->positive = pos;
+      e->op_span = os;
+      e->args = std::move(a);
+      l = finish(std::move(e));
+    }
+    return l;
+  }
+  ExprPtr prefix() {
+    Span b = cur().span;
+    switch (cur().kind) {
+      case Tok::Minus: {
+        take();
+        DepthGuard g(*this);
+        auto a = prefix();
+        auto e = unary(b, std::move(a), Op::Neg);
+        e->op_span = b;
+        return e;
+      }
+      case Tok::KwPre:
+      case Tok::KwPost: {
+        Op op = take().kind == Tok::KwPre ? Op::Pre : Op::Post;
+        DepthGuard g(*this);
+        auto a = prefix();
+        auto e = unary(b, std::move(a), op);
+        e->op_span = b;
+        return e;
+      }
+      case Tok::KwNot: {  // `not` in an operand position, e.g. `a = not b`
+        take();
+        auto a = comparison();
+        auto e = unary(b, std::move(a), Op::Not);
+        e->op_span = b;
+        return e;
+      }
+      case Tok::KwMerge: return merge();
+      case Tok::KwIf: {
+        take();
+        auto c = expr();
+        expect(Tok::KwThen, "in the conditional");
+        auto t = expr();
+        expect(Tok::KwElse, "in the conditional");
+        auto f = expr();
+        std::vector<ExprPtr> a;
+        a.push_back(std::move(c));
+        a.push_back(std::move(t));
+        a.push_back(std::move(f));
+        auto e = node(ExprKind::If, from(b), std::move(a));
+        e->op_span = b;
+        return e;
+      }
+      case Tok::KwLet: {
+        take();
+        std::string n = expect_ident("a name after 'let'");
+        expect(Tok::Eq, "in the let binding");
+        auto v = expr();
+        expect(Tok::KwIn, "after the let binding");
+        auto body = expr();
+        std::vector<ExprPtr> a;
+        a.push_back(std::move(v));
+        a.push_back(std::move(body));
+        auto e = node(ExprKind::Let, from(b), std::move(a));
+        e->name = n;
+        e->op_span = b;
+        return e;
+      }
+      case Tok::KwCurrent:
+        d_.error("syntax.unsupported", cur().span, "'current' is not supported by rml; use 'merge'");
+        throw ParseAbort{};
+      default: return postfix();
+    }
+  }
+  ExprPtr merge() {
+    Span b = take().span;
+    auto c = postfix();
+    auto is_clause = [&] {
+      return at(Tok::LParen) && (peek(1).kind == Tok::KwTrue || peek(1).kind == Tok::KwFalse) &&
+             peek(2).kind == Tok::Arrow;
+    };
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(c));
+    if (is_clause()) {  // Lustre/Heptagon form: merge c (true -> x) (false -> y)
+      ExprPtr branch[2];
+      for (int k = 0; k < 2; ++k) {
+        if (!is_clause()) error_expected("a merge clause '(true -> e)' or '(false -> e)'");
+        take();
+        Token lit = take();
+        take();  // '->'
+        int slot = lit.kind == Tok::KwTrue ? 0 : 1;
+        if (branch[slot]) {
+          d_.error("parse.expected", lit.span, "this merge has two clauses for the same value");
+          throw ParseAbort{};
+        }
+        branch[slot] = expr();
+        expect(Tok::RParen, "to close the merge clause");
+      }
+      a.push_back(std::move(branch[0]));
+      a.push_back(std::move(branch[1]));
+    } else {
+      a.push_back(postfix());
+      a.push_back(postfix());
+    }
+    auto e = node(ExprKind::Merge, from(b), std::move(a));
+    e->op_span = b;
+    return e;
+  }
+  ExprPtr postfix() {
+    auto e = primary();
+    for (;;) {
+      if (at(Tok::LBracket)) {
+        take();
+        std::vector<ExprPtr> a;
+        a.push_back(std::move(e));
+        do a.push_back(expr());
+        while (accept(Tok::Comma));
+        expect(Tok::RBracket, "to close the index");
+        Span s = Span::cover(a[0]->span, prev_span());
+        e = node(ExprKind::Index, s, std::move(a));
+      } else {
+        return e;
+      }
+    }
+  }
+  std::vector<ExprPtr> call_args() {
+    std::vector<ExprPtr> a;
+    expect(Tok::LParen);
+    if (!at(Tok::RParen)) {
+      do a.push_back(expr());
+      while (accept(Tok::Comma));
+    }
+    expect(Tok::RParen, "to close the argument list");
+    return a;
+  }
+  ExprPtr primary() {
+    Span b = cur().span;
+    switch (cur().kind) {
+      case Tok::Int: {
+        auto e = mk_int(cur().ival, b);
+        take();
+        return e;
+      }
+      case Tok::Real: {
+        auto e = mk_real(cur().rval, b);
+        take();
+        return e;
+      }
+      case Tok::KwTrue:
+      case Tok::KwFalse: return mk_bool(take().kind == Tok::KwTrue, b);
+      case Tok::KwReal:
+      case Tok::KwInt: {  // conversions real(e), int(e)
+        if (peek(1).kind != Tok::LParen) error_expected("an expression (a type name is only a conversion when called)");
+        std::string n = take().text;
+        auto a = call_args();
+        auto e = node(ExprKind::Call, from(b), std::move(a));
+        e->name = n;
+        return e;
+      }
+      case Tok::Ident: {
+        std::string n = take().text;
+        if (at(Tok::LParen)) {
+          auto a = call_args();
+          auto e = node(ExprKind::Call, from(b), std::move(a));
+          e->name = n;
+          return e;
+        }
+        return mk_var(n, b);
+      }
+      case Tok::LParen: {
+        take();
+        if (at(Tok::RParen)) error_expected("an expression inside '()'");
+        std::vector<ExprPtr> a;
+        a.push_back(expr());
+        if (at(Tok::Comma)) {
+          while (accept(Tok::Comma)) a.push_back(expr());
+          expect(Tok::RParen, "to close the tuple");
+          return node(ExprKind::Tuple, from(b), std::move(a));
+        }
+        expect(Tok::RParen, "to close the parenthesis");
+        return std::move(a[0]);
+      }
+      case Tok::LBracket: {
+        take();
+        std::vector<ExprPtr> a;
+        if (!at(Tok::RBracket)) {
+          do a.push_back(expr());
+          while (accept(Tok::Comma));
+        }
+        expect(Tok::RBracket, "to close the array literal");
+        return node(ExprKind::Array, from(b), std::move(a));
+      }
+      case Tok::Backslash: {
+        take();
+        auto e = std::make_unique<Expr>(ExprKind::Lambda, b);
+        if (accept(Tok::LParen)) {
+          do {
+            e->binder_spans.push_back(cur().span);
+            e->binders.push_back(expect_ident("a lambda parameter"));
+          } while (accept(Tok::Comma));
+          expect(Tok::RParen, "to close the lambda parameters");
+        } else {
+          e->binder_spans.push_back(cur().span);
+          e->binders.push_back(expect_ident("a lambda parameter"));
+        }
+        expect(Tok::FatArrow, "after the lambda parameters");
+        e->args.push_back(expr());
+        e->span = from(b);
+        return finish(std::move(e));
+      }
+      default: error_expected("an expression");
+    }
+  }
+};
+
+}  // namespace
+
+Program parse_program(const SourceFile &file, Diagnostics &diags) {
+  Parser p(file, diags);
+  return p.program();
+}
+
+ExprPtr parse_expression(const SourceFile &file, Diagnostics &diags) {
+  Parser p(file, diags);
+  return p.single_expression();
+}
+
+}  // namespace rml

@@ -1,0 +1,33 @@
+// Tokens of the rml concrete syntax (semantics/grammar.md §1).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "syntax/source.hpp"
+
+namespace rml {
+
+enum class Tok : uint8_t {
+  Eof, Ident, TyVar, Int, Real,
+  // keywords
+  KwNode, KwFunction, KwFun, KwReturns, KwVar, KwLet, KwTel, KwConst, KwWhen, KwWhenot,
+  KwMerge, KwFby, KwPost, KwPre, KwIf, KwThen, KwElse, KwNot, KwAnd, KwOr, KwXor, KwMod,
+  KwDiv, KwTrue, KwFalse, KwInt, KwBool, KwReal, KwFloat, KwShape, KwIn,
+  // reserved only to give a clear "unsupported" diagnostic
+  KwType, KwCurrent,
+  // symbols
+  LParen, RParen, LBracket, RBracket, Comma, Semi, Colon, Eq, Arrow, FatArrow, Plus, Minus,
+  Star, Slash, Lt, Le, Gt, Ge, Ne, Backslash, Caret, Dot,
+};
+
+const char *tok_name(Tok t);
+
+struct Token {
+  Tok kind = Tok::Eof;
+  Span span;
+  std::string text;   // identifier / literal spelling
+  int64_t ival = 0;
+  double rval = 0;
+};
+
+}  // namespace rml

@@ -1,0 +1,178 @@
+#include "tools/commands.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/normalize.hpp"
+#include "sema/frontend.hpp"
+#include "syntax/printer.hpp"
+#include "tools/expectations.hpp"
+
+namespace rml {
+
+namespace {
+
+std::unique_ptr<FrontendResult> load(const std::string &file, std::ostream &err, const FrontendOptions &opts = {}) {
+  std::string io;
+  auto text = read_file(file, io);
+  if (!text) {
+    err << "rml: error: " << io << "\n";
+    return nullptr;
+  }
+  return run_frontend(file, std::move(*text), opts);
+}
+
+int report(const FrontendResult &r, std::ostream &err) {
+  err << render_all(r.diags);
+  if (r.diags.has_errors()) {
+    size_t n = r.diags.error_count();
+    err << n << " error" << (n == 1 ? "" : "s") << (n >= Diagnostics::kMaxErrors ? " (stopped at the limit)" : "") << "\n";
+    return kFrontendError;
+  }
+  return kOk;
+}
+
+std::vector<std::string> user_nodes(const FrontendResult &r) {
+  std::vector<std::string> out;
+  for (auto &d : r.user.decls)
+    if (std::holds_alternative<NodeDecl>(d)) out.push_back(decl_name(d));
+  return out;
+}
+
+}  // namespace
+
+int cmd_parse(const ParseCmd &c, std::ostream &out, std::ostream &err) {
+  auto r = load(c.file, err);
+  if (!r) return kFrontendError;
+  if (int rc = report(*r, err)) return rc;
+  if (!c.normalized) {
+    out << print_program(r->user);
+    return kOk;
+  }
+  std::vector<std::string> mains;
+  if (!c.main_node.empty()) mains.push_back(c.main_node);
+  else
+    for (auto &n : user_nodes(*r))
+      if (core::can_be_main(r->checked, n)) mains.push_back(n);
+  int rc = kOk;
+  for (size_t i = 0; i < mains.size(); ++i) {
+    try {
+      core::Program p = core::elaborate(r->checked, mains[i]);
+      if (i) out << "\n";
+      out << print_core(p);
+    } catch (core::ElabError &e) {
+      err << (e.span.valid() ? location(e.span) + ": " : std::string("rml: ")) << "error[elab]: " << e.message << "\n";
+      rc = kFrontendError;
+    }
+  }
+  return rc;
+}
+
+int cmd_fmt(const FmtCmd &c, std::ostream &out, std::ostream &err) {
+  FrontendOptions opts;
+  opts.check = false;
+  auto r = load(c.file, err, opts);
+  if (!r) return kFrontendError;
+  if (int rc = report(*r, err)) return rc;
+  std::string text = print_program(r->user);
+  if (c.check) {
+    bool same = text == r->files.back()->text;
+    if (!same) err << c.file << ": not formatted (run 'rml fmt -i " << c.file << "')\n";
+    return same ? kOk : kFalsified;
+  }
+  if (c.in_place) {
+    std::ofstream f(c.file, std::ios::binary | std::ios::trunc);
+    f << text;
+    if (!f) {
+      err << "rml: error: cannot write '" << c.file << "'\n";
+      return kFrontendError;
+    }
+    return kOk;
+  }
+  out << text;
+  return kOk;
+}
+
+int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
+  auto r = load(c.file, err);
+  if (!r) return kFrontendError;
+  if (c.json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (auto &d : r->diags.all()) {
+      nlohmann::json o;
+      o["kind"] = "frontend";
+      o["severity"] = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
+      o["rule"] = d.rule;
+      o["message"] = d.message;
+      if (d.span.valid()) {
+        auto [l, col] = d.span.file->line_col(d.span.begin);
+        o["file"] = d.span.file->path;
+        o["line"] = l;
+        o["col"] = col;
+      }
+      j.push_back(o);
+    }
+    out << nlohmann::json{{"file", c.file}, {"verdict", r->diags.has_errors() ? "error" : "ok"}, {"diagnostics", j}}.dump(2)
+        << "\n";
+    return r->diags.has_errors() ? kFrontendError : kOk;
+  }
+  int rc = report(*r, err);
+  if (rc) return rc;
+  if (!c.main_node.empty()) {
+    try {
+      core::elaborate(r->checked, c.main_node);
+    } catch (core::ElabError &e) {
+      err << (e.span.valid() ? location(e.span) + ": " : std::string("rml: ")) << "error[elab]: " << e.message << "\n";
+      return kFrontendError;
+    }
+  }
+  out << c.file << ": front end ok (" << user_nodes(*r).size() << " nodes)\n";
+  return kOk;
+}
+
+int cmd_corpus(const CorpusCmd &c, std::ostream &out, std::ostream &err) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(c.dir, ec)) {
+    err << "rml: error: '" << c.dir << "' is not a folder\n";
+    return kFrontendError;
+  }
+  std::vector<fs::path> files;
+  for (auto &e : fs::recursive_directory_iterator(c.dir, ec))
+    if (e.is_regular_file() && e.path().extension() == ".rml") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  size_t pass = 0, fail = 0;
+  for (auto &p : files) {
+    auto r = load(p.string(), err);
+    if (!r) {
+      ++fail;
+      continue;
+    }
+    Expectations ex = parse_expectations(r->files.back()->text);
+    ExpectationCheck chk = compare(ex, *r);
+    std::string verdict = r->diags.has_errors() ? "rejected" : "accepted";
+    out << (chk.pass ? "PASS  " : "FAIL  ") << p.string() << "  " << verdict;
+    if (r->diags.has_errors()) {
+      out << " (";
+      auto errs = reported_errors(*r);
+      for (size_t i = 0; i < errs.size() && i < 4; ++i) out << (i ? ", " : "") << errs[i].str();
+      if (errs.size() > 4) out << ", ...";
+      out << ")";
+    }
+    out << "\n";
+    if (!ex.has_header) out << "      no '// expect:' header\n";
+    for (auto &m : chk.missing) out << "      expected but not reported: " << m.str() << "\n";
+    for (auto &u : chk.unexpected) out << "      reported but not expected: " << u.str() << "\n";
+    if (c.verbose || !chk.pass) {
+      std::string text = render_all(r->diags);
+      if (!text.empty() && (c.verbose || !chk.unexpected.empty())) out << text;
+    }
+    (chk.pass ? pass : fail)++;
+  }
+  out << pass << " passed, " << fail << " failed\n";
+  return fail == 0 ? kOk : kFalsified;
+}
+
+}  // namespace rml

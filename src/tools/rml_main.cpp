@@ -1,0 +1,45 @@
+// `rml`: the toolkit's command line (fmt, parse, check, corpus).
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "tools/commands.hpp"
+
+int main(int argc, char **argv) {
+  CLI::App app{"rml: reference implementation and verification toolkit for R(ML)2"};
+  app.require_subcommand(1);
+
+  rml::ParseCmd parse;
+  auto *p = app.add_subcommand("parse", "parse and check a file, print it (or its normalised form)");
+  p->add_option("file", parse.file, "source file")->required();
+  p->add_flag("--normalized", parse.normalized, "print the elaborated program: nodes inlined, one primitive per equation");
+  p->add_option("--main", parse.main_node, "node to elaborate (default: every node without static parameters)");
+
+  rml::FmtCmd fmt;
+  auto *f = app.add_subcommand("fmt", "format a file (canonical layout and parentheses)");
+  f->add_option("file", fmt.file, "source file")->required();
+  f->add_flag("--check", fmt.check, "exit 1 if the file is not already formatted");
+  f->add_flag("-i,--in-place", fmt.in_place, "rewrite the file");
+
+  rml::CheckCmd check;
+  auto *c = app.add_subcommand("check", "front-end checks (names, types, shapes, static parameters)");
+  c->add_option("file", check.file, "source file")->required();
+  c->add_option("--main", check.main_node, "main node");
+  c->add_flag("--json", check.json, "JSON output");
+
+  rml::CorpusCmd corpus;
+  auto *k = app.add_subcommand("corpus", "check every .rml file of a folder against its '// expect' header");
+  k->add_option("dir", corpus.dir, "folder (searched recursively)")->required();
+  k->add_flag("-v,--verbose", corpus.verbose, "print every diagnostic");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : rml::kFrontendError;
+  }
+  if (*p) return rml::cmd_parse(parse, std::cout, std::cerr);
+  if (*f) return rml::cmd_fmt(fmt, std::cout, std::cerr);
+  if (*c) return rml::cmd_check(check, std::cout, std::cerr);
+  if (*k) return rml::cmd_corpus(corpus, std::cout, std::cerr);
+  return rml::kFrontendError;
+}
