@@ -606,6 +606,9 @@ class Checker {
   }
   bool unify(const Type &a0, const Type &b0) {
     Type a = resolve(a0), b = resolve(b0);
+    // An error unifies with anything; an unknown local takes it, so no follow-on errors.
+    if (a.is_error() && b.kind == Type::Meta) metas_[b.meta] = a;
+    if (b.is_error() && a.kind == Type::Meta) metas_[a.meta] = b;
     if (a.is_error() || b.is_error()) return true;
     if (a.kind == Type::Meta) {
       if (!(b.kind == Type::Meta && b.meta == a.meta)) metas_[a.meta] = b;
@@ -847,7 +850,9 @@ class Checker {
       }
       case ExprKind::Binary: {
         if (e.op == Op::Fby || e.op == Op::Arrow) stream_op_in_fun(e, ctx, e.op == Op::Fby ? "fby" : "->");
-        Type l = infer(*e.args[0], ctx), r = infer(*e.args[1], ctx);
+        Type l = infer(*e.args[0], ctx);
+        if (hint_expr_ == &e) unify(hint_type_, l);  // type a recurrence from its initial value first
+        Type r = infer(*e.args[1], ctx);
         switch (e.op) {
           case Op::Fby:
           case Op::Arrow:
@@ -988,6 +993,12 @@ class Checker {
             d_.error("type.mismatch", start_span(*e.args[i]), "an index must be an int, found " + type_str(it));
         }
         if (base.is_error()) return base;
+        if (base.kind == Type::Meta) {
+          d_.error("type.missing", start_span(*e.args[0]),
+                   "the type of this expression is not known here (it depends on itself through a cycle); declare the "
+                   "variable's type in a 'var' section");
+          return Type::error();
+        }
         if (base.kind != Type::Tensor) {
           d_.error("type.mismatch", start_span(*e.args[0]), "only tensors can be indexed, found " + type_str(base));
           return Type::error();
@@ -1114,13 +1125,14 @@ class Checker {
                    (sig.inputs.size() == 1 ? "" : "s") + ", but " + std::to_string(e.args.size()) +
                    (e.args.size() == 1 ? " is" : " are") + " given");
       for (auto &a : e.args) infer(*a, ctx);
-      return Type::error();
+      return error_outputs(sig, allow_tuple);
     }
     CallInfo ci;
     ci.kind = sig.is_node ? CallInfo::Node : CallInfo::Fun;
     ci.callee = e.name;
     TypeSubst &s = ci.subst;
     bool ok = sig.ok;
+    bool any_error_arg = false;
     std::vector<Type> actual(e.args.size());
     for (size_t i = 0; i < e.args.size(); ++i) {
       const Param &p = sig.inputs[i];
@@ -1135,9 +1147,10 @@ class Checker {
         else s.statics.shapes[p.name] = v->shape;
       } else {
         actual[i] = infer(*e.args[i], ctx);
+        if (resolve(actual[i]).is_error()) any_error_arg = true;  // already reported
       }
     }
-    if (!ok) return Type::error();
+    if (!ok) return error_outputs(sig, allow_tuple);
     // Pass 1: bind implicit variables; pass 2: unify every argument.
     for (size_t i = 0; i < e.args.size(); ++i)
       if (!sig.inputs[i].is_const) {
@@ -1160,7 +1173,14 @@ class Checker {
         ok = false;
       }
     }
-    if (!ok) return Type::error();
+    if (!ok || any_error_arg) {
+      // Outputs fixed by the static arguments alone are still known: keep checking with them.
+      if (auto early = early_outputs(e, ctx)) {
+        if (early->size() == 1) return (*early)[0];
+        if (allow_tuple) return Type::tuple(*early);
+      }
+      return error_outputs(sig, allow_tuple);
+    }
     cp_.calls[&e] = ci;
     std::vector<Type> outs;
     for (auto &o : sig.outputs) outs.push_back(s.apply(o));
@@ -1172,6 +1192,13 @@ class Checker {
       return Type::error();
     }
     return Type::tuple(std::move(outs));
+  }
+
+  // After an error in a call: error values, but as many as the callee has outputs, so
+  // that an equation binding the wrong number of them is still reported.
+  static Type error_outputs(const Signature &sig, bool allow_tuple) {
+    if (sig.outputs.size() <= 1 || !allow_tuple) return Type::error();
+    return Type::tuple(std::vector<Type>(sig.outputs.size(), Type::error()));
   }
 
   Type infer_conversion(const Expr &e, Ctx &ctx) {
@@ -1614,12 +1641,64 @@ class Checker {
     }
   }
 
+  const Expr *hint_expr_ = nullptr;
+  Type hint_type_;
+
+  // Output types of a call that follow from its static arguments alone, so that locals
+  // defined by it are typed before its value arguments (which may depend on them).
+  std::optional<std::vector<Type>> early_outputs(const Expr &e, Ctx &ctx) {
+    if (e.kind != ExprKind::Call) return std::nullopt;
+    auto it = cp_.sigs.find(e.name);
+    if (it == cp_.sigs.end() || !it->second.ok || it->second.inputs.size() != e.args.size()) return std::nullopt;
+    const Signature &sig = it->second;
+    StaticSubst ss;
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      if (!sig.inputs[i].is_const) continue;
+      try {
+        StaticValue v = eval_static(*e.args[i], ctx.env());
+        if (v.kind != sig.inputs[i].static_kind) return std::nullopt;
+        if (v.kind == StaticValue::Int) ss.sizes[sig.inputs[i].name] = v.size;
+        else ss.shapes[sig.inputs[i].name] = v.shape;
+      } catch (...) {
+        return std::nullopt;
+      }
+    }
+    std::vector<Type> outs;
+    for (auto &o : sig.outputs) {
+      if (o.kind != Type::Tensor) return std::nullopt;
+      Shape sh = ss.apply(o.shape);
+      for (auto &d : sh) {
+        if (auto *p = std::get_if<Poly>(&d)) {
+          for (auto &sym : p->symbols())
+            if (std::count(sig.size_vars.begin(), sig.size_vars.end(), sym)) return std::nullopt;
+        } else if (std::count(sig.shape_vars.begin(), sig.shape_vars.end(), std::get<ShapeSym>(d).name)) {
+          return std::nullopt;
+        }
+      }
+      outs.push_back(Type::tensor(o.elem, sh));
+    }
+    return outs;
+  }
+
   void check_equation(NodeState &st, int k) {
     if (st.eq_state[k] != 0) return;
     st.eq_state[k] = 1;
     const Equation &eq = st.decl->equations[k];
     Ctx &ctx = *st.ctx;
     bool multi = eq.lhs.size() > 1;
+    if (auto early = early_outputs(*eq.rhs, ctx); early && early->size() == eq.lhs.size()) {
+      for (size_t i = 0; i < eq.lhs.size(); ++i) {
+        auto it = st.info->vars.find(eq.lhs[i].name);
+        if (it != st.info->vars.end() && it->second.def_eq == k && !it->second.declared) unify(it->second.type, (*early)[i]);
+      }
+    }
+    if (!multi && eq.rhs->kind == ExprKind::Binary && (eq.rhs->op == Op::Fby || eq.rhs->op == Op::Arrow)) {
+      auto it = st.info->vars.find(eq.lhs[0].name);
+      if (it != st.info->vars.end() && it->second.def_eq == k) {
+        hint_expr_ = eq.rhs.get();
+        hint_type_ = it->second.type;
+      }
+    }
     Type rhs = resolve(infer(*eq.rhs, ctx, true));
     std::vector<Type> parts;
     if (multi) {

@@ -43,7 +43,6 @@ const char *tok_name(Tok t) {
     case Tok::KwBool: return "'bool'";
     case Tok::KwReal: return "'real'";
     case Tok::KwFloat: return "'float'";
-    case Tok::KwShape: return "'shape'";
     case Tok::KwIn: return "'in'";
     case Tok::KwType: return "'type'";
     case Tok::KwCurrent: return "'current'";
@@ -84,7 +83,7 @@ static const std::unordered_map<std::string, Tok> &keywords() {
       {"and", Tok::KwAnd},       {"or", Tok::KwOr},             {"xor", Tok::KwXor},
       {"mod", Tok::KwMod},       {"div", Tok::KwDiv},           {"true", Tok::KwTrue},
       {"false", Tok::KwFalse},   {"int", Tok::KwInt},           {"bool", Tok::KwBool},
-      {"real", Tok::KwReal},     {"float", Tok::KwFloat},       {"shape", Tok::KwShape},
+      {"real", Tok::KwReal},     {"float", Tok::KwFloat},
       {"in", Tok::KwIn},         {"type", Tok::KwType},         {"current", Tok::KwCurrent},
   };
   return kw;

@@ -64,6 +64,7 @@ class Parser {
   bool lex_failed_ = false;
   size_t pos_ = 0;
   int depth_ = 0;
+  int merge_operand_ = 0;  // > 0 while parsing the operands of `merge c a b`
 
   // ---- token helpers ----
   const Token &cur() const { return toks_[pos_]; }
@@ -276,11 +277,14 @@ class Parser {
       case Tok::KwBool: t.scalar = Scalar::Bool; break;
       case Tok::KwReal:
       case Tok::KwFloat: t.scalar = Scalar::Real; break;
-      case Tok::KwShape:
-        take();
-        t.kind = TypeSyntax::Shape;
-        t.span = b;
-        return t;
+      case Tok::Ident:
+        if (cur().text == "shape") {  // `shape` is a type name only here; elsewhere a plain name
+          take();
+          t.kind = TypeSyntax::Shape;
+          t.span = b;
+          return t;
+        }
+        error_expected("a type ('int', 'bool', 'real', 'shape' or a type variable)");
       case Tok::TyVar:
         t.kind = TypeSyntax::TyVar;
         t.tyvar = take().text;
@@ -569,7 +573,9 @@ class Parser {
   }
   ExprPtr merge() {
     Span b = take().span;
+    ++merge_operand_;
     auto c = postfix();
+    --merge_operand_;
     auto is_clause = [&] {
       return at(Tok::LParen) && (peek(1).kind == Tok::KwTrue || peek(1).kind == Tok::KwFalse) &&
              peek(2).kind == Tok::Arrow;
@@ -594,8 +600,12 @@ class Parser {
       a.push_back(std::move(branch[0]));
       a.push_back(std::move(branch[1]));
     } else {
+      // In `merge c a b` a call's '(' must touch its name: `merge bp do (x when c)` has
+      // three operands, `merge c a zeros(s)` calls zeros (grammar.md §5).
+      ++merge_operand_;
       a.push_back(postfix());
       a.push_back(postfix());
+      --merge_operand_;
     }
     auto e = node(ExprKind::Merge, from(b), std::move(a));
     e->op_span = b;
@@ -653,8 +663,10 @@ class Parser {
         return e;
       }
       case Tok::Ident: {
-        std::string n = take().text;
-        if (at(Tok::LParen)) {
+        Token id = take();
+        std::string n = id.text;
+        bool adjacent = cur().span.begin == id.span.end;
+        if (at(Tok::LParen) && (merge_operand_ == 0 || adjacent)) {
           auto a = call_args();
           auto e = node(ExprKind::Call, from(b), std::move(a));
           e->name = n;
@@ -664,6 +676,9 @@ class Parser {
       }
       case Tok::LParen: {
         take();
+        int saved_merge = merge_operand_;
+        merge_operand_ = 0;
+        struct Restore { int &r; int v; ~Restore() { r = v; } } restore{merge_operand_, saved_merge};
         if (at(Tok::RParen)) error_expected("an expression inside '()'");
         std::vector<ExprPtr> a;
         a.push_back(expr());
