@@ -787,7 +787,7 @@ class Checker {
       return Type::error();
     }
     if (l.kind != Type::Tensor || r.kind != Type::Tensor) {
-      if (l.kind == Type::TyVar && r.kind == Type::TyVar && l.tyvar == r.tyvar) return l;
+      // A rigid type variable supports no operator: the body must be valid at every type.
       const Expr &bad = l.kind != Type::Tensor ? *e.args[0] : *e.args[1];
       d_.error("type.not-numeric", start_span(bad),
                std::string("'") + opname + "' needs tensors of int, real or bool; this operand has the generic type " +

@@ -1,0 +1,504 @@
+#include "frontend/ast_gen.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "syntax/printer.hpp"
+
+namespace rml::testgen {
+namespace {
+
+using rml::Expr;
+using rml::ExprKind;
+using rml::ExprPtr;
+using rml::Op;
+
+// grammar.md §1 keywords, plus the lexer's reserved words for unsupported Lustre
+// constructs (`type`, `current`) and the type alias `float`.
+const std::set<std::string> &keywords() {
+  static const std::set<std::string> kw = {
+      "node", "function", "fun",  "returns", "var",  "let",  "tel",  "const", "when", "whenot",
+      "merge", "fby",     "post", "pre",     "if",   "then", "else", "not",   "and",  "or",
+      "xor",  "mod",      "div",  "true",    "false", "int", "bool", "real",
+      "in",   "float",    "type", "current"};
+  return kw;
+}
+
+bool is_keyword(const std::string &s) { return keywords().count(s) > 0; }
+
+// A hand-picked pool: ordinary names, the paper's non-keyword names (`do`, `end`, `init`,
+// `param`, `shape`), and names with a keyword as a prefix or suffix (lexer maximal munch).
+const std::vector<std::string> &name_pool() {
+  static const std::vector<std::string> pool = {
+      "x",     "y",      "z",     "a",      "b",     "c",      "i",      "j",       "k",
+      "n",     "m",      "s",     "o",      "t",     "bp",     "do",     "end",     "init",
+      "param", "shape",  "units", "sizex",  "x1",    "y_2",    "_t",     "Foo",     "camelCase",
+      "int8",  "reals",  "iffy",  "whenever", "note", "prev",  "letx",   "tel2",    "real_x",
+      "mergeAll", "fbyx", "notx", "pre_x",  "posts", "in_",    "ifx",    "thenx",   "true1",
+      "falsey", "andy",  "orx",   "xor1",   "mode",  "divx",   "node1",  "funk",    "constant",
+      "var_",  "typed",  "currently", "floaty", "boolean", "shaped", "__", "_0"};
+  return pool;
+}
+
+// Picking helpers (only valid inside rc::gen::exec).
+int pick(int lo, int hi_inclusive) { return *rc::gen::inRange(lo, hi_inclusive + 1); }
+bool chance(int percent) { return pick(1, 100) <= percent; }
+
+std::string ident() {
+  if (chance(85)) return *rc::gen::elementOf(name_pool());
+  // Random identifiers of length 1..8.
+  const std::string first = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_";
+  const std::string rest = first + "0123456789";
+  for (;;) {
+    std::string s(1, *rc::gen::elementOf(first));
+    int len = pick(0, 7);
+    for (int q = 0; q < len; ++q) s += *rc::gen::elementOf(rest);
+    if (s != "_" && !is_keyword(s)) return s;
+  }
+}
+
+int64_t int_literal() {
+  switch (pick(0, 3)) {
+    case 0: return pick(0, 9);
+    case 1: return *rc::gen::inRange<int64_t>(0, 1000000);
+    case 2:
+      return *rc::gen::element<int64_t>(0, 1, 10, 1000000000, int64_t{1} << 31, int64_t{1} << 53,
+                                        std::numeric_limits<int64_t>::max());
+    default: return *rc::gen::inRange<int64_t>(0, std::numeric_limits<int64_t>::max());
+  }
+}
+
+double real_literal() {
+  switch (pick(0, 3)) {
+    case 0:
+      return *rc::gen::element<double>(0.0, 0.5, 1.0, 2.0, 0.1, 0.2, 0.30000000000000004, 1e300, 5e-324,
+                                       1e-300, 2.2250738585072014e-308, 1.7976931348623157e308, 1e15, 1e16,
+                                       1e17, 123456789.125, 3.141592653589793, 1e-7, 100.0, 1e21);
+    case 1: {  // short decimals: m / 10^k
+      auto m = *rc::gen::inRange<int64_t>(0, 100000);
+      int k = pick(0, 6);
+      return static_cast<double>(m) / std::pow(10.0, k);
+    }
+    case 2: return static_cast<double>(pick(0, 1000));
+    default: {  // any finite non-negative double (not -0.0)
+      auto bits = *rc::gen::arbitrary<uint64_t>();
+      bits &= ~(uint64_t{1} << 63);
+      double d = std::bit_cast<double>(bits);
+      if (!std::isfinite(d)) d = 1.5;
+      return d;
+    }
+  }
+}
+
+ExprPtr node(ExprKind k, std::vector<ExprPtr> args, Op op = Op::None) {
+  auto e = std::make_unique<Expr>(k);
+  e->op = op;
+  e->args = std::move(args);
+  uint32_t h = 0;
+  for (auto &a : e->args) h = std::max(h, a->height);
+  e->height = h + 1;
+  return e;
+}
+
+ExprPtr leaf(Layer layer) {
+  (void)layer;
+  switch (pick(0, 5)) {
+    case 0: return rml::mk_int(int_literal());
+    case 1: return rml::mk_real(real_literal());
+    case 2: return rml::mk_bool(chance(50));
+    default: return rml::mk_var(ident());
+  }
+}
+
+ExprPtr expr(Layer layer, int depth);
+
+// A clock / merge condition: usually a name (as in real programs), sometimes anything.
+ExprPtr condition(Layer layer, int depth) {
+  if (depth <= 0 || chance(70)) return rml::mk_var(ident());
+  return expr(layer, depth - 1);
+}
+
+std::vector<ExprPtr> exprs(Layer layer, int depth, int lo, int hi) {
+  std::vector<ExprPtr> v;
+  int n = pick(lo, hi);
+  for (int q = 0; q < n; ++q) v.push_back(expr(layer, depth));
+  return v;
+}
+
+enum class Form {
+  Leaf, Unary, Binary, When, Merge, If, Let, Call, LambdaCall, Index, Array,
+};
+
+ExprPtr expr(Layer layer, int depth) {
+  if (depth <= 0) return leaf(layer);
+  bool stream = layer != Layer::Fun;
+  bool fun = layer != Layer::Stream;
+  // Leaves first so that shrinking moves towards them.
+  std::vector<std::pair<int, Form>> forms = {
+      {6, Form::Leaf}, {4, Form::Binary}, {2, Form::Unary}, {2, Form::Call}, {1, Form::If},
+      {1, Form::Index}, {1, Form::Array},
+  };
+  if (stream) forms.insert(forms.end(), {{2, Form::When}, {2, Form::Merge}});
+  if (fun) forms.insert(forms.end(), {{1, Form::Let}, {1, Form::LambdaCall}});
+  int total = 0;
+  for (auto &f : forms) total += f.first;
+  int r = pick(1, total);
+  Form form = Form::Leaf;
+  for (auto &f : forms) {
+    if (r <= f.first) {
+      form = f.second;
+      break;
+    }
+    r -= f.first;
+  }
+  const int d = depth - 1;
+  switch (form) {
+    case Form::Leaf: return leaf(layer);
+    case Form::Unary: {
+      std::vector<Op> ops = {Op::Neg, Op::Not};
+      if (stream) ops.insert(ops.end(), {Op::Pre, Op::Post});
+      Op op = *rc::gen::elementOf(ops);
+      std::vector<ExprPtr> a;
+      a.push_back(expr(layer, d));
+      return node(ExprKind::Unary, std::move(a), op);
+    }
+    case Form::Binary: {
+      std::vector<Op> ops = {Op::Add, Op::Sub, Op::Mul, Op::Div, Op::IntDiv, Op::Mod, Op::Eq, Op::Ne,
+                             Op::Lt,  Op::Le,  Op::Gt,  Op::Ge,  Op::And,    Op::Or,  Op::Xor};
+      if (stream) ops.insert(ops.end(), {Op::Fby, Op::Arrow});
+      Op op = *rc::gen::elementOf(ops);
+      std::vector<ExprPtr> a;
+      a.push_back(expr(layer, d));
+      a.push_back(expr(layer, d));
+      return node(ExprKind::Binary, std::move(a), op);
+    }
+    case Form::When: {
+      std::vector<ExprPtr> a;
+      a.push_back(expr(layer, d));
+      a.push_back(condition(layer, d));
+      auto e = node(ExprKind::When, std::move(a));
+      e->positive = chance(50);
+      return e;
+    }
+    case Form::Merge: {
+      std::vector<ExprPtr> a;
+      a.push_back(condition(layer, d));
+      a.push_back(expr(layer, d));
+      a.push_back(expr(layer, d));
+      return node(ExprKind::Merge, std::move(a));
+    }
+    case Form::If: return node(ExprKind::If, exprs(layer, d, 3, 3));
+    case Form::Let: {
+      std::vector<ExprPtr> a;
+      a.push_back(expr(layer, d));
+      a.push_back(expr(layer, d));
+      auto e = node(ExprKind::Let, std::move(a));
+      e->name = ident();
+      return e;
+    }
+    case Form::Call: {
+      static const std::vector<std::string> callees = {
+          "f", "g", "zeros", "ones", "real", "int", "max", "min", "sum", "rank", "prod", "iota", "reshape",
+          "relu", "matmul", "exp", "sumOuter", "tr", "transpose", "replicate", "param", "shape", "dense1"};
+      auto e = node(ExprKind::Call, exprs(layer, d, 0, 3));
+      e->name = chance(80) ? *rc::gen::elementOf(callees) : ident();
+      return e;
+    }
+    case Form::LambdaCall: {  // build/gather/scatter(..., \binders => body)
+      auto lam = std::make_unique<Expr>(ExprKind::Lambda);
+      int nb = pick(1, 3);
+      static const std::vector<std::string> binders = {"i", "j", "k", "l", "p", "q", "do", "shape", "i2"};
+      std::vector<std::string> pool = binders;
+      for (int q = 0; q < nb; ++q) {
+        std::string b = chance(80) ? *rc::gen::elementOf(pool) : ident();
+        if (std::find(lam->binders.begin(), lam->binders.end(), b) == lam->binders.end()) lam->binders.push_back(b);
+      }
+      lam->args.push_back(expr(layer, d));
+      lam->height = lam->args[0]->height + 1;
+      std::string callee = *rc::gen::element<std::string>("build", "gather", "scatter");
+      std::vector<ExprPtr> a = exprs(layer, d, callee == "build" ? 1 : 2, 2);
+      a.push_back(std::move(lam));
+      auto e = node(ExprKind::Call, std::move(a));
+      e->name = callee;
+      return e;
+    }
+    case Form::Index: {
+      std::vector<ExprPtr> a;
+      a.push_back(expr(layer, d));
+      for (auto &ix : exprs(layer, d, 1, 3)) a.push_back(std::move(ix));
+      return node(ExprKind::Index, std::move(a));
+    }
+    case Form::Array: return node(ExprKind::Array, exprs(layer, d, 0, 4));
+  }
+  return leaf(layer);
+}
+
+// Static expressions (dims, constants): grammar.md §4.
+ExprPtr static_expr(int depth) {
+  if (depth <= 0 || chance(40)) {
+    if (chance(50)) return rml::mk_int(chance(80) ? pick(0, 64) : int_literal());
+    return rml::mk_var(ident());
+  }
+  const int d = depth - 1;
+  switch (pick(0, 5)) {
+    case 0: {
+      Op op = *rc::gen::element(Op::Add, Op::Sub, Op::Mul, Op::Div, Op::IntDiv, Op::Mod);
+      std::vector<ExprPtr> a;
+      a.push_back(static_expr(d));
+      a.push_back(static_expr(d));
+      return node(ExprKind::Binary, std::move(a), op);
+    }
+    case 1: {
+      std::vector<ExprPtr> a;
+      a.push_back(static_expr(d));
+      return node(ExprKind::Unary, std::move(a), Op::Neg);
+    }
+    case 2: {
+      std::string callee = *rc::gen::element<std::string>("min", "max", "rank", "prod");
+      std::vector<ExprPtr> a;
+      a.push_back(static_expr(d));
+      if (callee == "min" || callee == "max") a.push_back(static_expr(d));
+      auto e = node(ExprKind::Call, std::move(a));
+      e->name = callee;
+      return e;
+    }
+    case 3: {  // shape literal
+      std::vector<ExprPtr> a;
+      int n = pick(0, 3);
+      for (int q = 0; q < n; ++q) a.push_back(static_expr(d));
+      return node(ExprKind::Array, std::move(a));
+    }
+    case 4: {  // s[k]
+      std::vector<ExprPtr> a;
+      a.push_back(rml::mk_var(ident()));
+      a.push_back(static_expr(d));
+      return node(ExprKind::Index, std::move(a));
+    }
+    default: return rml::mk_int(pick(0, 64));
+  }
+}
+
+rml::TypeSyntax type_syntax(bool allow_tyvar = true) {
+  rml::TypeSyntax t;
+  int k = pick(0, 9);
+  if (allow_tyvar && k == 0) {
+    t.kind = rml::TypeSyntax::TyVar;
+    t.tyvar = "'" + *rc::gen::element<std::string>("a", "b", "elem", "t1", "shape", "do");
+    return t;
+  }
+  if (k == 1) {
+    t.kind = rml::TypeSyntax::Shape;
+    return t;
+  }
+  t.kind = rml::TypeSyntax::Tensor;
+  t.scalar = *rc::gen::element(rml::Scalar::Int, rml::Scalar::Bool, rml::Scalar::Real);
+  int ndims = chance(50) ? 0 : pick(1, 3);
+  for (int q = 0; q < ndims; ++q) {
+    rml::DimSyntax dim;
+    if (chance(25)) {
+      dim.splice_var = true;
+      dim.var = ident();
+    } else {
+      dim.expr = static_expr(2);
+    }
+    t.dims.push_back(std::move(dim));
+  }
+  return t;
+}
+
+std::vector<rml::ClockSyntax> clocks() {
+  std::vector<rml::ClockSyntax> ck;
+  int n = chance(70) ? 0 : pick(1, 2);
+  for (int q = 0; q < n; ++q) {
+    rml::ClockSyntax c;
+    c.positive = chance(50);
+    c.var = ident();
+    ck.push_back(std::move(c));
+  }
+  return ck;
+}
+
+// A parameter (node input/output, fun parameter). Untyped names are allowed (the parser
+// keeps a name untyped when a ';' ends its group); static parameters are `const` and of
+// type int or shape (or untyped).
+rml::VarDecl param(bool allow_const, int untyped_percent) {
+  rml::VarDecl v;
+  v.name = ident();
+  if (allow_const && chance(15)) {
+    v.is_const = true;
+    if (!chance(untyped_percent)) {
+      rml::TypeSyntax t;
+      if (chance(50)) {
+        t.kind = rml::TypeSyntax::Shape;
+      } else {
+        t.kind = rml::TypeSyntax::Tensor;
+        t.scalar = rml::Scalar::Int;
+      }
+      v.type = std::move(t);
+    }
+    return v;
+  }
+  if (!chance(untyped_percent)) {
+    v.type = type_syntax();
+    v.clock = clocks();
+  }
+  return v;
+}
+
+rml::VarDecl local() {  // `var` declarations always carry a type
+  rml::VarDecl v;
+  v.name = ident();
+  v.type = type_syntax();
+  v.clock = clocks();
+  return v;
+}
+
+rml::NodeDecl node_decl(int depth) {
+  rml::NodeDecl n;
+  n.name = ident();
+  n.is_function = chance(25);
+  n.lustre_style = chance(50);
+  n.has_let = chance(50);
+  int ni = pick(0, 4), no = pick(0, 3), nl = chance(50) ? 0 : pick(1, 3);
+  for (int q = 0; q < ni; ++q) n.inputs.push_back(param(true, 10));
+  for (int q = 0; q < no; ++q) n.outputs.push_back(param(false, 10));
+  for (int q = 0; q < nl; ++q) n.locals.push_back(local());
+  std::vector<std::string> defined;
+  for (auto &v : n.outputs) defined.push_back(v.name);
+  for (auto &v : n.locals) defined.push_back(v.name);
+  int ne = pick(0, 4);
+  for (int q = 0; q < ne; ++q) {
+    rml::Equation eq;
+    int nlhs = chance(60) ? 1 : pick(2, 3);
+    for (int w = 0; w < nlhs; ++w) {
+      std::string name;
+      if (chance(15)) name = "_";
+      else if (!defined.empty() && chance(70)) name = *rc::gen::elementOf(defined);
+      else name = ident();
+      eq.lhs.push_back(rml::LhsItem{name, {}});
+    }
+    if (nlhs > 1 && chance(50)) {  // a tuple: only ever the whole right-hand side
+      std::vector<ExprPtr> a;
+      for (int w = 0; w < nlhs; ++w) a.push_back(expr(Layer::Stream, depth - 1));
+      eq.rhs = node(ExprKind::Tuple, std::move(a));
+    } else {
+      eq.rhs = expr(Layer::Stream, depth);
+    }
+    n.equations.push_back(std::move(eq));
+  }
+  return n;
+}
+
+rml::FunDecl fun_decl(int depth) {
+  rml::FunDecl f;
+  f.name = ident();
+  int np = pick(0, 3);
+  for (int q = 0; q < np; ++q) f.params.push_back(param(true, 10));
+  f.result = type_syntax();
+  f.body = expr(Layer::Fun, depth);
+  return f;
+}
+
+rml::ConstDecl const_decl() {
+  rml::ConstDecl c;
+  c.name = ident();
+  if (chance(60)) c.type = type_syntax(false);
+  c.value = chance(70) ? static_expr(3) : expr(Layer::Fun, 2);
+  return c;
+}
+
+// Effective depth: grows with RapidCheck's size parameter (0..100 by default), so early
+// cases are small and later ones reach the requested depth.
+rc::Gen<int> scaledDepth(int depth) {
+  return rc::gen::withSize([depth](int size) {
+    int cap = std::clamp(1 + size / 12, 1, std::max(depth, 1));
+    return rc::gen::inRange(0, cap + 1);
+  });
+}
+
+}  // namespace
+
+rml::Program program_clone(const rml::Program &p) {
+  rml::Program q;
+  for (auto &d : p.decls) {
+    if (auto *n = std::get_if<rml::NodeDecl>(&d)) {
+      rml::NodeDecl m;
+      m.name = n->name;
+      m.name_span = n->name_span;
+      m.keyword_span = n->keyword_span;
+      m.is_function = n->is_function;
+      m.lustre_style = n->lustre_style;
+      m.has_let = n->has_let;
+      for (auto &v : n->inputs) m.inputs.push_back(v.clone());
+      for (auto &v : n->outputs) m.outputs.push_back(v.clone());
+      for (auto &v : n->locals) m.locals.push_back(v.clone());
+      for (auto &e : n->equations) m.equations.push_back(e.clone());
+      q.decls.emplace_back(std::move(m));
+    } else if (auto *f = std::get_if<rml::FunDecl>(&d)) {
+      rml::FunDecl g;
+      g.name = f->name;
+      g.name_span = f->name_span;
+      for (auto &v : f->params) g.params.push_back(v.clone());
+      g.result = f->result.clone();
+      g.body = f->body->clone();
+      q.decls.emplace_back(std::move(g));
+    } else {
+      auto &c = std::get<rml::ConstDecl>(d);
+      rml::ConstDecl k;
+      k.name = c.name;
+      k.name_span = c.name_span;
+      if (c.type) k.type = c.type->clone();
+      k.value = c.value->clone();
+      q.decls.emplace_back(std::move(k));
+    }
+  }
+  return q;
+}
+
+rc::Gen<std::string> genIdent() {
+  return rc::gen::exec([] { return ident(); });
+}
+
+rc::Gen<GenExpr> genExpr(int depth) { return genExpr(Layer::Any, depth); }
+
+rc::Gen<GenExpr> genExpr(Layer layer, int depth) {
+  return rc::gen::exec([layer, depth] {
+    int d = *scaledDepth(depth);
+    return GenExpr{std::shared_ptr<const Expr>(expr(layer, d))};
+  });
+}
+
+rc::Gen<GenExpr> genStaticExpr(int depth) {
+  return rc::gen::exec([depth] { return GenExpr{std::shared_ptr<const Expr>(static_expr(depth))}; });
+}
+
+rc::Gen<std::shared_ptr<const rml::TypeSyntax>> genType() {
+  return rc::gen::exec([] { return std::make_shared<const rml::TypeSyntax>(type_syntax()); });
+}
+
+rc::Gen<GenProgram> genProgram() {
+  return rc::gen::exec([] {
+    int depth = *scaledDepth(5);
+    auto p = std::make_shared<rml::Program>();
+    int nd = pick(0, 6);
+    for (int q = 0; q < nd; ++q) {
+      int k = pick(0, 9);
+      if (k < 2) p->decls.emplace_back(const_decl());
+      else if (k < 7) p->decls.emplace_back(node_decl(depth));
+      else p->decls.emplace_back(fun_decl(depth));
+    }
+    return GenProgram{std::shared_ptr<const rml::Program>(std::move(p))};
+  });
+}
+
+void showValue(const GenExpr &g, std::ostream &os) { os << rml::print_expr(*g.e); }
+void showValue(const GenProgram &g, std::ostream &os) { os << "\n" << rml::print_program(*g.p); }
+
+}  // namespace rml::testgen

@@ -1,0 +1,115 @@
+// Semantic checks: names, static parameters, symbolic sizes, instantiation, inference.
+#include <gtest/gtest.h>
+
+#include "test_util.hpp"
+
+using namespace rml;
+using rml::test::check_text;
+using rml::test::errors_of;
+
+static std::string diag_text(const FrontendResult &r) { return render_all(r.diags); }
+
+TEST(Checker, SymbolicSizesAreEqualAsPolynomials) {
+  // units + sizex = sizex + units, 2*(a+b) = 2a + 2b: equal for every instantiation.
+  auto ok = check_text(
+      "fun f(const a: int, const b: int, x: real[a + b]) : real[b + a] = x;\n"
+      "fun g(const a: int, const b: int, x: real[2 * (a + b)]) : real[2 * a + b * 2] = x;\n"
+      "fun h(const a: int, const b: int, x: real[a, b]) : real[a * b] = reshape([b * a], x);\n");
+  EXPECT_FALSE(ok->diags.has_errors()) << diag_text(*ok);
+  // real[a] and real[b] are different for some instantiation: rejected.
+  auto ko = check_text("fun f(const a: int, const b: int, x: real[a]) : real[b] = x;\n");
+  EXPECT_EQ(errors_of(*ko), std::vector<std::string>{"1:59 shape.mismatch"}) << diag_text(*ko);
+}
+
+TEST(Checker, InstantiationBindsSizeVariables) {
+  auto ok = check_text("node n(x: real[3], y: real[2]) -> (o: real[5]) o = concat(x, y);\n");
+  EXPECT_FALSE(ok->diags.has_errors()) << diag_text(*ok);
+  auto ko = check_text("node n(x: real[3], y: real[2]) -> (o: real[6]) o = concat(x, y);\n");
+  EXPECT_EQ(errors_of(*ko), std::vector<std::string>{"1:52 shape.mismatch"}) << diag_text(*ko);
+  auto ko2 = check_text("node n(a: real[3], b: real[4]) -> (o: real) o = dot(a, b);\n");
+  EXPECT_EQ(errors_of(*ko2), std::vector<std::string>{"1:56 shape.mismatch"}) << diag_text(*ko2);
+}
+
+TEST(Checker, ShapeVariablesWorkAtEveryRank) {
+  auto ok = check_text(
+      "node n(a: real, b: real[3], c: real[2, 4]) -> (x: real, y: real[3], z: real[2, 4])\n"
+      "  x = relu(a); y = sigmoid(b); z = relu(c);\n");
+  EXPECT_FALSE(ok->diags.has_errors()) << diag_text(*ok);
+}
+
+TEST(Checker, TypeVariablesAreRigidInsideAndInstantiatedOutside) {
+  auto ok = check_text(
+      "node id2(x: 'a) -> (o: 'a) o = x fby x;\n"
+      "node use(v: real[4], b: bool) -> (o: real[4], c: bool) o = id2(v); c = id2(b);\n");
+  EXPECT_FALSE(ok->diags.has_errors()) << diag_text(*ok);
+  auto ko = check_text("node bad(x: 'a) -> (o: 'a) o = x + x;\n");
+  EXPECT_EQ(errors_of(*ko), std::vector<std::string>{"1:32 type.not-numeric"}) << diag_text(*ko);
+}
+
+TEST(Checker, StaticLocalsCanBeUsedAsStaticArguments) {
+  // Figure 19: `shape = [units, sizex];` then `param_end(shape, ...)`.
+  auto ok = check_text(
+      "node n(const u: int, const v: int) -> (o: real[u, v])\n"
+      "  shape = [u, v];\n"
+      "  o = zeros(shape);\n"
+      "node m() -> (o: real[2, 3]) o = n(2, 3);\n");
+  EXPECT_FALSE(ok->diags.has_errors()) << diag_text(*ok);
+}
+
+TEST(Checker, LocalTypesAreInferredThroughRecurrences) {
+  auto ok = check_text(
+      "node counter() -> (o: int) o = 0 fby u; u = o + 1;\n"
+      "node backfill(i: real, bp: bool) -> (o: real) o = merge bp (i when bp) ((post o) when not bp);\n"
+      "node win(x: real) -> (w: real[4]) x1 = 0.0 fby x; x2 = 0.0 fby x1; x3 = 0.0 fby x2; w = [x, x1, x2, x3];\n");
+  EXPECT_FALSE(ok->diags.has_errors()) << diag_text(*ok);
+  auto &vars = ok->checked.nodes.at("win").vars;
+  EXPECT_EQ(type_str(vars.at("x3").type), "real");
+  EXPECT_EQ(type_str(ok->checked.nodes.at("counter").vars.at("u").type), "int");
+}
+
+TEST(Checker, IndependentErrorsInDifferentNodesAreAllReported) {
+  auto r = check_text(
+      "node a(x: int) -> (o: int) o = x + 1.0;\n"
+      "node b(x: bool) -> (o: int) o = if x then 1 else true;\n"
+      "node c(x: int) -> (o: int) o = d(x);\n");
+  EXPECT_EQ(errors_of(*r), (std::vector<std::string>{"1:36 type.mismatch", "2:50 type.mismatch", "3:32 name.unknown"}))
+      << diag_text(*r);
+}
+
+TEST(Checker, NoCascadeAfterAnError) {
+  // One unknown name: its users get no further errors (error types unify with anything).
+  auto r = check_text("node a(x: real) -> (o: real) t = y * 2.0; u = t + x; o = sigmoid(u);\n");
+  EXPECT_EQ(errors_of(*r), std::vector<std::string>{"1:34 name.unknown"}) << diag_text(*r);
+}
+
+TEST(Checker, StatelessFunctions) {
+  auto r = check_text(
+      "node acc(x: int) -> (o: int) o = x fby o;\n"
+      "function f(x: int) returns (o: int) let o = acc(x); tel\n"
+      "function g(x: int) returns (o: int) let o = x + 1; tel\n");
+  EXPECT_EQ(errors_of(*r), std::vector<std::string>{"2:45 node.function-stateful"}) << diag_text(*r);
+}
+
+TEST(Checker, HugeShapesAreRejected) {
+  auto r = check_text("node a(x: real[65536, 65536]) -> (o: real) o = 0.0;\n");
+  auto errs = errors_of(*r);
+  ASSERT_EQ(errs.size(), 1u) << diag_text(*r);
+  EXPECT_NE(errs[0].find("static.eval"), std::string::npos);
+  auto r2 = check_text("const n: int = 9223372036854775807; node a(x: real[n * n]) -> (o: real) o = 0.0;\n");
+  EXPECT_TRUE(r2->diags.has_errors());
+}
+
+TEST(Checker, UserDeclarationsShadowThePreludeWithAWarning) {
+  auto r = check_text("node param(init: real) -> (o: real) o = init;\nnode n(x: real) -> (o: real) o = param(x);\n");
+  EXPECT_FALSE(r->diags.has_errors()) << diag_text(*r);
+  ASSERT_EQ(r->diags.all().size(), 1u);
+  EXPECT_EQ(r->diags.all()[0].rule, "name.shadows-prelude");
+}
+
+TEST(Checker, ThePreludeChecksCleanly) {
+  auto r = check_text("");
+  EXPECT_FALSE(r->diags.has_errors()) << diag_text(*r);
+  for (const char *f : {"matmul", "matvec", "dot", "concat", "reshape", "zeros", "ones", "relu", "sigmoid", "softmax",
+                        "logsumexp", "mse", "mse_grad", "glorot_uniform", "orthogonal", "param"})
+    EXPECT_TRUE(r->checked.sigs.count(f) || is_builtin(f)) << f;
+}

@@ -1,0 +1,222 @@
+// Elaboration: node instances are inlined and every equation holds one primitive.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <map>
+
+#include "core/normalize.hpp"
+#include "test_util.hpp"
+
+using namespace rml;
+
+namespace {
+
+// Primitives of an elaborated program, as a multiset of names.
+std::map<std::string, int> core_prims(const core::Program &p) {
+  std::map<std::string, int> m;
+  for (auto &eq : p.equations) {
+    std::string k = core::prim_name(eq.prim);
+    if (eq.prim == core::Prim::Apply) k += ":" + eq.fn;
+    ++m[k];
+  }
+  return m;
+}
+
+// The same multiset counted on the source AST, inlining node instances by walking the
+// callee's body once per instance. An independent count: it shares no code with the
+// elaborator.
+void count_expr(const CheckedProgram &cp, const Expr &e, std::map<std::string, int> &m, bool whole_rhs);
+void count_node(const CheckedProgram &cp, const NodeDecl &n, std::map<std::string, int> &m) {
+  for (auto &eq : n.equations) count_expr(cp, *eq.rhs, m, true);
+}
+void count_expr(const CheckedProgram &cp, const Expr &e, std::map<std::string, int> &m, bool whole_rhs) {
+  switch (e.kind) {
+    case ExprKind::IntLit:
+    case ExprKind::RealLit:
+    case ExprKind::BoolLit: ++m["const"]; return;
+    case ExprKind::Var:
+      if (whole_rhs) ++m["copy"];  // `x = y`
+      return;
+    case ExprKind::Unary:
+      if (e.op == Op::Pre) ++m["pre"];
+      else if (e.op == Op::Post) ++m["post"];
+      else ++m[std::string("apply:") + op_spelling(e.op)];
+      break;
+    case ExprKind::Binary:
+      if (e.op == Op::Fby) ++m["fby"];
+      else if (e.op == Op::Arrow) ++m["arrow"];
+      else ++m[std::string("apply:") + op_spelling(e.op)];
+      break;
+    case ExprKind::When: ++m["when"]; break;
+    case ExprKind::Merge: ++m["merge"]; break;
+    case ExprKind::If: ++m["apply:if"]; break;
+    case ExprKind::Index: ++m["apply:index"]; break;
+    case ExprKind::Array: ++m["apply:array"]; break;
+    case ExprKind::Tuple: break;
+    case ExprKind::Call: {
+      const Decl *d = cp.find(e.name);
+      if (d && std::holds_alternative<NodeDecl>(*d)) {
+        for (auto &a : e.args) count_expr(cp, *a, m, false);
+        count_node(cp, std::get<NodeDecl>(*d), m);
+        return;
+      }
+      ++m["apply:" + e.name];
+      break;
+    }
+    default: break;
+  }
+  for (auto &a : e.args) count_expr(cp, *a, m, false);
+}
+
+std::map<std::string, int> source_prims(const CheckedProgram &cp, const std::string &main) {
+  std::map<std::string, int> m;
+  count_node(cp, std::get<NodeDecl>(*cp.find(main)), m);
+  return m;
+}
+
+// ---- a generator of random well-typed stream programs (as text) ----
+enum class Ty { Real, Int, Bool };
+
+struct ProgGen {
+  int locals = 0;
+  std::vector<Ty> local_ty;
+
+  std::string var_of(Ty t, int upto) {
+    std::vector<std::string> c;
+    if (t == Ty::Real) c.push_back("x");
+    if (t == Ty::Int) c.push_back("y");
+    if (t == Ty::Bool) c.push_back("c");
+    for (int j = 0; j < upto; ++j)
+      if (local_ty[j] == t) c.push_back("v" + std::to_string(j));
+    return c[*rc::gen::inRange<size_t>(0, c.size())];
+  }
+  std::string lit(Ty t) {
+    switch (t) {
+      case Ty::Real: return std::to_string(*rc::gen::inRange(0, 100)) + ".5";
+      case Ty::Int: return std::to_string(*rc::gen::inRange(0, 100));
+      case Ty::Bool: return *rc::gen::arbitrary<bool>() ? "true" : "false";
+    }
+    return "";
+  }
+  // Any local may be referenced under fby (a delayed use), earlier ones directly.
+  std::string expr(Ty t, int depth, int self) {
+    int choice = *rc::gen::inRange(0, depth <= 0 ? 2 : 12);
+    auto sub = [&](Ty u) { return expr(u, depth - 1, self); };
+    switch (choice) {
+      case 0: return var_of(t, self);
+      case 1: return lit(t);
+      case 2: return "(" + lit(t) + " fby " + var_of(t, locals) + ")";
+      case 3: return "(if " + sub(Ty::Bool) + " then " + sub(t) + " else " + sub(t) + ")";
+      case 4: return "(" + sub(t) + " when " + var_of(Ty::Bool, self) + ")";
+      case 5: return "(merge " + var_of(Ty::Bool, self) + " " + var_of(t, self) + " " + var_of(t, self) + ")";
+      case 6: return "(post " + sub(t) + ")";
+      case 7: return "(" + sub(t) + " -> pre " + sub(t) + ")";
+      default: break;
+    }
+    switch (t) {
+      case Ty::Real:
+        switch (choice) {
+          case 8: return "(" + sub(Ty::Real) + " + " + sub(Ty::Real) + ")";
+          case 9: return "sigmoid(" + sub(Ty::Real) + ")";
+          case 10: return "real(" + sub(Ty::Int) + ")";
+          default: return "helper(" + sub(Ty::Real) + ", " + sub(Ty::Bool) + ")";
+        }
+      case Ty::Int:
+        switch (choice) {
+          case 8: return "(" + sub(Ty::Int) + " * " + sub(Ty::Int) + ")";
+          case 9: return "(-" + sub(Ty::Int) + ")";
+          case 10: return "floor(" + sub(Ty::Real) + ")";
+          default: return "(" + sub(Ty::Int) + " mod 7)";
+        }
+      case Ty::Bool:
+        switch (choice) {
+          case 8: return "(" + sub(Ty::Real) + " < " + sub(Ty::Real) + ")";
+          case 9: return "(not " + sub(Ty::Bool) + ")";
+          case 10: return "(" + sub(Ty::Bool) + " and " + sub(Ty::Bool) + ")";
+          default: return "(" + sub(Ty::Int) + " = " + sub(Ty::Int) + ")";
+        }
+    }
+    return "";
+  }
+  std::string program() {
+    locals = *rc::gen::inRange(1, 8);
+    for (int j = 0; j < locals; ++j) local_ty.push_back(static_cast<Ty>(*rc::gen::inRange(0, 3)));
+    std::string s =
+        "node helper(a: real, b: bool) -> (o: real)\n"
+        "  t = if b then a else 0.0 fby a;\n"
+        "  o = t * 2.0;\n"
+        "node main(x: real, y: int, c: bool) -> (o1: real, o2: bool)\n";
+    for (int j = 0; j < locals; ++j) s += "  v" + std::to_string(j) + " = " + expr(local_ty[j], 3, j) + ";\n";
+    s += "  o1 = " + expr(Ty::Real, 2, locals) + ";\n";
+    s += "  o2 = " + expr(Ty::Bool, 2, locals) + ";\n";
+    return s;
+  }
+};
+
+}  // namespace
+
+// Figure 4 of the paper: app with dense and multiply inlined is, up to names and the
+// copies `b = init`, `k = init` of the inlined `param` instances,
+// b = 0.0; k = 1.0; t = k * i; x = t + b; o = x * x.
+TEST(Normalize, Figure4) {
+  std::string err;
+  auto text = read_file(rml::test::source_dir() + "/reference/paper/fig03_gradient_descent.rml", err);
+  auto r = run_frontend("fig03.rml", *text);
+  ASSERT_FALSE(r->diags.has_errors()) << render_all(r->diags);
+  core::Program p = core::elaborate(r->checked, "app");
+  std::map<std::string, int> want = {{"const", 2}, {"copy", 2}, {"apply:*", 2}, {"apply:+", 1}};
+  EXPECT_EQ(core_prims(p), want) << core::print_core(p);
+  ASSERT_EQ(p.inputs.size(), 1u);
+  EXPECT_EQ(p.inputs[0].name, "i");
+  ASSERT_EQ(p.outputs.size(), 1u);
+  EXPECT_EQ(p.equations.back().lhs, "o");
+  // Every variable is defined exactly once.
+  std::set<std::string> defined;
+  for (auto &eq : p.equations) EXPECT_TRUE(defined.insert(eq.lhs).second) << eq.lhs;
+}
+
+TEST(Normalize, StaticParametersAreInstantiated) {
+  auto r = rml::test::check_text(
+      "node layer(const n: int, x: real[n]) -> (o: real[n]) o = relu(x) + zeros([n]);\n"
+      "node main(x: real[3]) -> (o: real[3]) o = layer(3, x);\n");
+  ASSERT_FALSE(r->diags.has_errors()) << render_all(r->diags);
+  core::Program p = core::elaborate(r->checked, "main");
+  bool saw_zeros = false;
+  for (auto &eq : p.equations) {
+    EXPECT_EQ(eq.type.kind, Type::Tensor);
+    EXPECT_TRUE(shape_concrete(eq.type.shape)) << eq.lhs << ": " << type_str(eq.type);
+    if (eq.fn == "zeros") {
+      saw_zeros = true;
+      ASSERT_EQ(eq.static_args.size(), 1u);
+      EXPECT_EQ(eq.static_args[0].str(), "[3]");
+    }
+  }
+  EXPECT_TRUE(saw_zeros) << core::print_core(p);
+}
+
+TEST(Normalize, GenericMainIsRefused) {
+  auto r = rml::test::check_text("node g(const n: int, x: real[n]) -> (o: real[n]) o = x;\n");
+  ASSERT_FALSE(r->diags.has_errors());
+  EXPECT_THROW(core::elaborate(r->checked, "g"), core::ElabError);
+}
+
+// Law: elaboration preserves the interface (names and types of inputs and outputs) and the
+// multiset of primitives, where a node instance contributes its body's primitives once per
+// instance; every equation defines a distinct variable.
+RC_GTEST_PROP(Normalize, PreservesInterfaceAndPrimitives, ()) {
+  ProgGen g;
+  std::string text = g.program();
+  RC_LOG() << text;
+  auto r = rml::test::check_text(text);
+  RC_ASSERT(!r->diags.has_errors());
+  core::Program p = core::elaborate(r->checked, "main");
+  RC_ASSERT(p.inputs.size() == 3u);
+  RC_ASSERT(p.outputs.size() == 2u);
+  RC_ASSERT(p.outputs[0].name == "o1" && type_str(p.outputs[0].type) == "real");
+  RC_ASSERT(p.outputs[1].name == "o2" && type_str(p.outputs[1].type) == "bool");
+  RC_ASSERT(core_prims(p) == source_prims(r->checked, "main"));
+  std::set<std::string> defined;
+  for (auto &eq : p.equations) RC_ASSERT(defined.insert(eq.lhs).second);
+  for (auto &v : p.outputs) RC_ASSERT(defined.count(v.name) == 1u);
+}

@@ -1,0 +1,46 @@
+// Helpers shared by the front-end tests.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sema/frontend.hpp"
+#include "syntax/parser.hpp"
+#include "syntax/printer.hpp"
+
+namespace rml::test {
+
+inline std::string source_dir() { return RML_SOURCE_DIR; }
+
+inline std::vector<std::string> rml_files(const std::string &rel) {
+  std::vector<std::string> out;
+  for (auto &e : std::filesystem::recursive_directory_iterator(source_dir() + "/" + rel))
+    if (e.is_regular_file() && e.path().extension() == ".rml") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Runs the whole front end (prelude included) on a text.
+inline std::unique_ptr<FrontendResult> check_text(const std::string &text) { return run_frontend("test.rml", text); }
+
+// "LINE:COL RULE" of every error in the user's file.
+inline std::vector<std::string> errors_of(const FrontendResult &r) {
+  std::vector<std::string> out;
+  for (auto &d : r.diags.all()) {
+    if (d.severity != Severity::Error) continue;
+    auto [l, c] = d.span.valid() ? d.span.file->line_col(d.span.begin) : std::pair<uint32_t, uint32_t>{0, 0};
+    out.push_back(std::to_string(l) + ":" + std::to_string(c) + " " + d.rule);
+  }
+  return out;
+}
+
+// Parses one expression; returns its canonical print, or "<error>".
+inline std::string reprint(const std::string &text) {
+  SourceFile f("e.rml", text);
+  Diagnostics d;
+  auto e = parse_expression(f, d);
+  if (!e || d.has_errors()) return "<error>";
+  return print_expr(*e);
+}
+
+}  // namespace rml::test
