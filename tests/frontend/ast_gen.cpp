@@ -47,19 +47,26 @@ const std::vector<std::string> &name_pool() {
   return pool;
 }
 
-// Picking helpers (only valid inside rc::gen::exec).
-int pick(int lo, int hi_inclusive) { return *rc::gen::inRange(lo, hi_inclusive + 1); }
+// Picking helpers (only valid inside rc::gen::exec). rc::gen::inRange and elementOf scale
+// their range with RapidCheck's size parameter (small sizes pick near the start); the
+// tree's size is already bounded by `depth`, so choices here are uniform at every size.
+template <typename T>
+T uni(rc::Gen<T> g) { return *rc::gen::resize(rc::kNominalSize, std::move(g)); }
+int pick(int lo, int hi_inclusive) { return uni(rc::gen::inRange(lo, hi_inclusive + 1)); }
+template <typename T>
+T pick_of(const std::vector<T> &v) { return v[static_cast<size_t>(pick(0, static_cast<int>(v.size()) - 1))]; }
+char pick_char(const std::string &s) { return s[static_cast<size_t>(pick(0, static_cast<int>(s.size()) - 1))]; }
 bool chance(int percent) { return pick(1, 100) <= percent; }
 
 std::string ident() {
-  if (chance(85)) return *rc::gen::elementOf(name_pool());
+  if (chance(85)) return pick_of(name_pool());
   // Random identifiers of length 1..8.
   const std::string first = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_";
   const std::string rest = first + "0123456789";
   for (;;) {
-    std::string s(1, *rc::gen::elementOf(first));
+    std::string s(1, pick_char(first));
     int len = pick(0, 7);
-    for (int q = 0; q < len; ++q) s += *rc::gen::elementOf(rest);
+    for (int q = 0; q < len; ++q) s += pick_char(rest);
     if (s != "_" && !is_keyword(s)) return s;
   }
 }
@@ -67,28 +74,28 @@ std::string ident() {
 int64_t int_literal() {
   switch (pick(0, 3)) {
     case 0: return pick(0, 9);
-    case 1: return *rc::gen::inRange<int64_t>(0, 1000000);
+    case 1: return uni(rc::gen::inRange<int64_t>(0, 1000000));
     case 2:
-      return *rc::gen::element<int64_t>(0, 1, 10, 1000000000, int64_t{1} << 31, int64_t{1} << 53,
-                                        std::numeric_limits<int64_t>::max());
-    default: return *rc::gen::inRange<int64_t>(0, std::numeric_limits<int64_t>::max());
+      return pick_of<int64_t>({0, 1, 10, 1000000000, int64_t{1} << 31, int64_t{1} << 53,
+                                        std::numeric_limits<int64_t>::max()});
+    default: return uni(rc::gen::inRange<int64_t>(0, std::numeric_limits<int64_t>::max()));
   }
 }
 
 double real_literal() {
   switch (pick(0, 3)) {
     case 0:
-      return *rc::gen::element<double>(0.0, 0.5, 1.0, 2.0, 0.1, 0.2, 0.30000000000000004, 1e300, 5e-324,
+      return pick_of<double>({0.0, 0.5, 1.0, 2.0, 0.1, 0.2, 0.30000000000000004, 1e300, 5e-324,
                                        1e-300, 2.2250738585072014e-308, 1.7976931348623157e308, 1e15, 1e16,
-                                       1e17, 123456789.125, 3.141592653589793, 1e-7, 100.0, 1e21);
+                                       1e17, 123456789.125, 3.141592653589793, 1e-7, 100.0, 1e21});
     case 1: {  // short decimals: m / 10^k
-      auto m = *rc::gen::inRange<int64_t>(0, 100000);
+      auto m = uni(rc::gen::inRange<int64_t>(0, 100000));
       int k = pick(0, 6);
       return static_cast<double>(m) / std::pow(10.0, k);
     }
     case 2: return static_cast<double>(pick(0, 1000));
     default: {  // any finite non-negative double (not -0.0)
-      auto bits = *rc::gen::arbitrary<uint64_t>();
+      auto bits = uni(rc::gen::arbitrary<uint64_t>());
       bits &= ~(uint64_t{1} << 63);
       double d = std::bit_cast<double>(bits);
       if (!std::isfinite(d)) d = 1.5;
@@ -132,6 +139,30 @@ std::vector<ExprPtr> exprs(Layer layer, int depth, int lo, int hi) {
   return v;
 }
 
+// Known printer bugs (reported, not fixed here: src/ is not ours). The generator steers
+// around them so that the properties test everything else; the DISABLED_ tests in
+// test_roundtrip_property.cpp reproduce them. Set to false once the printer is fixed.
+constexpr bool kAvoidKnownPrinterBugs = true;
+
+// Bug 1: a merge branch whose text starts with '[' (an array literal, or an index of
+// one) is printed without parentheses, so `merge c x [1]` re-parses as the index x[1].
+bool starts_with_bracket(const Expr &e) {
+  return e.kind == ExprKind::Array || (e.kind == ExprKind::Index && starts_with_bracket(*e.args[0]));
+}
+// Bug 2: a merge branch `true -> e` / `false -> e` is printed `(true -> e)`, which the
+// parser reads as a Lustre merge clause, not as an operand.
+bool looks_like_merge_clause(const Expr &e) {
+  return e.kind == ExprKind::Binary && e.op == Op::Arrow && e.args[0]->kind == ExprKind::BoolLit;
+}
+
+ExprPtr merge_branch(Layer layer, int depth) {
+  for (int tries = 0; tries < 5; ++tries) {
+    auto e = expr(layer, depth);
+    if (!kAvoidKnownPrinterBugs || (!starts_with_bracket(*e) && !looks_like_merge_clause(*e))) return e;
+  }
+  return rml::mk_var(ident());
+}
+
 enum class Form {
   Leaf, Unary, Binary, When, Merge, If, Let, Call, LambdaCall, Index, Array,
 };
@@ -164,7 +195,7 @@ ExprPtr expr(Layer layer, int depth) {
     case Form::Unary: {
       std::vector<Op> ops = {Op::Neg, Op::Not};
       if (stream) ops.insert(ops.end(), {Op::Pre, Op::Post});
-      Op op = *rc::gen::elementOf(ops);
+      Op op = pick_of(ops);
       std::vector<ExprPtr> a;
       a.push_back(expr(layer, d));
       return node(ExprKind::Unary, std::move(a), op);
@@ -173,7 +204,7 @@ ExprPtr expr(Layer layer, int depth) {
       std::vector<Op> ops = {Op::Add, Op::Sub, Op::Mul, Op::Div, Op::IntDiv, Op::Mod, Op::Eq, Op::Ne,
                              Op::Lt,  Op::Le,  Op::Gt,  Op::Ge,  Op::And,    Op::Or,  Op::Xor};
       if (stream) ops.insert(ops.end(), {Op::Fby, Op::Arrow});
-      Op op = *rc::gen::elementOf(ops);
+      Op op = pick_of(ops);
       std::vector<ExprPtr> a;
       a.push_back(expr(layer, d));
       a.push_back(expr(layer, d));
@@ -190,8 +221,8 @@ ExprPtr expr(Layer layer, int depth) {
     case Form::Merge: {
       std::vector<ExprPtr> a;
       a.push_back(condition(layer, d));
-      a.push_back(expr(layer, d));
-      a.push_back(expr(layer, d));
+      a.push_back(merge_branch(layer, d));
+      a.push_back(merge_branch(layer, d));
       return node(ExprKind::Merge, std::move(a));
     }
     case Form::If: return node(ExprKind::If, exprs(layer, d, 3, 3));
@@ -208,7 +239,7 @@ ExprPtr expr(Layer layer, int depth) {
           "f", "g", "zeros", "ones", "real", "int", "max", "min", "sum", "rank", "prod", "iota", "reshape",
           "relu", "matmul", "exp", "sumOuter", "tr", "transpose", "replicate", "param", "shape", "dense1"};
       auto e = node(ExprKind::Call, exprs(layer, d, 0, 3));
-      e->name = chance(80) ? *rc::gen::elementOf(callees) : ident();
+      e->name = chance(80) ? pick_of(callees) : ident();
       return e;
     }
     case Form::LambdaCall: {  // build/gather/scatter(..., \binders => body)
@@ -217,12 +248,12 @@ ExprPtr expr(Layer layer, int depth) {
       static const std::vector<std::string> binders = {"i", "j", "k", "l", "p", "q", "do", "shape", "i2"};
       std::vector<std::string> pool = binders;
       for (int q = 0; q < nb; ++q) {
-        std::string b = chance(80) ? *rc::gen::elementOf(pool) : ident();
+        std::string b = chance(80) ? pick_of(pool) : ident();
         if (std::find(lam->binders.begin(), lam->binders.end(), b) == lam->binders.end()) lam->binders.push_back(b);
       }
       lam->args.push_back(expr(layer, d));
       lam->height = lam->args[0]->height + 1;
-      std::string callee = *rc::gen::element<std::string>("build", "gather", "scatter");
+      std::string callee = pick_of<std::string>({"build", "gather", "scatter"});
       std::vector<ExprPtr> a = exprs(layer, d, callee == "build" ? 1 : 2, 2);
       a.push_back(std::move(lam));
       auto e = node(ExprKind::Call, std::move(a));
@@ -249,7 +280,7 @@ ExprPtr static_expr(int depth) {
   const int d = depth - 1;
   switch (pick(0, 5)) {
     case 0: {
-      Op op = *rc::gen::element(Op::Add, Op::Sub, Op::Mul, Op::Div, Op::IntDiv, Op::Mod);
+      Op op = pick_of<Op>({Op::Add, Op::Sub, Op::Mul, Op::Div, Op::IntDiv, Op::Mod});
       std::vector<ExprPtr> a;
       a.push_back(static_expr(d));
       a.push_back(static_expr(d));
@@ -261,7 +292,7 @@ ExprPtr static_expr(int depth) {
       return node(ExprKind::Unary, std::move(a), Op::Neg);
     }
     case 2: {
-      std::string callee = *rc::gen::element<std::string>("min", "max", "rank", "prod");
+      std::string callee = pick_of<std::string>({"min", "max", "rank", "prod"});
       std::vector<ExprPtr> a;
       a.push_back(static_expr(d));
       if (callee == "min" || callee == "max") a.push_back(static_expr(d));
@@ -290,7 +321,7 @@ rml::TypeSyntax type_syntax(bool allow_tyvar = true) {
   int k = pick(0, 9);
   if (allow_tyvar && k == 0) {
     t.kind = rml::TypeSyntax::TyVar;
-    t.tyvar = "'" + *rc::gen::element<std::string>("a", "b", "elem", "t1", "shape", "do");
+    t.tyvar = "'" + pick_of<std::string>({"a", "b", "elem", "t1", "shape", "do"});
     return t;
   }
   if (k == 1) {
@@ -298,7 +329,7 @@ rml::TypeSyntax type_syntax(bool allow_tyvar = true) {
     return t;
   }
   t.kind = rml::TypeSyntax::Tensor;
-  t.scalar = *rc::gen::element(rml::Scalar::Int, rml::Scalar::Bool, rml::Scalar::Real);
+  t.scalar = pick_of<rml::Scalar>({rml::Scalar::Int, rml::Scalar::Bool, rml::Scalar::Real});
   int ndims = chance(50) ? 0 : pick(1, 3);
   for (int q = 0; q < ndims; ++q) {
     rml::DimSyntax dim;
@@ -380,7 +411,7 @@ rml::NodeDecl node_decl(int depth) {
     for (int w = 0; w < nlhs; ++w) {
       std::string name;
       if (chance(15)) name = "_";
-      else if (!defined.empty() && chance(70)) name = *rc::gen::elementOf(defined);
+      else if (!defined.empty() && chance(70)) name = pick_of(defined);
       else name = ident();
       eq.lhs.push_back(rml::LhsItem{name, {}});
     }
@@ -419,8 +450,183 @@ rml::ConstDecl const_decl() {
 rc::Gen<int> scaledDepth(int depth) {
   return rc::gen::withSize([depth](int size) {
     int cap = std::clamp(1 + size / 12, 1, std::max(depth, 1));
-    return rc::gen::inRange(0, cap + 1);
+    return rc::gen::resize(rc::kNominalSize, rc::gen::inRange(cap / 2, cap + 1));
   });
+}
+
+
+// ---- structural shrinking ----
+// RapidCheck's own shrinking of rc::gen::exec replays the recorded picks, which does not
+// follow the tree well. These extra shrinks hoist a subtree into its parent's place (root
+// first, so big reductions come first) and simplify leaves, always keeping the AST
+// well-formed: a Lambda is never hoisted out of its build/gather/scatter call.
+
+bool hoistable(const Expr &e) { return e.kind != ExprKind::Lambda && e.kind != ExprKind::Tuple; }
+
+ExprPtr simple_leaf(const Expr &e) {
+  switch (e.kind) {
+    case ExprKind::IntLit: return e.ival != 0 ? rml::mk_int(0) : nullptr;
+    case ExprKind::RealLit: return e.rval != 0.0 ? rml::mk_real(0.0) : nullptr;
+    case ExprKind::BoolLit: return e.bval ? rml::mk_bool(false) : nullptr;
+    case ExprKind::Var: return e.name != "x" ? rml::mk_var("x") : nullptr;
+    default: return nullptr;
+  }
+}
+
+// Copies of `e` with the subtree at pre-order position `target` replaced; the returned
+// vector holds every such single-step reduction of the whole tree.
+void reductions_at(const Expr &root, std::vector<ExprPtr> &out) {
+  // Collect nodes in pre-order with their replacement candidates.
+  std::vector<const Expr *> nodes;
+  std::vector<const Expr *> stack = {&root};
+  while (!stack.empty()) {
+    const Expr *n = stack.back();
+    stack.pop_back();
+    nodes.push_back(n);
+    for (auto it = n->args.rbegin(); it != n->args.rend(); ++it) stack.push_back(it->get());
+  }
+  struct Rebuild {
+    const Expr *target;
+    const Expr *repl;  // may be null: use `leaf`
+    const ExprPtr *leaf;
+    ExprPtr go(const Expr &e) const {
+      if (&e == target) return repl ? rebuild_copy(*repl) : (*leaf)->clone();
+      auto c = std::make_unique<Expr>(e.kind);
+      c->op = e.op;
+      c->positive = e.positive;
+      c->bval = e.bval;
+      c->ival = e.ival;
+      c->rval = e.rval;
+      c->name = e.name;
+      c->binders = e.binders;
+      uint32_t h = 0;
+      for (auto &a : e.args) {
+        c->args.push_back(go(*a));
+        h = std::max(h, c->args.back()->height);
+      }
+      c->height = h + 1;
+      return c;
+    }
+    static ExprPtr rebuild_copy(const Expr &e) { return e.clone(); }
+  };
+  for (const Expr *n : nodes) {
+    // Removing elements of variable-length lists (calls, arrays, index lists).
+    bool lambda_call = n->kind == ExprKind::Call && !n->args.empty() && n->args.back()->kind == ExprKind::Lambda;
+    if ((n->kind == ExprKind::Call && !lambda_call) || n->kind == ExprKind::Array ||
+        (n->kind == ExprKind::Index && n->args.size() > 2)) {
+      size_t first = n->kind == ExprKind::Index ? 1 : 0;
+      for (size_t k = first; k < n->args.size(); ++k) {
+        auto copy = n->clone();
+        copy->args.erase(copy->args.begin() + static_cast<std::ptrdiff_t>(k));
+        Rebuild rb{n, nullptr, &copy};
+        out.push_back(rb.go(root));
+      }
+    }
+    for (auto &a : n->args) {
+      if (!hoistable(*a)) {
+        if (a->kind == ExprKind::Lambda && hoistable(*a->args[0])) {
+          Rebuild rb{n, a->args[0].get(), nullptr};
+          out.push_back(rb.go(root));
+        }
+        continue;
+      }
+      Rebuild rb{n, a.get(), nullptr};
+      out.push_back(rb.go(root));
+    }
+    if (auto l = simple_leaf(*n)) {
+      Rebuild rb{n, nullptr, &l};
+      out.push_back(rb.go(root));
+    }
+  }
+}
+
+rc::Seq<GenExpr> shrink_expr(const GenExpr &g) {
+  std::vector<ExprPtr> cands;
+  reductions_at(*g.e, cands);
+  std::vector<GenExpr> v;
+  for (auto &c : cands) v.push_back(GenExpr{std::shared_ptr<const Expr>(std::move(c))});
+  return rc::seq::fromContainer(std::move(v));
+}
+
+rc::Seq<GenProgram> shrink_program(const GenProgram &g) {
+  const rml::Program &p = *g.p;
+  std::vector<GenProgram> v;
+  auto emit = [&](rml::Program q) { v.push_back(GenProgram{std::make_shared<const rml::Program>(std::move(q))}); };
+  // Drop a whole declaration.
+  for (size_t i = 0; i < p.decls.size(); ++i) {
+    auto q = program_clone(p);
+    q.decls.erase(q.decls.begin() + static_cast<std::ptrdiff_t>(i));
+    emit(std::move(q));
+  }
+  for (size_t i = 0; i < p.decls.size(); ++i) {
+    if (auto *n = std::get_if<rml::NodeDecl>(&p.decls[i])) {
+      auto drop = [&](std::vector<rml::VarDecl> rml::NodeDecl::*field) {
+        for (size_t k = 0; k < (n->*field).size(); ++k) {
+          auto q = program_clone(p);
+          auto &m = std::get<rml::NodeDecl>(q.decls[i]);
+          (m.*field).erase((m.*field).begin() + static_cast<std::ptrdiff_t>(k));
+          emit(std::move(q));
+        }
+      };
+      for (size_t k = 0; k < n->equations.size(); ++k) {
+        auto q = program_clone(p);
+        auto &m = std::get<rml::NodeDecl>(q.decls[i]);
+        m.equations.erase(m.equations.begin() + static_cast<std::ptrdiff_t>(k));
+        emit(std::move(q));
+      }
+      drop(&rml::NodeDecl::inputs);
+      drop(&rml::NodeDecl::outputs);
+      drop(&rml::NodeDecl::locals);
+      for (size_t k = 0; k < n->equations.size(); ++k) {
+        const Expr &rhs = *n->equations[k].rhs;
+        std::vector<ExprPtr> cands;
+        if (rhs.kind == ExprKind::Tuple) {
+          for (auto &a : rhs.args) cands.push_back(a->clone());
+          // Shrink inside one tuple element at a time.
+          for (size_t w = 0; w < rhs.args.size(); ++w) {
+            std::vector<ExprPtr> sub;
+            reductions_at(*rhs.args[w], sub);
+            for (auto &s : sub) {
+              auto t = rhs.clone();
+              t->args[w] = std::move(s);
+              cands.push_back(std::move(t));
+            }
+          }
+        } else {
+          reductions_at(rhs, cands);
+        }
+        for (auto &c : cands) {
+          auto q = program_clone(p);
+          std::get<rml::NodeDecl>(q.decls[i]).equations[k].rhs = std::move(c);
+          emit(std::move(q));
+        }
+      }
+    } else if (auto *f = std::get_if<rml::FunDecl>(&p.decls[i])) {
+      for (size_t k = 0; k < f->params.size(); ++k) {
+        auto q = program_clone(p);
+        auto &m = std::get<rml::FunDecl>(q.decls[i]);
+        m.params.erase(m.params.begin() + static_cast<std::ptrdiff_t>(k));
+        emit(std::move(q));
+      }
+      std::vector<ExprPtr> cands;
+      reductions_at(*f->body, cands);
+      for (auto &c : cands) {
+        auto q = program_clone(p);
+        std::get<rml::FunDecl>(q.decls[i]).body = std::move(c);
+        emit(std::move(q));
+      }
+    } else {
+      auto &c = std::get<rml::ConstDecl>(p.decls[i]);
+      std::vector<ExprPtr> cands;
+      reductions_at(*c.value, cands);
+      for (auto &e : cands) {
+        auto q = program_clone(p);
+        std::get<rml::ConstDecl>(q.decls[i]).value = std::move(e);
+        emit(std::move(q));
+      }
+    }
+  }
+  return rc::seq::fromContainer(std::move(v));
 }
 
 }  // namespace
@@ -469,10 +675,11 @@ rc::Gen<std::string> genIdent() {
 rc::Gen<GenExpr> genExpr(int depth) { return genExpr(Layer::Any, depth); }
 
 rc::Gen<GenExpr> genExpr(Layer layer, int depth) {
-  return rc::gen::exec([layer, depth] {
-    int d = *scaledDepth(depth);
-    return GenExpr{std::shared_ptr<const Expr>(expr(layer, d))};
-  });
+  return rc::gen::shrink(rc::gen::exec([layer, depth] {
+                           int d = *scaledDepth(depth);
+                           return GenExpr{std::shared_ptr<const Expr>(expr(layer, d))};
+                         }),
+                         shrink_expr);
 }
 
 rc::Gen<GenExpr> genStaticExpr(int depth) {
@@ -484,7 +691,7 @@ rc::Gen<std::shared_ptr<const rml::TypeSyntax>> genType() {
 }
 
 rc::Gen<GenProgram> genProgram() {
-  return rc::gen::exec([] {
+  auto gen = rc::gen::exec([] {
     int depth = *scaledDepth(5);
     auto p = std::make_shared<rml::Program>();
     int nd = pick(0, 6);
@@ -496,6 +703,7 @@ rc::Gen<GenProgram> genProgram() {
     }
     return GenProgram{std::shared_ptr<const rml::Program>(std::move(p))};
   });
+  return rc::gen::shrink(std::move(gen), shrink_program);
 }
 
 void showValue(const GenExpr &g, std::ostream &os) { os << rml::print_expr(*g.e); }

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# README command 1: install dependencies, build, and run the main job: check every
+# program of the reference corpus against its recorded verdict and show the elaborated
+# form of a paper example (Figure 4: app with dense and multiply inlined).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "${RML_JOBS:-$(nproc)}" --target rml rml-check
+printf '\n=== reference corpus: front-end verdicts (reference/NOTES.md explains each)\n'
+./build/src/rml corpus reference
+printf '\n=== Figure 4: app (Figure 3) after inlining and normalisation\n'
+./build/src/rml parse --normalized --main app reference/paper/fig03_gradient_descent.rml

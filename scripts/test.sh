@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# README command 2: install dependencies, build, run the whole test suite through CTest in
+# the release configuration and again under clang + AddressSanitizer/UBSan (Debug), then
+# fuzz the front end for a bounded time. Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FUZZ_SECONDS="${RML_FUZZ_SECONDS:-60}"
+JOBS="${RML_JOBS:-$(nproc)}"
+step() { printf '\n=== %s\n' "$*"; }
+
+step "dependencies"
+bash scripts/install-deps.sh
+
+step "release build (g++, -O3 -march=x86-64-v3)"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "$JOBS"
+step "tests (release)"
+ctest --test-dir build --output-on-failure -j "$JOBS"
+
+step "debug build with clang, AddressSanitizer and UndefinedBehaviorSanitizer"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DRML_SANITIZE=ON >/dev/null
+cmake --build build-asan -j "$JOBS"
+step "tests (clang, ASan+UBSan)"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j "$JOBS"
+
+step "fuzzing the front end for ${FUZZ_SECONDS} s (libFuzzer, ASan+UBSan)"
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DRML_FUZZ=ON >/dev/null
+cmake --build build-fuzz -j "$JOBS" --target fuzz_frontend
+seeds=$(mktemp -d)
+cp reference/*/*.rml tests/frontend/diag/*.rml src/prelude/prelude.rml "$seeds"/
+# -timeout: one input taking over 10 s is a hang; -rss_limit_mb bounds memory.
+./build-fuzz/tests/fuzz/fuzz_frontend -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 \
+  -max_len=65536 -print_final_stats=1 "$seeds" 2>&1 | tail -n 15
+rm -rf "$seeds"
+echo "fuzzing: no crash, hang or sanitizer report in ${FUZZ_SECONDS} s"
