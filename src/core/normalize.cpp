@@ -95,6 +95,9 @@ struct Elaborator {
   }
 
   std::string emit(Equation eq, const Frame &f, std::optional<std::string> dest) {
+    if (out.equations.size() >= kMaxEquations)
+      throw ElabError{eq.span, "the elaborated program exceeds " + std::to_string(kMaxEquations) +
+                                   " equations (node instances multiply: each instance is a copy of the node's body)"};
     eq.lhs = dest ? *dest : fresh(f);
     eq.instance = f.prefix;
     if (!dest) out.locals.push_back(Var{eq.lhs, eq.type});

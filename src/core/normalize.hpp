@@ -60,6 +60,10 @@ struct ElabError {
   std::string message;
 };
 
+// Bound on the size of an elaborated program: instances copy bodies, so nesting can
+// multiply sizes exponentially; past this bound elaboration stops with an ElabError.
+inline constexpr size_t kMaxEquations = 1'000'000;
+
 // Elaborates `main` (a node without static parameters or type variables).
 // Throws ElabError for mains that cannot be elaborated.
 Program elaborate(const CheckedProgram &cp, const std::string &main);

@@ -37,9 +37,24 @@ Span start_span(const Expr &e) {
   return p->span;
 }
 
+// Forwards to the real diagnostics, or swallows them during a probe pass.
+struct Sink {
+  Diagnostics &real;
+  bool silent = false;
+  void error(const std::string &rule, Span s, std::string m) {
+    if (!silent) real.error(rule, s, std::move(m));
+  }
+  void warning(const std::string &rule, Span s, std::string m) {
+    if (!silent) real.warning(rule, s, std::move(m));
+  }
+  void note(Span s, std::string m) {
+    if (!silent) real.note(s, std::move(m));
+  }
+};
+
 class Checker {
  public:
-  Checker(CheckedProgram &cp, Diagnostics &d) : cp_(cp), d_(d) {}
+  Checker(CheckedProgram &cp, Diagnostics &d) : cp_(cp), d_{d} {}
 
   void run() {
     collect_decls();
@@ -57,7 +72,7 @@ class Checker {
 
  private:
   CheckedProgram &cp_;
-  Diagnostics &d_;
+  Sink d_;
   std::vector<std::optional<Type>> metas_;
 
   // ------------------------------------------------------------------ declarations
@@ -860,7 +875,7 @@ class Checker {
               mismatch(*e.args[1], r, l, std::string("the other operand of '") + op_spelling(e.op) + "'");
               return Type::error();
             }
-            return l;
+            return resolve(l).is_error() ? r : l;
           case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: {
             Type t = broadcast(e, l, r, op_spelling(e.op));
             Type rt = resolve(t);
@@ -922,7 +937,7 @@ class Checker {
           mismatch(*e.args[2], b, a, "the other branch of the merge");
           return Type::error();
         }
-        return a;
+        return resolve(a).is_error() ? b : a;
       }
       case ExprKind::If: {
         Type c = infer(*e.args[0], ctx);
@@ -932,7 +947,7 @@ class Checker {
           mismatch(*e.args[2], b, a, "the 'then' branch");
           return Type::error();
         }
-        return a;
+        return resolve(a).is_error() ? b : a;
       }
       case ExprKind::Let: {
         if (!ctx.in_fun) {
@@ -1542,8 +1557,28 @@ class Checker {
     if (sig.ok && !unify(body, sig.outputs[0])) mismatch(*f.body, body, sig.outputs[0], "the declared result type of '" + f.name + "'");
   }
 
+  // Locals are typed in the order their uses demand; a cycle can make a use see an
+  // unknown type that a later equation determines. So the node is first typed silently,
+  // up to twice, and the local types found are given to the real pass.
   void check_node(const NodeDecl &n) {
+    std::map<std::string, Type> hints;
+    for (int probe = 0; probe < 2; ++probe) {
+      d_.silent = true;
+      size_t before = hints.size();
+      check_node_pass(n, hints);
+      d_.silent = false;
+      for (auto &[name, vi] : cp_.nodes[n.name].vars) {
+        Type t = zonk(vi.type);
+        if (vi.kind == VarInfo::Local && !vi.declared && t.kind == Type::Tensor) hints[name] = t;
+      }
+      if (hints.size() == before) break;
+    }
+    check_node_pass(n, hints);
+  }
+
+  void check_node_pass(const NodeDecl &n, const std::map<std::string, Type> &hints) {
     const Signature &sig = cp_.sigs[n.name];
+    cp_.nodes[n.name] = NodeInfo{};
     NodeInfo &info = cp_.nodes[n.name];
     NodeState st;
     st.decl = &n;
@@ -1610,7 +1645,9 @@ class Checker {
           continue;
         }
         if (it == info.vars.end()) {
-          info.vars[item.name] = VarInfo{VarInfo::Local, fresh_meta(), item.span, false, static_cast<int>(k)};
+          Type t = fresh_meta();
+          if (auto h = hints.find(item.name); h != hints.end()) unify(t, h->second);
+          info.vars[item.name] = VarInfo{VarInfo::Local, t, item.span, false, static_cast<int>(k)};
           continue;
         }
         if (it->second.def_eq >= 0) {

@@ -155,6 +155,17 @@ bool looks_like_merge_clause(const Expr &e) {
   return e.kind == ExprKind::Binary && e.op == Op::Arrow && e.args[0]->kind == ExprKind::BoolLit;
 }
 
+// Whether a whole tree steers clear of the known bugs (used to filter shrink candidates).
+bool avoids_known_bugs(const Expr &e) {
+  if (!kAvoidKnownPrinterBugs) return true;
+  if (e.kind == ExprKind::Merge)
+    for (size_t k = 1; k < 3; ++k)
+      if (starts_with_bracket(*e.args[k]) || looks_like_merge_clause(*e.args[k])) return false;
+  for (auto &a : e.args)
+    if (!avoids_known_bugs(*a)) return false;
+  return true;
+}
+
 ExprPtr merge_branch(Layer layer, int depth) {
   for (int tries = 0; tries < 5; ++tries) {
     auto e = expr(layer, depth);
@@ -173,7 +184,7 @@ ExprPtr expr(Layer layer, int depth) {
   bool fun = layer != Layer::Stream;
   // Leaves first so that shrinking moves towards them.
   std::vector<std::pair<int, Form>> forms = {
-      {6, Form::Leaf}, {4, Form::Binary}, {2, Form::Unary}, {2, Form::Call}, {1, Form::If},
+      {3, Form::Leaf}, {4, Form::Binary}, {2, Form::Unary}, {2, Form::Call}, {1, Form::If},
       {1, Form::Index}, {1, Form::Array},
   };
   if (stream) forms.insert(forms.end(), {{2, Form::When}, {2, Form::Merge}});
@@ -540,9 +551,17 @@ void reductions_at(const Expr &root, std::vector<ExprPtr> &out) {
   }
 }
 
+// All single-step reductions that stay clear of the known bugs.
+void reductions(const Expr &root, std::vector<ExprPtr> &out) {
+  std::vector<ExprPtr> all;
+  reductions_at(root, all);
+  for (auto &c : all)
+    if (avoids_known_bugs(*c)) out.push_back(std::move(c));
+}
+
 rc::Seq<GenExpr> shrink_expr(const GenExpr &g) {
   std::vector<ExprPtr> cands;
-  reductions_at(*g.e, cands);
+  reductions(*g.e, cands);
   std::vector<GenExpr> v;
   for (auto &c : cands) v.push_back(GenExpr{std::shared_ptr<const Expr>(std::move(c))});
   return rc::seq::fromContainer(std::move(v));
@@ -585,7 +604,7 @@ rc::Seq<GenProgram> shrink_program(const GenProgram &g) {
           // Shrink inside one tuple element at a time.
           for (size_t w = 0; w < rhs.args.size(); ++w) {
             std::vector<ExprPtr> sub;
-            reductions_at(*rhs.args[w], sub);
+            reductions(*rhs.args[w], sub);
             for (auto &s : sub) {
               auto t = rhs.clone();
               t->args[w] = std::move(s);
@@ -593,7 +612,7 @@ rc::Seq<GenProgram> shrink_program(const GenProgram &g) {
             }
           }
         } else {
-          reductions_at(rhs, cands);
+          reductions(rhs, cands);
         }
         for (auto &c : cands) {
           auto q = program_clone(p);
@@ -609,7 +628,7 @@ rc::Seq<GenProgram> shrink_program(const GenProgram &g) {
         emit(std::move(q));
       }
       std::vector<ExprPtr> cands;
-      reductions_at(*f->body, cands);
+      reductions(*f->body, cands);
       for (auto &c : cands) {
         auto q = program_clone(p);
         std::get<rml::FunDecl>(q.decls[i]).body = std::move(c);
@@ -618,7 +637,7 @@ rc::Seq<GenProgram> shrink_program(const GenProgram &g) {
     } else {
       auto &c = std::get<rml::ConstDecl>(p.decls[i]);
       std::vector<ExprPtr> cands;
-      reductions_at(*c.value, cands);
+      reductions(*c.value, cands);
       for (auto &e : cands) {
         auto q = program_clone(p);
         std::get<rml::ConstDecl>(q.decls[i]).value = std::move(e);

@@ -34,8 +34,10 @@ enum class Layer { Any, Stream, Fun };
 
 // Any expression that may stand on its own (every ExprKind except Tuple, which is only
 // the whole right-hand side of an equation; Lambda appears only as the last argument of
-// build/gather/scatter). `depth` bounds the AST height (height <= depth + 2, a lambda
-// adds one level); keep it small (<= 10): the tree is at most exponential in it.
+// build/gather/scatter). `depth` bounds the AST height: height <= 2 * depth + 1 (each
+// nested build/gather/scatter call adds a Lambda level), far below the parser's limits
+// (height 512, nesting 256) for the small depths used (<= 10; the tree size is at most
+// exponential in depth). RapidCheck's size scales the depth actually used.
 rc::Gen<GenExpr> genExpr(int depth);
 rc::Gen<GenExpr> genExpr(Layer layer, int depth);
 

@@ -195,6 +195,18 @@ TEST(Normalize, StaticParametersAreInstantiated) {
   EXPECT_TRUE(saw_zeros) << core::print_core(p);
 }
 
+TEST(Normalize, ExponentialInstanceGrowthIsBounded) {
+  // Each level instantiates the previous one twice: 2^40 copies of n0's body.
+  std::string text = "node n0(x: int) -> (o: int) o = x + 1;\n";
+  for (int k = 1; k <= 40; ++k)
+    text += "node n" + std::to_string(k) + "(x: int) -> (o: int) o = n" + std::to_string(k - 1) + "(x) + n" +
+            std::to_string(k - 1) + "(x);\n";
+  auto r = rml::test::check_text(text);
+  ASSERT_FALSE(r->diags.has_errors()) << render_all(r->diags);
+  EXPECT_THROW(core::elaborate(r->checked, "n40"), core::ElabError);
+  EXPECT_NO_THROW(core::elaborate(r->checked, "n10"));
+}
+
 TEST(Normalize, GenericMainIsRefused) {
   auto r = rml::test::check_text("node g(const n: int, x: real[n]) -> (o: real[n]) o = x;\n");
   ASSERT_FALSE(r->diags.has_errors());

@@ -38,7 +38,7 @@ const bool rc_params_set = [] {
 
 // Expressions up to this generator depth (AST height <= depth + 2, far below the
 // parser's limit of 512 and its nesting limit of 256).
-constexpr int kExprDepth = 7;
+constexpr int kExprDepth = 8;
 
 const char *kind_name(rml::ExprKind k) {
   switch (k) {
