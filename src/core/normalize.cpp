@@ -77,6 +77,7 @@ struct Elaborator {
 
   struct Frame {
     const NodeDecl *node;
+    int instance = 0;
     std::string prefix;                        // "" for main, "dense$1." inside an instance
     TypeSubst subst;                           // callee symbols -> concrete values
     std::map<std::string, std::string> rename; // source name -> elaborated name
@@ -99,7 +100,7 @@ struct Elaborator {
       throw ElabError{eq.span, "the elaborated program exceeds " + std::to_string(kMaxEquations) +
                                    " equations (node instances multiply: each instance is a copy of the node's body)"};
     eq.lhs = dest ? *dest : fresh(f);
-    eq.instance = f.prefix;
+    eq.instance = f.instance;
     if (!dest) out.locals.push_back(Var{eq.lhs, eq.type});
     std::string name = eq.lhs;
     out.equations.push_back(std::move(eq));
@@ -239,6 +240,8 @@ struct Elaborator {
     Frame g;
     g.node = &callee;
     g.prefix = f.prefix + e.name + "$" + std::to_string(++instance_count[e.name]) + ".";
+    g.instance = static_cast<int>(out.instances.size());
+    out.instances.push_back(Instance{g.prefix, f.instance, e.span});
     g.subst = compose(ci->second.subst, f.subst);
     for (size_t k = 0; k < e.args.size(); ++k) {
       const Param &p = sig->inputs[k];
@@ -254,8 +257,33 @@ struct Elaborator {
       outs.push_back(name);
     }
     body(g);
+    declare_clocks(g);
     --depth;
     return outs;
+  }
+
+  // Records the clocks the node declares on its interface and locals, in elaborated names.
+  void declare_clocks(const Frame &f) {
+    auto add = [&](const std::vector<VarDecl> &vs) {
+      for (auto &v : vs) {
+        if (v.is_const) continue;
+        auto it = f.rename.find(v.name);
+        if (it == f.rename.end()) continue;
+        DeclaredClock dc;
+        dc.var = it->second;
+        dc.instance = f.instance;
+        dc.span = v.span;
+        for (auto &c : v.clock) {
+          auto cv = f.rename.find(c.var);
+          if (cv == f.rename.end()) throw ElabError{c.span, "the clock condition '" + c.var + "' is not a variable of this node"};
+          dc.on.emplace_back(c.positive, cv->second);
+        }
+        out.declared.push_back(std::move(dc));
+      }
+    };
+    add(f.node->inputs);
+    add(f.node->outputs);
+    add(f.node->locals);
   }
 
   void body(Frame &f) {
@@ -290,6 +318,7 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
                                  "(write a node that instantiates it with concrete values)"};
   Elaborator el(cp);
   el.out.main = main;
+  el.out.instances.push_back(Instance{"", -1, n.name_span});
   const Signature &sig = cp.sigs.at(main);
   Elaborator::Frame f;
   f.node = &n;
@@ -302,6 +331,7 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
     f.rename[sig.output_names[k]] = sig.output_names[k];
   }
   el.body(f);
+  el.declare_clocks(f);
   return std::move(el.out);
 }
 

@@ -41,7 +41,7 @@ struct Equation {
   Literal lit;                           // Const
   Type type;                             // of lhs (concrete)
   Span span;                             // source expression
-  std::string instance;                  // node instance path ("" for the main node)
+  int instance = 0;                      // node instance (0 = the main node)
 };
 
 struct Var {
@@ -49,10 +49,29 @@ struct Var {
   Type type;
 };
 
+// A node instance; instance 0 is the main node.
+struct Instance {
+  std::string path;  // "" for main, "dense$1." inside an instance
+  int parent = -1;
+  Span call;         // the call that created it
+};
+
+// A clock written in an interface or a `var` declaration, `x: t when c when not d`,
+// with the condition names elaborated: the variable's clock is the instance's base clock
+// sampled by each (positive, condition) in turn.
+struct DeclaredClock {
+  std::string var;
+  int instance = 0;
+  std::vector<std::pair<bool, std::string>> on;  // empty: the instance's base clock
+  Span span;
+};
+
 struct Program {
   std::string main;
   std::vector<Var> inputs, outputs, locals;
   std::vector<Equation> equations;
+  std::vector<Instance> instances;      // [0] is main
+  std::vector<DeclaredClock> declared;  // interface and `var` clocks of every instance
 };
 
 struct ElabError {

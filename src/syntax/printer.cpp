@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace rml {
 namespace {
@@ -59,6 +60,27 @@ struct Printer {
       expr(e);
     }
   }
+  // A merge branch must not read as something else: one starting with '[' would index
+  // the previous operand, and a first branch starting with '(true ->' would read as a
+  // Lustre clause `merge c (true -> a) (false -> b)`.
+  void merge_operand(const Expr &e, bool first_branch) {
+    Printer p;
+    p.sub(e, 12);
+    std::string text = p.out;
+    bool wrap = !text.empty() && text[0] == '[';
+    if (first_branch && text.size() > 1 && text[0] == '(') {
+      size_t k = text.find_first_not_of(' ', 1);
+      for (const char *b : {"true", "false"}) {
+        size_t len = std::strlen(b);
+        if (text.compare(k, len, b) == 0) {
+          size_t j = text.find_first_not_of(' ', k + len);
+          if (j != std::string::npos && text.compare(j, 2, "->") == 0) wrap = true;
+        }
+      }
+    }
+    out += wrap ? "(" + text + ")" : text;
+  }
+
   void list(const std::vector<ExprPtr> &a, size_t from = 0) {
     for (size_t i = from; i < a.size(); ++i) {
       if (i > from) out += ", ";
@@ -99,10 +121,10 @@ struct Printer {
       case ExprKind::Merge:
         out += "merge ";
         sub(*e.args[0], 12);
-        out += ' ';
-        sub(*e.args[1], 12);
-        out += ' ';
-        sub(*e.args[2], 12);
+        for (int k = 1; k <= 2; ++k) {
+          out += ' ';
+          merge_operand(*e.args[k], k == 1);
+        }
         break;
       case ExprKind::If:
         out += "if ";

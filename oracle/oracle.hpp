@@ -1,0 +1,81 @@
+// The oracle: the least fixpoint of an elaborated program over finite stream prefixes
+// (semantics/semantics.md). Values are T ∪ {⊥ unknown, □ absent, ‖ error}; `nil` is the
+// value of Lustre's `pre` at its first tick (a value in T that no operator accepts).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "array/eval.hpp"
+#include "core/clocks.hpp"
+#include "core/normalize.hpp"
+
+namespace rml::oracle {
+
+enum class Tag : uint8_t { Bot = 0, Abs = 1, Err = 2, Val = 3, Nil = 4 };
+
+// One cell, at the API boundary (storage is columnar).
+struct Cell {
+  Tag tag = Tag::Bot;
+  array::Tensor value;  // Tag::Val
+  static Cell bot() { return {}; }
+  static Cell absent() { return Cell{Tag::Abs, {}}; }
+  static Cell error() { return Cell{Tag::Err, {}}; }
+  static Cell of(array::Tensor t) { return Cell{Tag::Val, std::move(t)}; }
+  bool operator==(const Cell &o) const { return tag == o.tag && (tag != Tag::Val || value == o.value); }
+  std::string str() const;  // "?", "_", "‖", "nil" or the value
+};
+
+struct Options {
+  bool post_clock_data = false;    // refuted alternative: post takes its presence from its argument
+  bool strict_when_merge = false;  // refuted alternative: when/merge strict in every operand
+  bool lazy_if = false;            // alternative: `if` non-strict in the unselected branch
+  bool check_monotone = true;      // every update must go up in the information order
+};
+
+enum class Solver { Kleene, Worklist };
+
+// Input prefixes, by input name; every stream has exactly `cycles` cells.
+struct Inputs {
+  size_t cycles = 0;
+  std::map<std::string, std::vector<Cell>> streams;
+};
+
+struct ErrorOrigin {  // where an error (‖) was produced, not merely propagated
+  std::string var;
+  size_t cycle;
+  std::string rule;     // "when", "merge", "fby", "post", "op", "const", "clock", ...
+  std::string message;
+  Span span;
+};
+
+struct Result {
+  size_t cycles = 0;
+  std::vector<std::string> vars;            // inputs, outputs, then locals, in program order
+  std::map<std::string, std::vector<Cell>> streams;
+  std::vector<ErrorOrigin> errors;
+  uint64_t evaluations = 0;                 // rule applications (cells computed)
+  uint64_t rounds = 0;                      // Kleene: iterations until the fixpoint
+  std::vector<std::string> input_clock_violations;  // inputs whose presence disagrees with their clock
+};
+
+struct OracleError : std::runtime_error {  // bad inputs or an internal invariant broken
+  using std::runtime_error::runtime_error;
+};
+
+class Oracle {
+ public:
+  Oracle(const CheckedProgram &cp, const core::Program &prog, Options opts = {});
+  ~Oracle();
+  Result run(const Inputs &in, Solver solver = Solver::Worklist);
+  const core::Clocks &clocks() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rml::oracle

@@ -1,0 +1,362 @@
+#include "oracle/trace_io.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace rml::oracle {
+
+namespace {
+
+std::string trim(const std::string &s) {
+  size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+// A small recursive reader for scalars and nested lists in cells.
+struct CellReader {
+  const std::string &s;
+  size_t p = 0;
+  std::string err;
+  explicit CellReader(const std::string &t) : s(t) {}
+  void ws() {
+    while (p < s.size() && (s[p] == ' ' || s[p] == '\t')) ++p;
+  }
+  bool scalar(Scalar e, array::Tensor &out) {
+    ws();
+    size_t b = p;
+    while (p < s.size() && s[p] != ',' && s[p] != ']' && s[p] != ' ') ++p;
+    std::string tok = s.substr(b, p - b);
+    if (tok.empty()) return fail("a value is missing");
+    switch (e) {
+      case Scalar::Bool:
+        if (tok == "true" || tok == "T") out.i.push_back(1);
+        else if (tok == "false" || tok == "F") out.i.push_back(0);
+        else return fail("'" + tok + "' is not a bool (true, false, T or F)");
+        return true;
+      case Scalar::Int: {
+        char *end = nullptr;
+        errno = 0;
+        long long v = std::strtoll(tok.c_str(), &end, 10);
+        if (*end || errno == ERANGE) return fail("'" + tok + "' is not a 64-bit integer");
+        out.i.push_back(v);
+        return true;
+      }
+      case Scalar::Real: {
+        char *end = nullptr;
+        double v = std::strtod(tok.c_str(), &end);
+        if (*end || tok.find_first_of("0123456789") == std::string::npos) {
+          if (tok != "inf" && tok != "-inf" && tok != "nan") return fail("'" + tok + "' is not a number");
+        }
+        out.r.push_back(v);
+        return true;
+      }
+    }
+    return false;
+  }
+  bool fail(std::string m) {
+    if (err.empty()) err = std::move(m);
+    return false;
+  }
+  // Reads a value of the given shape (dims from index d on).
+  bool value(Scalar e, const std::vector<int64_t> &shape, size_t d, array::Tensor &out) {
+    if (d == shape.size()) return scalar(e, out);
+    ws();
+    if (p >= s.size() || s[p] != '[') return fail("expected '[' for a tensor of shape " + shape_text(shape, d));
+    ++p;
+    for (int64_t k = 0; k < shape[d]; ++k) {
+      if (k > 0) {
+        ws();
+        if (p >= s.size() || s[p] != ',') return fail("expected ',' or a list of length " + std::to_string(shape[d]));
+        ++p;
+      }
+      if (!value(e, shape, d + 1, out)) return false;
+    }
+    ws();
+    if (p >= s.size() || s[p] != ']') return fail("expected ']': a list of length " + std::to_string(shape[d]) + " at depth " + std::to_string(d + 1));
+    ++p;
+    return true;
+  }
+  static std::string shape_text(const std::vector<int64_t> &shape, size_t d) {
+    std::string t = "[";
+    for (size_t k = d; k < shape.size(); ++k) t += (k > d ? ", " : "") + std::to_string(shape[k]);
+    return t + "]";
+  }
+};
+
+Cell cell_from_json(const nlohmann::json &j, const Type &t, std::string &err);
+
+}  // namespace
+
+Cell parse_cell(const std::string &text0, const Type &t, std::string &error) {
+  std::string text = trim(text0);
+  if (text == "_") return Cell::absent();
+  if (text == "?") return Cell::bot();
+  std::vector<int64_t> shape = array::concrete_shape(t.shape);
+  array::Tensor v;
+  v.elem = t.elem;
+  v.shape = shape;
+  CellReader rd(text);
+  if (!rd.value(t.elem, shape, 0, v)) {
+    error = rd.err;
+    return Cell::bot();
+  }
+  rd.ws();
+  if (rd.p != text.size()) {
+    error = "unexpected text after the value: '" + text.substr(rd.p) + "'";
+    return Cell::bot();
+  }
+  return Cell::of(std::move(v));
+}
+
+namespace {
+
+// Splits a CSV line into fields (double quotes group commas; "" is a quote).
+std::vector<std::pair<std::string, size_t>> csv_fields(const std::string &line, std::string &err) {
+  std::vector<std::pair<std::string, size_t>> out;
+  size_t i = 0;
+  for (;;) {
+    size_t col = i + 1;
+    std::string f;
+    if (i < line.size() && line[i] == '"') {
+      ++i;
+      for (;;) {
+        if (i >= line.size()) {
+          err = "unterminated quoted field";
+          return out;
+        }
+        if (line[i] == '"') {
+          if (i + 1 < line.size() && line[i + 1] == '"') {
+            f += '"';
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        f += line[i++];
+      }
+      while (i < line.size() && line[i] != ',') {
+        if (line[i] != ' ' && line[i] != '\r') {
+          err = "text after a quoted field";
+          return out;
+        }
+        ++i;
+      }
+    } else {
+      while (i < line.size() && line[i] != ',') f += line[i++];
+    }
+    out.emplace_back(trim(f), col);
+    if (i >= line.size()) break;
+    ++i;  // ','
+  }
+  return out;
+}
+
+Cell cell_from_json(const nlohmann::json &j, const Type &t, std::string &err) {
+  if (j.is_null()) return Cell::absent();
+  if (j.is_string()) {
+    std::string s = j.get<std::string>();
+    if (s == "_") return Cell::absent();
+    if (s == "?") return Cell::bot();
+    err = "the string \"" + s + "\" is not a value (use null or \"_\" for absent, \"?\" for unknown)";
+    return Cell::bot();
+  }
+  std::vector<int64_t> shape = array::concrete_shape(t.shape);
+  array::Tensor v;
+  v.elem = t.elem;
+  v.shape = shape;
+  std::function<bool(const nlohmann::json &, size_t)> rec = [&](const nlohmann::json &x, size_t d) -> bool {
+    if (d < shape.size()) {
+      if (!x.is_array() || x.size() != static_cast<size_t>(shape[d])) {
+        err = "expected a list of length " + std::to_string(shape[d]) + " at depth " + std::to_string(d + 1);
+        return false;
+      }
+      for (auto &y : x)
+        if (!rec(y, d + 1)) return false;
+      return true;
+    }
+    switch (t.elem) {
+      case Scalar::Bool:
+        if (!x.is_boolean()) return err = "expected a bool, found " + x.dump(), false;
+        v.i.push_back(x.get<bool>());
+        return true;
+      case Scalar::Int:
+        if (!x.is_number_integer()) return err = "expected an integer, found " + x.dump(), false;
+        v.i.push_back(x.get<int64_t>());
+        return true;
+      case Scalar::Real:
+        if (!x.is_number()) return err = "expected a number, found " + x.dump(), false;
+        v.r.push_back(x.get<double>());
+        return true;
+    }
+    return false;
+  };
+  if (!rec(j, 0)) return Cell::bot();
+  return Cell::of(std::move(v));
+}
+
+}  // namespace
+
+Inputs read_trace(const std::string &path, const std::string &text, const core::Program &prog, size_t cycles) {
+  Inputs in;
+  std::map<std::string, const core::Var *> want;
+  for (auto &v : prog.inputs) want[v.name] = &v;
+  auto fail = [&](size_t line, size_t col, const std::string &m) {
+    throw TraceError(path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + m);
+  };
+  size_t first = text.find_first_not_of(" \t\r\n");
+  bool json = first != std::string::npos && text[first] == '[';
+  if (json) {
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(text);
+    } catch (nlohmann::json::parse_error &e) {
+      throw TraceError(path + ": invalid JSON: " + e.what());
+    }
+    if (!j.is_array()) throw TraceError(path + ": a JSON trace is a list of per-cycle objects");
+    for (auto &[name, v] : want) in.streams[name];
+    size_t n = 0;
+    for (auto &row : j) {
+      if (!row.is_object()) throw TraceError(path + ": cycle " + std::to_string(n) + " is not an object");
+      for (auto &[k, val] : row.items())
+        if (!want.count(k)) throw TraceError(path + ": cycle " + std::to_string(n) + ": '" + k + "' is not an input of '" + prog.main + "'");
+      for (auto &[name, v] : want) {
+        if (!row.contains(name)) throw TraceError(path + ": cycle " + std::to_string(n) + ": the input '" + name + "' is missing (use null for absent)");
+        std::string err;
+        Cell c = cell_from_json(row[name], v->type, err);
+        if (!err.empty()) throw TraceError(path + ": cycle " + std::to_string(n) + ", input '" + name + "': " + err);
+        in.streams[name].push_back(std::move(c));
+      }
+      ++n;
+    }
+    in.cycles = n;
+  } else {
+    std::istringstream ss(text);
+    std::string line;
+    size_t lineno = 0;
+    std::vector<std::string> header;
+    while (std::getline(ss, line)) {
+      ++lineno;
+      std::string t = trim(line);
+      if (t.empty() || t[0] == '#') continue;
+      std::string err;
+      auto fields = csv_fields(line, err);
+      if (!err.empty()) fail(lineno, 1, err);
+      if (header.empty()) {
+        for (auto &[f, col] : fields) {
+          if (!want.count(f)) fail(lineno, col, "'" + f + "' is not an input of '" + prog.main + "'");
+          if (std::find(header.begin(), header.end(), f) != header.end()) fail(lineno, col, "'" + f + "' appears twice in the header");
+          header.push_back(f);
+        }
+        for (auto &[name, v] : want)
+          if (std::find(header.begin(), header.end(), name) == header.end())
+            fail(lineno, 1, "the header lacks the input '" + name + "'");
+        for (auto &h : header) in.streams[h];
+        continue;
+      }
+      if (fields.size() != header.size())
+        fail(lineno, 1, "this row has " + std::to_string(fields.size()) + " fields, the header has " + std::to_string(header.size()));
+      for (size_t k = 0; k < fields.size(); ++k) {
+        std::string cerr;
+        Cell c = parse_cell(fields[k].first, want[header[k]]->type, cerr);
+        if (!cerr.empty())
+          fail(lineno, fields[k].second, "input '" + header[k] + "' (" + type_str(want[header[k]]->type) + "): " + cerr);
+        in.streams[header[k]].push_back(std::move(c));
+      }
+      ++in.cycles;
+    }
+    if (header.empty() && !want.empty()) throw TraceError(path + ": the trace is empty (it needs a header naming the inputs)");
+  }
+  if (cycles) {
+    for (auto &[name, cells] : in.streams) cells.resize(cycles, Cell::bot());
+    in.cycles = cycles;
+  }
+  return in;
+}
+
+namespace {
+size_t display_width(const std::string &s) {
+  size_t w = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++w;  // count UTF-8 code points
+  return w;
+}
+nlohmann::json cell_json(const Cell &c) {
+  switch (c.tag) {
+    case Tag::Bot: return "?";
+    case Tag::Abs: return nullptr;
+    case Tag::Err: return "error";
+    case Tag::Nil: return "nil";
+    case Tag::Val: break;
+  }
+  const array::Tensor &t = c.value;
+  size_t k = 0;
+  std::function<nlohmann::json(size_t)> rec = [&](size_t d) -> nlohmann::json {
+    if (d == t.shape.size()) {
+      size_t i = k++;
+      if (t.elem == Scalar::Real) {
+        double v = t.r[i];
+        if (std::isfinite(v)) return v;
+        return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+      }
+      if (t.elem == Scalar::Bool) return t.i[i] != 0;
+      return t.i[i];
+    }
+    nlohmann::json a = nlohmann::json::array();
+    for (int64_t j = 0; j < t.shape[d]; ++j) a.push_back(rec(d + 1));
+    return a;
+  };
+  return rec(0);
+}
+}  // namespace
+
+std::string format_result(const Result &r, const std::vector<std::string> &vars, Format f) {
+  std::string out;
+  if (f == Format::Table) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> head{"cycle"};
+    for (size_t n = 0; n < r.cycles; ++n) head.push_back(std::to_string(n));
+    rows.push_back(head);
+    for (auto &v : vars) {
+      std::vector<std::string> row{v};
+      for (auto &c : r.streams.at(v)) row.push_back(c.str());
+      rows.push_back(row);
+    }
+    std::vector<size_t> w(head.size(), 0);
+    for (auto &row : rows)
+      for (size_t k = 0; k < row.size(); ++k) w[k] = std::max(w[k], display_width(row[k]));
+    for (auto &row : rows) {
+      std::string line;
+      for (size_t k = 0; k < row.size(); ++k) {
+        line += row[k];
+        if (k + 1 < row.size()) line += std::string(w[k] - display_width(row[k]) + 2, ' ');
+      }
+      out += line + "\n";
+    }
+    return out;
+  }
+  if (f == Format::Csv) {
+    auto quote = [](const std::string &s) { return s.find_first_of(",\"") == std::string::npos ? s : "\"" + s + "\""; };
+    for (size_t k = 0; k < vars.size(); ++k) out += (k ? "," : "") + vars[k];
+    out += "\n";
+    for (size_t n = 0; n < r.cycles; ++n) {
+      for (size_t k = 0; k < vars.size(); ++k) out += (k ? "," : "") + quote(r.streams.at(vars[k])[n].str());
+      out += "\n";
+    }
+    return out;
+  }
+  nlohmann::json j = nlohmann::json::array();
+  for (size_t n = 0; n < r.cycles; ++n) {
+    nlohmann::json o = nlohmann::json::object();
+    for (auto &v : vars) o[v] = cell_json(r.streams.at(v)[n]);
+    j.push_back(o);
+  }
+  return j.dump(1) + "\n";
+}
+
+}  // namespace rml::oracle

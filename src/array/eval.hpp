@@ -1,0 +1,54 @@
+// Reference evaluator of the function layer (the core array language of seed 004) over
+// the checked AST: direct semantics, including the out-of-bounds rules (index and gather
+// read 0, scatter drops the write). The oracle calls it for every pointwise application.
+#pragma once
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "array/tensor.hpp"
+#include "sema/checker.hpp"
+
+namespace rml::array {
+
+// Raised only on inputs the checker should have rejected: a bug, never a user error.
+struct EvalError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Evaluator {
+ public:
+  explicit Evaluator(const CheckedProgram &cp) : cp_(cp) {}
+
+  // Pointwise application as elaboration writes it: `fn` is an operator ("+", "-", "not",
+  // "if", "index", "array", "=", ...), a builtin, a conversion or a user fun; `statics`
+  // are its concrete static arguments in order, `args` its value arguments.
+  Tensor apply(const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<Tensor> &args);
+
+  // Elementwise operators on tensors with scalar broadcast.
+  static Tensor binary(const std::string &op, const Tensor &a, const Tensor &b);
+  static Tensor unary(const std::string &op, const Tensor &a);
+
+ private:
+  struct Env {
+    std::vector<std::pair<std::string, Tensor>> scopes;
+    StaticSubst statics;  // concrete
+  };
+  const CheckedProgram &cp_;
+  std::map<std::string, Tensor> const_cache_;
+  int depth_ = 0;
+
+  Tensor call_fun(const FunDecl &f, StaticSubst statics, const std::vector<Tensor> &args);
+  Tensor eval(const Expr &e, Env &env);
+  Tensor builtin(const Expr &e, Env &env);
+  StaticValue static_of(const Expr &e, const Env &env) const;
+  int64_t static_int(const Expr &e, const Env &env) const;
+  std::vector<int64_t> static_shape(const Expr &e, const Env &env) const;
+  Tensor apply_builtin(const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<Tensor> &args);
+};
+
+std::vector<int64_t> concrete_shape(const Shape &s);  // throws EvalError if symbolic
+
+}  // namespace rml::array

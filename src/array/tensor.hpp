@@ -1,0 +1,35 @@
+// Values of the function layer: dense row-major tensors of int, bool or real.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "syntax/ast.hpp"
+
+namespace rml::array {
+
+struct Tensor {
+  Scalar elem = Scalar::Real;
+  std::vector<int64_t> shape;  // empty: a scalar
+  std::vector<double> r;       // elem == Real
+  std::vector<int64_t> i;      // elem == Int or Bool (0/1)
+
+  size_t numel() const;
+  static Tensor zeros(Scalar e, std::vector<int64_t> shape);
+  static Tensor real(double v);
+  static Tensor integer(int64_t v);
+  static Tensor boolean(bool v);
+  double get_real(size_t k) const { return elem == Scalar::Real ? r[k] : static_cast<double>(i[k]); }
+  bool operator==(const Tensor &o) const;  // bitwise on reals (NaN == NaN)
+  std::string str() const;                 // "2.5", "[1, 2]", "[[T, F], [F, T]]"
+};
+
+// Integer arithmetic is total and wraps (two's complement); x div 0 = x mod 0 = 0
+// (semantics/semantics.md §3: the function layer never fails).
+int64_t int_add(int64_t a, int64_t b);
+int64_t int_sub(int64_t a, int64_t b);
+int64_t int_mul(int64_t a, int64_t b);
+int64_t int_div(int64_t a, int64_t b);
+int64_t int_mod(int64_t a, int64_t b);
+
+}  // namespace rml::array
