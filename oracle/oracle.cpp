@@ -9,6 +9,7 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <random>
 #include <unordered_map>
 
 namespace rml::oracle {
@@ -375,7 +376,7 @@ struct Oracle::Impl {
       if (any_err) return o.propagate_error();
       return o.error("op", "the operands of '" + nd.eq->fn + "' are not all present or all absent");
     }
-    if (any_nil) return o.error("op", "'" + nd.eq->fn + "' reads the uninitialised first value of a 'pre'");
+    if (any_nil) return o.set(Tag::Nil);  // Lustre's nil propagates; `->` never reads it
     if (nd.scalar_fast) return scalar_apply(nd, n, s, o);
     std::vector<array::Tensor> args;
     for (int c : nd.in) args.push_back(s.tensor(c, n));
@@ -542,7 +543,11 @@ struct Oracle::Impl {
     if (bt == Tag::Err) return o.propagate_error();
     long k = prev_tick(s, a, n);
     if (k < 0) return o.copy(s, a, n);
-    if (s.tag(a, static_cast<size_t>(k)) == Tag::Bot) return o.set(Tag::Bot);
+    Tag ak = s.tag(a, static_cast<size_t>(k));
+    if (ak == Tag::Bot) return o.set(Tag::Bot);
+    // An earlier ‖ may have been □ in an earlier iterate (□ ⊑ ‖), when this cell was the
+    // first tick: only ‖ is above both readings (monotonicity, as in fby).
+    if (ak == Tag::Err) return o.propagate_error();
     if (bt == Tag::Bot) return o.set(Tag::Bot);
     o.copy(s, b, n);
   }
@@ -738,6 +743,12 @@ struct Oracle::Impl {
     std::vector<int> pos(nodes.size());
     for (size_t k = 0; k < topo.size(); ++k) pos[topo[k]] = static_cast<int>(k);
     std::deque<std::pair<int, size_t>> fifo;
+    std::vector<int> order = topo;
+    std::mt19937_64 rng(opts.shuffle_seed);
+    if (opts.shuffle_seed) {
+      std::shuffle(order.begin(), order.end(), rng);
+      for (size_t k = 0; k < order.size(); ++k) pos[order[k]] = static_cast<int>(k);
+    }
     size_t cur_n = 0;
     int cur_pos = -1;
     auto visited = [&](int node, size_t m) { return m < cur_n || (m == cur_n && pos[node] <= cur_pos); };
@@ -768,9 +779,10 @@ struct Oracle::Impl {
       if (commit(s, nodes[node], m, o)) changed_cell(nodes[node].out, m);
     };
     for (cur_n = 0; cur_n < N; ++cur_n) {
-      for (cur_pos = 0; cur_pos < static_cast<int>(topo.size()); ++cur_pos) {
-        run(topo[cur_pos], cur_n);
+      for (cur_pos = 0; cur_pos < static_cast<int>(order.size()); ++cur_pos) {
+        run(order[cur_pos], cur_n);
         while (!fifo.empty()) {
+          if (opts.shuffle_seed) std::swap(fifo.front(), fifo[rng() % fifo.size()]);
           auto [node, m] = fifo.front();
           fifo.pop_front();
           queued[node][m] = 0;

@@ -34,6 +34,7 @@ struct Options {
   bool strict_when_merge = false;  // refuted alternative: when/merge strict in every operand
   bool lazy_if = false;            // alternative: `if` non-strict in the unselected branch
   bool check_monotone = true;      // every update must go up in the information order
+  uint64_t shuffle_seed = 0;       // worklist: evaluate in a random order (tests: any order, same result)
 };
 
 enum class Solver { Kleene, Worklist };

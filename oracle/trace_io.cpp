@@ -48,9 +48,12 @@ struct CellReader {
       }
       case Scalar::Real: {
         char *end = nullptr;
+        errno = 0;
         double v = std::strtod(tok.c_str(), &end);
         if (*end || tok.find_first_of("0123456789") == std::string::npos) {
           if (tok != "inf" && tok != "-inf" && tok != "nan") return fail("'" + tok + "' is not a number");
+        } else if (errno == ERANGE && std::isinf(v)) {
+          return fail("'" + tok + "' is out of the range of a 64-bit float");
         }
         out.r.push_back(v);
         return true;
@@ -96,6 +99,8 @@ Cell parse_cell(const std::string &text0, const Type &t, std::string &error) {
   std::string text = trim(text0);
   if (text == "_") return Cell::absent();
   if (text == "?") return Cell::bot();
+  if (text == "nil") return Cell{Tag::Nil, {}};
+  if (text == "\u2016" || text == "error") return Cell::error();
   std::vector<int64_t> shape = array::concrete_shape(t.shape);
   array::Tensor v;
   v.elem = t.elem;
@@ -148,7 +153,12 @@ std::vector<std::pair<std::string, size_t>> csv_fields(const std::string &line, 
         ++i;
       }
     } else {
-      while (i < line.size() && line[i] != ',') f += line[i++];
+      int depth = 0;  // a tensor `[1, 2]` may be written unquoted: its commas do not split
+      while (i < line.size() && (line[i] != ',' || depth > 0)) {
+        if (line[i] == '[') ++depth;
+        if (line[i] == ']' && depth > 0) --depth;
+        f += line[i++];
+      }
     }
     out.emplace_back(trim(f), col);
     if (i >= line.size()) break;

@@ -159,19 +159,6 @@ Tensor Evaluator::binary(const std::string &op, const Tensor &a, const Tensor &b
 }
 
 Tensor Evaluator::apply(const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<Tensor> &args) {
-  if (fn == "if") {  // eager: all three evaluated, then selected
-    return args.at(0).i.at(0) ? args.at(1) : args.at(2);
-  }
-  if (fn == "index") {
-    std::vector<int64_t> idx;
-    for (size_t k = 1; k < args.size(); ++k) idx.push_back(args[k].i.at(0));
-    return index_prefix(args.at(0), idx);
-  }
-  if (fn == "array") return stack(args, args.at(0).elem, args.at(0).shape);
-  if (args.size() == 1 && statics.empty() && (fn == "-" || fn == "not" || fn == "exp" || fn == "log" || fn == "sqrt" ||
-                                               fn == "tanh" || fn == "abs" || fn == "floor" || fn == "real" || fn == "int"))
-    return unary(fn, args[0]);
-  if (args.size() == 2 && statics.empty() && fn != "sum") return binary(fn, args[0], args[1]);
   if (auto it = cp_.decls.find(fn); it != cp_.decls.end()) {
     auto *f = std::get_if<FunDecl>(&cp_.program.decls[it->second]);
     if (!f) throw EvalError("'" + fn + "' is not a function");
@@ -186,6 +173,19 @@ Tensor Evaluator::apply(const std::string &fn, const std::vector<StaticValue> &s
     }
     return call_fun(*f, s, args);
   }
+  if (fn == "if") {  // eager: all three evaluated, then selected
+    return args.at(0).i.at(0) ? args.at(1) : args.at(2);
+  }
+  if (fn == "index") {
+    std::vector<int64_t> idx;
+    for (size_t k = 1; k < args.size(); ++k) idx.push_back(args[k].i.at(0));
+    return index_prefix(args.at(0), idx);
+  }
+  if (fn == "array") return stack(args, args.at(0).elem, args.at(0).shape);
+  if (args.size() == 1 && statics.empty() && (fn == "-" || fn == "not" || fn == "exp" || fn == "log" || fn == "sqrt" ||
+                                               fn == "tanh" || fn == "abs" || fn == "floor" || fn == "real" || fn == "int"))
+    return unary(fn, args[0]);
+  if (args.size() == 2 && statics.empty() && fn != "sum") return binary(fn, args[0], args[1]);
   return apply_builtin(fn, statics, args);
 }
 
@@ -399,11 +399,11 @@ Tensor Evaluator::builtin(const Expr &e, Env &env) {
   // Builtins without lambdas share apply_builtin with the stream layer.
   std::vector<StaticValue> statics;
   std::vector<Tensor> args;
-  for (auto &a : e.args) {
-    if (cp_.static_args.count(a.get())) statics.push_back(static_of(*a, env));
-    else args.push_back(eval(*a, env));
+  for (size_t k = 0; k < e.args.size(); ++k) {
+    if (builtin_static_arg(n, k, e.args.size())) statics.push_back(static_of(*e.args[k], env));
+    else args.push_back(eval(*e.args[k], env));
   }
-  return apply_builtin(n, statics, args);
+  return apply(n, statics, args);  // elementwise builtins (exp, max, real, ...) or the rest
 }
 
 Tensor Evaluator::apply_builtin(const std::string &n, const std::vector<StaticValue> &statics, const std::vector<Tensor> &args) {

@@ -228,7 +228,7 @@ struct Elaborator {
       Equation eq = base(e, f, Prim::Apply);
       eq.fn = e.name;
       for (size_t k = 0; k < e.args.size(); ++k) {
-        bool is_static = sig ? sig->inputs[k].is_const : cp.static_args.count(e.args[k].get()) > 0;
+        bool is_static = sig ? sig->inputs[k].is_const : builtin_static_arg(e.name, k, e.args.size());
         if (is_static) eq.static_args.push_back(concrete_static(*e.args[k], f));
         else eq.args.push_back(expr(*e.args[k], f, {}).at(0));
       }

@@ -175,14 +175,12 @@ class Checker {
           case Op::Mul: return StaticValue::of_int(a * b);
           default: {
             bool mod = e.op == Op::Mod;
-            if (b.is_const() && b.const_value() == 0) throw StaticEvalError{e.span, "division by zero in a static expression (the divisor " + print_expr_short(*e.args[1]) + " is 0)"};
-            if (a.is_const() && b.is_const()) {
-              int64_t x = a.const_value(), y = b.const_value();
-              if (x == INT64_MIN && y == -1) throw StaticEvalError{e.span, "static arithmetic overflows 64 bits"};
-              return StaticValue::of_int(Poly::constant(mod ? x % y : x / y));
-            }
             if (!mod && b.is_const() && b.const_value() == 1) return StaticValue::of_int(a);
-            return StaticValue::of_int(Poly::symbol("(" + a.str() + (mod ? " mod " : " div ") + b.str() + ")"));
+            try {
+              return StaticValue::of_int(Poly::atom(mod ? "mod" : "div", {a, b}));
+            } catch (StaticError &err) {
+              throw StaticEvalError{e.span, err.what()};
+            }
           }
         }
       }
@@ -200,34 +198,23 @@ class Checker {
         StaticValue base = eval_static(*e.args[0], env);
         if (base.kind != StaticValue::ShapeV) throw NotStatic{e.args[0]->span, "only shapes can be indexed statically"};
         Poly k = need_int(*e.args[1], env);
-        bool abstract = !std::all_of(base.shape.begin(), base.shape.end(),
-                                     [](auto &d) { return std::holds_alternative<Poly>(d); });
-        if (!k.is_const() || abstract) {
-          // A symbolic index, or a shape of unknown rank: an opaque size, equal only to itself.
-          return StaticValue::of_int(Poly::symbol(print_shape_atom(base.shape) + "[" + k.str() + "]"));
+        try {
+          return StaticValue::of_int(Poly::atom("index", {k}, &base.shape));
+        } catch (StaticError &err) {
+          throw StaticEvalError{e.span, err.what()};
         }
-        int64_t idx = k.const_value();
-        if (idx < 0 || static_cast<size_t>(idx) >= base.shape.size())
-          throw StaticEvalError{e.span, "index " + std::to_string(idx) + " is out of range for the shape " + base.str()};
-        return StaticValue::of_int(std::get<Poly>(base.shape[static_cast<size_t>(idx)]));
       }
       case ExprKind::Call: {
         if ((e.name == "rank" || e.name == "prod") && e.args.size() == 1) {
           StaticValue s = eval_static(*e.args[0], env);
           if (s.kind != StaticValue::ShapeV) throw StaticEvalError{e.args[0]->span, "'" + e.name + "' expects a shape"};
           if (e.name == "prod") return StaticValue::of_int(shape_product(s.shape));
-          bool concrete = std::all_of(s.shape.begin(), s.shape.end(), [](auto &d) { return std::holds_alternative<Poly>(d); });
-          if (concrete) return StaticValue::of_int(Poly::constant(static_cast<int64_t>(s.shape.size())));
-          return StaticValue::of_int(Poly::symbol("rank(" + print_shape_atom(s.shape) + ")"));
+          return StaticValue::of_int(Poly::atom("rank", {}, &s.shape));
         }
         if ((e.name == "min" || e.name == "max") && e.args.size() == 2) {
           Poly a = need_int(*e.args[0], env), b = need_int(*e.args[1], env);
-          if (a.is_const() && b.is_const()) {
-            int64_t x = a.const_value(), y = b.const_value();
-            return StaticValue::of_int(Poly::constant(e.name == "min" ? std::min(x, y) : std::max(x, y)));
-          }
           if (a == b) return StaticValue::of_int(a);
-          return StaticValue::of_int(Poly::symbol(e.name + "(" + a.str() + ", " + b.str() + ")"));
+          return StaticValue::of_int(Poly::atom(e.name, {a, b}));
         }
         break;
       }
@@ -1789,6 +1776,12 @@ class Checker {
 }  // namespace
 
 bool is_builtin(const std::string &name) { return kBuiltins.count(name) > 0; }
+
+bool builtin_static_arg(const std::string &name, size_t k, size_t nargs) {
+  if (k != 0) return false;
+  return name == "build" || name == "gather" || name == "scatter" || name == "replicate" || name == "reshape" ||
+         name == "iota" || name == "transpose" || (name == "sum" && nargs == 2);
+}
 
 void check_program(CheckedProgram &cp, Diagnostics &diags) {
   Checker c(cp, diags);

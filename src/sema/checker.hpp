@@ -80,4 +80,8 @@ void check_program(CheckedProgram &cp, Diagnostics &diags);
 // Builtins of the function layer (grammar.md §5).
 bool is_builtin(const std::string &name);
 
+// Whether argument k (of nargs) of a builtin is static (`#` in grammar.md §5): the shape
+// or count of build/gather/scatter/replicate/reshape/iota/transpose, and sum's axis.
+bool builtin_static_arg(const std::string &name, size_t k, size_t nargs);
+
 }  // namespace rml

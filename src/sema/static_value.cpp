@@ -1,6 +1,7 @@
 #include "sema/static_value.hpp"
 
 #include <algorithm>
+#include <mutex>
 
 namespace rml {
 
@@ -92,13 +93,99 @@ std::string Poly::str() const {
   return out;
 }
 
-Poly Poly::subst(const std::map<std::string, Poly> &s) const {
+namespace {
+struct AtomDef {
+  std::string op;
+  std::vector<Poly> args;
+  bool has_shape = false;
+  Shape shape;
+};
+// Atoms are interned by their canonical text; the table only grows.
+std::map<std::string, AtomDef> &atom_table() {
+  static std::map<std::string, AtomDef> t;
+  return t;
+}
+std::mutex &atom_mutex() {
+  static std::mutex m;
+  return m;
+}
+}  // namespace
+
+Poly Poly::atom(const std::string &op, std::vector<Poly> args, const Shape *shape) {
+  bool concrete = std::all_of(args.begin(), args.end(), [](const Poly &p) { return p.is_const(); });
+  if (shape) concrete = concrete && shape_concrete(*shape);
+  if (concrete) {
+    auto v = [&](size_t k) { return args.at(k).const_value(); };
+    if (op == "prod" || op == "rank" || op == "index") {
+      std::vector<int64_t> dims;
+      for (auto &d : *shape) dims.push_back(std::get<Poly>(d).const_value());
+      if (op == "rank") return Poly::constant(static_cast<int64_t>(dims.size()));
+      if (op == "prod") {
+        int64_t p = 1;
+        for (auto d : dims) p = checked_mul(p, d);
+        return Poly::constant(p);
+      }
+      int64_t k = v(0);
+      if (k < 0 || static_cast<size_t>(k) >= dims.size())
+        throw StaticError("index " + std::to_string(k) + " is out of range for the shape " + shape_str(*shape));
+      return Poly::constant(dims[static_cast<size_t>(k)]);
+    }
+    if (op == "div" || op == "mod") {
+      if (v(1) == 0) throw StaticError("division by zero in a static expression");
+      if (v(0) == INT64_MIN && v(1) == -1) throw StaticError("static arithmetic overflows 64 bits");
+      return Poly::constant(op == "div" ? v(0) / v(1) : v(0) % v(1));
+    }
+    if (op == "min") return Poly::constant(std::min(v(0), v(1)));
+    if (op == "max") return Poly::constant(std::max(v(0), v(1)));
+    throw StaticError("unknown static operation " + op);
+  }
+  std::string name = op + "(";
+  if (shape) name += shape_str(*shape) + (args.empty() ? "" : ", ");
+  for (size_t k = 0; k < args.size(); ++k) name += (k ? ", " : "") + args[k].str();
+  name += ")";
+  {
+    std::lock_guard<std::mutex> lock(atom_mutex());
+    auto &t = atom_table();
+    if (!t.count(name)) t[name] = AtomDef{op, args, shape != nullptr, shape ? *shape : Shape{}};
+  }
+  return Poly::symbol(name);
+}
+
+Poly Poly::subst(const std::map<std::string, Poly> &s, const std::map<std::string, Shape> *shapes) const {
   Poly r;
   for (auto &[m, c] : terms_) {
     Poly t = Poly::constant(c);
     for (auto &sym : m) {
       auto it = s.find(sym);
-      t = t * (it == s.end() ? Poly::symbol(sym) : it->second);
+      if (it != s.end()) {
+        t = t * it->second;
+        continue;
+      }
+      AtomDef def;
+      bool is_atom = false;
+      {
+        std::lock_guard<std::mutex> lock(atom_mutex());
+        auto a = atom_table().find(sym);
+        if (a != atom_table().end()) {
+          def = a->second;
+          is_atom = true;
+        }
+      }
+      if (!is_atom) {
+        t = t * Poly::symbol(sym);
+        continue;
+      }
+      std::vector<Poly> args;
+      for (auto &p : def.args) args.push_back(p.subst(s, shapes));
+      if (def.has_shape) {
+        StaticSubst ss;
+        ss.sizes = s;
+        if (shapes) ss.shapes = *shapes;
+        Shape sh = ss.apply(def.shape);
+        t = t * Poly::atom(def.op, std::move(args), &sh);
+      } else {
+        t = t * Poly::atom(def.op, std::move(args));
+      }
     }
     r = r + t;
   }
@@ -138,7 +225,10 @@ Poly shape_product(const Shape &s) {
   Poly p = Poly::constant(1);
   for (auto &d : s) {
     if (auto *q = std::get_if<Poly>(&d)) p = p * *q;
-    else p = p * Poly::symbol("prod(" + std::get<ShapeSym>(d).name + ")");
+    else {
+      Shape one{d};
+      p = p * Poly::atom("prod", {}, &one);
+    }
   }
   return p;
 }
@@ -147,7 +237,7 @@ Shape StaticSubst::apply(const Shape &s) const {
   Shape out;
   for (auto &d : s) {
     if (auto *p = std::get_if<Poly>(&d)) {
-      out.push_back(p->subst(sizes));
+      out.push_back(p->subst(sizes, &shapes));
     } else {
       auto it = shapes.find(std::get<ShapeSym>(d).name);
       if (it == shapes.end()) out.push_back(d);

@@ -16,6 +16,8 @@ struct StaticError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+struct ShapeSym;
+
 // Sum of monomials; a monomial is a sorted list of symbol names (repetition = power).
 class Poly {
  public:
@@ -37,8 +39,16 @@ class Poly {
   bool operator<(const Poly &o) const { return terms_ < o.terms_; }
   std::string str() const;
 
-  // Replace symbols by polynomials (simultaneously).
-  Poly subst(const std::map<std::string, Poly> &s) const;
+  // Replace symbols by polynomials and abstract shapes by shapes (simultaneously); atoms
+  // (prod, rank, s[k], div, mod, min, max) are re-evaluated once their arguments are
+  // concrete.
+  Poly subst(const std::map<std::string, Poly> &s, const std::map<std::string, std::vector<std::variant<Poly, ShapeSym>>> *shapes = nullptr) const;
+
+  // An operation the polynomial ring cannot express, applied to sizes and/or one shape:
+  // evaluated at once when its arguments are concrete, otherwise an opaque symbol that
+  // remembers how to evaluate itself after substitution. Throws StaticError on a
+  // concrete error (division by zero, index out of range).
+  static Poly atom(const std::string &op, std::vector<Poly> args, const std::vector<std::variant<Poly, ShapeSym>> *shape = nullptr);
 
  private:
   std::map<std::vector<std::string>, int64_t> terms_;  // no zero coefficients
@@ -71,7 +81,7 @@ struct StaticSubst {
   std::map<std::string, Poly> sizes;     // static int params and size variables
   std::map<std::string, Shape> shapes;   // shape params and shape variables
   Shape apply(const Shape &s) const;
-  Poly apply(const Poly &p) const { return p.subst(sizes); }
+  Poly apply(const Poly &p) const { return p.subst(sizes, &shapes); }
 };
 
 // Largest size or element count the front end accepts (bad-input guard).

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/normalize.hpp"
+#include "oracle/oracle.hpp"
+#include "oracle/trace_io.hpp"
 #include "sema/frontend.hpp"
 #include "syntax/printer.hpp"
 #include "tools/expectations.hpp"
@@ -130,6 +132,99 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
   }
   out << c.file << ": front end ok (" << user_nodes(*r).size() << " nodes)\n";
   return kOk;
+}
+
+int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
+  auto r = load(c.file, err);
+  if (!r) return kFrontendError;
+  if (int rc = report(*r, err)) return rc;
+  std::string main = c.main_node;
+  if (main.empty()) {
+    Expectations ex = parse_expectations(r->files.back()->text);
+    main = ex.main_node;
+  }
+  if (main.empty()) {
+    err << "rml: error: name the node to run with --main\n";
+    return kFrontendError;
+  }
+  oracle::Format fmt;
+  if (c.format == "table") fmt = oracle::Format::Table;
+  else if (c.format == "csv") fmt = oracle::Format::Csv;
+  else if (c.format == "json") fmt = oracle::Format::Json;
+  else {
+    err << "rml: error: --format is table, csv or json\n";
+    return kFrontendError;
+  }
+  try {
+    core::Program prog = core::elaborate(r->checked, main);
+    oracle::Options opts;
+    opts.post_clock_data = c.post_clock_data;
+    opts.strict_when_merge = c.strict_when_merge;
+    opts.lazy_if = c.lazy_if;
+    oracle::Oracle orc(r->checked, prog, opts);
+    for (auto &clash : orc.clocks().clashes)
+      err << (clash.span.valid() ? location(clash.span) + ": " : std::string()) << "warning[clock.clash]: " << clash.message
+          << " (the oracle continues with the first unification)\n";
+    oracle::Inputs in;
+    if (!c.inputs.empty()) {
+      std::string io;
+      auto text = read_file(c.inputs, io);
+      if (!text) {
+        err << "rml: error: " << io << "\n";
+        return kFrontendError;
+      }
+      in = oracle::read_trace(c.inputs, *text, prog, c.cycles);
+    } else if (!prog.inputs.empty()) {
+      err << "rml: error: '" << main << "' has inputs: give a trace with --inputs\n";
+      return kFrontendError;
+    } else {
+      in.cycles = c.cycles ? c.cycles : 10;
+    }
+    oracle::Result res = orc.run(in, c.solver == "kleene" ? oracle::Solver::Kleene : oracle::Solver::Worklist);
+    std::vector<std::string> vars = c.show;
+    if (c.show_all) vars = res.vars;
+    if (vars.empty()) {
+      for (auto &v : prog.inputs) vars.push_back(v.name);
+      for (auto &v : prog.outputs) vars.push_back(v.name);
+    }
+    for (auto &v : vars)
+      if (!res.streams.count(v)) {
+        err << "rml: error: no variable '" << v << "' in the elaborated '" << main << "' (see rml parse --normalized)\n";
+        return kFrontendError;
+      }
+    out << oracle::format_result(res, vars, fmt);
+    for (auto &v : res.input_clock_violations) err << "warning[input.clock]: input " << v << "\n";
+    for (auto &e : res.errors)
+      err << (e.span.valid() ? location(e.span) + ": " : std::string()) << "error value at cycle " << e.cycle << " in '"
+          << e.var << "' [" << e.rule << "]: " << e.message << "\n";
+    // Unknown cells of the shown variables, as ranges.
+    for (auto &v : vars) {
+      auto &cells = res.streams.at(v);
+      std::string ranges;
+      for (size_t n = 0; n < cells.size();) {
+        if (cells[n].tag != oracle::Tag::Bot) {
+          ++n;
+          continue;
+        }
+        size_t m = n;
+        while (m + 1 < cells.size() && cells[m + 1].tag == oracle::Tag::Bot) ++m;
+        ranges += (ranges.empty() ? "" : ", ") + (m == n ? std::to_string(n) : std::to_string(n) + "-" + std::to_string(m));
+        n = m + 1;
+      }
+      if (!ranges.empty()) err << "unknown: '" << v << "' at cycles " << ranges << " (not determined by this prefix)\n";
+    }
+    bool any_error = false;
+    for (auto &[name, cells] : res.streams)
+      for (auto &cell : cells) any_error |= cell.tag == oracle::Tag::Err;
+    return any_error ? kFalsified : kOk;
+  } catch (core::ElabError &e) {
+    err << (e.span.valid() ? location(e.span) + ": " : std::string("rml: ")) << "error[elab]: " << e.message << "\n";
+  } catch (oracle::TraceError &e) {
+    err << e.what() << "\n";
+  } catch (oracle::OracleError &e) {
+    err << "rml: error: " << e.what() << "\n";
+  }
+  return kFrontendError;
 }
 
 int cmd_corpus(const CorpusCmd &c, std::ostream &out, std::ostream &err) {

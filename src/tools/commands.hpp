@@ -2,6 +2,7 @@
 #pragma once
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace rml {
 
@@ -28,6 +29,17 @@ struct CheckCmd {
   bool json = false;
 };
 int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err);
+
+struct RunCmd {
+  std::string file, main_node, inputs;
+  size_t cycles = 0;                 // 0: the trace's length (10 when the node has no inputs)
+  std::vector<std::string> show;     // empty: inputs and outputs
+  bool show_all = false;
+  std::string format = "table";      // table | csv | json
+  std::string solver = "worklist";   // worklist | kleene
+  bool post_clock_data = false, strict_when_merge = false, lazy_if = false;
+};
+int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err);
 
 struct CorpusCmd {
   std::string dir;

@@ -26,6 +26,21 @@ int main(int argc, char **argv) {
   c->add_option("--main", check.main_node, "main node");
   c->add_flag("--json", check.json, "JSON output");
 
+  rml::RunCmd run;
+  auto *r = app.add_subcommand("run", "run a node on an input trace with the oracle; print its chronogram");
+  r->add_option("file", run.file, "source file")->required();
+  r->add_option("--main", run.main_node, "node to run (default: the file's '// main:' header)");
+  r->add_option("--inputs", run.inputs, "input trace: CSV (header = input names, '_' absent) or JSON (list of objects)");
+  r->add_option("--cycles", run.cycles, "prefix length (default: the trace's; 10 without inputs)");
+  r->add_option("--show", run.show, "variables to show (default: inputs and outputs)")->delimiter(',');
+  r->add_flag("--all", run.show_all, "show every variable of the elaborated program");
+  r->add_option("--format", run.format, "table, csv or json")->check(CLI::IsMember({"table", "csv", "json"}));
+  r->add_option("--solver", run.solver, "worklist (default) or kleene (the literal iteration)")
+      ->check(CLI::IsMember({"worklist", "kleene"}));
+  r->add_flag("--post-clock-data", run.post_clock_data, "refuted alternative: post takes its presence from its argument");
+  r->add_flag("--strict-when-merge", run.strict_when_merge, "refuted alternative: when/merge strict in every operand");
+  r->add_flag("--lazy-if", run.lazy_if, "alternative: if is non-strict in the unselected branch");
+
   rml::CorpusCmd corpus;
   auto *k = app.add_subcommand("corpus", "check every .rml file of a folder against its '// expect' header");
   k->add_option("dir", corpus.dir, "folder (searched recursively)")->required();
@@ -41,5 +56,6 @@ int main(int argc, char **argv) {
   if (*f) return rml::cmd_fmt(fmt, std::cout, std::cerr);
   if (*c) return rml::cmd_check(check, std::cout, std::cerr);
   if (*k) return rml::cmd_corpus(corpus, std::cout, std::cerr);
+  if (*r) return rml::cmd_run(run, std::cout, std::cerr);
   return rml::kFrontendError;
 }

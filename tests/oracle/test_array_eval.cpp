@@ -1,0 +1,97 @@
+// The reference evaluator of the function layer on known values (array-ad.md §1, §9) and
+// on the prelude.
+#include "oracle_util.hpp"
+
+#include <cmath>
+
+using namespace rml;
+
+namespace {
+// Evaluates node `f` (no inputs) on one cycle and returns its output `o` as text.
+std::string eval1(const std::string &body, const std::string &type) {
+  auto r = rml::test::run_both("node f() -> (o: " + type + ") o = " + body + ";\n", "f", {}, 1);
+  return r.worklist.streams.at("o")[0].str();
+}
+array::Tensor value1(const std::string &decls, const std::string &body, const std::string &type) {
+  auto r = rml::test::run_both(decls + "node f() -> (o: " + type + ") o = " + body + ";\n", "f", {}, 1);
+  return r.worklist.streams.at("o")[0].value;
+}
+}  // namespace
+
+TEST(ArrayEval, ScatterExampleOfSeed004) {
+  // scatter [6] [1..9] (\[i]. [i div 2]) = [3, 7, 11, 15, 9, 0]; the index 4 of 9 writes
+  // to 4, while 10 div 2 ... every index < 9 lands in [0, 4].
+  EXPECT_EQ(value1("fun s(a: int[9]) : int[6] = scatter([6], a, \\(i) => [i div 2]);\n",
+                   "s([1, 2, 3, 4, 5, 6, 7, 8, 9])", "int[6]")
+                .str(),
+            "[3, 7, 11, 15, 9, 0]");
+}
+
+TEST(ArrayEval, OutOfBoundsIndexAndGatherReadZeroScatterDrops) {
+  EXPECT_EQ(value1("fun g(a: real[3]) : real[5] = gather([5], a, \\(i) => [i - 1]);\n", "g([1.0, 2.0, 3.0])", "real[5]").str(),
+            "[0, 1, 2, 3, 0]");
+  EXPECT_EQ(value1("fun s(a: real[3]) : real[2] = scatter([2], a, \\(i) => [i + 1]);\n", "s([1.0, 2.0, 3.0])", "real[2]").str(),
+            "[0, 1]");
+  EXPECT_EQ(value1("fun ix(a: real[2, 2], i: int) : real[2] = a[i];\n", "ix([[1.0, 2.0], [3.0, 4.0]], 7)", "real[2]").str(),
+            "[0, 0]");
+  // build20 computes a ++ a through out-of-bounds reads with a strict if (array-ad.md §1).
+  EXPECT_EQ(value1("fun twice(a: real[3]) : real[6] = build(6, \\i => if i < 3 then a[i] else a[i - 3]);\n",
+                   "twice([1.0, 2.0, 3.0])", "real[6]")
+                .str(),
+            "[1, 2, 3, 1, 2, 3]");
+}
+
+TEST(ArrayEval, PreludeLinearAlgebra) {
+  EXPECT_EQ(eval1("matmul([[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]])", "real[2, 2]"), "[[19, 22], [43, 50]]");
+  EXPECT_EQ(eval1("matvec([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [1.0, -1.0])", "real[3]"), "[-1, -1, -1]");
+  EXPECT_EQ(eval1("dot([1.0, 2.0, 3.0], [4.0, 5.0, 6.0])", "real"), "32");
+  EXPECT_EQ(eval1("concat([1.0], [2.0, 3.0])", "real[3]"), "[1, 2, 3]");
+  EXPECT_EQ(eval1("transpose([1, 0], [[1, 2, 3], [4, 5, 6]])", "int[3, 2]"), "[[1, 4], [2, 5], [3, 6]]");
+  EXPECT_EQ(eval1("sum(1, [[1, 2, 3], [4, 5, 6]])", "int[2]"), "[6, 15]");
+  EXPECT_EQ(eval1("sum(0, [[1, 2, 3], [4, 5, 6]])", "int[3]"), "[5, 7, 9]");
+  EXPECT_EQ(eval1("reshape([3, 2], [[1, 2, 3], [4, 5, 6]])", "int[3, 2]"), "[[1, 2], [3, 4], [5, 6]]");
+  EXPECT_EQ(eval1("zeros([2, 1])", "real[2, 1]"), "[[0], [0]]");
+}
+
+TEST(ArrayEval, PreludeActivations) {
+  array::Tensor s = value1("", "softmax([1.0, 2.0, 3.0])", "real[3]");
+  double total = s.r[0] + s.r[1] + s.r[2];
+  EXPECT_NEAR(total, 1.0, 1e-15);
+  EXPECT_NEAR(s.r[2] / s.r[1], std::exp(1.0), 1e-12);
+  array::Tensor big = value1("", "softmax([1000.0, 1000.0])", "real[2]");  // stable: no inf/inf
+  EXPECT_NEAR(big.r[0], 0.5, 1e-15);
+  EXPECT_NEAR(value1("", "logsumexp([0.0, 0.0])", "real").r[0], std::log(2.0), 1e-15);
+  EXPECT_NEAR(value1("", "sigmoid(0.5)", "real").r[0], 1.0 / (1.0 + std::exp(-0.5)), 1e-15);
+  EXPECT_EQ(eval1("relu([-1.0, 2.0])", "real[2]"), "[0, 2]");
+  EXPECT_NEAR(value1("", "mse([1.0, 2.0], [3.0, 2.0])", "real").r[0], 2.0, 1e-15);
+}
+
+TEST(ArrayEval, InitialisersAreDeterministicAndHaveTheirProperties) {
+  array::Tensor q = value1("", "orthogonal([4, 4])", "real[4, 4]");
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      double d = 0;
+      for (int k = 0; k < 4; ++k) d += q.r[static_cast<size_t>(i * 4 + k)] * q.r[static_cast<size_t>(j * 4 + k)];
+      EXPECT_NEAR(d, i == j ? 1.0 : 0.0, 1e-12);
+    }
+  array::Tensor g = value1("", "glorot_uniform([3, 5])", "real[3, 5]");
+  double limit = std::sqrt(6.0 / 8.0);
+  for (double v : g.r) {
+    EXPECT_LT(std::abs(v), limit);
+  }
+  EXPECT_EQ(g, value1("", "glorot_uniform([3, 5])", "real[3, 5]"));  // deterministic
+  EXPECT_FALSE(g == value1("", "glorot_uniform_seeded([3, 5], 1)", "real[3, 5]"));
+  array::Tensor u = value1("", "orthogonal([5])", "real[5]");  // rank 1 (Figure 8): a unit vector
+  double norm = 0;
+  for (double v : u.r) norm += v * v;
+  EXPECT_NEAR(norm, 1.0, 1e-12);
+}
+
+TEST(ArrayEval, IntegerArithmeticIsTotal) {
+  EXPECT_EQ(eval1("7 div 0", "int"), "0");
+  EXPECT_EQ(eval1("7 mod 0", "int"), "0");
+  EXPECT_EQ(eval1("9223372036854775807 + 1", "int"), "-9223372036854775808");
+  EXPECT_EQ(eval1("-7 div 2", "int"), "-3");
+  EXPECT_EQ(eval1("-7 mod 2", "int"), "-1");
+  EXPECT_EQ(eval1("1.0 / 0.0", "real"), "inf");
+}
