@@ -107,6 +107,7 @@ struct Node {
   const core::Equation *eq = nullptr;
   array::Tensor constant;    // Const and zero-argument Apply
   bool scalar_fast = false;  // Apply on scalars with a built-in operator
+  uint8_t op = 0;            // scalar_fast: index in kScalarOps
 };
 
 enum class Mode : uint8_t { Inst, Fwd, Back };
@@ -122,14 +123,22 @@ bool skip(const Store &s, int c, size_t n) {
   return s.tag(c, n) == Tag::Abs;
 }
 
-bool is_scalar_op(const std::string &f) {
-  static const char *ops[] = {"+", "-", "*", "/", "div", "mod", "=", "<>", "<", "<=", ">", ">=", "and", "or", "xor", "not", "if"};
-  for (auto *o : ops)
-    if (f == o) return true;
-  return false;
+// Operators with a scalar fast path; the order defines the opcodes below.
+const char *const kScalarOps[] = {"+", "-", "*", "/", "div", "mod", "=", "<>", "<", "<=", ">", ">=", "and", "or", "xor", "not", "if"};
+enum ScalarOp : uint8_t { OpAdd, OpSub, OpMul, OpDiv, OpIDiv, OpMod, OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpAnd, OpOr, OpXor, OpNot, OpIf };
+int scalar_op(const std::string &f) {
+  for (int k = 0; k < static_cast<int>(sizeof kScalarOps / sizeof *kScalarOps); ++k)
+    if (f == kScalarOps[k]) return k;
+  return -1;
 }
+bool is_scalar_op(const std::string &f) { return scalar_op(f) >= 0; }
 
 }  // namespace
+
+struct Result::Data {
+  std::unordered_map<std::string, int> col_of;
+  Store store;
+};
 
 struct Oracle::Impl {
   const CheckedProgram &cp;
@@ -221,6 +230,7 @@ struct Oracle::Impl {
           }
           nd.scalar_fast = is_scalar_op(eq.fn) && eq.static_args.empty() && templ[nd.out].numel == 1 &&
                            std::all_of(nd.in.begin(), nd.in.end(), [&](int c) { return templ[c].numel == 1; });
+          if (nd.scalar_fast) nd.op = static_cast<uint8_t>(scalar_op(eq.fn));
           break;
         case core::Prim::When: nd.k = K::When; nd.positive = eq.positive; break;
         case core::Prim::Merge: nd.k = K::Merge; break;
@@ -384,40 +394,55 @@ struct Oracle::Impl {
   }
 
   void scalar_apply(const Node &nd, size_t n, const Store &s, Out &o) {
-    const std::string &f = nd.eq->fn;
     int a = nd.in[0];
-    Scalar e = s.cols[a].elem;
     o.tag = Tag::Val;
     o.rule = nullptr;
-    if (f == "if") {
-      int src = s.bval(a, n) ? nd.in[1] : nd.in[2];
-      o.copy(s, src, n);
-      return;
+    switch (nd.op) {
+      case OpIf: return o.copy(s, s.bval(a, n) ? nd.in[1] : nd.in[2], n);
+      case OpNot: return o.boolean(!s.bval(a, n));
+      default: break;
     }
-    if (nd.in.size() == 1) {
-      if (f == "not") return o.boolean(!s.bval(a, n));
-      if (e == Scalar::Real) o.r.assign(1, -s.rval(a, n));
+    if (nd.in.size() == 1) {  // unary minus
+      if (s.cols[a].elem == Scalar::Real) o.r.assign(1, -s.rval(a, n));
       else o.i.assign(1, array::int_sub(0, s.ival(a, n)));
       return;
     }
     int b = nd.in[1];
-    if (f == "and" || f == "or" || f == "xor") {
-      bool x = s.bval(a, n), y = s.bval(b, n);
-      return o.boolean(f == "and" ? (x && y) : f == "or" ? (x || y) : (x != y));
+    switch (nd.op) {
+      case OpAnd: return o.boolean(s.bval(a, n) && s.bval(b, n));
+      case OpOr: return o.boolean(s.bval(a, n) || s.bval(b, n));
+      case OpXor: return o.boolean(s.bval(a, n) != s.bval(b, n));
+      default: break;
     }
-    bool cmp = f == "=" || f == "<>" || f == "<" || f == "<=" || f == ">" || f == ">=";
-    if (e == Scalar::Real) {
+    if (s.cols[a].elem == Scalar::Real) {
       double x = s.rval(a, n), y = s.rval(b, n);
-      if (cmp) return o.boolean(f == "=" ? x == y : f == "<>" ? x != y : f == "<" ? x < y : f == "<=" ? x <= y : f == ">" ? x > y : x >= y);
-      double v = f == "+" ? x + y : f == "-" ? x - y : f == "*" ? x * y : x / y;
-      o.r.assign(1, v);
-      return;
+      switch (nd.op) {
+        case OpEq: return o.boolean(x == y);
+        case OpNe: return o.boolean(x != y);
+        case OpLt: return o.boolean(x < y);
+        case OpLe: return o.boolean(x <= y);
+        case OpGt: return o.boolean(x > y);
+        case OpGe: return o.boolean(x >= y);
+        case OpAdd: o.r.assign(1, x + y); return;
+        case OpSub: o.r.assign(1, x - y); return;
+        case OpMul: o.r.assign(1, x * y); return;
+        default: o.r.assign(1, x / y); return;  // IEEE-754
+      }
     }
     int64_t x = s.ival(a, n), y = s.ival(b, n);
-    if (cmp) return o.boolean(f == "=" ? x == y : f == "<>" ? x != y : f == "<" ? x < y : f == "<=" ? x <= y : f == ">" ? x > y : x >= y);
-    int64_t v = f == "+" ? array::int_add(x, y) : f == "-" ? array::int_sub(x, y) : f == "*" ? array::int_mul(x, y)
-              : f == "mod" ? array::int_mod(x, y) : array::int_div(x, y);
-    o.i.assign(1, v);
+    switch (nd.op) {
+      case OpEq: return o.boolean(x == y);
+      case OpNe: return o.boolean(x != y);
+      case OpLt: return o.boolean(x < y);
+      case OpLe: return o.boolean(x <= y);
+      case OpGt: return o.boolean(x > y);
+      case OpGe: return o.boolean(x >= y);
+      case OpAdd: o.i.assign(1, array::int_add(x, y)); return;
+      case OpSub: o.i.assign(1, array::int_sub(x, y)); return;
+      case OpMul: o.i.assign(1, array::int_mul(x, y)); return;
+      case OpMod: o.i.assign(1, array::int_mod(x, y)); return;
+      default: o.i.assign(1, array::int_div(x, y)); return;  // '/' and div on ints
+    }
   }
 
   // --lazy-if (an alternative, not the reference): the unselected branch is not needed.
@@ -798,21 +823,14 @@ struct Oracle::Impl {
     r.cycles = s.N;
     if (solver == Solver::Kleene) r.rounds = solve_kleene(s);
     else solve_worklist(s);
+    for (auto &c : s.cols) r.store_bytes += c.tag.capacity() + c.r.capacity() * sizeof(double) + c.i.capacity() * sizeof(int64_t);
+    if (solver == Solver::Worklist) r.store_bytes += nodes.size() * s.N;  // the queued bitmap
     r.evaluations = evaluations;
-    auto add = [&](const std::string &name) {
-      if (r.streams.count(name)) return;
-      int c = col(name);
-      std::vector<Cell> cells(s.N);
-      for (size_t n = 0; n < s.N; ++n) {
-        cells[n].tag = s.cols[c].tag[n];
-        if (cells[n].tag == Tag::Val) cells[n].value = s.tensor(c, n);
-      }
-      r.vars.push_back(name);
-      r.streams[name] = std::move(cells);
-    };
-    for (auto &v : prog.inputs) add(v.name);
-    for (auto &v : prog.outputs) add(v.name);
-    for (auto &eq : prog.equations) add(eq.lhs);
+    for (auto &v : prog.inputs) r.vars.push_back(v.name);
+    for (auto &v : prog.outputs)
+      if (std::find(r.vars.begin(), r.vars.end(), v.name) == r.vars.end()) r.vars.push_back(v.name);
+    for (auto &eq : prog.equations)
+      if (std::find(r.vars.begin(), r.vars.end(), eq.lhs) == r.vars.end()) r.vars.push_back(eq.lhs);
     std::sort(origins.begin(), origins.end(), [](auto &a, auto &b) { return a.cycle != b.cycle ? a.cycle < b.cycle : a.var < b.var; });
     r.errors = origins;
     // Input clock assumptions A_P: an input is present exactly where its clock ticks.
@@ -830,9 +848,36 @@ struct Oracle::Impl {
         }
       }
     }
+    auto data = std::make_shared<Result::Data>();
+    data->col_of = col_of;
+    data->store = std::move(s);
+    r.data = std::move(data);
     return r;
   }
 };
+
+bool Result::has(const std::string &var) const { return data && data->col_of.count(var) && !data->store.cols[data->col_of.at(var)].clock; }
+
+Cell Result::at(const std::string &var, size_t n) const {
+  auto it = data->col_of.find(var);
+  if (it == data->col_of.end()) throw OracleError("no variable '" + var + "'");
+  Cell c;
+  c.tag = data->store.tag(it->second, n);
+  if (c.tag == Tag::Val) c.value = data->store.tensor(it->second, n);
+  return c;
+}
+
+std::vector<Cell> Result::stream(const std::string &var) const {
+  std::vector<Cell> out;
+  for (size_t n = 0; n < cycles; ++n) out.push_back(at(var, n));
+  return out;
+}
+
+bool Result::any_error() const {
+  for (auto &c : data->store.cols)
+    if (!c.clock && std::find(c.tag.begin(), c.tag.end(), Tag::Err) != c.tag.end()) return true;
+  return false;
+}
 
 Oracle::Oracle(const CheckedProgram &cp, const core::Program &prog, Options opts)
     : impl_(std::make_unique<Impl>(cp, prog, opts)) {}

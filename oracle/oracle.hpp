@@ -55,12 +55,22 @@ struct ErrorOrigin {  // where an error (‖) was produced, not merely propagate
 
 struct Result {
   size_t cycles = 0;
-  std::vector<std::string> vars;            // inputs, outputs, then locals, in program order
-  std::map<std::string, std::vector<Cell>> streams;
+  std::vector<std::string> vars;            // inputs, outputs, then the other variables
   std::vector<ErrorOrigin> errors;
   uint64_t evaluations = 0;                 // rule applications (cells computed)
   uint64_t rounds = 0;                      // Kleene: iterations until the fixpoint
+  uint64_t store_bytes = 0;                 // memory of the stream store and solver bookkeeping
   std::vector<std::string> input_clock_violations;  // inputs whose presence disagrees with their clock
+
+  // The streams stay columnar (a tag byte and a flat payload per variable); cells are
+  // materialised on demand.
+  bool has(const std::string &var) const;
+  Cell at(const std::string &var, size_t n) const;
+  std::vector<Cell> stream(const std::string &var) const;
+  bool any_error() const;  // some cell of some variable is ‖
+
+  struct Data;
+  std::shared_ptr<const Data> data;
 };
 
 struct OracleError : std::runtime_error {  // bad inputs or an internal invariant broken

@@ -334,7 +334,7 @@ std::string format_result(const Result &r, const std::vector<std::string> &vars,
     rows.push_back(head);
     for (auto &v : vars) {
       std::vector<std::string> row{v};
-      for (auto &c : r.streams.at(v)) row.push_back(c.str());
+      for (size_t n = 0; n < r.cycles; ++n) row.push_back(r.at(v, n).str());
       rows.push_back(row);
     }
     std::vector<size_t> w(head.size(), 0);
@@ -355,7 +355,7 @@ std::string format_result(const Result &r, const std::vector<std::string> &vars,
     for (size_t k = 0; k < vars.size(); ++k) out += (k ? "," : "") + vars[k];
     out += "\n";
     for (size_t n = 0; n < r.cycles; ++n) {
-      for (size_t k = 0; k < vars.size(); ++k) out += (k ? "," : "") + quote(r.streams.at(vars[k])[n].str());
+      for (size_t k = 0; k < vars.size(); ++k) out += (k ? "," : "") + quote(r.at(vars[k], n).str());
       out += "\n";
     }
     return out;
@@ -363,7 +363,7 @@ std::string format_result(const Result &r, const std::vector<std::string> &vars,
   nlohmann::json j = nlohmann::json::array();
   for (size_t n = 0; n < r.cycles; ++n) {
     nlohmann::json o = nlohmann::json::object();
-    for (auto &v : vars) o[v] = cell_json(r.streams.at(v)[n]);
+    for (auto &v : vars) o[v] = cell_json(r.at(v, n));
     j.push_back(o);
   }
   return j.dump(1) + "\n";

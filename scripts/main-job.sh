@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README command 1: install dependencies, build, and run the main job: check every
 # program of the reference corpus against its recorded verdict and show the elaborated
-# form of a paper example (Figure 4: app with dense and multiply inlined).
+# form of a paper example (Figure 4: app with dense and multiply inlined) and the
+# oracle's chronogram of Figure 16 (backfill).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -11,3 +12,5 @@ printf '\n=== reference corpus: front-end verdicts (reference/NOTES.md explains 
 ./build/src/rml corpus reference
 printf '\n=== Figure 4: app (Figure 3) after inlining and normalisation\n'
 ./build/src/rml parse --normalized --main app reference/paper/fig03_gradient_descent.rml
+printf '\n=== Figure 16: backfill, computed by the oracle (the paper prints o = 8 8 8 5 4 4)\n'
+./build/src/rml run reference/paper/fig16_backfill.rml --inputs reference/paper/fig16_backfill.trace.csv

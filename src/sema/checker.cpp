@@ -1159,6 +1159,20 @@ class Checker {
         Type partial = s.apply(sig.inputs[i].type);
         bind_implicit(partial, actual[i], sig, s);
       }
+    // An argument whose type is still unknown (a cycle through this call) may leave the
+    // callee's implicit variables unbound: the outputs are then unknown too. The silent
+    // probe pass moves on (its hints type the argument for the real pass); the real pass
+    // asks for a declaration.
+    if (ok && !any_error_arg && leaves_unbound(sig, s)) {
+      for (size_t i = 0; i < e.args.size(); ++i)
+        if (!sig.inputs[i].is_const && resolve(actual[i]).kind == Type::Meta) {
+          if (d_.silent) return tuple_or_one_impl(fresh_outputs(sig.outputs.size()), allow_tuple);
+          d_.error("type.missing", start_span(*e.args[i]),
+                   "the type of this argument is not known here (it depends on itself through a cycle); declare the "
+                   "variable's type in a 'var' section");
+          return error_outputs(sig, allow_tuple);
+        }
+    }
     for (size_t i = 0; i < e.args.size(); ++i) {
       const Param &p = sig.inputs[i];
       if (p.is_const) continue;
@@ -1196,8 +1210,36 @@ class Checker {
     return Type::tuple(std::move(outs));
   }
 
+  // Whether the signature's outputs mention an implicit variable the substitution lacks.
+  static bool leaves_unbound(const Signature &sig, const TypeSubst &s) {
+    for (auto &o : sig.outputs) {
+      if (o.kind == Type::TyVar && !s.tyvars.count(o.tyvar)) return true;
+      if (o.kind != Type::Tensor) continue;
+      for (auto &d : o.shape) {
+        if (auto *p = std::get_if<Poly>(&d)) {
+          for (auto &sym : p->symbols())
+            if (std::count(sig.size_vars.begin(), sig.size_vars.end(), sym) && !s.statics.sizes.count(sym)) return true;
+        } else {
+          const std::string &nm = std::get<ShapeSym>(d).name;
+          if (std::count(sig.shape_vars.begin(), sig.shape_vars.end(), nm) && !s.statics.shapes.count(nm)) return true;
+        }
+      }
+    }
+    return false;
+  }
+  std::vector<Type> fresh_outputs(size_t n) {
+    std::vector<Type> v;
+    for (size_t k = 0; k < n; ++k) v.push_back(fresh_meta());
+    return v;
+  }
+
   // After an error in a call: error values, but as many as the callee has outputs, so
   // that an equation binding the wrong number of them is still reported.
+  static Type tuple_or_one_impl(std::vector<Type> ts, bool allow_tuple) {
+    if (ts.size() == 1) return ts[0];
+    if (!allow_tuple) return Type::error();
+    return Type::tuple(std::move(ts));
+  }
   static Type error_outputs(const Signature &sig, bool allow_tuple) {
     if (sig.outputs.size() <= 1 || !allow_tuple) return Type::error();
     return Type::tuple(std::vector<Type>(sig.outputs.size(), Type::error()));

@@ -188,7 +188,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
       for (auto &v : prog.outputs) vars.push_back(v.name);
     }
     for (auto &v : vars)
-      if (!res.streams.count(v)) {
+      if (!res.has(v)) {
         err << "rml: error: no variable '" << v << "' in the elaborated '" << main << "' (see rml parse --normalized)\n";
         return kFrontendError;
       }
@@ -199,7 +199,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
           << e.var << "' [" << e.rule << "]: " << e.message << "\n";
     // Unknown cells of the shown variables, as ranges.
     for (auto &v : vars) {
-      auto &cells = res.streams.at(v);
+      auto cells = res.stream(v);
       std::string ranges;
       for (size_t n = 0; n < cells.size();) {
         if (cells[n].tag != oracle::Tag::Bot) {
@@ -213,10 +213,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
       }
       if (!ranges.empty()) err << "unknown: '" << v << "' at cycles " << ranges << " (not determined by this prefix)\n";
     }
-    bool any_error = false;
-    for (auto &[name, cells] : res.streams)
-      for (auto &cell : cells) any_error |= cell.tag == oracle::Tag::Err;
-    return any_error ? kFalsified : kOk;
+    return res.any_error() ? kFalsified : kOk;
   } catch (core::ElabError &e) {
     err << (e.span.valid() ? location(e.span) + ": " : std::string("rml: ")) << "error[elab]: " << e.message << "\n";
   } catch (oracle::TraceError &e) {

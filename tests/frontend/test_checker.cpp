@@ -67,6 +67,21 @@ TEST(Checker, LocalTypesAreInferredThroughRecurrences) {
   EXPECT_EQ(type_str(ok->checked.nodes.at("counter").vars.at("u").type), "int");
 }
 
+TEST(Checker, GenericCallsInsideACycleAreTypedFromTheRestOfTheCycle) {
+  // Found by the oracle's random programs: sigmoid(v0) is reached while v0 is being
+  // typed; its shape variable must not leak into v1's type.
+  auto ok = check_text(
+      "node main(x: real, c: bool) -> (o: real)\n"
+      "  v0 = if (not c) then (0.5 fby v1) else (merge c x x);\n"
+      "  v1 = sigmoid(v0) when c;\n"
+      "  o = x;\n");
+  EXPECT_FALSE(ok->diags.has_errors()) << diag_text(*ok);
+  EXPECT_EQ(type_str(ok->checked.nodes.at("main").vars.at("v1").type), "real");
+  // With nothing in the cycle to say what v0 is, the checker asks for a declaration.
+  auto ko = check_text("node main(c: bool) -> (o: real) v0 = 0.0 fby v1; v1 = sigmoid(v0) when c; o = 1.0;\n");
+  EXPECT_FALSE(ko->diags.has_errors()) << diag_text(*ko);
+}
+
 TEST(Checker, IndependentErrorsInDifferentNodesAreAllReported) {
   auto r = check_text(
       "node a(x: int) -> (o: int) o = x + 1.0;\n"

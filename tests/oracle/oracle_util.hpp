@@ -56,9 +56,8 @@ inline Run run_both(const std::string &text, const std::string &main, const std:
 
 // Parses the expected cells with the variable's type and compares.
 inline void expect_stream(const Run &r, const std::string &var, const Vec &want) {
-  auto it = r.worklist.streams.find(var);
-  ASSERT_NE(it, r.worklist.streams.end()) << "no variable " << var;
-  const auto &got = it->second;
+  ASSERT_TRUE(r.worklist.has(var)) << "no variable " << var;
+  const auto got = r.worklist.stream(var);
   ASSERT_EQ(got.size(), want.size()) << var;
   Type t;
   for (auto &v : r.prog.inputs) if (v.name == var) t = v.type;
@@ -75,8 +74,8 @@ inline void expect_stream(const Run &r, const std::string &var, const Vec &want)
 
 // The two solvers computed the same least fixpoint.
 inline void expect_solvers_agree(const Run &r) {
-  for (auto &[name, cells] : r.worklist.streams) {
-    const auto &k = r.kleene.streams.at(name);
+  for (auto &name : r.worklist.vars) {
+    const auto cells = r.worklist.stream(name), k = r.kleene.stream(name);
     for (size_t n = 0; n < cells.size(); ++n)
       EXPECT_EQ(cells[n], k[n]) << name << " at cycle " << n << ": worklist " << cells[n].str() << ", kleene " << k[n].str();
   }

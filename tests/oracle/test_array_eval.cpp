@@ -10,11 +10,11 @@ namespace {
 // Evaluates node `f` (no inputs) on one cycle and returns its output `o` as text.
 std::string eval1(const std::string &body, const std::string &type) {
   auto r = rml::test::run_both("node f() -> (o: " + type + ") o = " + body + ";\n", "f", {}, 1);
-  return r.worklist.streams.at("o")[0].str();
+  return r.worklist.at("o", 0).str();
 }
 array::Tensor value1(const std::string &decls, const std::string &body, const std::string &type) {
   auto r = rml::test::run_both(decls + "node f() -> (o: " + type + ") o = " + body + ";\n", "f", {}, 1);
-  return r.worklist.streams.at("o")[0].value;
+  return r.worklist.at("o", 0).value;
 }
 }  // namespace
 
