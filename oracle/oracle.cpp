@@ -327,12 +327,15 @@ struct Oracle::Impl {
   // ff if all are absent, ⊥ otherwise; tt when there are no inputs.
   void rule_clock_base(const Node &nd, size_t n, const Store &s, Out &o) {
     if (nd.in.empty()) return o.boolean(true);
-    bool all_abs = true;
+    bool all_abs = true, any_err = false;
     for (int c : nd.in) {
       if (s.present(c, n)) return o.boolean(true);
       if (s.tag(c, n) != Tag::Abs) all_abs = false;
+      any_err |= s.tag(c, n) == Tag::Err;
     }
     if (all_abs) return o.boolean(false);
+    // No input present and one is ‖: ‖ is above both readings, ff (if it were □) and tt.
+    if (any_err) return o.propagate_error();
     o.set(Tag::Bot);
   }
 
@@ -529,7 +532,7 @@ struct Oracle::Impl {
     return -1;
   }
 
-  // §4.6 i fby e, in the index-wise form (equivalent to fby#/pre#, see proofs/).
+  // §4.6 i fby e, in the index-wise form (equivalent to fby#/pre#: semantics.md §4.6).
   void rule_fby(const Node &nd, size_t n, const Store &s, Out &o) {
     int i = nd.in[0], e = nd.in[1];
     Tag it = s.tag(i, n), et = s.tag(e, n);
@@ -730,9 +733,11 @@ struct Oracle::Impl {
         else std::copy(c.value.i.begin(), c.value.i.end(), col.i.begin() + static_cast<long>(n * col.numel));
       }
     }
-    for (auto &[name, cells] : in.streams)
+    for (auto &kv : in.streams) {
+      const std::string &name = kv.first;
       if (std::none_of(prog.inputs.begin(), prog.inputs.end(), [&](auto &v) { return v.name == name; }))
         throw OracleError("'" + name + "' is not an input of '" + prog.main + "'");
+    }
     origin_seen.assign(s.cols.size(), std::vector<uint8_t>(s.N, 0));
     origins.clear();
     evaluations = 0;
@@ -838,8 +843,8 @@ struct Oracle::Impl {
       int c = col(v.name), k = clock_col[static_cast<size_t>(clocks.of(v.name))];
       for (size_t n = 0; n < s.N; ++n) {
         Tag kt = s.tag(k, n), xt = s.tag(c, n);
-        if (kt != Tag::Val || xt == Tag::Bot) continue;
-        bool ticks = s.bval(k, n), present = xt == Tag::Val;
+        if (kt != Tag::Val || xt == Tag::Bot || xt == Tag::Err) continue;
+        bool ticks = s.bval(k, n), present = xt == Tag::Val || xt == Tag::Nil;
         if (ticks != present) {
           r.input_clock_violations.push_back(v.name + " at cycle " + std::to_string(n) + ": " +
                                              (present ? "present where its clock " + clocks.str(clocks.of(v.name)) + " is false"

@@ -20,7 +20,8 @@ namespace {
 // Union-find arena of clock terms with variables.
 struct Solver {
   struct Node {
-    enum Kind : uint8_t { Var, Base, Never, On } kind;
+    enum Kind : uint8_t { Var, Base, Never, On };
+    Kind kind = Var;
     int parent = -1;  // On
     bool positive = true;
     std::string cond;
@@ -36,13 +37,18 @@ struct Solver {
 
   explicit Solver(const Program &prog) : p(prog) {
     for (auto &eq : p.equations) def[eq.lhs] = &eq;
-    nodes.push_back(Node{Node::Base});
-    nodes.push_back(Node{Node::Never});
+    nodes.push_back(make(Node::Base));
+    nodes.push_back(make(Node::Never));
     for (size_t i = 0; i < p.instances.size(); ++i) inst_base.push_back(i == 0 ? 0 : fresh(static_cast<int>(i)));
   }
 
+  static Node make(Node::Kind k) {
+    Node n;
+    n.kind = k;
+    return n;
+  }
   int fresh(int instance) {
-    Node n{Node::Var};
+    Node n = make(Node::Var);
     n.instance = instance;
     nodes.push_back(n);
     return static_cast<int>(nodes.size()) - 1;
@@ -71,7 +77,7 @@ struct Solver {
     auto it = def.find(c);
     if (it != def.end() && it->second->prim == Prim::Const && it->second->lit.type == Scalar::Bool)
       return it->second->lit.b == positive ? k : 1;
-    Node n{Node::On};
+    Node n = make(Node::On);
     n.parent = k;
     n.positive = positive;
     n.cond = c;
@@ -168,7 +174,7 @@ struct Solver {
   int close(int t, std::map<int, int> &memo, std::vector<ClockTerm> &out) {
     t = find(t);
     if (auto it = memo.find(t); it != memo.end()) return it->second;
-    int r;
+    int r = 0;
     switch (nodes[t].kind) {
       case Node::Base: r = 0; break;
       case Node::Never: r = 1; break;
@@ -210,8 +216,10 @@ Clocks infer_clocks(const Program &p) {
   Solver s(p);
   s.run();
   Clocks c;
-  c.terms.push_back(ClockTerm{ClockTerm::Base});
-  c.terms.push_back(ClockTerm{ClockTerm::Never});
+  ClockTerm base, never;
+  never.kind = ClockTerm::Never;
+  c.terms.push_back(base);
+  c.terms.push_back(never);
   std::map<int, int> memo;
   auto all = [&](const std::vector<Var> &vs) {
     for (auto &v : vs) c.of_var[v.name] = s.close(s.ck(v.name, 0), memo, c.terms);

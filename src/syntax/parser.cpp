@@ -12,7 +12,7 @@ struct LimitAbort {};  // nesting limit: give up on the file
 
 class Parser {
  public:
-  Parser(const SourceFile &f, Diagnostics &d) : file_(f), d_(d), errors_before_(d.error_count()), toks_(lex(f, d)) {
+  Parser(const SourceFile &f, Diagnostics &d) : d_(d), errors_before_(d.error_count()), toks_(lex(f, d)) {
     lex_failed_ = d.error_count() > errors_before_;
   }
 
@@ -57,7 +57,6 @@ class Parser {
   }
 
  private:
-  const SourceFile &file_;
   Diagnostics &d_;
   size_t errors_before_;
   std::vector<Token> toks_;

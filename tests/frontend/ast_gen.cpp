@@ -660,7 +660,7 @@ rc::Gen<GenExpr> genExpr(Layer layer, int depth) {
                            int d = *scaledDepth(depth);
                            return GenExpr{std::shared_ptr<const Expr>(expr(layer, d))};
                          }),
-                         shrink_expr);
+                         [](const GenExpr &g) { return shrink_expr(g); });
 }
 
 rc::Gen<GenExpr> genStaticExpr(int depth) {
@@ -684,7 +684,7 @@ rc::Gen<GenProgram> genProgram() {
     }
     return GenProgram{std::shared_ptr<const rml::Program>(std::move(p))};
   });
-  return rc::gen::shrink(std::move(gen), shrink_program);
+  return rc::gen::shrink(std::move(gen), [](const GenProgram &g) { return shrink_program(g); });
 }
 
 void showValue(const GenExpr &g, std::ostream &os) { os << rml::print_expr(*g.e); }
