@@ -332,6 +332,14 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
   }
   el.body(f);
   el.declare_clocks(f);
+  for (auto &a : n.assumptions) {
+    CoreAssumption ca;
+    ca.eventually = a.eventually;
+    ca.within = a.within;
+    ca.span = a.span;
+    ca.var = el.expr(*a.cond, f, {}).at(0);
+    el.out.assumptions.push_back(std::move(ca));
+  }
   return std::move(el.out);
 }
 

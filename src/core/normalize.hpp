@@ -66,7 +66,17 @@ struct DeclaredClock {
   Span span;
 };
 
+// `assume always [eventually] var [within N]` of the main node; `var` holds the elaborated
+// condition.
+struct CoreAssumption {
+  bool eventually = false;
+  int64_t within = -1;
+  std::string var;
+  Span span;
+};
+
 struct Program {
+  std::vector<CoreAssumption> assumptions;
   std::string main;
   std::vector<Var> inputs, outputs, locals;
   std::vector<Equation> equations;

@@ -1694,6 +1694,12 @@ class Checker {
       it->second.type = type_from_syntax(*v.type, ctx);
     }
     for (size_t k = 0; k < n.equations.size(); ++k) check_equation(st, static_cast<int>(k));
+    for (auto &a : n.assumptions) {
+      Type t = infer(*a.cond, ctx);
+      require_bool_scalar(*a.cond, t, "an assumption");
+      if (a.within == 0 || a.within > 1000000)
+        d_.error("static.eval", a.span, "the bound of 'within' must be between 1 and 1000000 cycles");
+    }
     for (auto &v : n.outputs)
       if (info.vars.count(v.name) && info.vars[v.name].kind == VarInfo::Output && info.vars[v.name].def_eq < 0)
         d_.error("name.undefined", v.span, "output '" + v.name + "' of '" + n.name + "' is never defined");

@@ -64,6 +64,7 @@ std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::strin
       for (auto &v : n->outputs) c.outputs.push_back(v.clone());
       for (auto &v : n->locals) c.locals.push_back(v.clone());
       for (auto &e : n->equations) c.equations.push_back(e.clone());
+      for (auto &a : n->assumptions) c.assumptions.push_back(a.clone());
       r->checked.program.decls.emplace_back(std::move(c));
     } else if (auto *f = std::get_if<FunDecl>(&d)) {
       FunDecl c;

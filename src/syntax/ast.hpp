@@ -103,6 +103,17 @@ struct Equation {
   Equation clone() const;
 };
 
+// An environment assumption of a node (used by rml-check on the main node):
+// `assume always e;` (e holds at every cycle) or `assume always eventually e within N;`
+// (e holds at least once in every window of N+1 cycles; without `within`, unbounded).
+struct Assumption {
+  bool eventually = false;
+  int64_t within = -1;  // -1: no bound given
+  ExprPtr cond;
+  Span span;
+  Assumption clone() const;
+};
+
 struct NodeDecl {
   std::string name;
   Span name_span;
@@ -112,6 +123,7 @@ struct NodeDecl {
   bool has_let = false;       // `let ... tel` body (printing only; not compared)
   std::vector<VarDecl> inputs, outputs, locals;
   std::vector<Equation> equations;
+  std::vector<Assumption> assumptions;
 };
 
 struct FunDecl {

@@ -174,7 +174,7 @@ class Parser {
     if (accept(Tok::KwLet)) {
       n.has_let = true;
       while (!at(Tok::KwTel) && !at(Tok::Eof) && !is_decl_start(cur().kind) && !d_.saturated())
-        equation_recovering(n.equations);
+        statement_recovering(n);
       expect(Tok::KwTel, "to end the node body");
       accept(Tok::Semi);
     } else {
@@ -185,7 +185,7 @@ class Parser {
           accept(Tok::Semi);
           continue;
         }
-        equation_recovering(n.equations);
+        statement_recovering(n);
       }
     }
     return n;
@@ -344,6 +344,46 @@ class Parser {
     c.value = expr();
     expect(Tok::Semi, "after the constant declaration");
     return c;
+  }
+
+  // `assume always ...;` starts with contextual words, so `assume` stays a usable name.
+  bool at_assumption() const {
+    return cur().kind == Tok::Ident && cur().text == "assume" && peek(1).kind == Tok::Ident && peek(1).text == "always";
+  }
+  Assumption assumption() {
+    Assumption a;
+    Span b = take().span;  // assume
+    take();                // always
+    if (cur().kind == Tok::Ident && cur().text == "eventually") {
+      take();
+      a.eventually = true;
+    }
+    a.cond = expr();
+    if (cur().kind == Tok::Ident && cur().text == "within") {
+      if (!a.eventually) {
+        d_.error("parse.expected", cur().span, "'within' bounds 'always eventually'; 'always' needs no bound");
+        throw ParseAbort{};
+      }
+      take();
+      if (!at(Tok::Int)) error_expected("a number of cycles after 'within'");
+      a.within = take().ival;
+    }
+    expect(Tok::Semi, "after the assumption");
+    a.span = from(b);
+    return a;
+  }
+
+  void statement_recovering(NodeDecl &n) {
+    if (at_assumption()) {
+      try {
+        n.assumptions.push_back(assumption());
+      } catch (ParseAbort &) {
+        while (!at(Tok::Eof) && !at(Tok::Semi) && !at(Tok::KwTel) && !is_decl_start(cur().kind)) take();
+        accept(Tok::Semi);
+      }
+      return;
+    }
+    equation_recovering(n.equations);
   }
 
   void equation_recovering(std::vector<Equation> &out) {

@@ -243,6 +243,11 @@ std::string print_program(const Program &p) {
         for (size_t k = 0; k < eq.lhs.size(); ++k) out += (k ? ", " : "") + eq.lhs[k].name;
         out += " = " + print_expr(*eq.rhs) + ";\n";
       }
+      for (auto &a : n->assumptions) {
+        out += std::string("  assume always ") + (a.eventually ? "eventually " : "") + print_expr(*a.cond);
+        if (a.within >= 0) out += " within " + std::to_string(a.within);
+        out += ";\n";
+      }
       if (n->has_let || !n->locals.empty()) out += "tel\n";
     } else if (auto *f = std::get_if<FunDecl>(&d)) {
       out += "fun " + f->name + "(";
