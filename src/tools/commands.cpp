@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "core/normalize.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/trace_io.hpp"
+#include "checker/checker.hpp"
 #include "sema/frontend.hpp"
 #include "syntax/printer.hpp"
 #include "tools/expectations.hpp"
@@ -97,10 +99,48 @@ int cmd_fmt(const FmtCmd &c, std::ostream &out, std::ostream &err) {
   return kOk;
 }
 
+namespace {
+
+// Inserts `assume ...;` lines at the end of the main node's body (for --assume).
+std::optional<std::string> with_assumptions(const FrontendResult &r, const std::string &main,
+                                            const std::vector<std::string> &assume, std::string &why) {
+  const std::string &text = r.files.back()->text;
+  for (auto &d : r.user.decls) {
+    auto *n = std::get_if<NodeDecl>(&d);
+    if (!n || n->name != main) continue;
+    uint32_t at = n->name_span.end;
+    for (auto &eq : n->equations) at = std::max(at, eq.span.end);
+    for (auto &a : n->assumptions) at = std::max(at, a.span.end);
+    std::string ins;
+    for (auto &a : assume) ins += "\n  assume " + a + ";";
+    if (n->has_let && n->equations.empty()) {
+      why = "--assume needs a main node with at least one equation";
+      return std::nullopt;
+    }
+    return text.substr(0, at) + ins + text.substr(at);
+  }
+  why = "no node '" + main + "'";
+  return std::nullopt;
+}
+
+void print_findings(const check::PropertyResult &p, std::ostream &out) {
+  for (auto &f : p.findings) {
+    Diagnostic d;
+    d.severity = p.verdict == check::Verdict::Falsified ? Severity::Error : Severity::Warning;
+    d.rule = f.rule;
+    d.message = f.message;
+    d.span = f.span;
+    if (f.span.valid()) out << render(d);
+    else out << "  " << f.rule << ": " << f.message << "\n";
+  }
+}
+
+}  // namespace
+
 int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
   auto r = load(c.file, err);
   if (!r) return kFrontendError;
-  if (c.json) {
+  if (c.json && r->diags.has_errors()) {
     nlohmann::json j = nlohmann::json::array();
     for (auto &d : r->diags.all()) {
       nlohmann::json o;
@@ -116,22 +156,136 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
       }
       j.push_back(o);
     }
-    out << nlohmann::json{{"file", c.file}, {"verdict", r->diags.has_errors() ? "error" : "ok"}, {"diagnostics", j}}.dump(2)
-        << "\n";
-    return r->diags.has_errors() ? kFrontendError : kOk;
+    out << nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", j}}.dump(2) << "\n";
+    return kFrontendError;
   }
-  int rc = report(*r, err);
-  if (rc) return rc;
-  if (!c.main_node.empty()) {
-    try {
-      core::elaborate(r->checked, c.main_node);
-    } catch (core::ElabError &e) {
-      err << (e.span.valid() ? location(e.span) + ": " : std::string("rml: ")) << "error[elab]: " << e.message << "\n";
+  if (int rc = report(*r, err)) return rc;
+  // Which nodes: --main, the file's `// main:` header, or every node that can be a main.
+  std::vector<std::string> mains;
+  if (!c.main_node.empty()) mains.push_back(c.main_node);
+  else {
+    Expectations ex = parse_expectations(r->files.back()->text);
+    if (!ex.main_node.empty() && core::can_be_main(r->checked, ex.main_node)) mains.push_back(ex.main_node);
+    else
+      for (auto &n : user_nodes(*r))
+        if (core::can_be_main(r->checked, n)) mains.push_back(n);
+  }
+  if (c.frontend_only || mains.empty()) {
+    if (!c.json) out << c.file << ": front end ok (" << user_nodes(*r).size() << " nodes" << (mains.empty() ? "; none can be a main node: generic)" : ")") << "\n";
+    else out << nlohmann::json{{"file", c.file}, {"verdict", "ok"}, {"diagnostics", nlohmann::json::array()}}.dump(2) << "\n";
+    return kOk;
+  }
+  if (!c.assume.empty()) {
+    if (mains.size() != 1) {
+      err << "rml-check: error: --assume needs one main node (use --main)\n";
       return kFrontendError;
     }
+    std::string why;
+    auto text = with_assumptions(*r, mains[0], c.assume, why);
+    if (!text) {
+      err << "rml-check: error: " << why << "\n";
+      return kFrontendError;
+    }
+    r = run_frontend(c.file, *text);
+    if (r->diags.has_errors()) {
+      err << "rml-check: error: in --assume:\n";
+      return report(*r, err);
+    }
   }
-  out << c.file << ": front end ok (" << user_nodes(*r).size() << " nodes)\n";
-  return kOk;
+  check::Options opts;
+  opts.timeout_s = c.timeout_s;
+  opts.explain = c.explain;
+  int worst = kOk;
+  nlohmann::json jreports = nlohmann::json::array();
+  for (auto &main : mains) {
+    core::Program prog;
+    try {
+      prog = core::elaborate(r->checked, main);
+    } catch (core::ElabError &e) {
+      err << (e.span.valid() ? location(e.span) + ": " : std::string("rml-check: ")) << "error[elab]: " << e.message << "\n";
+      return kFrontendError;
+    }
+    check::Report rep;
+    try {
+      rep = check::check_program(r->checked, prog, opts);
+    } catch (oracle::OracleError &e) {
+      err << "rml-check: error: " << e.what() << "\n";
+      return kUnknown;
+    }
+    int rc = rep.exit_code();
+    if (rc == kFalsified || (rc == kUnknown && worst == kOk)) worst = rc;
+    nlohmann::json jr;
+    jr["main"] = main;
+    jr["properties"] = nlohmann::json::array();
+    if (!c.json) out << c.file << ": node " << main << "\n";
+    size_t cex_no = 0;
+    for (auto &p : rep.properties) {
+      std::string chronogram, cex_file;
+      if (p.cex) {
+        oracle::Oracle orc(r->checked, prog);
+        oracle::Result res = orc.run(p.cex->inputs);
+        std::vector<std::string> show;
+        for (auto &v : prog.inputs) show.push_back(v.name);
+        for (auto &v : p.cex->show)
+          if (std::find(show.begin(), show.end(), v) == show.end() && res.has(v)) show.push_back(v);
+        chronogram = oracle::format_result(res, show, oracle::Format::Table);
+        if (!c.cex_dir.empty()) {
+          cex_file = c.cex_dir + "/" + main + "." + p.kind + "." + std::to_string(++cex_no) + ".csv";
+          std::ofstream f(cex_file);
+          f << p.cex->csv;
+        }
+      }
+      if (c.json) {
+        nlohmann::json o;
+        o["kind"] = p.kind;
+        o["verdict"] = check::verdict_name(p.verdict);
+        o["method"] = p.method;
+        o["horizon"] = p.horizon ? nlohmann::json(*p.horizon) : nlohmann::json(nullptr);
+        o["findings"] = nlohmann::json::array();
+        for (auto &f : p.findings) {
+          nlohmann::json fj{{"rule", f.rule}, {"message", f.message}};
+          if (f.span.valid()) {
+            auto [l, col] = f.span.file->line_col(f.span.begin);
+            fj["file"] = f.span.file->path;
+            fj["line"] = l;
+            fj["col"] = col;
+          }
+          o["findings"].push_back(fj);
+        }
+        if (p.cex) o["counterexample"] = {{"what", p.cex->what}, {"trace_csv", p.cex->csv}, {"chronogram", chronogram}};
+        else o["counterexample"] = nullptr;
+        if (c.explain) o["smt"] = p.smt;
+        jr["properties"].push_back(o);
+        continue;
+      }
+      out << "  " << p.kind << ": " << check::verdict_name(p.verdict);
+      if (p.horizon)
+        out << " (horizon " << *p.horizon << (*p.horizon == 1 ? " cycle" : " cycles")
+            << (*p.horizon ? ", buffering " + std::to_string(*p.horizon + 1) + " cycles" : "") << ")";
+      out << " -- " << p.method << "\n";
+      print_findings(p, out);
+      if (p.cex) {
+        out << "  counterexample: " << p.cex->what << "\n";
+        std::istringstream lines(chronogram);
+        std::string line;
+        while (std::getline(lines, line)) out << "    " << line << "\n";
+        if (prog.inputs.empty()) {
+          out << "  replay: rml run " << c.file << " --main " << main << " --cycles " << p.cex->inputs.cycles << "\n";
+        } else {
+          out << "  replay: rml run " << c.file << " --main " << main << " --inputs "
+              << (cex_file.empty() ? "<this trace>" : cex_file) << "\n";
+        }
+        if (cex_file.empty() && !prog.inputs.empty()) {
+          std::istringstream csv(p.cex->csv);
+          while (std::getline(csv, line)) out << "    | " << line << "\n";
+        }
+      }
+      if (c.explain && !p.smt.empty()) out << p.smt;
+    }
+    jreports.push_back(jr);
+  }
+  if (c.json) out << nlohmann::json{{"file", c.file}, {"reports", jreports}}.dump(2) << "\n";
+  return worst;
 }
 
 int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {

@@ -27,6 +27,11 @@ struct CheckCmd {
   std::string file;
   std::string main_node;
   bool json = false;
+  double timeout_s = 20;
+  std::vector<std::string> assume;  // extra assumptions, e.g. "always eventually bp within 8"
+  bool explain = false;             // print the SMT-LIB obligations
+  std::string cex_dir;              // write counterexample traces there
+  bool frontend_only = false;
 };
 int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err);
 

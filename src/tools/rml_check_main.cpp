@@ -10,7 +10,12 @@ int main(int argc, char **argv) {
   rml::CheckCmd check;
   app.add_option("file", check.file, "source file")->required();
   app.add_option("--main", check.main_node, "main node");
-  app.add_flag("--json", check.json, "JSON output (one object per diagnostic)");
+  app.add_flag("--json", check.json, "JSON output (one object per property)");
+  app.add_option("--timeout", check.timeout_s, "seconds per solver call (default 20); a timeout gives 'unknown'");
+  app.add_option("--assume", check.assume, "an extra assumption on the main node, e.g. 'always eventually bp within 8'");
+  app.add_flag("--explain", check.explain, "print the proof obligations in SMT-LIB");
+  app.add_option("--cex-dir", check.cex_dir, "write counterexample traces (CSV) to this folder");
+  app.add_flag("--frontend-only", check.frontend_only, "stop after the front end (names, types, shapes)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

@@ -21,10 +21,15 @@ int main(int argc, char **argv) {
   f->add_flag("-i,--in-place", fmt.in_place, "rewrite the file");
 
   rml::CheckCmd check;
-  auto *c = app.add_subcommand("check", "front-end checks (names, types, shapes, static parameters)");
+  auto *c = app.add_subcommand("check", "verify a program (as rml-check): front end, clocks, causality, productivity");
   c->add_option("file", check.file, "source file")->required();
   c->add_option("--main", check.main_node, "main node");
   c->add_flag("--json", check.json, "JSON output");
+  c->add_option("--timeout", check.timeout_s, "seconds per solver call");
+  c->add_option("--assume", check.assume, "an extra assumption on the main node");
+  c->add_flag("--explain", check.explain, "print the proof obligations in SMT-LIB");
+  c->add_option("--cex-dir", check.cex_dir, "write counterexample traces (CSV) to this folder");
+  c->add_flag("--frontend-only", check.frontend_only, "stop after the front end");
 
   rml::RunCmd run;
   auto *r = app.add_subcommand("run", "run a node on an input trace with the oracle; print its chronogram");

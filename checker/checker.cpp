@@ -1,0 +1,829 @@
+#include "checker/checker.hpp"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/strong_components.hpp>
+#include <z3++.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "checker/smt_model.hpp"
+#include "core/clocks.hpp"
+#include "oracle/trace_io.hpp"
+
+namespace rml::check {
+
+const char *verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Valid: return "valid";
+    case Verdict::Falsified: return "falsified";
+    case Verdict::Unknown: return "unknown";
+  }
+  return "?";
+}
+
+int Report::exit_code() const {
+  bool unknown = false;
+  for (auto &p : properties) {
+    if (p.verdict == Verdict::Falsified) return 1;
+    if (p.verdict == Verdict::Unknown) unknown = true;
+  }
+  return unknown ? 3 : 0;
+}
+
+namespace {
+
+// ------------------------------------------------------------------ dependency graph
+// "y at cycle n needs x at cycle n + offset, when the guard literals hold" (semantics.md §11).
+struct Lit {
+  std::string cond;
+  bool positive;
+  int offset;  // relative to the needing cell
+  bool operator<(const Lit &o) const { return std::tie(cond, positive, offset) < std::tie(o.cond, o.positive, o.offset); }
+};
+struct Edge {
+  int from, to;
+  int offset;  // 0 instantaneous, -1 fby/pre (previous tick), +1 post (next tick)
+  std::vector<Lit> guards;
+  const core::Equation *eq;
+};
+
+struct DepGraph {
+  std::vector<std::string> names;
+  std::map<std::string, int> id;
+  std::vector<Edge> edges;
+  std::vector<std::vector<int>> out;  // edge indices by source
+
+  int node(const std::string &n) {
+    auto it = id.find(n);
+    if (it != id.end()) return it->second;
+    id[n] = static_cast<int>(names.size());
+    names.push_back(n);
+    out.emplace_back();
+    return id[n];
+  }
+  void add(const std::string &y, const std::string &x, int offset, std::vector<Lit> g, const core::Equation *eq) {
+    int a = node(y), b = node(x);
+    edges.push_back(Edge{a, b, offset, std::move(g), eq});
+    out[a].push_back(static_cast<int>(edges.size()) - 1);
+  }
+};
+
+DepGraph build_graph(const core::Program &p, const core::Clocks &ck) {
+  DepGraph g;
+  for (auto &v : p.inputs) g.node(v.name);
+  auto clock_conds = [&](const std::string &y, const core::Equation *eq) {
+    for (int t = ck.of(y); t >= 0 && ck.terms[t].kind == core::ClockTerm::On; t = ck.terms[t].parent)
+      g.add(y, ck.terms[t].cond, 0, {}, eq);
+  };
+  for (auto &eq : p.equations) {
+    const std::string &y = eq.lhs;
+    g.node(y);
+    auto a = [&](size_t i) { return eq.args.at(i); };
+    switch (eq.prim) {
+      case core::Prim::Const: clock_conds(y, &eq); break;
+      case core::Prim::Copy: g.add(y, a(0), 0, {}, &eq); break;
+      case core::Prim::Apply:
+        if (eq.args.empty()) clock_conds(y, &eq);
+        for (auto &x : eq.args) g.add(y, x, 0, {}, &eq);
+        break;
+      case core::Prim::When:
+        g.add(y, a(1), 0, {}, &eq);
+        g.add(y, a(0), 0, {Lit{a(1), eq.positive, 0}}, &eq);
+        break;
+      case core::Prim::Merge:
+        g.add(y, a(0), 0, {}, &eq);
+        g.add(y, a(1), 0, {Lit{a(0), true, 0}}, &eq);
+        g.add(y, a(2), 0, {Lit{a(0), false, 0}}, &eq);
+        break;
+      case core::Prim::Fby:
+        g.add(y, a(0), 0, {}, &eq);
+        g.add(y, a(1), -1, {}, &eq);
+        break;
+      case core::Prim::Pre:
+        clock_conds(y, &eq);
+        g.add(y, a(0), -1, {}, &eq);
+        break;
+      case core::Prim::Arrow:
+        g.add(y, a(0), 0, {}, &eq);
+        g.add(y, a(1), 0, {}, &eq);
+        break;
+      case core::Prim::Post:
+        clock_conds(y, &eq);
+        g.add(y, a(0), +1, {}, &eq);
+        break;
+    }
+  }
+  return g;
+}
+
+// Strongly connected components (Boost.Graph) of the subgraph of selected edges.
+std::vector<int> components(const DepGraph &g, const std::function<bool(const Edge &)> &keep, int &count) {
+  using G = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+  G bg(g.names.size());
+  for (auto &e : g.edges)
+    if (keep(e)) boost::add_edge(static_cast<size_t>(e.from), static_cast<size_t>(e.to), bg);
+  std::vector<int> comp(g.names.size());
+  count = boost::strong_components(bg, boost::make_iterator_property_map(comp.begin(), boost::get(boost::vertex_index, bg)));
+  return comp;
+}
+
+// A simple cycle: its edges in order.
+struct Cycle {
+  std::vector<int> edges;
+  int weight = 0;
+  std::vector<Lit> guards;  // offsets relative to the cycle's start
+};
+
+// Whether literals can hold together (the same condition at the same offset must agree).
+bool consistent(const std::vector<Lit> &ls) {
+  std::map<std::pair<std::string, int>, bool> seen;
+  for (auto &l : ls) {
+    auto key = std::make_pair(l.cond, l.offset);
+    auto it = seen.find(key);
+    if (it != seen.end() && it->second != l.positive) return false;
+    seen[key] = l.positive;
+  }
+  return true;
+}
+
+// Enumerates simple cycles inside one component (edges kept by `keep`), at most `limit`
+// of them; `truncated` tells whether the enumeration stopped early.
+std::vector<Cycle> cycles_in(const DepGraph &g, const std::vector<int> &comp, int c, const std::function<bool(const Edge &)> &keep,
+                             size_t limit, bool &truncated) {
+  std::vector<Cycle> out;
+  std::vector<int> members;
+  for (size_t v = 0; v < comp.size(); ++v)
+    if (comp[v] == c) members.push_back(static_cast<int>(v));
+  std::sort(members.begin(), members.end());
+  size_t steps = 0;
+  for (int start : members) {
+    // Cycles whose smallest node is `start` (each cycle found once).
+    std::vector<int> path_edges;
+    std::vector<char> on_path(g.names.size(), 0);
+    std::function<void(int, int)> dfs = [&](int v, int weight) {
+      if (truncated) return;
+      for (int ei : g.out[v]) {
+        const Edge &e = g.edges[ei];
+        if (!keep(e) || comp[e.to] != c || e.to < start) continue;
+        if (++steps > 200000) {
+          truncated = true;
+          return;
+        }
+        if (e.to == start) {
+          Cycle cy;
+          cy.edges = path_edges;
+          cy.edges.push_back(ei);
+          int off = 0;
+          for (int k : cy.edges) {
+            for (auto l : g.edges[k].guards) cy.guards.push_back(Lit{l.cond, l.positive, l.offset + off});
+            off += g.edges[k].offset;
+          }
+          cy.weight = off;
+          out.push_back(std::move(cy));
+          if (out.size() >= limit) {
+            truncated = true;
+            return;
+          }
+          continue;
+        }
+        if (on_path[e.to]) continue;
+        on_path[e.to] = 1;
+        path_edges.push_back(ei);
+        dfs(e.to, weight + e.offset);
+        path_edges.pop_back();
+        on_path[e.to] = 0;
+      }
+    };
+    on_path[start] = 1;
+    dfs(start, 0);
+    if (truncated) break;
+  }
+  return out;
+}
+
+std::string describe_cycle(const DepGraph &g, const Cycle &cy) {
+  std::string s = g.names[g.edges[cy.edges[0]].from];
+  for (int k : cy.edges) {
+    const Edge &e = g.edges[k];
+    s += e.offset == 0 ? " needs " : e.offset > 0 ? " needs (next tick) " : " needs (previous tick) ";
+    s += g.names[e.to];
+    for (auto &l : e.guards) s += std::string(" [when ") + (l.positive ? "" : "not ") + l.cond + "]";
+  }
+  return s;
+}
+
+Span cycle_span(const DepGraph &g, const Cycle &cy) {
+  for (int k : cy.edges)
+    if (g.edges[k].eq && g.edges[k].eq->span.valid()) return g.edges[k].eq->span;
+  return {};
+}
+
+// ------------------------------------------------------------------ solver helpers
+struct Smt {
+  z3::context ctx;
+  std::unique_ptr<TransitionSystem> ts;
+  const Options &opts;
+  Smt(const core::Program &p, const core::Clocks &c, const Options &o) : opts(o) {
+    ts = std::make_unique<TransitionSystem>(ctx, p, c);
+  }
+  z3::solver solver() {
+    z3::solver s(ctx);
+    z3::params prm(ctx);
+    prm.set("timeout", static_cast<unsigned>(opts.timeout_s * 1000));
+    s.set(prm);
+    return s;
+  }
+  // Frames 0..n-1 from the initial state (or a free state).
+  std::vector<TransitionSystem::Frame> unroll(int n, bool initial, z3::solver &s) {
+    std::vector<TransitionSystem::Frame> fs;
+    for (int k = 0; k < n; ++k) {
+      fs.push_back(ts->frame(k, k ? &fs.back() : nullptr, initial && k == 0));
+      for (auto e : fs.back().constraints) s.add(e);
+    }
+    return fs;
+  }
+};
+
+// Reads the inputs of a model as an oracle trace.
+oracle::Inputs model_inputs(const core::Program &p, const std::vector<TransitionSystem::Frame> &fs, z3::model &m) {
+  oracle::Inputs in;
+  in.cycles = fs.size();
+  for (auto &v : p.inputs) {
+    auto &cells = in.streams[v.name];
+    for (auto &f : fs) {
+      bool present = m.eval(f.p.at(v.name), true).is_true();
+      if (!present) {
+        cells.push_back(oracle::Cell::absent());
+        continue;
+      }
+      std::vector<int64_t> shape = array::concrete_shape(v.type.shape);
+      array::Tensor t = array::Tensor::zeros(v.type.elem, shape);
+      auto it = f.v.find(v.name);
+      if (it != f.v.end()) {
+        z3::expr val = m.eval(it->second, true);
+        if (v.type.elem == Scalar::Bool) t.i[0] = val.is_true();
+        else {
+          uint64_t u = 0;
+          val.is_numeral_u64(u);
+          t.i[0] = static_cast<int64_t>(u);
+        }
+      }
+      cells.push_back(oracle::Cell::of(std::move(t)));
+    }
+  }
+  return in;
+}
+
+std::string trace_csv(const core::Program &p, const oracle::Inputs &in) {
+  std::string s;
+  for (size_t k = 0; k < p.inputs.size(); ++k) s += (k ? "," : "") + p.inputs[k].name;
+  s += "\n";
+  for (size_t n = 0; n < in.cycles; ++n) {
+    for (size_t k = 0; k < p.inputs.size(); ++k) {
+      std::string c = in.streams.at(p.inputs[k].name)[n].str();
+      if (c.find(',') != std::string::npos) c = "\"" + c + "\"";
+      s += (k ? "," : "") + c;
+    }
+    s += "\n";
+  }
+  return s;
+}
+
+struct Checker {
+  const CheckedProgram &cp;
+  const core::Program &prog;
+  const Options &opts;
+  core::Clocks clocks;
+  DepGraph graph;
+  // Proved invariants: started ⇒ lo ≤ mem ≤ hi for integer memories (Houdini).
+  struct Interval {
+    size_t slot, started;
+    int64_t lo, hi;
+  };
+  std::vector<Interval> invariants;
+  bool invariants_done = false;
+
+  Checker(const CheckedProgram &c, const core::Program &p, const Options &o)
+      : cp(c), prog(p), opts(o), clocks(core::infer_clocks(p)), graph(build_graph(p, clocks)) {}
+
+  z3::expr inv_at(Smt &smt, const std::vector<z3::expr> &state) {
+    z3::expr all = smt.ctx.bool_val(true);
+    for (auto &iv : invariants) {
+      z3::expr m = state[iv.slot];
+      all = all && z3::implies(state[iv.started], z3::sge(m, smt.ctx.bv_val(iv.lo, 64)) && z3::sle(m, smt.ctx.bv_val(iv.hi, 64)));
+    }
+    return all;
+  }
+
+  // Candidate ranges of integer memories from oracle runs on random inputs, kept only when
+  // Z3 proves them inductive (Houdini). They let k-induction ignore unreachable states.
+  void discover_invariants(Smt &smt) {
+    if (invariants_done) return;
+    invariants_done = true;
+    auto mems = smt.ts->int_memories();
+    if (mems.empty()) return;
+    for (auto &v : prog.inputs)
+      if (clocks.terms[static_cast<size_t>(clocks.of(v.name))].kind != core::ClockTerm::Base) return;
+    std::map<std::string, std::pair<int64_t, int64_t>> range;
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    auto rnd = [&] { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; return seed; };
+    oracle::Oracle orc(cp, prog);
+    for (int run = 0; run < 8; ++run) {
+      oracle::Inputs in;
+      in.cycles = 64;
+      for (auto &v : prog.inputs) {
+        auto &cells = in.streams[v.name];
+        for (size_t n = 0; n < in.cycles; ++n) {
+          array::Tensor t = array::Tensor::zeros(v.type.elem, array::concrete_shape(v.type.shape));
+          for (auto &x : t.i) x = v.type.elem == Scalar::Bool ? static_cast<int64_t>(rnd() & 1) : static_cast<int64_t>(rnd() % 7) - 3;
+          for (auto &x : t.r) x = static_cast<double>(rnd() % 7) - 3;
+          cells.push_back(oracle::Cell::of(t));
+        }
+      }
+      oracle::Result res = orc.run(in);
+      for (auto &m : mems)
+        for (size_t n = 0; n < res.cycles; ++n) {
+          oracle::Cell c = res.at(m.source, n);
+          if (c.tag != oracle::Tag::Val) continue;
+          int64_t x = c.value.i[0];
+          auto it = range.find(m.source);
+          if (it == range.end()) range[m.source] = {x, x};
+          else it->second = {std::min(it->second.first, x), std::max(it->second.second, x)};
+        }
+    }
+    for (auto &m : mems)
+      if (range.count(m.source)) invariants.push_back(Interval{m.slot, m.started, range[m.source].first, range[m.source].second});
+    // Houdini: drop candidates that one transition can break, until the rest is inductive.
+    for (bool dropped = true; dropped && !invariants.empty();) {
+      dropped = false;
+      z3::solver s = smt.solver();
+      auto fs = smt.unroll(1, false, s);
+      s.add(inv_at(smt, fs[0].state_in));
+      for (size_t k = 0; k < invariants.size(); ++k) {
+        std::vector<Interval> one{invariants[k]};
+        std::swap(one, invariants);
+        z3::expr next = inv_at(smt, fs[0].state_out);
+        std::swap(one, invariants);
+        s.push();
+        s.add(!next);
+        if (s.check() != z3::unsat) {
+          invariants.erase(invariants.begin() + static_cast<long>(k));
+          dropped = true;
+          s.pop();
+          break;
+        }
+        s.pop();
+      }
+    }
+  }
+
+  // --------------------------------------------------------------- clocks
+  // Lustre's `pre` can make a condition nil: a static may-be-nil analysis over the program.
+  std::set<std::string> may_be_nil() {
+    std::set<std::string> nil;
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (auto &eq : prog.equations) {
+        if (nil.count(eq.lhs)) continue;
+        bool n = false;
+        switch (eq.prim) {
+          case core::Prim::Pre: n = true; break;
+          case core::Prim::Arrow: n = nil.count(eq.args[1]) > 0; break;  // a -> b: nil only through b
+          case core::Prim::Const: break;
+          case core::Prim::Merge: n = nil.count(eq.args[1]) || nil.count(eq.args[2]); break;
+          case core::Prim::Fby: n = nil.count(eq.args[0]) || nil.count(eq.args[1]); break;
+          default:
+            for (auto &a : eq.args) n |= nil.count(a) > 0;
+        }
+        if (n) {
+          nil.insert(eq.lhs);
+          changed = true;
+        }
+      }
+    }
+    return nil;
+  }
+
+  PropertyResult check_clocks() {
+    PropertyResult r;
+    r.kind = "clocks";
+    std::set<std::string> nil = may_be_nil();
+    std::vector<std::string> nil_conds;
+    for (auto &eq : prog.equations) {
+      if (eq.prim == core::Prim::When && nil.count(eq.args[1])) nil_conds.push_back(eq.args[1]);
+      if (eq.prim == core::Prim::Merge && nil.count(eq.args[0])) nil_conds.push_back(eq.args[0]);
+    }
+    for (auto &t : clocks.terms)
+      if (t.kind == core::ClockTerm::On && nil.count(t.cond)) nil_conds.push_back(t.cond);
+    if (clocks.clashes.empty() && nil_conds.empty()) {
+      r.verdict = Verdict::Valid;
+      r.method = "static clock calculus (every clock unifies; no condition can be nil)";
+      return r;
+    }
+    for (auto &c : clocks.clashes) r.findings.push_back(Finding{"clock.clash", c.message, c.span});
+    for (auto &c : nil_conds)
+      r.findings.push_back(Finding{"clock.nil-condition", "the condition '" + c + "' may be the uninitialised value of a 'pre'", {}});
+    // The calculus is incomplete (syntactic clock equality): ask Z3.
+    smt_invariant(r, [](const TransitionSystem::Frame &f) { return f.err; }, "no error value (‖) at any cycle",
+                  [&](const oracle::Result &res, Counterexample &cx) {
+                    for (auto &e : res.errors) {
+                      cx.what = "error value in '" + e.var + "' at cycle " + std::to_string(e.cycle) + " [" + e.rule + "]: " + e.message;
+                      cx.show.push_back(e.var);
+                      return true;
+                    }
+                    if (res.any_error()) {
+                      cx.what = "an error value (‖) appears";
+                      return true;
+                    }
+                    return false;
+                  });
+    if (r.verdict == Verdict::Valid)
+      r.method = "the static clock calculus rejects it (" + std::to_string(clocks.clashes.size() + nil_conds.size()) +
+                 " finding(s) above), but " + r.method;
+    return r;
+  }
+
+  // Proves that `bad` never holds (k-induction), or finds a run where it does (BMC) and
+  // replays it in the oracle; `confirm` decides whether the replay shows the failure.
+  void smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
+                     const std::string &what,
+                     const std::function<bool(const oracle::Result &, Counterexample &)> &confirm) {
+    Smt smt(prog, clocks, opts);
+    bool spurious = false;
+    for (int k = 1; k <= opts.max_depth; ++k) {
+      // Base: no bad cycle among the first k from the initial state.
+      {
+        z3::solver s = smt.solver();
+        auto fs = smt.unroll(k, true, s);
+        z3::expr any = smt.ctx.bool_val(false);
+        for (auto &f : fs) any = any || bad(f);
+        s.add(any);
+        if (opts.explain && k == 1) r.smt += "; BMC base, depth 1: sat iff a bad cycle is reachable\n" + s.to_smt2() + "\n";
+        z3::check_result c = s.check();
+        if (c == z3::unknown) {
+          r.verdict = Verdict::Unknown;
+          r.method = "the solver gave up (timeout or incompleteness) at depth " + std::to_string(k);
+          return;
+        }
+        if (c == z3::sat) {
+          z3::model m = s.get_model();
+          Counterexample cx;
+          cx.inputs = model_inputs(prog, fs, m);
+          // Replay with lookahead, so that post's prophecies are confirmed by real ticks.
+          oracle::Inputs longer = cx.inputs;
+          oracle::Oracle orc(cp, prog);
+          oracle::Result res = orc.run(longer);
+          if (confirm(res, cx)) {
+            cx.csv = trace_csv(prog, cx.inputs);
+            r.verdict = Verdict::Falsified;
+            r.method = "bounded model checking (depth " + std::to_string(k) + "), replayed in the oracle";
+            r.cex = std::move(cx);
+            return;
+          }
+          spurious = true;  // the model used a freedom the oracle does not have: look deeper
+          continue;
+        }
+      }
+      // Step: k good cycles from any state imply a good next cycle.
+      {
+        z3::solver s = smt.solver();
+        auto fs = smt.unroll(k + 1, false, s);
+        discover_invariants(smt);
+        s.add(inv_at(smt, fs[0].state_in));
+        for (int j = 0; j < k; ++j) s.add(!bad(fs[static_cast<size_t>(j)]));
+        s.add(bad(fs[static_cast<size_t>(k)]));
+        if (opts.explain && k == 1) r.smt += "; k-induction step, k = 1: unsat proves the property\n" + s.to_smt2() + "\n";
+        z3::check_result c = s.check();
+        if (c == z3::unsat) {
+          r.verdict = Verdict::Valid;
+          r.method = "proved by Z3: " + what + " (" + std::to_string(k) + "-induction)";
+          return;
+        }
+      }
+    }
+    r.verdict = Verdict::Unknown;
+    r.method = std::string("neither proved by k-induction nor falsified up to depth ") + std::to_string(opts.max_depth) +
+               (spurious ? " (the bounded runs found were not reproduced by the oracle)" : "");
+  }
+
+  // --------------------------------------------------------------- causality
+  PropertyResult check_causality() {
+    PropertyResult r;
+    r.kind = "causality";
+    auto inst = [](const Edge &e) { return e.offset == 0; };
+    int count = 0;
+    std::vector<int> comp = components(graph, inst, count);
+    std::vector<int> size(static_cast<size_t>(count), 0);
+    for (int c : comp) ++size[static_cast<size_t>(c)];
+    bool truncated = false;
+    for (int c = 0; c < count; ++c) {
+      bool self = false;
+      for (auto &e : graph.edges)
+        if (inst(e) && e.from == e.to && comp[e.from] == c) self = true;
+      if (size[static_cast<size_t>(c)] < 2 && !self) continue;
+      for (auto &cy : cycles_in(graph, comp, c, inst, 1000, truncated)) {
+        if (!consistent(cy.guards)) continue;  // broken by exclusive when/merge branches
+        r.findings.push_back(Finding{"causality.cycle",
+                                     "instantaneous dependency cycle: " + describe_cycle(graph, cy) +
+                                         " (each needs the other within the same cycle: deadlock, ⊥)",
+                                     cycle_span(graph, cy)});
+        break;
+      }
+    }
+    if (!r.findings.empty()) {
+      r.verdict = Verdict::Falsified;
+      r.method = "instantaneous dependency graph, strongly connected components (Boost.Graph)";
+    } else if (truncated) {
+      r.verdict = Verdict::Unknown;
+      r.method = "too many cycles to enumerate";
+    } else {
+      r.verdict = Verdict::Valid;
+      r.method = "every instantaneous cycle goes through exclusive when/merge branches (or there is none)";
+    }
+    return r;
+  }
+
+  // --------------------------------------------------------------- productivity
+  // The longest run of consecutive cycles where `cont` holds is at most H: returns the
+  // smallest such H ≤ max_horizon that Z3 proves (with the run's shortest counterexample
+  // for H - 1 kept), or nullopt.
+  struct RunBound {
+    std::optional<int64_t> h;
+    bool falsified_at_max = false;  // a run longer than max_horizon exists (BMC from the initial state)
+    std::optional<Counterexample> cex;  // inputs ending with the long run
+    size_t run_start = 0;               // the cycle where that run starts
+  };
+  RunBound bound_runs(const std::function<z3::expr(const TransitionSystem::Frame &)> &cont) {
+    RunBound out;
+    Smt smt(prog, clocks, opts);
+    for (int64_t H = 0; H <= opts.max_horizon; ++H) {
+      int win = static_cast<int>(H) + 1;  // a bad window: cont holds H+1 times in a row
+      // Base: from the initial state, within a few windows.
+      z3::solver s = smt.solver();
+      int depth = win + 2;
+      auto fs = smt.unroll(depth, true, s);
+      z3::expr any = smt.ctx.bool_val(false);
+      for (int st = 0; st + win <= depth; ++st) {
+        z3::expr all = smt.ctx.bool_val(true);
+        for (int j = 0; j < win; ++j) all = all && cont(fs[static_cast<size_t>(st + j)]);
+        any = any || all;
+      }
+      s.add(any);
+      z3::check_result c = s.check();
+      if (c == z3::unknown) return out;
+      if (c == z3::sat) {
+        if (H == opts.max_horizon) {
+          out.falsified_at_max = true;
+          z3::model m = s.get_model();
+          Counterexample cx;
+          cx.inputs = model_inputs(prog, fs, m);
+          // Find the long run and cut the trace where it ends: its first cell then needs
+          // a cycle beyond the prefix although the prefix is longer than the bound.
+          for (int st = 0; st + win <= depth; ++st) {
+            bool run = true;
+            for (int j = 0; j < win && run; ++j) run = m.eval(cont(fs[static_cast<size_t>(st + j)]), true).is_true();
+            if (!run) continue;
+            out.run_start = static_cast<size_t>(st);
+            cx.inputs.cycles = static_cast<size_t>(st + win);
+            for (auto &kv : cx.inputs.streams) kv.second.resize(cx.inputs.cycles);
+            break;
+          }
+          out.cex = std::move(cx);
+        }
+        continue;  // a run of H+1 exists: the bound is larger
+      }
+      // Step (k-induction on windows): k windows without a bad one, then a bad one.
+      for (int k = 1; k <= opts.max_depth; ++k) {
+        z3::solver t = smt.solver();
+        int n = k + win;
+        auto gs = smt.unroll(n, false, t);
+        discover_invariants(smt);
+        t.add(inv_at(smt, gs[0].state_in));
+        auto window = [&](int end) {  // cont holds on cycles end-H .. end
+          z3::expr all = smt.ctx.bool_val(true);
+          for (int j = end - win + 1; j <= end; ++j) all = all && cont(gs[static_cast<size_t>(j)]);
+          return all;
+        };
+        for (int end = win - 1; end < n - 1; ++end) t.add(!window(end));
+        t.add(window(n - 1));
+        if (t.check() == z3::unsat) {
+          out.h = H;
+          return out;
+        }
+      }
+    }
+    return out;
+  }
+
+  PropertyResult check_productivity() {
+    PropertyResult r;
+    r.kind = "productivity";
+    auto all = [](const Edge &) { return true; };
+    int count = 0;
+    std::vector<int> comp = components(graph, all, count);
+    bool truncated = false, unknown = false;
+    int64_t horizon = 0;
+    std::set<int> cyclic_posts;  // post equations inside a cycle (handled below)
+    for (int c = 0; c < count; ++c) {
+      bool has_post = false;
+      for (auto &e : graph.edges)
+        if (e.offset > 0 && comp[e.from] == c && comp[e.to] == c) has_post = true;
+      if (!has_post) continue;
+      auto cys = cycles_in(graph, comp, c, all, 1000, truncated);
+      for (auto &cy : cys) {
+        bool through_post = false;
+        for (int k : cy.edges) through_post |= graph.edges[k].offset > 0;
+        if (!through_post || cy.weight < 0 || !consistent(cy.guards)) continue;
+        for (int k : cy.edges)
+          if (graph.edges[k].offset > 0) cyclic_posts.insert(k);
+        if (cy.weight == 0) {
+          r.findings.push_back(Finding{"productivity.self", "a cell needs itself through post and fby: " + describe_cycle(graph, cy),
+                                       cycle_span(graph, cy)});
+          if (cy.guards.empty()) r.verdict = Verdict::Falsified;
+          else unknown = true;
+          continue;
+        }
+        // A chain into the future: it ends when the guards fail (the cut predicate).
+        if (cy.guards.empty()) {
+          r.findings.push_back(Finding{"productivity.unbounded",
+                                       "a chain of backward dependences never ends: " + describe_cycle(graph, cy) +
+                                           " (every cell needs the next cycle, unconditionally)",
+                                       cycle_span(graph, cy)});
+          r.verdict = Verdict::Falsified;
+          continue;
+        }
+        if (cy.weight != 1) {
+          r.findings.push_back(Finding{"productivity.unsupported",
+                                       "a chain through several posts (" + describe_cycle(graph, cy) + ") is beyond this checker",
+                                       cycle_span(graph, cy)});
+          unknown = true;
+          continue;
+        }
+        // The chain continues from cycle n while the guards hold: bound those runs.
+        // At most h consecutive continuations: the chain from n stops by cycle n + h.
+        int64_t h = bound_cycle(r, cy, cy.guards);
+        if (h < 0) unknown = true;
+        else horizon = std::max(horizon, h);
+      }
+    }
+    if (r.verdict == Verdict::Falsified) {
+      r.method = "dependency graph weighted by time (post +1, fby -1)";
+      attach_unproductive_cex(r);
+      return r;
+    }
+    // Posts outside cycles: each needs the next tick of its clock.
+    for (size_t k = 0; k < graph.edges.size(); ++k) {
+      const Edge &e = graph.edges[k];
+      if (e.offset <= 0 || cyclic_posts.count(static_cast<int>(k))) continue;
+      int t = clocks.of(e.eq->lhs);
+      if (clocks.terms[t].kind == core::ClockTerm::Base) {
+        horizon += 1;
+        continue;
+      }
+      // The clock must tick again: bound the runs where it does not.
+      RunBound b = bound_runs([&](const TransitionSystem::Frame &f) { return !f.ck[static_cast<size_t>(t)]; });
+      if (!b.h) {
+        r.findings.push_back(Finding{"productivity.clock",
+                                     "'" + e.eq->lhs + "' = post on clock " + clocks.str(t) +
+                                         ": no bound found on the cycles until that clock ticks again (add an assumption "
+                                         "'assume always eventually ... within N;')",
+                                     e.eq->span});
+        unknown = true;
+        continue;
+      }
+      horizon += *b.h + 1;
+    }
+    if (truncated) unknown = true;
+    if (unknown) {
+      r.verdict = Verdict::Unknown;
+      r.method = "some backward chain has no proved bound";
+      return r;
+    }
+    r.verdict = Verdict::Valid;
+    r.horizon = horizon;
+    r.method = horizon == 0 ? "no post: every cell needs only the past and the present"
+                            : "every backward chain is cut within the horizon (upper bound), assuming the main node runs at "
+                              "every cycle";
+    return r;
+  }
+
+  // The chain of a weight-1 cycle continues while its guards hold; returns the proved
+  // bound on consecutive continuations, or -1 (with a finding).
+  int64_t bound_cycle(PropertyResult &r, const Cycle &cy, std::vector<Lit> lits) {
+    // The predicate is evaluated at every cycle, so shift it to start at its first literal.
+    int lo = lits.empty() ? 0 : lits[0].offset;
+    for (auto &l : lits) lo = std::min(lo, l.offset);
+    for (auto &l : lits) l.offset -= lo;
+    std::sort(lits.begin(), lits.end());
+    lits.erase(std::unique(lits.begin(), lits.end(), [](const Lit &a, const Lit &b) {
+                 return a.cond == b.cond && a.positive == b.positive && a.offset == b.offset;
+               }), lits.end());
+    for (auto &l : lits)
+      if (l.offset != 0) {
+        r.findings.push_back(Finding{"productivity.unsupported",
+                                     "the cut predicate of " + describe_cycle(graph, cy) + " spans several cycles",
+                                     cycle_span(graph, cy)});
+        return -1;
+      }
+    auto cont = [&](const TransitionSystem::Frame &f) {
+      z3::expr d = f.err.ctx().bool_val(true);
+      for (auto &l : lits) {
+        z3::expr v = f.v.at(l.cond);
+        d = d && f.p.at(l.cond) && (l.positive ? v : !v);
+      }
+      return d;
+    };
+    RunBound b = bound_runs(cont);
+    if (b.h) return *b.h;
+    std::string pred;
+    for (auto &l : lits) pred += (pred.empty() ? "" : " and ") + std::string(l.positive ? "" : "not ") + l.cond;
+    if (b.falsified_at_max && b.cex) {
+      // Replay: the chain from some early cycle runs past the prefix.
+      r.findings.push_back(Finding{"productivity.unbounded",
+                                   "the chain " + describe_cycle(graph, cy) + " continues while (" + pred +
+                                       ") and this can hold for more than " + std::to_string(opts.max_horizon) +
+                                       " cycles in a row (state a bound with 'assume always eventually ... within N;')",
+                                   cycle_span(graph, cy)});
+      if (!r.cex) {
+        Counterexample cx = *b.cex;
+        oracle::Oracle orc(cp, prog);
+        oracle::Result res = orc.run(cx.inputs);
+        size_t st = b.run_start;
+        std::string v;
+        for (int k : cy.edges) {  // a variable of the cycle that the run leaves unknown
+          const std::string &name = graph.names[graph.edges[k].from];
+          if (res.has(name) && res.at(name, st).tag == oracle::Tag::Bot && (v.empty() || name[0] != '$')) v = name;
+        }
+        if (!v.empty()) {
+          cx.csv = trace_csv(prog, cx.inputs);
+          cx.show = {v};
+          cx.what = "'" + v + "' at cycle " + std::to_string(st) + " is unknown although the prefix has " +
+                    std::to_string(cx.inputs.cycles - st - 1) + " more cycles (> the bound " +
+                    std::to_string(opts.max_horizon) + "): its chain runs past the bound";
+          r.cex = cx;
+          r.verdict = Verdict::Falsified;
+        }
+      }
+      return -1;
+    }
+    r.findings.push_back(Finding{"productivity.unproved",
+                                 "the chain " + describe_cycle(graph, cy) + " continues while (" + pred +
+                                     "): no bound proved and none refuted",
+                                 cycle_span(graph, cy)});
+    return -1;
+  }
+
+  // A non-productive program: any admissible input shows the unknown cells.
+  void attach_unproductive_cex(PropertyResult &r) {
+    if (r.cex) return;
+    oracle::Inputs in;
+    in.cycles = 8;
+    for (auto &v : prog.inputs) {
+      auto &cells = in.streams[v.name];
+      for (size_t n = 0; n < in.cycles; ++n)
+        cells.push_back(oracle::Cell::of(array::Tensor::zeros(v.type.elem, array::concrete_shape(v.type.shape))));
+    }
+    oracle::Oracle orc(cp, prog);
+    oracle::Result res = orc.run(in);
+    for (auto &v : res.vars) {
+      if (res.at(v, 0).tag != oracle::Tag::Bot) continue;
+      Counterexample cx;
+      cx.inputs = in;
+      cx.csv = trace_csv(prog, in);
+      cx.show = {v};
+      cx.what = "'" + v + "' is unknown at cycle 0 (and stays so for any prefix length)";
+      r.cex = cx;
+      return;
+    }
+  }
+};
+
+}  // namespace
+
+Report check_program(const CheckedProgram &cp, const core::Program &prog, const Options &opts) {
+  Checker c(cp, prog, opts);
+  Report rep;
+  rep.main = prog.main;
+  // A solver failure is never a verdict: the property is "unknown", with the reason.
+  auto guarded = [&](const char *kind, auto &&run) {
+    try {
+      rep.properties.push_back(run());
+    } catch (z3::exception &e) {
+      PropertyResult r;
+      r.kind = kind;
+      r.verdict = Verdict::Unknown;
+      r.method = std::string("the solver failed: ") + e.msg();
+      rep.properties.push_back(r);
+    }
+  };
+  guarded("clocks", [&] { return c.check_clocks(); });
+  guarded("causality", [&] { return c.check_causality(); });
+  guarded("productivity", [&] { return c.check_productivity(); });
+  return rep;
+}
+
+}  // namespace rml::check

@@ -1,0 +1,58 @@
+// rml-check: clock correctness, causality and productivity of a main node (semantics.md
+// §9-§11), each with a verdict that is sound: "valid" only with a proof, "falsified" only
+// with evidence (a counterexample that the oracle replays, or a dependency cycle that
+// holds unconditionally), and "unknown" otherwise.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/normalize.hpp"
+#include "oracle/oracle.hpp"
+#include "sema/checker.hpp"
+
+namespace rml::check {
+
+enum class Verdict { Valid, Falsified, Unknown };
+const char *verdict_name(Verdict v);
+
+struct Finding {  // a located explanation (file:line:col via the span)
+  std::string rule;     // clock.clash, causality.cycle, productivity.*, ...
+  std::string message;
+  Span span;
+};
+
+struct Counterexample {
+  oracle::Inputs inputs;            // replayable: `rml run --inputs` on the CSV below
+  std::string csv;
+  std::vector<std::string> show;    // variables that exhibit the failure
+  std::string what;                 // e.g. "error value in 'x' at cycle 3"
+};
+
+struct PropertyResult {
+  std::string kind;        // "clocks", "causality", "productivity"
+  Verdict verdict = Verdict::Unknown;
+  std::string method;      // how the verdict was reached
+  std::vector<Finding> findings;
+  std::optional<int64_t> horizon;   // productivity: ticks of lookahead needed (0: post-free)
+  std::optional<Counterexample> cex;
+  std::string smt;         // --explain: the obligations in SMT-LIB
+};
+
+struct Options {
+  double timeout_s = 20;   // per solver call
+  int max_depth = 12;      // BMC depth and k-induction bound
+  int max_horizon = 32;    // largest horizon searched
+  bool explain = false;
+};
+
+struct Report {
+  std::string main;
+  std::vector<PropertyResult> properties;
+  // 0 all valid, 1 some property falsified, 3 otherwise (unknown).
+  int exit_code() const;
+};
+
+Report check_program(const CheckedProgram &cp, const core::Program &prog, const Options &opts);
+
+}  // namespace rml::check

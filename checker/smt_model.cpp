@@ -1,0 +1,294 @@
+#include "checker/smt_model.hpp"
+
+namespace rml::check {
+
+namespace {
+bool is_int_op(const std::string &f) {
+  return f == "+" || f == "-" || f == "*" || f == "/" || f == "div" || f == "mod";
+}
+bool is_cmp(const std::string &f) { return f == "=" || f == "<>" || f == "<" || f == "<=" || f == ">" || f == ">="; }
+}  // namespace
+
+TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, const core::Clocks &clocks)
+    : ctx_(ctx), prog_(prog), clocks_(clocks) {
+  auto track = [&](const std::string &name, const Type &t) {
+    if (t.kind == Type::Tensor && t.shape.empty() && t.elem != Scalar::Real) scalar_[name] = t.elem;
+  };
+  for (auto &v : prog.inputs) track(v.name, v.type);
+  for (auto &eq : prog.equations) {
+    track(eq.lhs, eq.type);
+    def_[eq.lhs] = &eq;
+  }
+  for (auto &v : prog.outputs) track(v.name, v.type);
+  for (auto &v : prog.locals) track(v.name, v.type);
+  for (auto &eq : prog.equations) {
+    int k = -1;
+    switch (eq.prim) {
+      case core::Prim::Fby:
+      case core::Prim::Pre:
+      case core::Prim::Post: k = 3; break;
+      case core::Prim::Arrow: k = 1; break;
+      default: break;
+    }
+    state_base_.push_back(k < 0 ? -1 : state_size_);
+    if (k > 0) state_size_ += k;
+  }
+  eq_state_size_ = state_size_;
+  for (auto &a : prog.assumptions)
+    if (a.eventually && a.within >= 0) ++state_size_;  // the run-length monitor
+}
+
+std::vector<TransitionSystem::IntMemory> TransitionSystem::int_memories() const {
+  std::vector<IntMemory> out;
+  for (size_t k = 0; k < prog_.equations.size(); ++k) {
+    const core::Equation &eq = prog_.equations[k];
+    if (state_base_[k] < 0 || (eq.prim != core::Prim::Fby && eq.prim != core::Prim::Pre)) continue;
+    const std::string &src = eq.prim == core::Prim::Pre ? eq.args[0] : eq.args[1];
+    if (!tracked(eq.lhs) || !tracked(src) || scalar_.at(src) != Scalar::Int) continue;
+    size_t s = static_cast<size_t>(state_base_[k]);
+    out.push_back(IntMemory{s + 1, s, src});
+  }
+  return out;
+}
+
+z3::sort TransitionSystem::sort_of(Scalar s) const { return s == Scalar::Bool ? ctx_.bool_sort() : ctx_.bv_sort(64); }
+
+z3::expr TransitionSystem::fresh(const std::string &name, const z3::sort &s, int n) {
+  return ctx_.constant((name + "@" + std::to_string(n)).c_str(), s);
+}
+
+z3::expr TransitionSystem::holds(const Frame &f, const std::string &var) const {
+  return f.p.at(var) && f.v.at(var);
+}
+
+TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool initial) {
+  Frame f(ctx_);
+  f.n = n;
+  z3::context &c = ctx_;
+  auto add = [&](const z3::expr &e) { f.constraints.push_back(e); };
+  auto err = [&](const std::string &what, const z3::expr &cond) { f.err_parts.emplace_back(what, cond); };
+
+  // Variables of this cycle.
+  std::vector<std::string> names;
+  for (auto &v : prog_.inputs) names.push_back(v.name);
+  for (auto &eq : prog_.equations) names.push_back(eq.lhs);
+  for (auto &name : names) {
+    f.p.emplace(name, fresh("p:" + name, c.bool_sort(), n));
+    f.nil.emplace(name, fresh("nil:" + name, c.bool_sort(), n));
+    if (tracked(name)) f.v.emplace(name, fresh("v:" + name, sort_of(scalar_.at(name)), n));
+  }
+  // State on entry.
+  std::vector<z3::sort> state_sorts;
+  for (size_t k = 0; k < prog_.equations.size(); ++k) {
+    if (state_base_[k] < 0) continue;
+    const core::Equation &eq = prog_.equations[k];
+    z3::sort vs = tracked(eq.lhs) ? sort_of(scalar_.at(eq.lhs)) : c.bool_sort();
+    if (eq.prim == core::Prim::Arrow) {
+      state_sorts.push_back(c.bool_sort());
+    } else {
+      state_sorts.push_back(c.bool_sort());  // started / pending
+      state_sorts.push_back(vs);             // mem / prophecy value
+      state_sorts.push_back(c.bool_sort());  // mem nil / prophecy nil
+    }
+  }
+  for (auto &a : prog_.assumptions)
+    if (a.eventually && a.within >= 0) state_sorts.push_back(c.int_sort());
+  if (prev) {
+    f.state_in = prev->state_out;
+  } else {
+    for (size_t k = 0; k < state_sorts.size(); ++k) f.state_in.push_back(fresh("s" + std::to_string(k), state_sorts[k], n));
+  }
+  f.state_out = f.state_in;
+  if (initial) {
+    // Nothing has ticked; no prophecy is pending; no assumption window is open.
+    size_t k = 0;
+    for (size_t e = 0; e < prog_.equations.size(); ++e) {
+      if (state_base_[e] < 0) continue;
+      add(!f.state_in[k]);
+      k += prog_.equations[e].prim == core::Prim::Arrow ? 1 : 3;
+    }
+    for (; k < state_sorts.size(); ++k) add(f.state_in[k] == 0);
+  }
+
+  // Clocks (semantics.md §3).
+  z3::expr base = c.bool_val(prog_.inputs.empty());
+  for (auto &v : prog_.inputs) base = base || f.p.at(v.name);
+  for (size_t t = 0; t < clocks_.terms.size(); ++t) {
+    const core::ClockTerm &ct = clocks_.terms[t];
+    if (ct.kind == core::ClockTerm::Base) f.ck.push_back(base);
+    else if (ct.kind == core::ClockTerm::Never) f.ck.push_back(c.bool_val(false));
+    else {
+      z3::expr parent = f.ck[static_cast<size_t>(ct.parent)];
+      const z3::expr &pc = f.p.at(ct.cond);
+      err("the condition '" + ct.cond + "' of clock " + clocks_.str(static_cast<int>(t)) + " is absent where its parent ticks",
+          parent && !pc);
+      err("the condition '" + ct.cond + "' of clock " + clocks_.str(static_cast<int>(t)) + " is nil", parent && pc && f.nil.at(ct.cond));
+      z3::expr val = f.v.at(ct.cond);
+      f.ck.push_back(parent && (ct.positive ? val : !val));
+    }
+  }
+  auto ck_of = [&](const std::string &v) { return f.ck[static_cast<size_t>(clocks_.of(v))]; };
+
+  // Inputs: present exactly on their clock (A_P); never nil.
+  for (auto &v : prog_.inputs) {
+    add(f.p.at(v.name) == ck_of(v.name));
+    add(!f.nil.at(v.name));
+  }
+
+  auto val = [&](const std::string &x) { return f.v.at(x); };
+  auto same = [&](const std::string &y, const std::string &x) {  // value and nil copied
+    if (tracked(y) && tracked(x)) add(val(y) == val(x));
+    add(f.nil.at(y) == f.nil.at(x));
+  };
+  for (size_t k = 0; k < prog_.equations.size(); ++k) {
+    const core::Equation &eq = prog_.equations[k];
+    const std::string &y = eq.lhs;
+    const z3::expr py = f.p.at(y);
+    auto p = [&](size_t i) { return f.p.at(eq.args.at(i)); };
+    auto nil = [&](size_t i) { return f.nil.at(eq.args.at(i)); };
+    std::string at = "'" + y + "' (" + core::prim_name(eq.prim) + ")";
+    switch (eq.prim) {
+      case core::Prim::Const:
+        add(py == ck_of(y));
+        add(!f.nil.at(y));
+        if (tracked(y)) add(val(y) == (eq.lit.type == Scalar::Bool ? c.bool_val(eq.lit.b) : c.bv_val(static_cast<int64_t>(eq.lit.i), 64)));
+        break;
+      case core::Prim::Copy:
+        add(py == p(0));
+        same(y, eq.args[0]);
+        break;
+      case core::Prim::Apply: {
+        if (eq.args.empty()) {  // a constant on its context's clock
+          add(py == ck_of(y));
+          add(!f.nil.at(y));
+          break;
+        }
+        add(py == p(0));
+        z3::expr any_nil = c.bool_val(false);
+        for (size_t i = 0; i < eq.args.size(); ++i) {
+          if (i > 0) err(at + ": operands present at different cycles", p(i) != p(0));
+          any_nil = any_nil || nil(i);
+        }
+        add(f.nil.at(y) == any_nil);
+        if (!tracked(y)) break;
+        bool args_tracked = true;
+        for (auto &a : eq.args) args_tracked &= tracked(a);
+        const std::string &fn = eq.fn;
+        if (!args_tracked) {
+          if (fn == "if" && tracked(eq.args[0])) {
+            // value of an untracked branch is free; leave unconstrained
+          }
+          break;  // a fresh value: over-approximation
+        }
+        auto a = [&](size_t i) { return val(eq.args.at(i)); };
+        if (fn == "if") add(val(y) == z3::ite(a(0), a(1), a(2)));
+        else if (fn == "not") add(val(y) == !a(0));
+        else if (fn == "-" && eq.args.size() == 1) add(val(y) == -a(0));
+        else if (fn == "and") add(val(y) == (a(0) && a(1)));
+        else if (fn == "or") add(val(y) == (a(0) || a(1)));
+        else if (fn == "xor") add(val(y) == (a(0) != a(1)));
+        else if (eq.args.size() == 2 && is_cmp(fn)) {
+          z3::expr x = a(0), z = a(1);
+          bool ints = scalar_.at(eq.args[0]) == Scalar::Int;
+          if (fn == "=") add(val(y) == (x == z));
+          else if (fn == "<>") add(val(y) == (x != z));
+          else if (ints && fn == "<") add(val(y) == z3::slt(x, z));
+          else if (ints && fn == "<=") add(val(y) == z3::sle(x, z));
+          else if (ints && fn == ">") add(val(y) == z3::sgt(x, z));
+          else if (ints && fn == ">=") add(val(y) == z3::sge(x, z));
+        } else if (eq.args.size() == 2 && is_int_op(fn) && scalar_.at(y) == Scalar::Int) {
+          z3::expr x = a(0), z = a(1), zero = c.bv_val(0, 64);
+          if (fn == "+") add(val(y) == x + z);
+          else if (fn == "-") add(val(y) == x - z);
+          else if (fn == "*") add(val(y) == x * z);
+          else if (fn == "mod") add(val(y) == z3::ite(z == zero, zero, z3::srem(x, z)));
+          else add(val(y) == z3::ite(z == zero, zero, x / z));  // bvsdiv: truncates, wraps
+        }
+        // other functions: a fresh value
+        break;
+      }
+      case core::Prim::When: {
+        const std::string &cv = eq.args[1];
+        z3::expr selected = eq.positive ? val(cv) : !val(cv);
+        add(py == (p(1) && selected));
+        err(at + ": '" + eq.args[0] + "' and the condition '" + cv + "' are present at different cycles", p(0) != p(1));
+        err(at + ": the condition '" + cv + "' is nil", p(1) && nil(1));
+        same(y, eq.args[0]);
+        break;
+      }
+      case core::Prim::Merge: {
+        const std::string &cv = eq.args[0];
+        add(py == p(0));
+        err(at + ": the condition '" + cv + "' is nil", p(0) && nil(0));
+        err(at + ": branch '" + eq.args[1] + "' is not present exactly when the condition is true", p(1) != (p(0) && val(cv)));
+        err(at + ": branch '" + eq.args[2] + "' is not present exactly when the condition is false", p(2) != (p(0) && !val(cv)));
+        if (tracked(y)) add(val(y) == z3::ite(val(cv), val(eq.args[1]), val(eq.args[2])));
+        add(f.nil.at(y) == z3::ite(val(cv), nil(1), nil(2)));
+        break;
+      }
+      case core::Prim::Fby:
+      case core::Prim::Pre:
+      case core::Prim::Arrow: {
+        size_t s = static_cast<size_t>(state_base_[k]);
+        z3::expr started = f.state_in[s];
+        bool pre = eq.prim == core::Prim::Pre;
+        z3::expr tick = pre ? ck_of(y) : p(0);
+        add(py == tick);
+        if (pre) err(at + ": '" + eq.args[0] + "' is not present exactly on its clock", p(0) != tick);
+        else err(at + ": the operands are present at different cycles", p(0) != p(1));
+        if (eq.prim == core::Prim::Arrow) {
+          if (tracked(y)) add(val(y) == z3::ite(started, val(eq.args[1]), val(eq.args[0])));
+          add(f.nil.at(y) == z3::ite(started, nil(1), nil(0)));
+          f.state_out[s] = started || tick;
+          break;
+        }
+        z3::expr mem = f.state_in[s + 1], memnil = f.state_in[s + 2];
+        const std::string &src = pre ? eq.args[0] : eq.args[1];
+        if (pre) {
+          if (tracked(y)) add(z3::implies(started, val(y) == mem));
+          add(f.nil.at(y) == (!started || memnil));
+        } else {
+          if (tracked(y)) add(val(y) == z3::ite(started, mem, val(eq.args[0])));
+          add(f.nil.at(y) == z3::ite(started, memnil, nil(0)));
+        }
+        f.state_out[s] = started || tick;
+        if (tracked(y) && tracked(src)) f.state_out[s + 1] = z3::ite(tick, val(src), mem);
+        else f.state_out[s + 1] = mem;  // untracked: the next value is free anyway
+        f.state_out[s + 2] = z3::ite(tick, f.nil.at(src), memnil);
+        break;
+      }
+      case core::Prim::Post: {
+        size_t s = static_cast<size_t>(state_base_[k]);
+        z3::expr pending = f.state_in[s], pval = f.state_in[s + 1], pnil = f.state_in[s + 2];
+        z3::expr tick = ck_of(y);
+        add(py == tick);
+        err(at + ": '" + eq.args[0] + "' is not present exactly on its clock", p(0) != tick);
+        // The prophecy made at the previous tick is the value of x at this tick.
+        if (tracked(y) && tracked(eq.args[0])) add(z3::implies(tick && pending, val(eq.args[0]) == pval));
+        add(z3::implies(tick && pending, nil(0) == pnil));
+        f.state_out[s] = pending || tick;
+        if (tracked(y)) f.state_out[s + 1] = z3::ite(tick, val(y), pval);
+        f.state_out[s + 2] = z3::ite(tick, f.nil.at(y), pnil);
+        break;
+      }
+    }
+  }
+  // Environment assumptions of the main node.
+  size_t monitor = static_cast<size_t>(eq_state_size_);
+  for (auto &a : prog_.assumptions) {
+    z3::expr h = f.p.at(a.var) && f.v.at(a.var);
+    if (!a.eventually) {
+      add(z3::implies(f.p.at(a.var), f.v.at(a.var)));
+    } else if (a.within >= 0) {
+      z3::expr r = f.state_in[monitor];
+      z3::expr next = z3::ite(h, c.int_val(0), r + 1);
+      add(next <= c.int_val(static_cast<int64_t>(a.within)));
+      add(r >= 0);
+      f.state_out[monitor++] = next;
+    }
+  }
+  for (auto &[what, cond] : f.err_parts) f.err = f.err || cond;
+  return f;
+}
+
+}  // namespace rml::check

@@ -1,0 +1,72 @@
+// The elaborated program as a symbolic transition system in Z3 (semantics.md §9-§10):
+// per cycle, a presence bit for every variable, the value of every bool and int variable
+// (ints as 64-bit bit-vectors: wrapping and truncating division exactly as the oracle),
+// a nil flag for every variable, the clocks, and an error condition err(n) that holds iff
+// the oracle would produce ‖ at cycle n. Reals, tensors and function calls get fresh
+// unconstrained values, and `post` guesses its value (a prophecy) that the next tick must
+// confirm: every oracle execution is a behaviour of the system, so a property proved here
+// holds in the oracle; a counterexample found here is replayed in the oracle before it is
+// believed.
+#pragma once
+#include <z3++.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/clocks.hpp"
+#include "core/normalize.hpp"
+
+namespace rml::check {
+
+class TransitionSystem {
+ public:
+  TransitionSystem(z3::context &ctx, const core::Program &prog, const core::Clocks &clocks);
+
+  // One cycle's variables and constraints. `state_in` are the state variables on entry;
+  // `state_out` on exit (the next cycle's state_in).
+  struct Frame {
+    int n = 0;
+    std::map<std::string, z3::expr> p, v, nil;  // presence, value (bool/int), nil flag
+    std::vector<z3::expr> ck;                    // clock terms
+    std::vector<z3::expr> state_in, state_out;
+    z3::expr_vector constraints;                 // T(n) ∧ A(n)
+    z3::expr err;                                // the oracle would produce ‖ at this cycle
+    std::vector<std::pair<std::string, z3::expr>> err_parts;  // (description, condition)
+    explicit Frame(z3::context &c) : constraints(c), err(c.bool_val(false)) {}
+  };
+
+  // Builds cycle n; `prev` is the previous frame (its state_out feeds this state_in), or
+  // nullptr for a free state (k-induction) — `initial` pins it to the initial state.
+  Frame frame(int n, const Frame *prev, bool initial);
+
+  // The value of condition variable `var` (present and true) at a frame, for predicates.
+  z3::expr holds(const Frame &f, const std::string &var) const;
+
+  // Integer memories of fby/pre (state slot, its `started` slot, and the variable whose
+  // value it stores), for invariant candidates.
+  struct IntMemory {
+    size_t slot, started;
+    std::string source;
+  };
+  std::vector<IntMemory> int_memories() const;
+
+  const core::Program &program() const { return prog_; }
+  z3::context &ctx() { return ctx_; }
+
+ private:
+  z3::context &ctx_;
+  const core::Program &prog_;
+  const core::Clocks &clocks_;
+  std::map<std::string, Scalar> scalar_;  // tracked variables (bool/int scalars) and their type
+  std::map<std::string, const core::Equation *> def_;
+  int state_size_ = 0;
+  int eq_state_size_ = 0;  // state slots of equations (assumption monitors follow)
+  std::vector<int> state_base_;  // per equation: index of its first state variable, or -1
+
+  z3::expr fresh(const std::string &name, const z3::sort &s, int n);
+  z3::sort sort_of(Scalar s) const;
+  bool tracked(const std::string &v) const { return scalar_.count(v) > 0; }
+};
+
+}  // namespace rml::check
