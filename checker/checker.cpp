@@ -299,9 +299,11 @@ struct Checker {
   core::Clocks clocks;
   DepGraph graph;
   // Proved invariants: started ⇒ lo ≤ mem ≤ hi for integer memories (Houdini).
-  struct Interval {
+  struct Interval {  // for a bool memory: lo = hi = the constant value (0 or 1)
     size_t slot, started;
     int64_t lo, hi;
+    bool is_bool = false;
+    bool never_nil = false;  // the candidate "started ⇒ the memory is not nil" (slot = nil flag)
   };
   std::vector<Interval> invariants;
   bool invariants_done = false;
@@ -313,7 +315,9 @@ struct Checker {
     z3::expr all = smt.ctx.bool_val(true);
     for (auto &iv : invariants) {
       z3::expr m = state[iv.slot];
-      all = all && z3::implies(state[iv.started], z3::sge(m, smt.ctx.bv_val(iv.lo, 64)) && z3::sle(m, smt.ctx.bv_val(iv.hi, 64)));
+      if (iv.never_nil) all = all && z3::implies(state[iv.started], !m);
+      else if (iv.is_bool) all = all && z3::implies(state[iv.started], iv.lo ? m : !m);
+      else all = all && z3::implies(state[iv.started], z3::sge(m, smt.ctx.bv_val(iv.lo, 64)) && z3::sle(m, smt.ctx.bv_val(iv.hi, 64)));
     }
     return all;
   }
@@ -354,8 +358,14 @@ struct Checker {
           else it->second = {std::min(it->second.first, x), std::max(it->second.second, x)};
         }
     }
-    for (auto &m : mems)
-      if (range.count(m.source)) invariants.push_back(Interval{m.slot, m.started, range[m.source].first, range[m.source].second});
+    for (auto &m : mems) {
+      Interval nn{m.nil_slot, m.started, 0, 0, false, true};
+      invariants.push_back(nn);
+      if (!range.count(m.source)) continue;
+      auto [lo, hi] = range[m.source];
+      if (m.is_bool && lo != hi) continue;  // both values seen: nothing to say
+      invariants.push_back(Interval{m.slot, m.started, lo, hi, m.is_bool});
+    }
     // Houdini: drop candidates that one transition can break, until the rest is inductive.
     for (bool dropped = true; dropped && !invariants.empty();) {
       dropped = false;

@@ -21,6 +21,7 @@ TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, 
   }
   for (auto &v : prog.outputs) track(v.name, v.type);
   for (auto &v : prog.locals) track(v.name, v.type);
+  for (auto &eq : prog.equations) has_pre_ |= eq.prim == core::Prim::Pre;
   for (auto &eq : prog.equations) {
     int k = -1;
     switch (eq.prim) {
@@ -44,9 +45,9 @@ std::vector<TransitionSystem::IntMemory> TransitionSystem::int_memories() const 
     const core::Equation &eq = prog_.equations[k];
     if (state_base_[k] < 0 || (eq.prim != core::Prim::Fby && eq.prim != core::Prim::Pre)) continue;
     const std::string &src = eq.prim == core::Prim::Pre ? eq.args[0] : eq.args[1];
-    if (!tracked(eq.lhs) || !tracked(src) || scalar_.at(src) != Scalar::Int) continue;
+    if (!tracked(eq.lhs) || !tracked(src)) continue;
     size_t s = static_cast<size_t>(state_base_[k]);
-    out.push_back(IntMemory{s + 1, s, src});
+    out.push_back(IntMemory{s + 1, s, src, scalar_.at(src) == Scalar::Bool, s + 2});
   }
   return out;
 }
@@ -74,7 +75,7 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
   for (auto &eq : prog_.equations) names.push_back(eq.lhs);
   for (auto &name : names) {
     f.p.emplace(name, fresh("p:" + name, c.bool_sort(), n));
-    f.nil.emplace(name, fresh("nil:" + name, c.bool_sort(), n));
+    f.nil.emplace(name, has_pre_ ? fresh("nil:" + name, c.bool_sort(), n) : c.bool_val(false));
     if (tracked(name)) f.v.emplace(name, fresh("v:" + name, sort_of(scalar_.at(name)), n));
   }
   // State on entry.

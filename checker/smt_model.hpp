@@ -48,6 +48,8 @@ class TransitionSystem {
   struct IntMemory {
     size_t slot, started;
     std::string source;
+    bool is_bool = false;
+    size_t nil_slot = 0;  // the memory's nil flag
   };
   std::vector<IntMemory> int_memories() const;
 
@@ -61,7 +63,8 @@ class TransitionSystem {
   std::map<std::string, Scalar> scalar_;  // tracked variables (bool/int scalars) and their type
   std::map<std::string, const core::Equation *> def_;
   int state_size_ = 0;
-  int eq_state_size_ = 0;  // state slots of equations (assumption monitors follow)
+  int eq_state_size_ = 0;
+  bool has_pre_ = false;  // without `pre`, no value is ever nil  // state slots of equations (assumption monitors follow)
   std::vector<int> state_base_;  // per equation: index of its first state variable, or -1
 
   z3::expr fresh(const std::string &name, const z3::sort &s, int n);

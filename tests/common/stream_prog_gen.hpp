@@ -13,6 +13,7 @@ namespace rml::testgen {
 enum class Ty { Real, Int, Bool };
 
 struct ProgGen {
+  bool well_clocked = false;  // only base-clock expressions: merge of complementary whens
   int locals = 0;
   std::vector<Ty> local_ty;
 
@@ -42,8 +43,15 @@ struct ProgGen {
       case 1: return lit(t);
       case 2: return "(" + lit(t) + " fby " + var_of(t, locals) + ")";
       case 3: return "(if " + sub(Ty::Bool) + " then " + sub(t) + " else " + sub(t) + ")";
-      case 4: return "(" + sub(t) + " when " + var_of(Ty::Bool, self) + ")";
-      case 5: return "(merge " + var_of(Ty::Bool, self) + " " + var_of(t, self) + " " + var_of(t, self) + ")";
+      case 4:
+        if (well_clocked) {
+          std::string c = var_of(Ty::Bool, self);
+          return "(merge " + c + " (" + sub(t) + " when " + c + ") (" + sub(t) + " when not " + c + "))";
+        }
+        return "(" + sub(t) + " when " + var_of(Ty::Bool, self) + ")";
+      case 5:
+        if (well_clocked) return "(if " + sub(Ty::Bool) + " then " + sub(t) + " else " + sub(t) + ")";
+        return "(merge " + var_of(Ty::Bool, self) + " " + var_of(t, self) + " " + var_of(t, self) + ")";
       case 6: return "(post " + sub(t) + ")";
       case 7: return "(" + sub(t) + " -> pre " + sub(t) + ")";
       default: break;

@@ -1,0 +1,266 @@
+// rml-check: the ok/ko corpora with their expected verdicts, examples from the design
+// input, and two properties over random programs: soundness (accepted ⇒ the oracle shows
+// no ‖ and no ⊥ before N − H on random admissible inputs) and counterexample replay.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "checker/checker.hpp"
+#include "common/stream_prog_gen.hpp"
+#include "core/normalize.hpp"
+#include "oracle/oracle.hpp"
+#include "sema/frontend.hpp"
+#include "tools/expectations.hpp"
+
+using namespace rml;
+
+namespace {
+
+const bool kRcParams = [] {
+  const char *cur = std::getenv("RC_PARAMS");
+  std::string v = cur ? cur : "";
+  if (v.find("max_success") == std::string::npos) setenv("RC_PARAMS", (v.empty() ? "" : v + " ").append("max_success=1000").c_str(), 1);
+  return true;
+}();
+
+struct Checked {
+  std::unique_ptr<FrontendResult> fe;
+  core::Program prog;
+  check::Report rep;
+};
+
+Checked run_check(const std::string &path, const std::string &text, const std::string &main, check::Options opts = {}) {
+  Checked c;
+  c.fe = run_frontend(path, text);
+  if (c.fe->diags.has_errors()) throw std::runtime_error(render_all(c.fe->diags));
+  c.prog = core::elaborate(c.fe->checked, main);
+  c.rep = check::check_program(c.fe->checked, c.prog, opts);
+  return c;
+}
+
+const check::PropertyResult &prop(const check::Report &r, const std::string &kind) {
+  for (auto &p : r.properties)
+    if (p.kind == kind) return p;
+  throw std::runtime_error("no property " + kind);
+}
+
+std::vector<std::string> files(const std::string &rel) {
+  std::vector<std::string> out;
+  std::string dir = std::string(RML_SOURCE_DIR) + "/" + rel;
+  if (!std::filesystem::exists(dir)) return out;
+  for (auto &e : std::filesystem::directory_iterator(dir))
+    if (e.path().extension() == ".rml") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Header: `// check: clocks=V causality=V productivity=V`, `// horizon: H`, `// finding: RULE`.
+struct Want {
+  std::map<std::string, std::string> verdicts;
+  std::optional<int64_t> horizon;
+  std::vector<std::string> findings;
+};
+Want parse_want(const std::string &text) {
+  Want w;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto take = [&](const std::string &key) -> std::optional<std::string> {
+      auto p = line.find(key);
+      if (p == std::string::npos) return std::nullopt;
+      return line.substr(p + key.size());
+    };
+    if (auto r = take("// check:")) {
+      std::istringstream ls(*r);
+      std::string kv;
+      while (ls >> kv) {
+        auto eq = kv.find('=');
+        if (eq != std::string::npos) w.verdicts[kv.substr(0, eq)] = kv.substr(eq + 1);
+      }
+    } else if (auto h = take("// horizon:")) {
+      w.horizon = std::stoll(*h);
+    } else if (auto f = take("// finding:")) {
+      std::istringstream ls(*f);
+      std::string rule;
+      ls >> rule;
+      w.findings.push_back(rule);
+    }
+  }
+  return w;
+}
+
+void check_file(const std::string &path, bool expect_ok) {
+  std::string err;
+  auto text = read_file(path, err);
+  ASSERT_TRUE(text) << err;
+  Want w = parse_want(*text);
+  Expectations ex = parse_expectations(*text);
+  ASSERT_FALSE(ex.main_node.empty()) << "missing '// main:'";
+  ASSERT_EQ(w.verdicts.size(), 3u) << "missing '// check:' verdicts";
+  if (!expect_ok) ASSERT_FALSE(w.findings.empty()) << "a ko file names the diagnostic it must get";
+  check::Options o;
+  o.timeout_s = 10;
+  Checked c = run_check(path, *text, ex.main_node, o);
+  std::string got;
+  for (auto &p : c.rep.properties) {
+    got += p.kind + "=" + check::verdict_name(p.verdict) + " (" + p.method + ")\n";
+    for (auto &f : p.findings) got += "  " + f.rule + ": " + f.message + "\n";
+  }
+  for (auto &[kind, v] : w.verdicts) EXPECT_EQ(check::verdict_name(prop(c.rep, kind).verdict), v) << kind << "\n" << got;
+  if (w.horizon) {
+    const auto &p = prop(c.rep, "productivity");
+    ASSERT_TRUE(p.horizon.has_value()) << got;
+    EXPECT_EQ(*p.horizon, *w.horizon) << got;
+  }
+  for (auto &rule : w.findings) {
+    bool found = false;
+    for (auto &p : c.rep.properties)
+      for (auto &f : p.findings) found |= f.rule == rule;
+    EXPECT_TRUE(found) << "no finding " << rule << "\n" << got;
+  }
+  // Every counterexample reproduces its failure in the oracle.
+  for (auto &p : c.rep.properties) {
+    if (!p.cex) continue;
+    oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(p.cex->inputs);
+    if (p.kind == "clocks") {
+      EXPECT_TRUE(res.any_error()) << p.cex->what;
+    } else {
+      bool unknown = false;
+      for (auto &v : p.cex->show)
+        for (size_t n = 0; n < res.cycles; ++n) unknown |= res.at(v, n).tag == oracle::Tag::Bot;
+      EXPECT_TRUE(unknown) << p.cex->what;
+    }
+  }
+}
+
+}  // namespace
+
+class CheckOk : public ::testing::TestWithParam<std::string> {};
+TEST_P(CheckOk, VerdictsMatch) { check_file(GetParam(), true); }
+INSTANTIATE_TEST_SUITE_P(Files, CheckOk, ::testing::ValuesIn(files("tests/check/ok")), [](const auto &pi) {
+  std::string n = std::filesystem::path(pi.param).stem().string();
+  for (char &ch : n)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+});
+
+class CheckKo : public ::testing::TestWithParam<std::string> {};
+TEST_P(CheckKo, VerdictsMatch) { check_file(GetParam(), false); }
+INSTANTIATE_TEST_SUITE_P(Files, CheckKo, ::testing::ValuesIn(files("tests/check/ko")), [](const auto &pi) {
+  std::string n = std::filesystem::path(pi.param).stem().string();
+  for (char &ch : n)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+});
+
+TEST(CheckCorpus, AtLeastFortyEach) {
+  EXPECT_GE(files("tests/check/ok").size(), 40u);
+  EXPECT_GE(files("tests/check/ko").size(), 40u);
+}
+
+// The design input's examples (semantics.md §11).
+TEST(Check, BatchfillHasHorizonThree) {
+  auto c = run_check("b.rml",
+                     "node batchfill(i: int) -> (o: int)\n"
+                     "  c = 0 fby (if c = 3 then 0 else c + 1);\n"
+                     "  bp = (c = 3);\n"
+                     "  o = merge bp (i when bp) ((post o) when not bp);\n",
+                     "batchfill");
+  const auto &p = prop(c.rep, "productivity");
+  EXPECT_EQ(p.verdict, check::Verdict::Valid) << p.method;
+  ASSERT_TRUE(p.horizon);
+  EXPECT_EQ(*p.horizon, 3);
+}
+
+TEST(Check, BackfillNeedsItsAssumption) {
+  std::string body = "node backfill(i: int, bp: bool) -> (o: int)\n  o = merge bp (i when bp) ((post o) when not bp);\n";
+  auto without = run_check("b.rml", body, "backfill");
+  EXPECT_EQ(prop(without.rep, "productivity").verdict, check::Verdict::Falsified);
+  ASSERT_TRUE(prop(without.rep, "productivity").cex);
+  auto with = run_check("b.rml", body + "  assume always eventually bp within 7;\n", "backfill");
+  EXPECT_EQ(prop(with.rep, "productivity").verdict, check::Verdict::Valid);
+  EXPECT_EQ(*prop(with.rep, "productivity").horizon, 7);
+  EXPECT_EQ(with.rep.exit_code(), 0);
+  EXPECT_EQ(without.rep.exit_code(), 1);
+}
+
+TEST(Check, StaticClashButProvedByZ3) {
+  // c = post true is always true, but `base on c` is not syntactically `base`.
+  auto c = run_check("z.rml",
+                     "node f(x: int) -> (o: int)\n"
+                     "  c = true fby c;\n"
+                     "  o = x + (x when c);\n",
+                     "f");
+  const auto &p = prop(c.rep, "clocks");
+  EXPECT_FALSE(p.findings.empty());
+  EXPECT_EQ(p.verdict, check::Verdict::Valid) << p.method;
+}
+
+TEST(Check, RealClockErrorIsFalsifiedWithAReplayableTrace) {
+  auto c = run_check("e.rml", "node f(x: int, c: bool) -> (o: int)\n  o = x + (x when c);\n", "f");
+  const auto &p = prop(c.rep, "clocks");
+  EXPECT_EQ(p.verdict, check::Verdict::Falsified);
+  ASSERT_TRUE(p.cex);
+  EXPECT_TRUE(oracle::Oracle(c.fe->checked, c.prog).run(p.cex->inputs).any_error());
+}
+
+// Soundness, measured: whenever every property is valid (horizon H), the oracle on random
+// admissible inputs (every input present at every cycle) produces no ‖ anywhere and no ⊥
+// at any cycle n < N − H.
+RC_GTEST_PROP(CheckSoundness, AcceptedProgramsRunWithoutErrorsOrUnknowns, ()) {
+  testgen::ProgGen g;
+  g.well_clocked = *rc::gen::arbitrary<bool>();
+  std::string text = g.program();
+  RC_LOG() << text;
+  check::Options o;
+  o.timeout_s = 5;
+  o.max_depth = 4;
+  o.max_horizon = 6;
+  Checked c = run_check("gen.rml", text, "main", o);
+  bool accepted = c.rep.exit_code() == 0;
+  RC_TAG(accepted ? "accepted" : "rejected or unknown", g.well_clocked ? "well-clocked generator" : "free generator");
+  if (!accepted) return;
+  int64_t H = *prop(c.rep, "productivity").horizon;
+  size_t N = static_cast<size_t>(H) + *rc::gen::inRange<size_t>(1, 8);
+  oracle::Inputs in;
+  in.cycles = N;
+  for (size_t n = 0; n < N; ++n) {
+    in.streams["x"].push_back(oracle::Cell::of(array::Tensor::real(*rc::gen::inRange(-3, 4))));
+    in.streams["y"].push_back(oracle::Cell::of(array::Tensor::integer(*rc::gen::inRange(-3, 4))));
+    in.streams["c"].push_back(oracle::Cell::of(array::Tensor::boolean(*rc::gen::arbitrary<bool>())));
+  }
+  oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(in);
+  RC_ASSERT(!res.any_error());
+  for (auto &v : res.vars)
+    for (size_t n = 0; n + static_cast<size_t>(H) < N; ++n) RC_ASSERT(res.at(v, n).tag != oracle::Tag::Bot);
+}
+
+// Every counterexample the checker reports reproduces its failure in the oracle.
+RC_GTEST_PROP(CheckCounterexamples, ReproduceInTheOracle, ()) {
+  testgen::ProgGen g;
+  std::string text = g.program();
+  RC_LOG() << text;
+  check::Options o;
+  o.timeout_s = 5;
+  o.max_depth = 4;
+  o.max_horizon = 6;
+  Checked c = run_check("gen.rml", text, "main", o);
+  for (auto &p : c.rep.properties) {
+    if (!p.cex) continue;
+    RC_TAG("has a counterexample");
+    RC_ASSERT(p.verdict == check::Verdict::Falsified);
+    oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(p.cex->inputs);
+    if (p.kind == "clocks") {
+      RC_ASSERT(res.any_error());
+    } else {
+      bool unknown = false;
+      for (auto &v : p.cex->show)
+        for (size_t n = 0; n < res.cycles; ++n) unknown |= res.at(v, n).tag == oracle::Tag::Bot;
+      RC_ASSERT(unknown);
+    }
+  }
+}
