@@ -304,6 +304,7 @@ struct Checker {
     int64_t lo, hi;
     bool is_bool = false;
     bool never_nil = false;  // the candidate "started ⇒ the memory is not nil" (slot = nil flag)
+    bool same_started = false;  // the candidate "slot == started" (two started flags)
   };
   std::vector<Interval> invariants;
   bool invariants_done = false;
@@ -315,7 +316,8 @@ struct Checker {
     z3::expr all = smt.ctx.bool_val(true);
     for (auto &iv : invariants) {
       z3::expr m = state[iv.slot];
-      if (iv.never_nil) all = all && z3::implies(state[iv.started], !m);
+      if (iv.same_started) all = all && (m == state[iv.started]);
+      else if (iv.never_nil) all = all && z3::implies(state[iv.started], !m);
       else if (iv.is_bool) all = all && z3::implies(state[iv.started], iv.lo ? m : !m);
       else all = all && z3::implies(state[iv.started], z3::sge(m, smt.ctx.bv_val(iv.lo, 64)) && z3::sle(m, smt.ctx.bv_val(iv.hi, 64)));
     }
@@ -358,6 +360,17 @@ struct Checker {
           else it->second = {std::min(it->second.first, x), std::max(it->second.second, x)};
         }
     }
+    // started flags of memories on the same clock agree (a -> pre x, pairs of fby)
+    std::vector<size_t> starts;
+    for (auto &m : mems) starts.push_back(m.started);
+    for (size_t a : smt.ts->arrow_started()) starts.push_back(a);
+    if (starts.size() <= 40)
+      for (size_t i = 0; i < starts.size(); ++i)
+        for (size_t j = i + 1; j < starts.size(); ++j) {
+          Interval eqv{starts[i], starts[j], 0, 0, false, false};
+          eqv.same_started = true;
+          invariants.push_back(eqv);
+        }
     for (auto &m : mems) {
       Interval nn{m.nil_slot, m.started, 0, 0, false, true};
       invariants.push_back(nn);
@@ -391,6 +404,12 @@ struct Checker {
   }
 
   // --------------------------------------------------------------- clocks
+  const core::Equation *def_of(const std::string &v) const {
+    for (auto &eq : prog.equations)
+      if (eq.lhs == v) return &eq;
+    return nullptr;
+  }
+
   // Lustre's `pre` can make a condition nil: a static may-be-nil analysis over the program.
   std::set<std::string> may_be_nil() {
     std::set<std::string> nil;
@@ -402,7 +421,14 @@ struct Checker {
         bool n = false;
         switch (eq.prim) {
           case core::Prim::Pre: n = true; break;
-          case core::Prim::Arrow: n = nil.count(eq.args[1]) > 0; break;  // a -> b: nil only through b
+          case core::Prim::Arrow: {
+            // a -> b is a at the first tick (which may be nil), then b. In the idiom
+            // a -> pre x, the pre's own first-tick nil is never read: only x's nil matters.
+            const core::Equation *b = def_of(eq.args[1]);
+            bool b_nil = b && b->prim == core::Prim::Pre ? nil.count(b->args[0]) > 0 : nil.count(eq.args[1]) > 0;
+            n = nil.count(eq.args[0]) > 0 || b_nil;
+            break;
+          }
           case core::Prim::Const: break;
           case core::Prim::Merge: n = nil.count(eq.args[1]) || nil.count(eq.args[2]); break;
           case core::Prim::Fby: n = nil.count(eq.args[0]) || nil.count(eq.args[1]); break;
@@ -422,21 +448,26 @@ struct Checker {
     PropertyResult r;
     r.kind = "clocks";
     std::set<std::string> nil = may_be_nil();
-    std::vector<std::string> nil_conds;
+    std::vector<std::pair<std::string, Span>> nil_conds;  // condition, where it is used
+    std::set<std::string> seen;
+    auto note_nil = [&](const std::string &c, Span where) {
+      if (nil.count(c) && seen.insert(c).second) nil_conds.emplace_back(c, where);
+    };
     for (auto &eq : prog.equations) {
-      if (eq.prim == core::Prim::When && nil.count(eq.args[1])) nil_conds.push_back(eq.args[1]);
-      if (eq.prim == core::Prim::Merge && nil.count(eq.args[0])) nil_conds.push_back(eq.args[0]);
+      if (eq.prim == core::Prim::When) note_nil(eq.args[1], eq.span);
+      if (eq.prim == core::Prim::Merge) note_nil(eq.args[0], eq.span);
     }
     for (auto &t : clocks.terms)
-      if (t.kind == core::ClockTerm::On && nil.count(t.cond)) nil_conds.push_back(t.cond);
+      if (t.kind == core::ClockTerm::On) note_nil(t.cond, def_of(t.cond) ? def_of(t.cond)->span : Span{});
     if (clocks.clashes.empty() && nil_conds.empty()) {
       r.verdict = Verdict::Valid;
       r.method = "static clock calculus (every clock unifies; no condition can be nil)";
       return r;
     }
     for (auto &c : clocks.clashes) r.findings.push_back(Finding{"clock.clash", c.message, c.span});
-    for (auto &c : nil_conds)
-      r.findings.push_back(Finding{"clock.nil-condition", "the condition '" + c + "' may be the uninitialised value of a 'pre'", {}});
+    for (auto &[cnd, where] : nil_conds)
+      r.findings.push_back(Finding{"clock.nil-condition",
+                                   "the condition '" + cnd + "' may be the uninitialised first value of a 'pre'", where});
     // The calculus is incomplete (syntactic clock equality): ask Z3.
     smt_invariant(r, [](const TransitionSystem::Frame &f) { return f.err; }, "no error value (‖) at any cycle",
                   [&](const oracle::Result &res, Counterexample &cx) {
@@ -570,7 +601,9 @@ struct Checker {
   RunBound bound_runs(const std::function<z3::expr(const TransitionSystem::Frame &)> &cont) {
     RunBound out;
     Smt smt(prog, clocks, opts);
+    int64_t first_unsat = -1;  // the induction step is tried on the first 3 bounds whose base holds
     for (int64_t H = 0; H <= opts.max_horizon; ++H) {
+      if (first_unsat >= 0 && H > first_unsat + 2) return out;
       int win = static_cast<int>(H) + 1;  // a bad window: cont holds H+1 times in a row
       // Base: from the initial state, within a few windows.
       z3::solver s = smt.solver();
@@ -606,6 +639,7 @@ struct Checker {
         }
         continue;  // a run of H+1 exists: the bound is larger
       }
+      if (first_unsat < 0) first_unsat = H;
       // Step (k-induction on windows): k windows without a bad one, then a bad one.
       for (int k = 1; k <= opts.max_depth; ++k) {
         z3::solver t = smt.solver();
@@ -629,14 +663,26 @@ struct Checker {
     return out;
   }
 
-  PropertyResult check_productivity() {
+  PropertyResult check_productivity(const PropertyResult &causality) {
     PropertyResult r;
     r.kind = "productivity";
+    PropertyResult out = productivity_of_chains(r);
+    if (causality.verdict == Verdict::Falsified) {
+      // An instantaneous cycle leaves its cells ⊥ at every cycle (semantics.md §9.2 (i)).
+      out.verdict = Verdict::Falsified;
+      out.method = "an instantaneous dependency cycle (see causality) leaves its cells unknown";
+      out.horizon.reset();
+      for (auto &f : causality.findings) out.findings.push_back(Finding{"productivity.causality", f.message, f.span});
+    }
+    return out;
+  }
+
+  PropertyResult productivity_of_chains(PropertyResult r) {
     auto all = [](const Edge &) { return true; };
     int count = 0;
     std::vector<int> comp = components(graph, all, count);
     bool truncated = false, unknown = false;
-    int64_t horizon = 0;
+    std::map<int, int64_t> scc_horizon;  // lookahead inside a component with a cut backward cycle
     std::set<int> cyclic_posts;  // post equations inside a cycle (handled below)
     for (int c = 0; c < count; ++c) {
       bool has_post = false;
@@ -674,10 +720,11 @@ struct Checker {
           continue;
         }
         // The chain continues from cycle n while the guards hold: bound those runs.
-        // At most h consecutive continuations: the chain from n stops by cycle n + h.
+        // At most h consecutive continuations: the cells of the chain from n need up to
+        // n + h, and its post cells one cycle further: h + 1 (see `own` below).
         int64_t h = bound_cycle(r, cy, cy.guards);
         if (h < 0) unknown = true;
-        else horizon = std::max(horizon, h);
+        else scc_horizon[c] = std::max(scc_horizon[c], h + 1);
       }
     }
     if (r.verdict == Verdict::Falsified) {
@@ -685,28 +732,67 @@ struct Checker {
       attach_unproductive_cex(r);
       return r;
     }
-    // Posts outside cycles: each needs the next tick of its clock.
+    // Posts outside cycles: each needs the next tick of its clock, within `gap` cycles.
+    std::map<int, int64_t> gap;  // edge -> cycles
     for (size_t k = 0; k < graph.edges.size(); ++k) {
       const Edge &e = graph.edges[k];
       if (e.offset <= 0 || cyclic_posts.count(static_cast<int>(k))) continue;
       int t = clocks.of(e.eq->lhs);
       if (clocks.terms[t].kind == core::ClockTerm::Base) {
-        horizon += 1;
+        gap[static_cast<int>(k)] = 1;
         continue;
       }
       // The clock must tick again: bound the runs where it does not.
       RunBound b = bound_runs([&](const TransitionSystem::Frame &f) { return !f.ck[static_cast<size_t>(t)]; });
-      if (!b.h) {
-        r.findings.push_back(Finding{"productivity.clock",
-                                     "'" + e.eq->lhs + "' = post on clock " + clocks.str(t) +
-                                         ": no bound found on the cycles until that clock ticks again (add an assumption "
-                                         "'assume always eventually ... within N;')",
-                                     e.eq->span});
-        unknown = true;
+      if (b.h) {
+        gap[static_cast<int>(k)] = *b.h + 1;
         continue;
       }
-      horizon += *b.h + 1;
+      Finding fd{"productivity.clock",
+                 "'" + e.eq->lhs + "' = post on clock " + clocks.str(t) +
+                     ": no bound on the cycles until that clock ticks again (state one with 'assume always eventually ... "
+                     "within N;')",
+                 e.eq->span};
+      if (!has_unbounded_assumption() && silent_clock_cex(t, e.eq->lhs, r)) {
+        r.verdict = Verdict::Falsified;
+        r.findings.push_back(fd);
+      } else {
+        r.findings.push_back(fd);
+        unknown = true;
+      }
     }
+    if (r.verdict == Verdict::Falsified) {
+      r.method = "dependency graph weighted by time, bounded model checking replayed in the oracle";
+      return r;
+    }
+    // The horizon: the longest lookahead along dependences. Inside a component with a cut
+    // backward cycle (bound h), every cell looks h cycles ahead and its post cells h + 1;
+    // a post edge costs its gap; everything else costs nothing (fby looks back).
+    std::vector<int64_t> own(graph.names.size(), 0);
+    for (auto &e : graph.edges) {
+      if (e.offset <= 0 || comp[e.from] != comp[e.to]) continue;
+      auto it = scc_horizon.find(comp[e.from]);
+      own[e.from] = std::max(own[e.from], it == scc_horizon.end() ? int64_t(1) : it->second);
+    }
+    for (size_t v = 0; v < graph.names.size(); ++v) {
+      auto it = scc_horizon.find(comp[v]);
+      if (it != scc_horizon.end()) own[v] = std::max(own[v], it->second - 1);
+    }
+    std::map<int, int64_t> ext_memo;
+    std::function<int64_t(int)> ext = [&](int c) -> int64_t {  // lookahead leaving component c
+      if (auto it = ext_memo.find(c); it != ext_memo.end()) return it->second;
+      ext_memo[c] = 0;
+      int64_t best = 0;
+      for (size_t k = 0; k < graph.edges.size(); ++k) {
+        const Edge &e = graph.edges[k];
+        if (comp[e.from] != c || comp[e.to] == c) continue;
+        int64_t w = e.offset > 0 ? gap[static_cast<int>(k)] : 0;
+        best = std::max(best, w + own[e.to] + ext(comp[e.to]));
+      }
+      return ext_memo[c] = best;
+    };
+    int64_t horizon = 0;
+    for (size_t v = 0; v < graph.names.size(); ++v) horizon = std::max(horizon, own[v] + ext(comp[v]));
     if (truncated) unknown = true;
     if (unknown) {
       r.verdict = Verdict::Unknown;
@@ -719,6 +805,63 @@ struct Checker {
                             : "every backward chain is cut within the horizon (upper bound), assuming the main node runs at "
                               "every cycle";
     return r;
+  }
+
+  // A run where the clock ticks once and then stays silent for more than the bound: the
+  // post cell at that tick waits beyond the prefix. Replayed in the oracle.
+  bool silent_clock_cex(int t, const std::string &var, PropertyResult &r) {
+    Smt smt(prog, clocks, opts);
+    z3::solver s = smt.solver();
+    int quiet = opts.max_horizon + 1, depth = quiet + 4;
+    auto fs = smt.unroll(depth, true, s);
+    z3::expr any = smt.ctx.bool_val(false);
+    for (int st = 0; st + quiet < depth; ++st) {
+      z3::expr run = fs[static_cast<size_t>(st)].ck[static_cast<size_t>(t)];
+      for (int j = 1; j <= quiet; ++j) run = run && !fs[static_cast<size_t>(st + j)].ck[static_cast<size_t>(t)];
+      any = any || run;
+    }
+    s.add(any);
+    if (s.check() != z3::sat) return false;
+    z3::model m = s.get_model();
+    RunBound b;
+    b.cex = Counterexample{};
+    b.cex->inputs = model_inputs(prog, fs, m);
+    for (int st = 0; st + quiet < depth; ++st) {
+      bool run = m.eval(fs[static_cast<size_t>(st)].ck[static_cast<size_t>(t)], true).is_true();
+      for (int j = 1; j <= quiet && run; ++j) run = !m.eval(fs[static_cast<size_t>(st + j)].ck[static_cast<size_t>(t)], true).is_true();
+      if (!run) continue;
+      b.run_start = static_cast<size_t>(st);
+      b.cex->inputs.cycles = static_cast<size_t>(st + quiet + 1);
+      for (auto &kv : b.cex->inputs.streams) kv.second.resize(b.cex->inputs.cycles);
+      break;
+    }
+    return replay_unknown(b, {var}, r);
+  }
+
+  bool has_unbounded_assumption() const {
+    for (auto &a : prog.assumptions)
+      if (a.eventually && a.within < 0) return true;
+    return false;
+  }
+
+  // Replays a long run of a bound search; true (and the counterexample set) when one of
+  // `vars` is unknown at the run's start although the prefix extends past the bound.
+  bool replay_unknown(const RunBound &b, const std::vector<std::string> &vars, PropertyResult &r) {
+    Counterexample cx = *b.cex;
+    oracle::Result res = oracle::Oracle(cp, prog).run(cx.inputs);
+    for (auto &v : vars) {
+      if (!res.has(v)) continue;
+      for (size_t n = 0; n <= b.run_start && n < res.cycles; ++n) {
+        if (res.at(v, n).tag != oracle::Tag::Bot || res.cycles - 1 - n <= static_cast<size_t>(opts.max_horizon)) continue;
+        cx.csv = trace_csv(prog, cx.inputs);
+        cx.show = {v};
+        cx.what = "'" + v + "' at cycle " + std::to_string(n) + " is unknown although the prefix has " +
+                  std::to_string(res.cycles - 1 - n) + " more cycles (> the bound " + std::to_string(opts.max_horizon) + ")";
+        r.cex = cx;
+        return true;
+      }
+    }
+    return false;
   }
 
   // The chain of a weight-1 cycle continues while its guards hold; returns the proved
@@ -751,6 +894,13 @@ struct Checker {
     if (b.h) return *b.h;
     std::string pred;
     for (auto &l : lits) pred += (pred.empty() ? "" : " and ") + std::string(l.positive ? "" : "not ") + l.cond;
+    if (b.falsified_at_max && b.cex && has_unbounded_assumption()) {
+      r.findings.push_back(Finding{"productivity.unproved",
+                                   "the chain " + describe_cycle(graph, cy) + " continues while (" + pred +
+                                       "): an unbounded 'always eventually' assumption gives no horizon (add 'within N')",
+                                   cycle_span(graph, cy)});
+      return -1;
+    }
     if (b.falsified_at_max && b.cex) {
       // Replay: the chain from some early cycle runs past the prefix.
       r.findings.push_back(Finding{"productivity.unbounded",
@@ -832,7 +982,7 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
   };
   guarded("clocks", [&] { return c.check_clocks(); });
   guarded("causality", [&] { return c.check_causality(); });
-  guarded("productivity", [&] { return c.check_productivity(); });
+  guarded("productivity", [&] { return c.check_productivity(rep.properties.back()); });
   return rep;
 }
 

@@ -52,6 +52,13 @@ std::vector<TransitionSystem::IntMemory> TransitionSystem::int_memories() const 
   return out;
 }
 
+std::vector<size_t> TransitionSystem::arrow_started() const {
+  std::vector<size_t> out;
+  for (size_t k = 0; k < prog_.equations.size(); ++k)
+    if (state_base_[k] >= 0 && prog_.equations[k].prim == core::Prim::Arrow) out.push_back(static_cast<size_t>(state_base_[k]));
+  return out;
+}
+
 z3::sort TransitionSystem::sort_of(Scalar s) const { return s == Scalar::Bool ? ctx_.bool_sort() : ctx_.bv_sort(64); }
 
 z3::expr TransitionSystem::fresh(const std::string &name, const z3::sort &s, int n) {

@@ -52,6 +52,7 @@ class TransitionSystem {
     size_t nil_slot = 0;  // the memory's nil flag
   };
   std::vector<IntMemory> int_memories() const;
+  std::vector<size_t> arrow_started() const;  // state slots of the arrows' started flags
 
   const core::Program &program() const { return prog_; }
   z3::context &ctx() { return ctx_; }
