@@ -119,6 +119,13 @@ DepGraph build_graph(const core::Program &p, const core::Clocks &ck) {
   return g;
 }
 
+// Edges grouped by the component of their source.
+std::vector<std::vector<int>> edges_by_component(const DepGraph &g, const std::vector<int> &comp, int count) {
+  std::vector<std::vector<int>> out(static_cast<size_t>(count));
+  for (size_t k = 0; k < g.edges.size(); ++k) out[static_cast<size_t>(comp[g.edges[k].from])].push_back(static_cast<int>(k));
+  return out;
+}
+
 // Strongly connected components (Boost.Graph) of the subgraph of selected edges.
 std::vector<int> components(const DepGraph &g, const std::function<bool(const Edge &)> &keep, int &count) {
   using G = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
@@ -222,12 +229,24 @@ Span cycle_span(const DepGraph &g, const Cycle &cy) {
 }
 
 // ------------------------------------------------------------------ solver helpers
+struct Interval {  // for a bool memory: lo = hi = the constant value (0 or 1)
+  size_t slot, started;
+  int64_t lo, hi;
+  bool is_bool = false;
+  bool never_nil = false;     // the candidate "started ⇒ the memory is not nil" (slot = nil flag)
+  bool same_started = false;  // the candidate "slot == started" (two started flags)
+};
+
 struct Smt {
   z3::context ctx;
   std::unique_ptr<TransitionSystem> ts;
   const Options &opts;
-  Smt(const core::Program &p, const core::Clocks &c, const Options &o) : opts(o) {
-    ts = std::make_unique<TransitionSystem>(ctx, p, c);
+  // Proved invariants of this encoding (state slots are specific to it).
+  std::vector<Interval> invariants;
+  bool invariants_done = false;
+  Smt(const core::Program &p, const core::Clocks &c, const Options &o, const std::set<std::string> *roots = nullptr)
+      : opts(o) {
+    ts = std::make_unique<TransitionSystem>(ctx, p, c, roots);
   }
   z3::solver solver() {
     z3::solver s(ctx);
@@ -298,21 +317,11 @@ struct Checker {
   const Options &opts;
   core::Clocks clocks;
   DepGraph graph;
-  // Proved invariants: started ⇒ lo ≤ mem ≤ hi for integer memories (Houdini).
-  struct Interval {  // for a bool memory: lo = hi = the constant value (0 or 1)
-    size_t slot, started;
-    int64_t lo, hi;
-    bool is_bool = false;
-    bool never_nil = false;  // the candidate "started ⇒ the memory is not nil" (slot = nil flag)
-    bool same_started = false;  // the candidate "slot == started" (two started flags)
-  };
-  std::vector<Interval> invariants;
-  bool invariants_done = false;
-
   Checker(const CheckedProgram &c, const core::Program &p, const Options &o)
       : cp(c), prog(p), opts(o), clocks(core::infer_clocks(p)), graph(build_graph(p, clocks)) {}
 
-  z3::expr inv_at(Smt &smt, const std::vector<z3::expr> &state) {
+  z3::expr inv_at(Smt &smt, const std::vector<z3::expr> &state) { return inv_of(smt, smt.invariants, state); }
+  static z3::expr inv_of(Smt &smt, const std::vector<Interval> &invariants, const std::vector<z3::expr> &state) {
     z3::expr all = smt.ctx.bool_val(true);
     for (auto &iv : invariants) {
       z3::expr m = state[iv.slot];
@@ -327,8 +336,9 @@ struct Checker {
   // Candidate ranges of integer memories from oracle runs on random inputs, kept only when
   // Z3 proves them inductive (Houdini). They let k-induction ignore unreachable states.
   void discover_invariants(Smt &smt) {
-    if (invariants_done) return;
-    invariants_done = true;
+    if (smt.invariants_done) return;
+    smt.invariants_done = true;
+    std::vector<Interval> &invariants = smt.invariants;
     auto mems = smt.ts->int_memories();
     if (mems.empty()) return;
     for (auto &v : prog.inputs)
@@ -387,9 +397,7 @@ struct Checker {
       s.add(inv_at(smt, fs[0].state_in));
       for (size_t k = 0; k < invariants.size(); ++k) {
         std::vector<Interval> one{invariants[k]};
-        std::swap(one, invariants);
-        z3::expr next = inv_at(smt, fs[0].state_out);
-        std::swap(one, invariants);
+        z3::expr next = inv_of(smt, one, fs[0].state_out);
         s.push();
         s.add(!next);
         if (s.check() != z3::unsat) {
@@ -404,10 +412,12 @@ struct Checker {
   }
 
   // --------------------------------------------------------------- clocks
-  const core::Equation *def_of(const std::string &v) const {
-    for (auto &eq : prog.equations)
-      if (eq.lhs == v) return &eq;
-    return nullptr;
+  std::map<std::string, const core::Equation *> defs;
+  const core::Equation *def_of(const std::string &v) {
+    if (defs.empty())
+      for (auto &eq : prog.equations) defs[eq.lhs] = &eq;
+    auto it = defs.find(v);
+    return it == defs.end() ? nullptr : it->second;
   }
 
   // Lustre's `pre` can make a condition nil: a static may-be-nil analysis over the program.
@@ -561,10 +571,13 @@ struct Checker {
     std::vector<int> size(static_cast<size_t>(count), 0);
     for (int c : comp) ++size[static_cast<size_t>(c)];
     bool truncated = false;
+    auto by_comp = edges_by_component(graph, comp, count);
     for (int c = 0; c < count; ++c) {
       bool self = false;
-      for (auto &e : graph.edges)
-        if (inst(e) && e.from == e.to && comp[e.from] == c) self = true;
+      for (int k : by_comp[static_cast<size_t>(c)]) {
+        const Edge &e = graph.edges[k];
+        if (inst(e) && e.from == e.to) self = true;
+      }
       if (size[static_cast<size_t>(c)] < 2 && !self) continue;
       for (auto &cy : cycles_in(graph, comp, c, inst, 1000, truncated)) {
         if (!consistent(cy.guards)) continue;  // broken by exclusive when/merge branches
@@ -598,16 +611,14 @@ struct Checker {
     std::optional<Counterexample> cex;  // inputs ending with the long run
     size_t run_start = 0;               // the cycle where that run starts
   };
-  RunBound bound_runs(const std::function<z3::expr(const TransitionSystem::Frame &)> &cont) {
+  RunBound bound_runs(const std::function<z3::expr(const TransitionSystem::Frame &)> &cont,
+                      const std::set<std::string> &roots) {
     RunBound out;
-    Smt smt(prog, clocks, opts);
-    int64_t first_unsat = -1;  // the induction step is tried on the first 3 bounds whose base holds
-    for (int64_t H = 0; H <= opts.max_horizon; ++H) {
-      if (first_unsat >= 0 && H > first_unsat + 2) return out;
-      int win = static_cast<int>(H) + 1;  // a bad window: cont holds H+1 times in a row
-      // Base: from the initial state, within a few windows.
+    Smt smt(prog, clocks, opts, &roots);
+    // Base case for bound H: from the initial state, no run of H + 1 continuations.
+    auto base_holds = [&](int64_t H, bool keep_cex) -> std::optional<bool> {
+      int win = static_cast<int>(H) + 1, depth = win + 2;
       z3::solver s = smt.solver();
-      int depth = win + 2;
       auto fs = smt.unroll(depth, true, s);
       z3::expr any = smt.ctx.bool_val(false);
       for (int st = 0; st + win <= depth; ++st) {
@@ -617,49 +628,71 @@ struct Checker {
       }
       s.add(any);
       z3::check_result c = s.check();
-      if (c == z3::unknown) return out;
-      if (c == z3::sat) {
-        if (H == opts.max_horizon) {
-          out.falsified_at_max = true;
-          z3::model m = s.get_model();
-          Counterexample cx;
-          cx.inputs = model_inputs(prog, fs, m);
-          // Find the long run and cut the trace where it ends: its first cell then needs
-          // a cycle beyond the prefix although the prefix is longer than the bound.
-          for (int st = 0; st + win <= depth; ++st) {
-            bool run = true;
-            for (int j = 0; j < win && run; ++j) run = m.eval(cont(fs[static_cast<size_t>(st + j)]), true).is_true();
-            if (!run) continue;
-            out.run_start = static_cast<size_t>(st);
-            cx.inputs.cycles = static_cast<size_t>(st + win);
-            for (auto &kv : cx.inputs.streams) kv.second.resize(cx.inputs.cycles);
-            break;
-          }
-          out.cex = std::move(cx);
+      if (c == z3::unknown) return std::nullopt;
+      if (c == z3::sat && keep_cex) {
+        out.falsified_at_max = true;
+        z3::model m = s.get_model();
+        Counterexample cx;
+        cx.inputs = model_inputs(prog, fs, m);
+        // Find the long run and cut the trace where it ends: its first cell then needs
+        // a cycle beyond the prefix although the prefix is longer than the bound.
+        for (int st = 0; st + win <= depth; ++st) {
+          bool run = true;
+          for (int j = 0; j < win && run; ++j) run = m.eval(cont(fs[static_cast<size_t>(st + j)]), true).is_true();
+          if (!run) continue;
+          out.run_start = static_cast<size_t>(st);
+          cx.inputs.cycles = static_cast<size_t>(st + win);
+          for (auto &kv : cx.inputs.streams) kv.second.resize(cx.inputs.cycles);
+          break;
         }
-        continue;  // a run of H+1 exists: the bound is larger
+        out.cex = std::move(cx);
       }
-      if (first_unsat < 0) first_unsat = H;
-      // Step (k-induction on windows): k windows without a bad one, then a bad one.
+      return c == z3::unsat;
+    };
+    // Step: k windows without a bad one, then a bad one, from any state satisfying the
+    // invariants (k-induction on windows).
+    auto step_holds = [&](int64_t H) {
+      int win = static_cast<int>(H) + 1;
       for (int k = 1; k <= opts.max_depth; ++k) {
         z3::solver t = smt.solver();
         int n = k + win;
         auto gs = smt.unroll(n, false, t);
         discover_invariants(smt);
         t.add(inv_at(smt, gs[0].state_in));
-        auto window = [&](int end) {  // cont holds on cycles end-H .. end
+        auto window = [&](int end) {
           z3::expr all = smt.ctx.bool_val(true);
           for (int j = end - win + 1; j <= end; ++j) all = all && cont(gs[static_cast<size_t>(j)]);
           return all;
         };
         for (int end = win - 1; end < n - 1; ++end) t.add(!window(end));
         t.add(window(n - 1));
-        if (t.check() == z3::unsat) {
-          out.h = H;
-          return out;
-        }
+        if (t.check() == z3::unsat) return true;
       }
+      return false;
+    };
+    // The smallest H whose base case holds: doubling, then bisection.
+    int64_t lo = -1, hi = -1;  // base fails at lo, holds at hi
+    for (int64_t H = 0;; H = H ? std::min<int64_t>(2 * H, opts.max_horizon) : 1) {
+      auto b = base_holds(H, H == opts.max_horizon);
+      if (!b) return out;
+      if (*b) {
+        hi = H;
+        break;
+      }
+      lo = H;
+      if (H == opts.max_horizon) return out;  // runs longer than the largest bound searched
     }
+    while (hi - lo > 1) {
+      int64_t mid = (lo + hi) / 2;
+      auto b = base_holds(mid, false);
+      if (!b) return out;
+      (*b ? hi : lo) = mid;
+    }
+    for (int64_t H = hi; H <= std::min<int64_t>(hi + 2, opts.max_horizon); ++H)
+      if (step_holds(H)) {
+        out.h = H;
+        return out;
+      }
     return out;
   }
 
@@ -684,10 +717,13 @@ struct Checker {
     bool truncated = false, unknown = false;
     std::map<int, int64_t> scc_horizon;  // lookahead inside a component with a cut backward cycle
     std::set<int> cyclic_posts;  // post equations inside a cycle (handled below)
+    auto by_comp = edges_by_component(graph, comp, count);
     for (int c = 0; c < count; ++c) {
       bool has_post = false;
-      for (auto &e : graph.edges)
-        if (e.offset > 0 && comp[e.from] == c && comp[e.to] == c) has_post = true;
+      for (int k : by_comp[static_cast<size_t>(c)]) {
+        const Edge &e = graph.edges[k];
+        if (e.offset > 0 && comp[e.to] == c) has_post = true;
+      }
       if (!has_post) continue;
       auto cys = cycles_in(graph, comp, c, all, 1000, truncated);
       for (auto &cy : cys) {
@@ -743,7 +779,8 @@ struct Checker {
         continue;
       }
       // The clock must tick again: bound the runs where it does not.
-      RunBound b = bound_runs([&](const TransitionSystem::Frame &f) { return !f.ck[static_cast<size_t>(t)]; });
+      std::set<std::string> roots{e.eq->lhs};  // its clock (term t) is then encoded
+      RunBound b = bound_runs([&](const TransitionSystem::Frame &f) { return !f.ck[static_cast<size_t>(t)]; }, roots);
       if (b.h) {
         gap[static_cast<int>(k)] = *b.h + 1;
         continue;
@@ -783,10 +820,10 @@ struct Checker {
       if (auto it = ext_memo.find(c); it != ext_memo.end()) return it->second;
       ext_memo[c] = 0;
       int64_t best = 0;
-      for (size_t k = 0; k < graph.edges.size(); ++k) {
+      for (int k : by_comp[static_cast<size_t>(c)]) {
         const Edge &e = graph.edges[k];
-        if (comp[e.from] != c || comp[e.to] == c) continue;
-        int64_t w = e.offset > 0 ? gap[static_cast<int>(k)] : 0;
+        if (comp[e.to] == c) continue;
+        int64_t w = e.offset > 0 ? gap[k] : 0;
         best = std::max(best, w + own[e.to] + ext(comp[e.to]));
       }
       return ext_memo[c] = best;
@@ -810,7 +847,8 @@ struct Checker {
   // A run where the clock ticks once and then stays silent for more than the bound: the
   // post cell at that tick waits beyond the prefix. Replayed in the oracle.
   bool silent_clock_cex(int t, const std::string &var, PropertyResult &r) {
-    Smt smt(prog, clocks, opts);
+    std::set<std::string> roots{var};  // var's clock is term t
+    Smt smt(prog, clocks, opts, &roots);
     z3::solver s = smt.solver();
     int quiet = opts.max_horizon + 1, depth = quiet + 4;
     auto fs = smt.unroll(depth, true, s);
@@ -890,7 +928,9 @@ struct Checker {
       }
       return d;
     };
-    RunBound b = bound_runs(cont);
+    std::set<std::string> roots;
+    for (auto &l : lits) roots.insert(l.cond);
+    RunBound b = bound_runs(cont, roots);
     if (b.h) return *b.h;
     std::string pred;
     for (auto &l : lits) pred += (pred.empty() ? "" : " and ") + std::string(l.positive ? "" : "not ") + l.cond;

@@ -9,21 +9,50 @@ bool is_int_op(const std::string &f) {
 bool is_cmp(const std::string &f) { return f == "=" || f == "<>" || f == "<" || f == "<=" || f == ">" || f == ">="; }
 }  // namespace
 
-TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, const core::Clocks &clocks)
+TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, const core::Clocks &clocks,
+                                   const std::set<std::string> *roots)
     : ctx_(ctx), prog_(prog), clocks_(clocks) {
+  for (auto &eq : prog.equations) def_[eq.lhs] = &eq;
+  // The cone of influence.
+  std::vector<std::string> work;
+  auto need = [&](const std::string &v) {
+    if (cone_.insert(v).second) work.push_back(v);
+  };
+  if (roots) {
+    for (auto &r : *roots) need(r);
+    for (auto &v : prog.inputs) need(v.name);
+    for (auto &a : prog.assumptions) need(a.var);
+  } else {
+    for (auto &v : prog.inputs) need(v.name);
+    for (auto &eq : prog.equations) need(eq.lhs);
+  }
+  while (!work.empty()) {
+    std::string v = work.back();
+    work.pop_back();
+    for (int t = clocks.of(v); t >= 0 && clocks.terms[t].kind == core::ClockTerm::On; t = clocks.terms[t].parent)
+      need(clocks.terms[t].cond);
+    auto it = def_.find(v);
+    if (it != def_.end())
+      for (auto &a : it->second->args) need(a);
+  }
+  term_needed_.assign(clocks.terms.size(), false);
+  for (auto &v : cone_)
+    for (int t = clocks.of(v); t >= 0; t = clocks.terms[t].kind == core::ClockTerm::On ? clocks.terms[t].parent : -1)
+      term_needed_[static_cast<size_t>(t)] = true;
   auto track = [&](const std::string &name, const Type &t) {
     if (t.kind == Type::Tensor && t.shape.empty() && t.elem != Scalar::Real) scalar_[name] = t.elem;
   };
   for (auto &v : prog.inputs) track(v.name, v.type);
-  for (auto &eq : prog.equations) {
-    track(eq.lhs, eq.type);
-    def_[eq.lhs] = &eq;
-  }
+  for (auto &eq : prog.equations) track(eq.lhs, eq.type);
   for (auto &v : prog.outputs) track(v.name, v.type);
   for (auto &v : prog.locals) track(v.name, v.type);
   for (auto &eq : prog.equations) has_pre_ |= eq.prim == core::Prim::Pre;
   for (auto &eq : prog.equations) {
     int k = -1;
+    if (!in_cone(eq.lhs)) {
+      state_base_.push_back(-1);
+      continue;
+    }
     switch (eq.prim) {
       case core::Prim::Fby:
       case core::Prim::Pre:
@@ -79,7 +108,8 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
   // Variables of this cycle.
   std::vector<std::string> names;
   for (auto &v : prog_.inputs) names.push_back(v.name);
-  for (auto &eq : prog_.equations) names.push_back(eq.lhs);
+  for (auto &eq : prog_.equations)
+    if (in_cone(eq.lhs)) names.push_back(eq.lhs);
   for (auto &name : names) {
     f.p.emplace(name, fresh("p:" + name, c.bool_sort(), n));
     f.nil.emplace(name, has_pre_ ? fresh("nil:" + name, c.bool_sort(), n) : c.bool_val(false));
@@ -123,6 +153,10 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
   for (auto &v : prog_.inputs) base = base || f.p.at(v.name);
   for (size_t t = 0; t < clocks_.terms.size(); ++t) {
     const core::ClockTerm &ct = clocks_.terms[t];
+    if (!term_needed_[t]) {
+      f.ck.push_back(c.bool_val(false));  // outside the cone: never read
+      continue;
+    }
     if (ct.kind == core::ClockTerm::Base) f.ck.push_back(base);
     else if (ct.kind == core::ClockTerm::Never) f.ck.push_back(c.bool_val(false));
     else {
@@ -151,6 +185,7 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
   for (size_t k = 0; k < prog_.equations.size(); ++k) {
     const core::Equation &eq = prog_.equations[k];
     const std::string &y = eq.lhs;
+    if (!in_cone(y)) continue;
     const z3::expr py = f.p.at(y);
     auto p = [&](size_t i) { return f.p.at(eq.args.at(i)); };
     auto nil = [&](size_t i) { return f.nil.at(eq.args.at(i)); };

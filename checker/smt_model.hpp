@@ -11,6 +11,7 @@
 #include <z3++.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,11 @@ namespace rml::check {
 
 class TransitionSystem {
  public:
-  TransitionSystem(z3::context &ctx, const core::Program &prog, const core::Clocks &clocks);
+  // With `roots`, only the cone of influence of those variables is encoded (the equations
+  // they depend on, transitively, with their clocks, the inputs and the assumptions):
+  // enough for properties that mention only the roots, and much smaller.
+  TransitionSystem(z3::context &ctx, const core::Program &prog, const core::Clocks &clocks,
+                   const std::set<std::string> *roots = nullptr);
 
   // One cycle's variables and constraints. `state_in` are the state variables on entry;
   // `state_out` on exit (the next cycle's state_in).
@@ -63,6 +68,9 @@ class TransitionSystem {
   const core::Clocks &clocks_;
   std::map<std::string, Scalar> scalar_;  // tracked variables (bool/int scalars) and their type
   std::map<std::string, const core::Equation *> def_;
+  std::set<std::string> cone_;  // encoded variables (all when no roots were given)
+  std::vector<bool> term_needed_;
+  bool in_cone(const std::string &v) const { return cone_.count(v) > 0; }
   int state_size_ = 0;
   int eq_state_size_ = 0;
   bool has_pre_ = false;  // without `pre`, no value is ever nil  // state slots of equations (assumption monitors follow)
