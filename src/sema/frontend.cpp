@@ -51,39 +51,7 @@ std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::strin
     r->checked.program.decls.push_back(std::move(d));
   }
   r->checked.prelude_decls = r->checked.program.decls.size();
-  for (auto &d : r->user.decls) {
-    if (auto *n = std::get_if<NodeDecl>(&d)) {
-      NodeDecl c;
-      c.name = n->name;
-      c.name_span = n->name_span;
-      c.keyword_span = n->keyword_span;
-      c.is_function = n->is_function;
-      c.lustre_style = n->lustre_style;
-      c.has_let = n->has_let;
-      for (auto &v : n->inputs) c.inputs.push_back(v.clone());
-      for (auto &v : n->outputs) c.outputs.push_back(v.clone());
-      for (auto &v : n->locals) c.locals.push_back(v.clone());
-      for (auto &e : n->equations) c.equations.push_back(e.clone());
-      for (auto &a : n->assumptions) c.assumptions.push_back(a.clone());
-      r->checked.program.decls.emplace_back(std::move(c));
-    } else if (auto *f = std::get_if<FunDecl>(&d)) {
-      FunDecl c;
-      c.name = f->name;
-      c.name_span = f->name_span;
-      for (auto &v : f->params) c.params.push_back(v.clone());
-      c.result = f->result.clone();
-      c.body = f->body->clone();
-      r->checked.program.decls.emplace_back(std::move(c));
-    } else {
-      auto &k = std::get<ConstDecl>(d);
-      ConstDecl c;
-      c.name = k.name;
-      c.name_span = k.name_span;
-      if (k.type) c.type = k.type->clone();
-      c.value = k.value->clone();
-      r->checked.program.decls.emplace_back(std::move(c));
-    }
-  }
+  for (auto &d : r->user.decls) r->checked.program.decls.push_back(clone_decl(d));
   check_program(r->checked, r->diags);
   r->checked_ok = !r->diags.has_errors();
   return r;

@@ -93,6 +93,40 @@ Assumption Assumption::clone() const { return Assumption{eventually, within, con
 const std::string &decl_name(const Decl &d) {
   return std::visit([](auto &x) -> const std::string & { return x.name; }, d);
 }
+Decl clone_decl(const Decl &d) {
+  if (auto *n = std::get_if<NodeDecl>(&d)) {
+    NodeDecl m;
+    m.name = n->name;
+    m.name_span = n->name_span;
+    m.keyword_span = n->keyword_span;
+    m.is_function = n->is_function;
+    m.lustre_style = n->lustre_style;
+    m.has_let = n->has_let;
+    for (auto &v : n->inputs) m.inputs.push_back(v.clone());
+    for (auto &v : n->outputs) m.outputs.push_back(v.clone());
+    for (auto &v : n->locals) m.locals.push_back(v.clone());
+    for (auto &e : n->equations) m.equations.push_back(e.clone());
+    for (auto &a : n->assumptions) m.assumptions.push_back(a.clone());
+    return m;
+  }
+  if (auto *f = std::get_if<FunDecl>(&d)) {
+    FunDecl g;
+    g.name = f->name;
+    g.name_span = f->name_span;
+    for (auto &v : f->params) g.params.push_back(v.clone());
+    g.result = f->result.clone();
+    g.body = f->body->clone();
+    return g;
+  }
+  auto &c = std::get<ConstDecl>(d);
+  ConstDecl k;
+  k.name = c.name;
+  k.name_span = c.name_span;
+  if (c.type) k.type = c.type->clone();
+  k.value = c.value->clone();
+  return k;
+}
+
 Span decl_span(const Decl &d) {
   return std::visit([](auto &x) { return x.name_span; }, d);
 }

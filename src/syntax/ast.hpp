@@ -148,6 +148,7 @@ struct Program {
 };
 
 const std::string &decl_name(const Decl &d);
+Decl clone_decl(const Decl &d);  // a deep copy (declarations hold unique_ptrs)
 Span decl_span(const Decl &d);
 
 // Structural equality ignoring spans (reals compared bitwise, so NaN literals compare equal).

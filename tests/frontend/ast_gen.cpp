@@ -614,38 +614,7 @@ rc::Seq<GenProgram> shrink_program(const GenProgram &g) {
 
 rml::Program program_clone(const rml::Program &p) {
   rml::Program q;
-  for (auto &d : p.decls) {
-    if (auto *n = std::get_if<rml::NodeDecl>(&d)) {
-      rml::NodeDecl m;
-      m.name = n->name;
-      m.name_span = n->name_span;
-      m.keyword_span = n->keyword_span;
-      m.is_function = n->is_function;
-      m.lustre_style = n->lustre_style;
-      m.has_let = n->has_let;
-      for (auto &v : n->inputs) m.inputs.push_back(v.clone());
-      for (auto &v : n->outputs) m.outputs.push_back(v.clone());
-      for (auto &v : n->locals) m.locals.push_back(v.clone());
-      for (auto &e : n->equations) m.equations.push_back(e.clone());
-      q.decls.emplace_back(std::move(m));
-    } else if (auto *f = std::get_if<rml::FunDecl>(&d)) {
-      rml::FunDecl g;
-      g.name = f->name;
-      g.name_span = f->name_span;
-      for (auto &v : f->params) g.params.push_back(v.clone());
-      g.result = f->result.clone();
-      g.body = f->body->clone();
-      q.decls.emplace_back(std::move(g));
-    } else {
-      auto &c = std::get<rml::ConstDecl>(d);
-      rml::ConstDecl k;
-      k.name = c.name;
-      k.name_span = c.name_span;
-      if (c.type) k.type = c.type->clone();
-      k.value = c.value->clone();
-      q.decls.emplace_back(std::move(k));
-    }
-  }
+  for (auto &d : p.decls) q.decls.push_back(rml::clone_decl(d));
   return q;
 }
 
