@@ -231,6 +231,41 @@ TEST(StreamLaws, MergeOfWhensReconstructs) {
   EXPECT_TRUE(valid(D, z3::implies(ok, eq(R, w, x[0], false))));  // index-wise: one cell suffices
 }
 
+// The stream form of fby (fby# then pre#, rules F1-F5 / P1-P5 of semantics.md §4.6), as a
+// state machine over the prefix, equals the index-wise form the oracle implements, on
+// every input (⊥, □, ‖ and values) at every index.
+namespace {
+// The claim "stream form = index form at every index" for one prefix length.
+z3::expr fby_forms_agree(Domain &D, Rules &R, int len) {
+  Stream i = fresh_stream(D, "i", len), e = fresh_stream(D, "e", len);
+  z3::expr in_pre = D.c.bool_val(false);  // false: fby#, true: pre#(v)
+  Cell v = i[0];                           // the pre# state (meaningful once in_pre)
+  z3::expr claim = D.c.bool_val(true);
+  for (int n = 0; n < len; ++n) {
+    const Cell &in = i[n], &en = e[n];
+    Cell bot = R.of_tag(D.bot(), in), abs = R.of_tag(D.abs(), in), err = R.of_tag(D.err(), in);
+    z3::expr c1 = R.is(in, 0);                                      // F1 / P1
+    z3::expr c2 = R.is(in, 1) && (R.is(en, 1) || R.is(en, 0));      // F2 / P2
+    z3::expr c3 = R.present(in) && (R.present(en) || R.is(en, 0));  // F3 / P3
+    z3::expr c4 = R.is(in, 1) && (R.present(en) || R.is(en, 2));    // F4 / P4
+    // F5 / P5: otherwise.
+    Cell y = R.ite(c1, bot, R.ite(c2, abs, R.ite(c3, R.ite(in_pre, v, in), err)));
+    claim = claim && eq(R, y, R.fby_at(i, e, n), false);
+    Cell next_v = R.ite(c1, bot, R.ite(c2 || c4, v, R.ite(c3, en, err)));
+    z3::expr next_pre = z3::ite(c2 || c4, in_pre, D.c.bool_val(true));
+    v = next_v;
+    in_pre = next_pre;
+  }
+  return claim;
+}
+}  // namespace
+
+TEST(StreamLaws, FbyStreamFormEqualsIndexForm) {
+  Domain D;
+  Rules R{D};
+  for (int len = 1; len <= K; ++len) EXPECT_TRUE(valid(D, fby_forms_agree(D, R, len))) << "len=" << len;
+}
+
 // Negative control: the same proof fails on a broken fby (one that forgets its state).
 TEST(StreamLaws, ABrokenRuleIsCaught) {
   Domain D;
@@ -250,6 +285,10 @@ TEST(StreamLaws, ABrokenRuleIsCaught) {
     }
   }
   EXPECT_TRUE(some_failure);
+  // and the broken index form no longer equals the stream form.
+  bool forms_differ = false;
+  for (int len = 2; len <= 4; ++len) forms_differ |= !valid(D, fby_forms_agree(D, R, len));
+  EXPECT_TRUE(forms_differ);
 }
 
 // ---------------------------------------------------------------- agreement with the oracle
