@@ -802,34 +802,61 @@ struct Checker {
       r.method = "dependency graph weighted by time, bounded model checking replayed in the oracle";
       return r;
     }
-    // The horizon: the longest lookahead along dependences. Inside a component with a cut
-    // backward cycle (bound h), every cell looks h cycles ahead and its post cells h + 1;
-    // a post edge costs its gap; everything else costs nothing (fby looks back).
+    // The horizon: the longest lookahead L(v) = max over dependence paths of their time
+    // offsets (post +gap, fby/pre -1: the previous tick is at least one cycle back,
+    // instantaneous 0), clamped at 0. Positive cycles were handled above: inside a
+    // component with a cut cycle (bound h) every cell gets h and its post cells h + 1,
+    // and its internal edges cost nothing more; other components have no positive cycle,
+    // so their longest paths are finite (Bellman-Ford inside each component).
     std::vector<int64_t> own(graph.names.size(), 0);
     for (auto &e : graph.edges) {
-      if (e.offset <= 0 || comp[e.from] != comp[e.to]) continue;
       auto it = scc_horizon.find(comp[e.from]);
-      own[e.from] = std::max(own[e.from], it == scc_horizon.end() ? int64_t(1) : it->second);
+      if (it == scc_horizon.end() || comp[e.to] != comp[e.from]) continue;
+      own[e.from] = std::max(own[e.from], e.offset > 0 ? it->second : it->second - 1);
     }
-    for (size_t v = 0; v < graph.names.size(); ++v) {
-      auto it = scc_horizon.find(comp[v]);
-      if (it != scc_horizon.end()) own[v] = std::max(own[v], it->second - 1);
-    }
-    std::map<int, int64_t> ext_memo;
-    std::function<int64_t(int)> ext = [&](int c) -> int64_t {  // lookahead leaving component c
-      if (auto it = ext_memo.find(c); it != ext_memo.end()) return it->second;
-      ext_memo[c] = 0;
-      int64_t best = 0;
-      for (int k : by_comp[static_cast<size_t>(c)]) {
-        const Edge &e = graph.edges[k];
-        if (comp[e.to] == c) continue;
-        int64_t w = e.offset > 0 ? gap[k] : 0;
-        best = std::max(best, w + own[e.to] + ext(comp[e.to]));
-      }
-      return ext_memo[c] = best;
+    auto weight = [&](int k) -> int64_t {
+      const Edge &e = graph.edges[k];
+      if (scc_horizon.count(comp[e.from]) && comp[e.to] == comp[e.from]) return 0;  // counted in `own`
+      if (e.offset > 0) return gap.count(k) ? gap[k] : 1;
+      return e.offset < 0 ? -1 : 0;
     };
+    std::vector<int64_t> L(graph.names.size(), 0);
+    std::vector<char> done(static_cast<size_t>(count), 0);
+    std::function<void(int)> solve = [&](int c) {
+      if (done[static_cast<size_t>(c)]) return;
+      done[static_cast<size_t>(c)] = 1;
+      for (int k : by_comp[static_cast<size_t>(c)])
+        if (comp[graph.edges[k].to] != c) solve(comp[graph.edges[k].to]);
+      std::vector<int> members;
+      for (size_t v = 0; v < comp.size(); ++v)
+        if (comp[v] == c) members.push_back(static_cast<int>(v));
+      if (scc_horizon.count(c)) {
+        // A cut component: `own` already bounds every path inside it; a cell at n reaches
+        // any of its nodes by n + own, and from there leaves the component.
+        int64_t out = 0;
+        for (int k : by_comp[static_cast<size_t>(c)])
+          if (comp[graph.edges[k].to] != c) out = std::max(out, weight(k) + L[graph.edges[k].to]);
+        for (int v : members) L[v] = own[v] + out;
+        return;
+      }
+      for (int v : members) L[v] = own[v];
+      for (size_t round = 0; round <= members.size(); ++round) {
+        bool changed = false;
+        for (int k : by_comp[static_cast<size_t>(c)]) {
+          const Edge &e = graph.edges[k];
+          int64_t cand = weight(k) + L[e.to];
+          if (cand > L[e.from]) {
+            L[e.from] = cand;
+            changed = true;
+          }
+        }
+        if (!changed) return;
+      }
+      unknown = true;  // still growing: a positive cycle the analysis above did not cut
+    };
+    for (int c = 0; c < count; ++c) solve(c);
     int64_t horizon = 0;
-    for (size_t v = 0; v < graph.names.size(); ++v) horizon = std::max(horizon, own[v] + ext(comp[v]));
+    for (auto x : L) horizon = std::max(horizon, x);
     if (truncated) unknown = true;
     if (unknown) {
       r.verdict = Verdict::Unknown;

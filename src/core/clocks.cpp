@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 
 namespace rml::core {
 
@@ -132,7 +133,12 @@ struct Solver {
     // Declared clocks first: they are what the programmer wrote.
     for (auto &dc : p.declared) {
       int k = inst_base[dc.instance];
-      for (auto &[pos, c] : dc.on) k = on(k, pos, c);
+      for (auto &[pos, c] : dc.on) {
+        // `when c` refines the clock c itself is on (Lustre): without this, a term
+        // `κ on c` could exist with c on another clock (found by the soundness proof).
+        constrain(ck(c, dc.instance), k, dc.span);
+        k = on(k, pos, c);
+      }
       constrain(ck(dc.var, dc.instance), k, dc.span);
     }
     for (auto &v : p.inputs) constrain(ck(v.name, 0), ck(v.name, 0), {});
@@ -171,9 +177,12 @@ struct Solver {
 
   // Free variables: an instance's free base is its caller's base; other free clocks are
   // their instance's base (a constant no one samples is present when its node runs).
+  std::set<int> closing_;  // terms being closed: a free base defined through itself
   int close(int t, std::map<int, int> &memo, std::vector<ClockTerm> &out) {
     t = find(t);
     if (auto it = memo.find(t); it != memo.end()) return it->second;
+    if (!closing_.insert(t).second) return 0;  // a cycle through free variables: base
+    struct Done { std::set<int> &s; int t; ~Done() { s.erase(t); } } done{closing_, t};
     int r = 0;
     switch (nodes[t].kind) {
       case Node::Base: r = 0; break;

@@ -1694,6 +1694,27 @@ class Checker {
       it->second.type = type_from_syntax(*v.type, ctx);
     }
     for (size_t k = 0; k < n.equations.size(); ++k) check_equation(st, static_cast<int>(k));
+    // Declared clocks `x: t when c`: c is a bool variable of this node.
+    auto check_clock_ann = [&](const std::vector<VarDecl> &vs, bool inputs) {
+      for (auto &v : vs)
+        for (auto &c : v.clock) {
+          auto it = info.vars.find(c.var);
+          if (it == info.vars.end()) {
+            d_.error("name.unknown", c.span, "the clock condition '" + c.var + "' is not a variable of '" + n.name + "'");
+            continue;
+          }
+          if (inputs && it->second.kind != VarInfo::Input) {  // Lustre: input clocks mention inputs
+            d_.error("name.unknown", c.span, "the clock of input '" + v.name + "' can only use inputs, and '" + c.var + "' is not one");
+            continue;
+          }
+          Type t = zonk(it->second.type);
+          if (!t.is_error() && t.kind != Type::Meta && !t.is_scalar(Scalar::Bool))
+            d_.error("type.not-bool", c.span, "the clock condition '" + c.var + "' must be a bool, but it has type " + type_str(t));
+        }
+    };
+    check_clock_ann(n.inputs, true);
+    check_clock_ann(n.outputs, false);
+    check_clock_ann(n.locals, false);
     for (auto &a : n.assumptions) {
       Type t = infer(*a.cond, ctx);
       require_bool_scalar(*a.cond, t, "an assumption");

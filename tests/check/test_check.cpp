@@ -239,6 +239,43 @@ TEST(Check, NilConditionThroughAnArrowIsCaught) {
   EXPECT_EQ(prop(ok.rep, "clocks").verdict, check::Verdict::Valid) << prop(ok.rep, "clocks").method;
 }
 
+TEST(Check, DeclaredClockConditionsAreOnTheClockTheyRefine) {
+  // Found by the written soundness proof: `d: bool when c` then `o: int when d` once
+  // passed the static calculus while the oracle shows ‖ (d absent where c is false).
+  auto c = run_check("d.rml", "node main(c: bool; d: bool when c) returns (o: int when d);\nlet o = 1; tel\n", "main");
+  const auto &p = prop(c.rep, "clocks");
+  EXPECT_NE(p.verdict, check::Verdict::Valid) << p.method;
+  bool clash = false;
+  for (auto &f : p.findings) clash |= f.rule == "clock.clash";
+  EXPECT_TRUE(clash);
+  // The consistent declaration `o: int when c when d` is proved.
+  auto ok = run_check("d.rml", "node main(c: bool; d: bool when c) returns (o: int when c when d);\nlet o = 1; tel\n", "main");
+  EXPECT_EQ(prop(ok.rep, "clocks").verdict, check::Verdict::Valid) << prop(ok.rep, "clocks").method;
+  // A non-bool clock condition is a front-end error.
+  auto fe = run_frontend("d.rml", "node main(n: int) returns (o: int when n); let o = 1; tel\n");
+  EXPECT_TRUE(fe->diags.has_errors());
+}
+
+TEST(Check, FreeInstanceBaseDefinedThroughItselfDoesNotCrash) {
+  auto c = run_check("f.rml",
+                     "node f() -> (o: int) o = 1 when c; c = true fby c;\n"
+                     "node main(x: int) -> (p: int) _ = f(); p = x;\n",
+                     "main");
+  EXPECT_EQ(c.rep.properties.size(), 3u);
+}
+
+TEST(Check, LookaheadFlowsThroughComponentsWithoutPositiveCycles) {
+  // Found by the soundness property: v0 reads a post cell instantaneously inside a cycle
+  // of negative weight, so o2 = post (v0 < x) needs two cycles, not one.
+  auto c = run_check("l.rml",
+                     "node main(x: real) -> (o2: bool)\n"
+                     "  v0 = (post (0.5 fby v1)) -> pre (0.5 fby x);\n"
+                     "  v1 = 0.5 fby v0;\n"
+                     "  o2 = post (v0 < x);\n",
+                     "main");
+  EXPECT_EQ(*prop(c.rep, "productivity").horizon, 2);
+}
+
 TEST(Check, IndependentPostsDoNotAddUp) {
   auto c = run_check("p.rml", "node f(x: int, y: int) -> (o: int)\n  o = post x + post y;\n", "f");
   EXPECT_EQ(*prop(c.rep, "productivity").horizon, 1);
