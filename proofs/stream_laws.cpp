@@ -185,22 +185,27 @@ z3::expr aligned(Rules &R, const Stream &a, const Stream &b, const Stream &kappa
 }
 }  // namespace
 
+namespace {
+// The claim "post (y fby x) = x at index n" on aligned inputs of length len: x where a
+// later tick exists within the prefix, ⊥ at the last tick, □ where x is absent.
+z3::expr post_of_fby_is_identity(Domain &D, Rules &R, int len, int n) {
+  Stream x = fresh_stream(D, "x", len), y = fresh_stream(D, "y", len), k = fresh_stream(D, "k", len);
+  Stream z;
+  for (int m = 0; m < len; ++m) z.push_back(R.fby_at(y, x, m));
+  z3::expr later = D.c.bool_val(false);
+  for (int m = n + 1; m < len; ++m) later = later || R.present(x[m]);
+  Cell w = R.post_at(z, k, n);
+  z3::expr want = z3::ite(R.present(x[n]), z3::ite(later, eq(R, w, x[n], false), R.is(w, 0)), R.is(w, 1));
+  return z3::implies(aligned(R, x, y, k), want);
+}
+}  // namespace
+
 // post (y fby x) = x: wherever a later tick exists within the prefix (beyond it, ⊥).
 TEST(StreamLaws, PostOfFbyIsTheIdentity) {
   Domain D;
   Rules R{D};
-  for (int len = 1; len <= K; ++len) {
-    Stream x = fresh_stream(D, "x", len), y = fresh_stream(D, "y", len), k = fresh_stream(D, "k", len);
-    Stream z;
-    for (int n = 0; n < len; ++n) z.push_back(R.fby_at(y, x, n));
-    for (int n = 0; n < len; ++n) {
-      z3::expr later = D.c.bool_val(false);
-      for (int m = n + 1; m < len; ++m) later = later || R.present(x[m]);
-      Cell w = R.post_at(z, k, n);
-      z3::expr want = z3::ite(R.present(x[n]), z3::ite(later, eq(R, w, x[n], false), R.is(w, 0)), R.is(w, 1));
-      EXPECT_TRUE(valid(D, z3::implies(aligned(R, x, y, k), want))) << "len=" << len << " n=" << n;
-    }
-  }
+  for (int len = 1; len <= K; ++len)
+    for (int n = 0; n < len; ++n) EXPECT_TRUE(valid(D, post_of_fby_is_identity(D, R, len, n))) << "len=" << len << " n=" << n;
 }
 
 // y fby (post x) = x except at the first tick, where it is y: exact on every prefix.
@@ -272,18 +277,8 @@ TEST(StreamLaws, ABrokenRuleIsCaught) {
   Rules R{D};
   R.broken_fby = true;
   bool some_failure = false;
-  for (int len = 2; len <= 4 && !some_failure; ++len) {
-    Stream x = fresh_stream(D, "x", len), y = fresh_stream(D, "y", len), k = fresh_stream(D, "k", len);
-    Stream z;
-    for (int n = 0; n < len; ++n) z.push_back(R.fby_at(y, x, n));
-    for (int n = 0; n < len; ++n) {
-      z3::expr later = D.c.bool_val(false);
-      for (int m = n + 1; m < len; ++m) later = later || R.present(x[m]);
-      Cell w = R.post_at(z, k, n);
-      z3::expr want = z3::ite(R.present(x[n]), z3::ite(later, eq(R, w, x[n], false), R.is(w, 0)), R.is(w, 1));
-      some_failure |= !valid(D, z3::implies(aligned(R, x, y, k), want));
-    }
-  }
+  for (int len = 2; len <= 4; ++len)
+    for (int n = 0; n < len; ++n) some_failure |= !valid(D, post_of_fby_is_identity(D, R, len, n));
   EXPECT_TRUE(some_failure);
   // and the broken index form no longer equals the stream form.
   bool forms_differ = false;

@@ -11,6 +11,7 @@
 
 #include "checker/checker.hpp"
 #include "common/stream_prog_gen.hpp"
+#include "common/test_files.hpp"
 #include "core/normalize.hpp"
 #include "oracle/oracle.hpp"
 #include "sema/frontend.hpp"
@@ -148,13 +149,7 @@ void check_file(const std::string &path, Corpus kind) {
 
 }  // namespace
 
-// gtest parameter names: the file's stem, alphanumeric.
-std::string file_test_name(const ::testing::TestParamInfo<std::string> &pi) {
-  std::string n = std::filesystem::path(pi.param).stem().string();
-  for (char &ch : n)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return n;
-}
+using rml::test::file_test_name;
 
 class CheckOk : public ::testing::TestWithParam<std::string> {};
 TEST_P(CheckOk, VerdictsMatch) { check_file(GetParam(), Corpus::Ok); }

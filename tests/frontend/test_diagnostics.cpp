@@ -3,6 +3,7 @@
 // those errors, in the user's file, with exit status "front-end error".
 #include <gtest/gtest.h>
 
+#include "common/test_files.hpp"
 #include "test_util.hpp"
 #include "tools/expectations.hpp"
 
@@ -11,27 +12,11 @@ using namespace rml;
 class DiagnosticsSuite : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(DiagnosticsSuite, ReportsExactlyTheExpectedErrors) {
-  std::string err;
-  auto text = read_file(GetParam(), err);
-  ASSERT_TRUE(text) << err;
-  Expectations ex = parse_expectations(*text);
-  ASSERT_TRUE(ex.has_header) << "missing '// expect' header";
-  ASSERT_FALSE(ex.errors.empty()) << "a malformed-program test must expect at least one error";
-  auto r = run_frontend(GetParam(), *text);
-  ExpectationCheck c = compare(ex, *r);
-  std::string detail;
-  for (auto &m : c.missing) detail += "  missing: " + m.str() + "\n";
-  for (auto &u : c.unexpected) detail += "  unexpected: " + u.str() + "\n";
-  EXPECT_TRUE(c.pass) << detail << render_all(r->diags);
+  rml::test::expect_header_matches(GetParam(), true);
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, DiagnosticsSuite, ::testing::ValuesIn(rml::test::rml_files("tests/frontend/diag")),
-                         [](const auto &param_info) {
-                           std::string n = std::filesystem::path(param_info.param).stem().string();
-                           for (char &ch : n)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
-                         });
+                         rml::test::file_test_name);
 
 // The issue asks for at least 40 malformed programs; the suite must not shrink silently.
 TEST(DiagnosticsSuiteSize, AtLeastForty) { EXPECT_GE(rml::test::rml_files("tests/frontend/diag").size(), 40u); }

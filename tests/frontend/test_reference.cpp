@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/normalize.hpp"
+#include "common/test_files.hpp"
 #include "test_util.hpp"
 #include "tools/expectations.hpp"
 
@@ -15,17 +16,7 @@ using namespace rml;
 class ReferenceCorpus : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ReferenceCorpus, FrontEndVerdictMatchesTheHeader) {
-  std::string err;
-  auto text = read_file(GetParam(), err);
-  ASSERT_TRUE(text) << err;
-  Expectations ex = parse_expectations(*text);
-  ASSERT_TRUE(ex.has_header) << "missing '// expect' header";
-  auto r = run_frontend(GetParam(), *text);
-  ExpectationCheck c = compare(ex, *r);
-  std::string detail;
-  for (auto &m : c.missing) detail += "  missing: " + m.str() + "\n";
-  for (auto &u : c.unexpected) detail += "  unexpected: " + u.str() + "\n";
-  EXPECT_TRUE(c.pass) << detail << render_all(r->diags);
+  rml::test::expect_header_matches(GetParam(), false);
 }
 
 // parse(print(p)) = p on real programs, and printing is a fixpoint (rml fmt is idempotent).
@@ -70,13 +61,7 @@ TEST(ReferenceCorpusMains, DeclaredMainsElaborate) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, ReferenceCorpus, ::testing::ValuesIn(rml::test::rml_files("reference")),
-                         [](const auto &param_info) {
-                           std::string n = std::filesystem::path(param_info.param).parent_path().filename().string() + "_" +
-                                           std::filesystem::path(param_info.param).stem().string();
-                           for (char &ch : n)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
-                         });
+                         rml::test::file_test_name);
 
 TEST(ReferenceCorpusLayout, PrintedProgramsHaveARepairAndANote) {
   std::ifstream notes(rml::test::source_dir() + "/reference/NOTES.md");

@@ -7,6 +7,7 @@
 #include "sema/frontend.hpp"
 #include "syntax/parser.hpp"
 #include "syntax/printer.hpp"
+#include "tools/expectations.hpp"
 
 namespace rml::test {
 
@@ -41,6 +42,24 @@ inline std::string reprint(const std::string &text) {
   auto e = parse_expression(f, d);
   if (!e || d.has_errors()) return "<error>";
   return print_expr(*e);
+}
+
+// The front end reports exactly the errors a file's `// expect` header names.
+inline void expect_header_matches(const std::string &path, bool require_errors) {
+  std::string err;
+  auto text = read_file(path, err);
+  ASSERT_TRUE(text) << err;
+  Expectations ex = parse_expectations(*text);
+  ASSERT_TRUE(ex.has_header) << "missing '// expect' header";
+  if (require_errors) {
+    ASSERT_FALSE(ex.errors.empty()) << "a malformed-program test must expect at least one error";
+  }
+  auto r = run_frontend(path, *text);
+  ExpectationCheck c = compare(ex, *r);
+  std::string detail;
+  for (auto &m : c.missing) detail += "  missing: " + m.str() + "\n";
+  for (auto &u : c.unexpected) detail += "  unexpected: " + u.str() + "\n";
+  EXPECT_TRUE(c.pass) << detail << render_all(r->diags);
 }
 
 }  // namespace rml::test
