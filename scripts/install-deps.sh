@@ -11,6 +11,7 @@ PACKAGES=(
   librapidcheck-dev libgtest-dev libgmock-dev   # tests
   libbenchmark-dev                  # benchmarks
   libcli11-dev nlohmann-json3-dev libfmt-dev
+  libadolc-dev python3-torch python3-numpy   # baselines of the AD benchmarks (ADOL-C, PyTorch CPU)
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

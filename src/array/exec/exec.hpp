@@ -1,0 +1,36 @@
+// Executor: runs bulk programs (bot normal form: no build1) on Eigen kernels.
+// API contract used by the CLI (`--backend compiled`, `rml grad --at`) and benchmarks;
+// the executor stage may add declarations, but these keep their meaning.
+#pragma once
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "array/ir/program.hpp"
+
+namespace rml::exec {
+
+struct ExecError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class Precision { F64, F32 };
+
+struct Options {
+  Precision precision = Precision::F64;
+};
+
+class Executable {
+ public:
+  virtual ~Executable() = default;
+  // Arguments and results use the IR's tensors (reals as double whatever the precision).
+  virtual std::vector<ir::Tensor> run(const std::vector<ir::Tensor> &args) = 0;
+  // The kernel plan: one line per kernel (fused maps, GEMMs, gathers, views, buffers).
+  virtual std::string plan() const = 0;
+};
+
+// Throws ExecError if p contains build1 or share (run bot / shareToLet first).
+std::unique_ptr<Executable> compile(const ir::Program &p, Options options = {});
+
+}  // namespace rml::exec
