@@ -1,9 +1,8 @@
 // Laws of the stream semantics, proved by Z3 over symbolic prefixes of every length up to
-// K (issue 6, part 1). A cell is a tag {⊥, □, ‖, value} (a Z3 enumeration) and a payload:
-// uninterpreted data for data streams, a bool for conditions. The rules below transcribe
-// semantics.md §4 (and oracle.cpp's rule_* functions) case by case; the Agreement tests
-// evaluate them on random concrete inputs and compare with the oracle, so the semantics
-// proved here is the one the oracle implements.
+// K (issue 6, part 1). The rules (stream_rules.hpp) transcribe semantics.md §3-§4 and
+// oracle.cpp's rule_* functions case by case; the Agreement test evaluates them on random
+// concrete inputs and compares with the oracle, so the semantics proved here is the one the
+// oracle implements.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -11,143 +10,19 @@
 
 #include <cstdlib>
 #include <functional>
+#include <iostream>
 
 #include "core/normalize.hpp"
 #include "oracle/oracle.hpp"
 #include "sema/frontend.hpp"
+#include "stream_rules.hpp"
 
-namespace {
+using namespace rml::proofs;
 
-constexpr int K = 8;  // prefix lengths 1..K
-
-struct Domain {
-  z3::context c;
-  z3::func_decl_vector tags{c}, testers{c};
-  z3::sort tag_sort;
-  z3::sort data;  // the payload of data streams
-  explicit Domain(bool int_data = false)
-      : tag_sort([&] {
-          const char *names[] = {"bot", "abs", "err", "val"};
-          return c.enumeration_sort("Tag", 4, names, tags, testers);
-        }()),
-        data(int_data ? c.int_sort() : c.uninterpreted_sort("D")) {}
-  z3::expr tag(int k) { return tags[static_cast<unsigned>(k)](); }
-  z3::expr bot() { return tag(0); }
-  z3::expr abs() { return tag(1); }
-  z3::expr err() { return tag(2); }
-  z3::expr val() { return tag(3); }
-};
-
-// A cell: its tag and payload (d for data streams, b for bools).
-struct Cell {
-  z3::expr t, d, b;
-};
-using Stream = std::vector<Cell>;
-
-struct Rules {
-  Domain &D;
-  bool broken_fby = false;  // for the negative control: fby forgets the state
-  z3::context &c() { return D.c; }
-  Cell make(const z3::expr &t, const z3::expr &d, const z3::expr &b) { return Cell{t, d, b}; }
-  Cell of_tag(const z3::expr &t, const Cell &payload) { return Cell{t, payload.d, payload.b}; }
-  Cell ite(const z3::expr &cond, const Cell &a, const Cell &b) {
-    return Cell{z3::ite(cond, a.t, b.t), z3::ite(cond, a.d, b.d), z3::ite(cond, a.b, b.b)};
-  }
-  Cell fresh_payload(const Cell &like, const z3::expr &t) { return Cell{t, like.d, like.b}; }
-  z3::expr is(const Cell &x, int k) { return x.t == D.tag(k); }
-  z3::expr present(const Cell &x) { return is(x, 3); }
-
-  // §4.4 when^b (non-strict in the discarded data).
-  Cell when(const Cell &x, const Cell &cnd, bool positive) {
-    const Cell &X = x;
-    z3::expr selected = positive ? cnd.b : !cnd.b;
-    Cell bot = of_tag(D.bot(), X), abs = of_tag(D.abs(), X), err = of_tag(D.err(), X);
-    return ite(is(cnd, 0), bot,
-           ite(is(cnd, 2), err,
-           ite(is(cnd, 1), ite(is(X, 0) || is(X, 1), abs, err),
-           ite(selected, ite(present(X), X, ite(is(X, 0), bot, err)),
-               ite(present(X) || is(X, 0), abs, err)))));
-  }
-  // §4.5 merge (non-strict in the discarded branch, which must still be absent).
-  Cell merge(const Cell &cnd, const Cell &a, const Cell &b) {
-    Cell bot = of_tag(D.bot(), a), abs = of_tag(D.abs(), a), err = of_tag(D.err(), a);
-    auto absentish = [&](const Cell &x) { return is(x, 0) || is(x, 1); };
-    auto pick = [&](const Cell &sel, const Cell &oth) {
-      return ite(!absentish(oth), err, ite(present(sel), sel, ite(is(sel, 0), bot, err)));
-    };
-    return ite(is(cnd, 0), bot,
-           ite(is(cnd, 2), err,
-           ite(is(cnd, 1), ite(absentish(a) && absentish(b), abs, err),
-           ite(cnd.b, pick(a, b), pick(b, a)))));
-  }
-  // §4.3 a binary operator f (uninterpreted): ⊥ first, then all-□, then all present.
-  Cell apply2(const z3::func_decl &f, const Cell &a, const Cell &b) {
-    Cell v{D.val(), f(a.d, b.d), a.b};
-    Cell bot = of_tag(D.bot(), a), abs = of_tag(D.abs(), a), err = of_tag(D.err(), a);
-    return ite(is(a, 0) || is(b, 0), bot, ite(is(a, 1) && is(b, 1), abs, ite(present(a) && present(b), v, err)));
-  }
-  // §4.6 i fby e, index-wise: y_n from i_n, e_n and the previous non-absent tick k of i.
-  Cell fby_at(const Stream &i, const Stream &e, int n) {
-    const Cell &in = i[n], &en = e[n];
-    Cell bot = of_tag(D.bot(), in), abs = of_tag(D.abs(), in), err = of_tag(D.err(), in);
-    // The state: scan back to the previous non-absent i.
-    Cell state = in;  // no previous tick: i_n
-    for (int k = 0; k < n; ++k) {  // the last k < n with i_k ≠ □ wins
-      Cell at_k = ite(is(i[k], 0), bot, ite(is(i[k], 2), err,
-                  ite(present(e[k]), broken_fby ? e[n] : e[k], ite(is(e[k], 0), bot, err))));
-      state = ite(is(i[k], 1), state, at_k);
-    }
-    return ite(is(in, 0), bot,
-           ite(is(in, 1), ite(is(en, 1) || is(en, 0), abs, err),
-           ite(is(in, 2), err,
-           ite(is(en, 1) || is(en, 2), err, state))));
-  }
-  // §4.7 post^κ x: x at the next tick of κ; ⊥ beyond the prefix.
-  Cell post_at(const Stream &x, const Stream &kappa, int n) {
-    const Cell &xn = x[n], &kn = kappa[n];
-    Cell bot = of_tag(D.bot(), xn), abs = of_tag(D.abs(), xn), err = of_tag(D.err(), xn);
-    Cell look = bot;  // beyond the prefix
-    for (int m = static_cast<int>(x.size()) - 1; m > n; --m) {
-      const Cell &km = kappa[m], &xm = x[m];
-      Cell here = ite(present(xm), xm, ite(is(xm, 0), bot, err));
-      look = ite(is(km, 0), bot, ite(is(km, 2), err, ite(km.b, here, look)));
-    }
-    return ite(is(kn, 0), bot,
-           ite(is(kn, 2), err,
-           ite(!kn.b, ite(is(xn, 1) || is(xn, 0), abs, err),
-           ite(is(xn, 1) || is(xn, 2), err, look))));
-  }
-};
-
-Stream fresh_stream(Domain &D, const std::string &name, int len) {
-  Stream s;
-  for (int n = 0; n < len; ++n)
-    s.push_back(Cell{D.c.constant((name + "_t" + std::to_string(n)).c_str(), D.tag_sort),
-                     D.c.constant((name + "_d" + std::to_string(n)).c_str(), D.data),
-                     D.c.bool_const((name + "_b" + std::to_string(n)).c_str())});
-  return s;
-}
-
-// x ⊑ y in the flat order: x = ⊥, y = ‖, or equal cells.
-z3::expr leq(Rules &R, const Cell &x, const Cell &y, bool boolean) {
-  z3::expr same = x.t == y.t && z3::implies(R.present(x), boolean ? x.b == y.b : x.d == y.d);
-  return R.is(x, 0) || R.is(y, 2) || same;
-}
-z3::expr eq(Rules &R, const Cell &x, const Cell &y, bool boolean) {
-  return x.t == y.t && z3::implies(R.present(x), boolean ? x.b == y.b : x.d == y.d);
-}
-
-// Valid iff the negation is unsat.
-bool valid(Domain &D, const z3::expr &claim) {
-  z3::solver s(D.c);
-  s.add(!claim);
-  return s.check() == z3::unsat;
-}
-
-}  // namespace
 
 // Monotonicity of every primitive: s ⊑ s' cell-wise implies f(s) ⊑ f(s'), at every index
-// of every prefix length up to K (the Kleene iteration and the worklist rely on it).
+// of every prefix length up to K (the Kleene iteration and the worklist rely on it). Clock
+// operands (of pre, post, constants and `on`) vary too, over clock cells.
 TEST(StreamLaws, EveryPrimitiveIsMonotone) {
   Domain D;
   Rules R{D};
@@ -155,19 +30,27 @@ TEST(StreamLaws, EveryPrimitiveIsMonotone) {
   for (int len = 1; len <= K; ++len) {
     Stream x = fresh_stream(D, "x", len), y = fresh_stream(D, "y", len), c = fresh_stream(D, "c", len);
     Stream x2 = fresh_stream(D, "X", len), y2 = fresh_stream(D, "Y", len), c2 = fresh_stream(D, "C", len);
-    z3::expr below = D.c.bool_val(true);
-    for (int n = 0; n < len; ++n)
-      below = below && leq(R, x[n], x2[n], false) && leq(R, y[n], y2[n], false) && leq(R, c[n], c2[n], true);
+    Stream q = fresh_stream(D, "q", len), q2 = fresh_stream(D, "Q", len);  // a condition of `on`
+    z3::expr below = leq(R, x, x2, false) && leq(R, y, y2, false) && leq(R, c, c2, true) && leq(R, q, q2, true);
+    // c as a clock: tt, ff, ⊥ or ‖, never □ or nil (semantics.md §1).
+    z3::expr clocks = is_clock(R, c) && is_clock(R, c2);
+    Cell k{D.val(), D.c.constant("k", D.data), D.c.bool_val(false)};  // a constant's value
     for (int n = 0; n < len; ++n) {
-      EXPECT_TRUE(valid(D, z3::implies(below, leq(R, R.when(x[n], c[n], true), R.when(x2[n], c2[n], true), false)))) << "when, n=" << n;
-      EXPECT_TRUE(valid(D, z3::implies(below, leq(R, R.when(x[n], c[n], false), R.when(x2[n], c2[n], false), false)))) << "when not";
-      EXPECT_TRUE(valid(D, z3::implies(below, leq(R, R.merge(c[n], x[n], y[n]), R.merge(c2[n], x2[n], y2[n]), false)))) << "merge";
-      EXPECT_TRUE(valid(D, z3::implies(below, leq(R, R.apply2(f, x[n], y[n]), R.apply2(f, x2[n], y2[n]), false)))) << "op";
-      EXPECT_TRUE(valid(D, z3::implies(below, leq(R, R.fby_at(x, y, n), R.fby_at(x2, y2, n), false)))) << "fby, len=" << len << " n=" << n;
-      // A clock stream holds tt, ff, ⊥ or ‖, never □ (semantics.md §1).
-      z3::expr clocks = D.c.bool_val(true);
-      for (int m = 0; m < len; ++m) clocks = clocks && !R.is(c[m], 1) && !R.is(c2[m], 1);
-      EXPECT_TRUE(valid(D, z3::implies(below && clocks, leq(R, R.post_at(x, c, n), R.post_at(x2, c2, n), false)))) << "post, n=" << n;
+      auto mono = [&](const Cell &lo, const Cell &hi, bool boolean = false, bool clocked = false) {
+        return valid(D, z3::implies(below && (clocked ? clocks : D.c.bool_val(true)), leq(R, lo, hi, boolean)));
+      };
+      EXPECT_TRUE(mono(R.when(x[n], c[n], true), R.when(x2[n], c2[n], true))) << "when, n=" << n;
+      EXPECT_TRUE(mono(R.when(x[n], c[n], false), R.when(x2[n], c2[n], false))) << "when not";
+      EXPECT_TRUE(mono(R.merge(c[n], x[n], y[n]), R.merge(c2[n], x2[n], y2[n]))) << "merge";
+      EXPECT_TRUE(mono(R.apply2(f, x[n], y[n]), R.apply2(f, x2[n], y2[n]))) << "op";
+      EXPECT_TRUE(mono(R.select(c[n], x[n], y[n]), R.select(c2[n], x2[n], y2[n]))) << "if";
+      EXPECT_TRUE(mono(R.not_(c[n]), R.not_(c2[n]), true)) << "not";
+      EXPECT_TRUE(mono(R.fby_at(x, y, n), R.fby_at(x2, y2, n))) << "fby, len=" << len << " n=" << n;
+      EXPECT_TRUE(mono(R.arrow_at(x, y, n), R.arrow_at(x2, y2, n))) << "->, len=" << len << " n=" << n;
+      EXPECT_TRUE(mono(R.pre_at(x, c, n), R.pre_at(x2, c2, n), false, true)) << "pre, len=" << len << " n=" << n;
+      EXPECT_TRUE(mono(R.post_at(x, c, n), R.post_at(x2, c2, n), false, true)) << "post, len=" << len << " n=" << n;
+      EXPECT_TRUE(mono(R.constant(c[n], k), R.constant(c2[n], k), false, true)) << "const";
+      EXPECT_TRUE(mono(R.clock_on(c[n], q[n], true), R.clock_on(c2[n], q2[n], true), true, true)) << "on";
     }
   }
 }
@@ -178,8 +61,8 @@ namespace {
 z3::expr aligned(Rules &R, const Stream &a, const Stream &b, const Stream &kappa) {
   z3::expr ok = R.c().bool_val(true);
   for (size_t n = 0; n < a.size(); ++n) {
-    ok = ok && (R.present(a[n]) || R.is(a[n], 1)) && (R.is(a[n], 1) == R.is(b[n], 1)) &&
-         (R.present(b[n]) || R.is(b[n], 1)) && R.present(kappa[n]) && (kappa[n].b == R.present(a[n]));
+    ok = ok && (R.present(a[n]) || R.is(a[n], kAbs)) && (R.is(a[n], kAbs) == R.is(b[n], kAbs)) &&
+         (R.present(b[n]) || R.is(b[n], kAbs)) && R.is(kappa[n], kVal) && (kappa[n].b == R.present(a[n]));
   }
   return ok;
 }
@@ -195,7 +78,7 @@ z3::expr post_of_fby_is_identity(Domain &D, Rules &R, int len, int n) {
   z3::expr later = D.c.bool_val(false);
   for (int m = n + 1; m < len; ++m) later = later || R.present(x[m]);
   Cell w = R.post_at(z, k, n);
-  z3::expr want = z3::ite(R.present(x[n]), z3::ite(later, eq(R, w, x[n], false), R.is(w, 0)), R.is(w, 1));
+  z3::expr want = z3::ite(R.present(x[n]), z3::ite(later, eq(R, w, x[n], false), R.is(w, kBot)), R.is(w, kAbs));
   return z3::implies(aligned(R, x, y, k), want);
 }
 }  // namespace
@@ -220,7 +103,7 @@ TEST(StreamLaws, FbyOfPostIsTheIdentityButTheFirstTick) {
       z3::expr earlier = D.c.bool_val(false);
       for (int m = 0; m < n; ++m) earlier = earlier || R.present(x[m]);
       Cell w = R.fby_at(y, p, n);
-      z3::expr want = z3::ite(R.present(x[n]), z3::ite(earlier, eq(R, w, x[n], false), eq(R, w, y[n], false)), R.is(w, 1));
+      z3::expr want = z3::ite(R.present(x[n]), z3::ite(earlier, eq(R, w, x[n], false), eq(R, w, y[n], false)), R.is(w, kAbs));
       EXPECT_TRUE(valid(D, z3::implies(aligned(R, x, y, k), want))) << "len=" << len << " n=" << n;
     }
   }
@@ -231,7 +114,7 @@ TEST(StreamLaws, MergeOfWhensReconstructs) {
   Domain D;
   Rules R{D};
   Stream x = fresh_stream(D, "x", 1), c = fresh_stream(D, "c", 1);
-  z3::expr ok = (R.present(x[0]) || R.is(x[0], 1)) && (R.present(c[0]) == R.present(x[0])) && (R.present(c[0]) || R.is(c[0], 1));
+  z3::expr ok = (R.present(x[0]) || R.is(x[0], kAbs)) && (R.is(c[0], kVal) == R.present(x[0])) && (R.is(c[0], kVal) || R.is(c[0], kAbs));
   Cell w = R.merge(c[0], R.when(x[0], c[0], true), R.when(x[0], c[0], false));
   EXPECT_TRUE(valid(D, z3::implies(ok, eq(R, w, x[0], false))));  // index-wise: one cell suffices
 }
@@ -249,10 +132,10 @@ z3::expr fby_forms_agree(Domain &D, Rules &R, int len) {
   for (int n = 0; n < len; ++n) {
     const Cell &in = i[n], &en = e[n];
     Cell bot = R.of_tag(D.bot(), in), abs = R.of_tag(D.abs(), in), err = R.of_tag(D.err(), in);
-    z3::expr c1 = R.is(in, 0);                                      // F1 / P1
-    z3::expr c2 = R.is(in, 1) && (R.is(en, 1) || R.is(en, 0));      // F2 / P2
-    z3::expr c3 = R.present(in) && (R.present(en) || R.is(en, 0));  // F3 / P3
-    z3::expr c4 = R.is(in, 1) && (R.present(en) || R.is(en, 2));    // F4 / P4
+    z3::expr c1 = R.is(in, kBot);                                        // F1 / P1
+    z3::expr c2 = R.is(in, kAbs) && (R.is(en, kAbs) || R.is(en, kBot));  // F2 / P2
+    z3::expr c3 = R.present(in) && (R.present(en) || R.is(en, kBot));    // F3 / P3
+    z3::expr c4 = R.is(in, kAbs) && (R.present(en) || R.is(en, kErr));   // F4 / P4
     // F5 / P5: otherwise.
     Cell y = R.ite(c1, bot, R.ite(c2, abs, R.ite(c3, R.ite(in_pre, v, in), err)));
     claim = claim && eq(R, y, R.fby_at(i, e, n), false);
@@ -286,6 +169,215 @@ TEST(StreamLaws, ABrokenRuleIsCaught) {
   EXPECT_TRUE(forms_differ);
 }
 
+// ------------------------------------------------- Lustre initialisation: pre and ->
+// semantics.md §4.7 (rule_arrow) and §4.8 (rule_pre). κ is pre's clock stream (what the
+// oracle reads from clocks.of(lhs)): any clock cells, tt ff ⊥ ‖.
+namespace {
+
+using Shown = std::vector<std::pair<std::string, std::pair<Stream, bool>>>;
+
+// The conclusion of the clock soundness theorem (proofs/clock_calculus_soundness.md §1)
+// for a stream s on clock κ: no ‖, and wherever s is defined, κ is tt or ff and s is
+// present iff κ ticks. ⊥ cells are allowed anywhere (non-productive programs).
+z3::expr on_clock(Rules &R, const Stream &s, const Stream &kappa) {
+  z3::expr ok = is_clock(R, kappa);
+  for (size_t n = 0; n < s.size(); ++n)
+    ok = ok && !R.is(s[n], kErr) && !R.is(kappa[n], kErr) &&
+         z3::implies(!R.is(s[n], kBot), R.is(kappa[n], kVal) && R.present(s[n]) == kappa[n].b);
+  return ok;
+}
+// κ = pres(s) exactly: tt where s is present, ff where □, and ⊥/‖ where s is ⊥/‖.
+z3::expr is_presence_of(Rules &R, const Stream &kappa, const Stream &s) {
+  z3::expr ok = is_clock(R, kappa);
+  for (size_t n = 0; n < s.size(); ++n)
+    ok = ok && z3::ite(R.present(s[n]), R.tt(kappa[n]),
+               z3::ite(R.is(s[n], kAbs), R.ff(kappa[n]), kappa[n].t == s[n].t));
+  return ok;
+}
+z3::expr no_bot(Rules &R, const Stream &s) {
+  z3::expr ok = R.c().bool_val(true);
+  for (auto &c : s) ok = ok && !R.is(c, kBot);
+  return ok;
+}
+// The constant stream c^κ (rule_const) of one value cell.
+Stream constant(Rules &R, const Stream &kappa, const Cell &value) {
+  return R.each(kappa, [&](int n) { return R.constant(kappa[n], value); });
+}
+
+// pre^κ x = nil^κ fby x (semantics.md §4.8), at one length.
+z3::expr pre_is_nil_fby(Domain &D, Rules &R, int len) {
+  Stream x = fresh_stream(D, "x", len), k = fresh_stream(D, "k", len);
+  Stream nils = R.each(k, [&](int n) { return R.constant(k[n], R.nil(x[n])); });
+  return z3::implies(is_clock(R, k), eq(R, R.pre(x, k), R.fby(nils, x), false));
+}
+// y0 fby x = y0 -> pre^κ x where κ is the presence of y0, at one length.
+z3::expr fby_is_arrow_pre(Domain &D, Rules &R, int len) {
+  Stream y0 = fresh_stream(D, "y", len), x = fresh_stream(D, "x", len), k = fresh_stream(D, "k", len);
+  return z3::implies(is_presence_of(R, k, y0), eq(R, R.fby(y0, x), R.arrow(y0, R.pre(x, k)), false));
+}
+
+}  // namespace
+
+// Law: pre^κ x = nil^κ fby x, on every input and every clock stream (semantics.md §4.8):
+// `prev` and `back` scan the same cells.
+TEST(InitLaws, PreIsNilFby) {
+  Domain D;
+  Rules R{D};
+  for (int len = 1; len <= K; ++len) EXPECT_TRUE(valid(D, pre_is_nil_fby(D, R, len))) << "len=" << len;
+}
+
+// Law: y0 fby x = y0 -> pre^κ x, where κ is the clock of the `->` (and of the `pre`, by
+// the clock calculus). Exact on every x, ⊥/‖/□/nil cells included, when κ = pres(y0).
+TEST(InitLaws, FbyIsArrowOfPre) {
+  Domain D;
+  Rules R{D};
+  for (int len = 1; len <= K; ++len) EXPECT_TRUE(valid(D, fby_is_arrow_pre(D, R, len))) << "len=" << len;
+}
+
+// The same law under what the clock calculus guarantees (y0 and x on κ, no ‖, ⊥ allowed):
+// exact. With only y0 on κ, the `->` form is above the fby form and can be strictly above:
+// `pre x` reads κ, not y0, so it sees a misaligned x while y0 is still ⊥.
+TEST(InitLaws, FbyIsArrowOfPreOnClockedStreams) {
+  Domain D;
+  Rules R{D};
+  for (int len = 1; len <= 6; ++len) {
+    Stream y0 = fresh_stream(D, "y", len), x = fresh_stream(D, "x", len), k = fresh_stream(D, "k", len);
+    Stream f = R.fby(y0, x), a = R.arrow(y0, R.pre(x, k));
+    EXPECT_TRUE(valid(D, z3::implies(on_clock(R, y0, k) && on_clock(R, x, k), eq(R, f, a, false)))) << "len=" << len;
+    EXPECT_TRUE(valid(D, z3::implies(on_clock(R, y0, k), leq(R, f, a, false)))) << "len=" << len;
+    if (len >= 2) {
+      std::string cex = counterexample(D, z3::implies(on_clock(R, y0, k), eq(R, f, a, false)),
+                                       Shown{{"y0", {y0, false}}, {"x", {x, false}}, {"k", {k, true}},
+                                             {"y0 fby x", {f, false}}, {"y0 -> pre x", {a, false}}});
+      EXPECT_FALSE(cex.empty()) << "len=" << len;
+      if (len == 2) std::cout << "finding (fby ⊏ -> pre with x off its clock):\n" << cex;
+    }
+  }
+}
+
+// Laws: (a -> b) -> c = a -> c and a -> (b -> c) = a -> c on streams on one clock whose
+// a and b are ⊥-free; with ⊥ cells the left sides are only below a -> c, since the inner
+// `->` is strict in b at later ticks (and in a's earlier ticks through its scan).
+TEST(InitLaws, ArrowAbsorbsItsRightInitialisation) {
+  Domain D;
+  Rules R{D};
+  for (int len = 1; len <= 6; ++len) {
+    Stream a = fresh_stream(D, "a", len), b = fresh_stream(D, "b", len), c = fresh_stream(D, "c", len),
+           k = fresh_stream(D, "k", len);
+    Stream l1 = R.arrow(R.arrow(a, b), c), l2 = R.arrow(a, R.arrow(b, c)), r = R.arrow(a, c);
+    z3::expr clocked = on_clock(R, a, k) && on_clock(R, b, k) && on_clock(R, c, k);
+    EXPECT_TRUE(valid(D, z3::implies(clocked && no_bot(R, a) && no_bot(R, b), eq(R, l1, r, false) && eq(R, l2, r, false))))
+        << "len=" << len;
+    EXPECT_TRUE(valid(D, z3::implies(clocked, leq(R, l1, r, false) && leq(R, l2, r, false)))) << "len=" << len;
+    if (len == 2) {
+      Shown shown{{"a", {a, false}}, {"b", {b, false}}, {"c", {c, false}}, {"(a -> b) -> c", {l1, false}}, {"a -> c", {r, false}}};
+      std::string cex = counterexample(D, z3::implies(clocked, eq(R, l1, r, false)), shown);
+      EXPECT_FALSE(cex.empty());
+      std::cout << "finding ((a -> b) -> c ⊏ a -> c with ⊥ in b):\n" << cex;
+      // On arbitrary (misaligned) streams neither side is below the other.
+      EXPECT_FALSE(valid(D, leq(R, l1, r, false)));
+      EXPECT_FALSE(valid(D, leq(R, r, l1, false)));
+    }
+  }
+}
+
+// Laws of `pre` on a constant c^κ, for every clock stream κ:
+//   pre c = nil -> c;  c -> pre c = c fby c;  c -> pre c = c if κ is total (tt/ff), and
+//   below c if κ has no ‖ (a ⊥ tick of κ makes the later ticks ⊥: the scan stops there).
+TEST(InitLaws, PreOfAConstant) {
+  Domain D;
+  Rules R{D};
+  Cell v{D.val(), D.c.constant("c", D.data), D.c.bool_val(false)};
+  for (int len = 1; len <= K; ++len) {
+    Stream k = fresh_stream(D, "k", len);
+    Stream c = constant(R, k, v), nils = R.each(k, [&](int n) { return R.constant(k[n], R.nil(v)); });
+    Stream init = R.arrow(c, R.pre(c, k));
+    z3::expr total = D.c.bool_val(true), no_err = D.c.bool_val(true);
+    for (auto &cell : k) {
+      total = total && R.is(cell, kVal);
+      no_err = no_err && !R.is(cell, kErr);
+    }
+    EXPECT_TRUE(valid(D, z3::implies(is_clock(R, k), eq(R, R.pre(c, k), R.arrow(nils, c), false)))) << "len=" << len;
+    EXPECT_TRUE(valid(D, z3::implies(is_clock(R, k), eq(R, init, R.fby(c, c), false)))) << "len=" << len;
+    EXPECT_TRUE(valid(D, z3::implies(is_clock(R, k) && total, eq(R, init, c, false)))) << "len=" << len;
+    EXPECT_TRUE(valid(D, z3::implies(is_clock(R, k) && no_err, leq(R, init, c, false)))) << "len=" << len;
+    if (len >= 2) {
+      EXPECT_FALSE(valid(D, z3::implies(is_clock(R, k) && no_err, eq(R, init, c, false)))) << "len=" << len;
+    }
+  }
+}
+
+// Law: pre f(x, y) = f(pre x, pre y) for x and y on pre's clock (⊥ allowed): at the first
+// tick both sides are nil because operators propagate nil (§4.3 case 4). On misaligned
+// streams it fails (the right side checks the alignment of x and y at the previous tick
+// only through pre, the left side at every tick).
+TEST(InitLaws, PreCommutesWithOperators) {
+  Domain D;
+  Rules R{D};
+  z3::func_decl f = D.c.function("f", D.data, D.data, D.data);
+  for (int len = 1; len <= K; ++len) {
+    Stream x = fresh_stream(D, "x", len), y = fresh_stream(D, "y", len), k = fresh_stream(D, "k", len);
+    Stream fxy = R.each(x, [&](int n) { return R.apply2(f, x[n], y[n]); });
+    Stream px = R.pre(x, k), py = R.pre(y, k);
+    Stream l = R.pre(fxy, k), r = R.each(x, [&](int n) { return R.apply2(f, px[n], py[n]); });
+    EXPECT_TRUE(valid(D, z3::implies(on_clock(R, x, k) && on_clock(R, y, k), eq(R, l, r, false)))) << "len=" << len;
+    if (len == 1) {
+      EXPECT_FALSE(valid(D, z3::implies(is_clock(R, k), eq(R, l, r, false))));
+    }
+  }
+}
+
+// Non-laws (findings, asserted so): sampling does not commute with initialisation, even
+// on ⊥-free well-clocked inputs, because the first tick of `x when c` is a later tick of x.
+//   pre (x when c) ≠ (pre x) when c;   (a -> b) when c ≠ (a when c) -> (b when c).
+TEST(InitLaws, SamplingDoesNotCommuteWithInitialisation) {
+  Domain D;
+  Rules R{D};
+  const int len = 2;
+  Stream x = fresh_stream(D, "x", len), b = fresh_stream(D, "b", len), c = fresh_stream(D, "c", len),
+         k = fresh_stream(D, "k", len);
+  z3::expr ok = D.c.bool_val(true);  // k total; x, b, c present exactly on k; c a bool
+  for (int n = 0; n < len; ++n)
+    ok = ok && R.is(k[n], kVal) && z3::ite(k[n].b, R.is(x[n], kVal) && R.is(b[n], kVal) && R.is(c[n], kVal),
+                                           R.is(x[n], kAbs) && R.is(b[n], kAbs) && R.is(c[n], kAbs));
+  Stream kc = R.each(k, [&](int n) { return R.clock_on(k[n], c[n], true); });
+  Stream xw = R.each(x, [&](int n) { return R.when(x[n], c[n], true); });
+  Stream bw = R.each(b, [&](int n) { return R.when(b[n], c[n], true); });
+  Stream px = R.pre(x, k), ab = R.arrow(x, b);
+  Stream l1 = R.pre(xw, kc), r1 = R.each(x, [&](int n) { return R.when(px[n], c[n], true); });
+  Stream l2 = R.each(x, [&](int n) { return R.when(ab[n], c[n], true); }), r2 = R.arrow(xw, bw);
+  std::string cex1 = counterexample(D, z3::implies(ok, eq(R, l1, r1, false)),
+                                    Shown{{"x", {x, false}}, {"c", {c, true}}, {"pre (x when c)", {l1, false}}, {"(pre x) when c", {r1, false}}});
+  std::string cex2 = counterexample(D, z3::implies(ok, eq(R, l2, r2, false)),
+                                    Shown{{"a", {x, false}}, {"b", {b, false}}, {"c", {c, true}},
+                                          {"(a -> b) when c", {l2, false}}, {"(a when c) -> (b when c)", {r2, false}}});
+  EXPECT_FALSE(cex1.empty());
+  EXPECT_FALSE(cex2.empty());
+  std::cout << "non-law:\n" << cex1 << "non-law:\n" << cex2;
+}
+
+// Negative controls: a `pre` that forgets its state falsifies pre = nil fby; the first,
+// non-monotone `->` (a_k = ‖ fell through to b_n; semantics.md §8) fails monotonicity.
+TEST(InitLaws, BrokenRulesAreCaught) {
+  Domain D;
+  Rules R{D};
+  R.broken_pre = true;
+  bool pre_caught = false;
+  for (int len = 2; len <= 3; ++len) pre_caught |= !valid(D, pre_is_nil_fby(D, R, len));
+  EXPECT_TRUE(pre_caught);
+  bool arrow_caught = false;
+  for (int len = 2; len <= 3; ++len) arrow_caught |= !valid(D, fby_is_arrow_pre(D, R, len));
+  EXPECT_TRUE(arrow_caught);  // the broken pre also breaks fby = -> pre
+  R.broken_pre = false;
+  R.old_arrow = true;
+  Stream a = fresh_stream(D, "a", 2), b = fresh_stream(D, "b", 2), a2 = fresh_stream(D, "A", 2), b2 = fresh_stream(D, "B", 2);
+  z3::expr below = leq(R, a, a2, false) && leq(R, b, b2, false);
+  std::string cex = counterexample(D, z3::implies(below, leq(R, R.arrow_at(a, b, 1), R.arrow_at(a2, b2, 1), false)),
+                                   Shown{{"a", {a, false}}, {"b", {b, false}}, {"a'", {a2, false}}, {"b'", {b2, false}}});
+  EXPECT_FALSE(cex.empty());
+  std::cout << "the old -> is not monotone:\n" << cex;
+}
+
 // ---------------------------------------------------------------- agreement with the oracle
 namespace {
 
@@ -296,27 +388,38 @@ const bool kRcParams = [] {
   return true;
 }();
 
-// A random input cell: ⊥, □, ‖ or a small value (an int, or a bool for conditions).
+// A random input cell: ⊥, □, ‖, nil or a small value (an int, or a bool for conditions).
 rml::oracle::Cell random_cell(bool boolean) {
-  int k = *rc::gen::inRange(0, 6);
+  int k = *rc::gen::inRange(0, 7);
   if (k == 0) return rml::oracle::Cell::bot();
   if (k == 1) return rml::oracle::Cell::absent();
   if (k == 2) return rml::oracle::Cell::error();
+  if (k == 3) return rml::oracle::Cell{rml::oracle::Tag::Nil, {}};
   if (boolean) return rml::oracle::Cell::of(rml::array::Tensor::boolean(*rc::gen::arbitrary<bool>()));
   return rml::oracle::Cell::of(rml::array::Tensor::integer(*rc::gen::inRange(-3, 4)));
 }
 
+int tag_ix(const rml::oracle::Cell &c) {
+  switch (c.tag) {
+    case rml::oracle::Tag::Bot: return kBot;
+    case rml::oracle::Tag::Abs: return kAbs;
+    case rml::oracle::Tag::Err: return kErr;
+    case rml::oracle::Tag::Val: return kVal;
+    case rml::oracle::Tag::Nil: return kNil;
+  }
+  return kBot;
+}
+
 Cell concrete(Domain &D, const rml::oracle::Cell &c) {
-  int tag = c.tag == rml::oracle::Tag::Bot ? 0 : c.tag == rml::oracle::Tag::Abs ? 1 : c.tag == rml::oracle::Tag::Err ? 2 : 3;
   int64_t v = c.tag == rml::oracle::Tag::Val ? c.value.i[0] : 0;
-  return Cell{D.tag(tag), D.c.int_val(v), D.c.bool_val(v != 0)};
+  return Cell{D.tag(tag_ix(c)), D.c.int_val(v), D.c.bool_val(v != 0)};
 }
 
 // The Z3 rule's cell, evaluated, equals the oracle's cell.
 bool same(Domain &D, const Cell &w, const rml::oracle::Cell &o, bool boolean) {
-  int tag = o.tag == rml::oracle::Tag::Bot ? 0 : o.tag == rml::oracle::Tag::Abs ? 1 : o.tag == rml::oracle::Tag::Err ? 2 : 3;
+  int tag = tag_ix(o);
   if (!(w.t == D.tag(tag)).simplify().is_true()) return false;
-  if (tag != 3) return true;
+  if (tag != kVal) return true;
   if (boolean) return w.b.simplify().is_true() == (o.value.i[0] != 0);
   int64_t v = 0;
   return w.d.simplify().is_numeral_i64(v) && v == o.value.i[0];
@@ -333,13 +436,18 @@ struct Fixture {
 
 }  // namespace
 
-// Each encoded rule computes, on random concrete inputs (all four kinds of cells), exactly
+// Each encoded rule computes, on random concrete inputs (all five kinds of cells), exactly
 // what the oracle computes for the one-primitive program.
 RC_GTEST_PROP(Agreement, EncodedRulesEqualTheOracle, ()) {
   static Fixture fw("node w(x: int, c: bool) -> (y: int) y = x when c;\n", "w");
+  static Fixture fwn("node w(x: int, c: bool) -> (y: int) y = x whenot c;\n", "w");
   static Fixture fm("node m(c: bool, a: int, b: int) -> (y: int) y = merge c a b;\n", "m");
+  static Fixture fo("node o(a: int, b: int) -> (y: int) y = a + b;\n", "o");
   static Fixture ff("node f(i: int, e: int) -> (y: int) y = i fby e;\n", "f");
+  static Fixture fa("node a(a: int, b: int) -> (y: int) y = a -> b;\n", "a");
   static Fixture fp("node p(x: int) -> (y: int) y = post x;\n", "p");
+  static Fixture fr("node r(x: int) -> (y: int) y = pre x;\n", "r");
+  static Fixture fk("node k(x: int) -> (y: int) y = 7;\n", "k");
   int len = *rc::gen::inRange(1, 7);
   Domain D(true);
   Rules R{D};
@@ -355,32 +463,57 @@ RC_GTEST_PROP(Agreement, EncodedRulesEqualTheOracle, ()) {
     for (auto &c : in.streams.at(n)) s.push_back(concrete(D, c));
     return s;
   };
-  {  // when
+  // The main node's base clock with one input x (rule_clock_base, semantics.md §2.4): tt
+  // where x is present (a value or nil), ff where □, ‖ where ‖, ⊥ where ⊥.
+  auto base_of = [&](const rml::oracle::Inputs &in, const std::string &n) {
+    Stream k;
+    for (auto &c : in.streams.at(n)) {
+      int t = tag_ix(c);
+      bool ticks = t == kVal || t == kNil;
+      k.push_back(Cell{D.tag(ticks || t == kAbs ? kVal : t), D.c.int_val(0), D.c.bool_val(ticks)});
+    }
+    return k;
+  };
+  auto run = [](Fixture &fx, const rml::oracle::Inputs &in) { return rml::oracle::Oracle(fx.fe->checked, fx.prog).run(in); };
+  {  // when, when not
     auto in = inputs({{"x", false}, {"c", true}});
-    auto res = rml::oracle::Oracle(fw.fe->checked, fw.prog).run(in);
+    auto res = run(fw, in), resn = run(fwn, in);
     Stream x = z3s(in, "x"), c = z3s(in, "c");
     for (int n = 0; n < len; ++n) RC_ASSERT(same(D, R.when(x[n], c[n], true), res.at("y", n), false));
+    for (int n = 0; n < len; ++n) RC_ASSERT(same(D, R.when(x[n], c[n], false), resn.at("y", n), false));
   }
   {  // merge (the branches' declared clocks do not matter to the rule)
     auto in = inputs({{"c", true}, {"a", false}, {"b", false}});
-    auto res = rml::oracle::Oracle(fm.fe->checked, fm.prog).run(in);
+    auto res = run(fm, in);
     Stream c = z3s(in, "c"), a = z3s(in, "a"), b = z3s(in, "b");
     for (int n = 0; n < len; ++n) RC_ASSERT(same(D, R.merge(c[n], a[n], b[n]), res.at("y", n), false));
   }
+  {  // a binary operator (nil propagates)
+    auto in = inputs({{"a", false}, {"b", false}});
+    auto res = run(fo, in);
+    Stream a = z3s(in, "a"), b = z3s(in, "b");
+    for (int n = 0; n < len; ++n)
+      RC_ASSERT(same(D, R.apply({a[n], b[n]}, Cell{D.val(), a[n].d + b[n].d, a[n].b}), res.at("y", n), false));
+  }
   {  // fby
     auto in = inputs({{"i", false}, {"e", false}});
-    auto res = rml::oracle::Oracle(ff.fe->checked, ff.prog).run(in);
+    auto res = run(ff, in);
     Stream i = z3s(in, "i"), e = z3s(in, "e");
     for (int n = 0; n < len; ++n) RC_ASSERT(same(D, R.fby_at(i, e, n), res.at("y", n), false));
   }
-  {  // post, on the main node's base clock (clocks_of the single input, semantics.md §3)
+  {  // ->
+    auto in = inputs({{"a", false}, {"b", false}});
+    auto res = run(fa, in);
+    Stream a = z3s(in, "a"), b = z3s(in, "b");
+    for (int n = 0; n < len; ++n) RC_ASSERT(same(D, R.arrow_at(a, b, n), res.at("y", n), false));
+  }
+  {  // post, pre and a constant, on the main node's base clock
     auto in = inputs({{"x", false}});
-    auto res = rml::oracle::Oracle(fp.fe->checked, fp.prog).run(in);
-    Stream x = z3s(in, "x"), k;
-    for (auto &c : in.streams.at("x")) {
-      int tag = c.tag == rml::oracle::Tag::Val ? 3 : c.tag == rml::oracle::Tag::Abs ? 3 : c.tag == rml::oracle::Tag::Err ? 2 : 0;
-      k.push_back(Cell{D.tag(tag), D.c.int_val(0), D.c.bool_val(c.tag == rml::oracle::Tag::Val)});
-    }
-    for (int n = 0; n < len; ++n) RC_ASSERT(same(D, R.post_at(x, k, n), res.at("y", n), false));
+    auto rp = run(fp, in), rr = run(fr, in), rk = run(fk, in);
+    Stream x = z3s(in, "x"), k = base_of(in, "x");
+    Cell seven{D.val(), D.c.int_val(7), D.c.bool_val(true)};
+    for (int n = 0; n < len; ++n) RC_ASSERT(same(D, R.post_at(x, k, n), rp.at("y", n), false));
+    for (int n = 0; n < len; ++n) RC_ASSERT(same(D, R.pre_at(x, k, n), rr.at("y", n), false));
+    for (int n = 0; n < len; ++n) RC_ASSERT(same(D, R.constant(k[n], seven), rk.at("y", n), false));
   }
 }
