@@ -2,6 +2,8 @@
 
 #include <adolc/adolc.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -10,23 +12,27 @@
 namespace rml::adbench {
 
 GmmAdolc::GmmAdolc(const GmmInput &in, short tag) : in_(in), tag_(tag) {
-  record(false);  // learn the tape's sizes (may spill to files at default buffer sizes)
-  record(true);   // record again with buffers that hold the whole tape
-  if (!in_memory_) throw std::runtime_error("ADOL-C tape does not fit in memory buffers");
+  // ADOL-C spills a tape that outgrows its buffers to files in the working folder. Size
+  // the first recording from an upper bound of the operation count (per point and
+  // component: d subtractions, d(d+1)/2 products and sums, d squares and sums, a few
+  // more; measured: d^2 + 3d + 3), then record again with the measured sizes.
+  const size_t n = static_cast<size_t>(in.n), k = static_cast<size_t>(in.k), d = static_cast<size_t>(in.d);
+  const size_t ops = 2 * (n * k * (d * d + 4 * d + 16) + n * (4 * k + 16) + k * (d * d + 4 * d + 16)) + 65536;
+  ops_ = tays_ = vals_ = ops;
+  locs_ = 4 * ops;
+  record();
+  if (!in_memory_) throw std::runtime_error("ADOL-C tape does not fit in memory buffers (estimate too small)");
+  record();
 }
 
-void GmmAdolc::tape() { record(true); }
+void GmmAdolc::tape() { record(); }
 
-void GmmAdolc::record(bool sized) {
+void GmmAdolc::record() {
   const std::vector<double> p0 = in_.params();
   const size_t np = p0.size(), k = static_cast<size_t>(in_.k), d = static_cast<size_t>(in_.d);
-  if (sized) {
-    // Slack over the measured sizes; ADOL-C takes buffer sizes as element counts.
-    auto grow = [](size_t v) { return static_cast<uint>(v + v / 8 + 4096); };
-    trace_on(tag_, 1, grow(ops_), grow(locs_), grow(vals_), grow(tays_));
-  } else {
-    trace_on(tag_, 1);
-  }
+  // Buffer sizes are element counts; slack over the last recording's sizes.
+  auto grow = [](size_t v) { return static_cast<uint>(std::min<size_t>(v + v / 8 + 4096, UINT32_MAX)); };
+  trace_on(tag_, 1, grow(ops_), grow(locs_), grow(vals_), grow(tays_));
   {
     std::vector<adouble> ap(np);
     for (size_t i = 0; i < np; ++i) ap[i] <<= p0[i];

@@ -1,8 +1,8 @@
 // The GMM objective taped with ADOL-C (operator overloading, reverse mode): the
 // gmm_objective_loops template with T = adouble is recorded once per data set (the
 // points are passive constants on the tape), then ADOL-C's `gradient` driver replays the
-// tape forward and backward. The tape is kept in memory (buffers sized from a first
-// recording) so that no timed call touches the disk.
+// tape forward and backward. The tape is kept in memory (buffers sized to hold it) so
+// that no call touches the disk.
 #pragma once
 #include <cstddef>
 #include <vector>
@@ -30,7 +30,7 @@ class GmmAdolc {
   std::size_t ops_ = 0, locs_ = 0, vals_ = 0, tays_ = 0;
   bool in_memory_ = false;
   double taped_value_ = 0;
-  void record(bool sized);
+  void record();
 };
 
 }  // namespace rml::adbench
