@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "array/ir/eval.hpp"
 #include "array/ir/program.hpp"
 
 namespace rml::ad {
@@ -24,5 +25,44 @@ ir::Term vectorise(const ir::Term &t);
 // output_names are "value" and the input names. Throws ir::IrError if t is not a real
 // scalar or mentions variables outside `inputs`.
 ir::Program gradient_program(const ir::Term &t, const Inputs &inputs);
+
+// ---- additions of the AD stage ----
+
+// Fig. 21 for a real objective of any shape: inputs ++ a cotangent of t's shape,
+// outputs value then the vector–Jacobian product per real input. With vectorise_first
+// false, t must already be free of build1 (bot is not applied; for tests of the later
+// stages on hand-written bulk terms). gradient_program(t, in) = vjp_program(t, in) with
+// a scalar t.
+ir::Program vjp_program(const ir::Term &t, const Inputs &inputs, bool vectorise_first = true);
+
+// Forward mode from the same Delta (eval0): inputs ++ one tangent per real input (named
+// "d_<input>", or fresh if that clashes), outputs value then the Jacobian–vector product.
+ir::Program jvp_program(const ir::Term &t, const Inputs &inputs, bool vectorise_first = true);
+
+// Value and one gradient (VJP) per real input, in input order.
+struct Gradient {
+  ir::Tensor value;
+  std::vector<ir::Tensor> grads;
+};
+
+// The runtime dual-array path (App. D's ADVal on tensors + the Fig. 17 evaluator): no
+// symbolic stage, every primal and cotangent is a tensor. t is vectorised first.
+Gradient runtime_gradient(const ir::Term &t, const Inputs &inputs, const std::vector<ir::Tensor> &args,
+                          const ir::Tensor &ctg, bool vectorise_first = true);
+// Forward mode on the same runtime tape: value and J·v (tangents per input; entries of
+// non-real inputs are ignored).
+std::pair<ir::Tensor, ir::Tensor> runtime_jvp(const ir::Term &t, const Inputs &inputs, const std::vector<ir::Tensor> &args,
+                                              const std::vector<ir::Tensor> &tangents, bool vectorise_first = true);
+
+// Plain scalar dual numbers (§2: Fig. 3's D per element, Fig. 5's sharing-aware reverse
+// pass with Maps) on the original term, build1 and all: every real element is a dual
+// number. The oracle the array paths are checked against.
+struct ScalarStats {
+  size_t shares = 0;                   // Share nodes created (IDs 1..shares)
+  std::vector<int> body_visits;        // per ID (index 0 unused): how often backprop processed it
+  size_t eval_calls = 0;               // reverse-pass eval calls
+};
+Gradient scalar_gradient(const ir::Term &t, const Inputs &inputs, const std::vector<ir::Tensor> &args,
+                         const ir::Tensor &ctg, ScalarStats *stats = nullptr);
 
 }  // namespace rml::ad
