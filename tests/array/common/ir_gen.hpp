@@ -41,7 +41,7 @@ struct Options {
   // false: int and bool values never depend on reals (no floor, no real comparisons, no
   // min/max/abs/division of reals), so a real objective is smooth in its real inputs.
   bool real_discontinuities = true;
-  int depth = 7;  // the term's depth is drawn from 1..depth (scaled by RapidCheck's size)
+  int depth = 8;  // the term's depth is drawn uniformly from 1..depth (shrinks towards 1)
   int max_rank = 3;
   int max_dim = 4;
   int max_inputs = 3;
@@ -138,7 +138,7 @@ class TermGen {
 
   // A term of type `ty` whose free variables are among `scope` (innermost last).
   Term term(const Type &ty, Inputs &scope, int depth) {
-    if (depth <= 0 || nodes_ >= opt_.max_nodes || chance(5)) return leaf(ty, scope);
+    if (depth <= 0 || nodes_ >= opt_.max_nodes || chance(3)) return leaf(ty, scope);
     ++nodes_;
     const size_t rank = ty.rank();
     const bool numeric = ty.elem != Elem::Bool;
@@ -260,7 +260,10 @@ class TermGen {
       case Build1: {
         std::string i = name({"i", "j", "k", "x"});
         scope.emplace_back(i, Type{Elem::Int, {}});
+        // A body that ignores its binder is only a replicate: retry a few times for one
+        // that uses it (what the build-elimination rules are about).
         Term body = term(tail, scope, depth - 1);
+        for (int retry = 0; retry < 3 && !ir::occurs_free(i, body); ++retry) body = term(tail, scope, depth - 1);
         scope.pop_back();
         return ir::build1(ty.shape[0], i, body);
       }
@@ -475,7 +478,7 @@ inline ir::Bindings random_bindings(const Inputs &inputs) {
 inline rc::Gen<Term> gen_term(Type ty, Inputs inputs, Options o = {}) {
   return rc::gen::exec([=] {
     TermGen g(o);
-    int depth = *rc::gen::inRange(1, o.depth + 1);  // small terms first
+    int depth = uniform(1, o.depth + 1);
     Inputs scope = inputs;
     return g.term(ty, scope, depth);
   });
@@ -501,7 +504,7 @@ inline rc::Gen<Case> gen_case(Options o = {}) {
       auto &in = c.inputs[static_cast<size_t>(TermGen::pick(static_cast<int>(c.inputs.size())))].second;
       ty = Type{in.elem, Shape(in.shape.begin() + TermGen::pick(static_cast<int>(in.rank()) + 1), in.shape.end())};
     }
-    int depth = *rc::gen::inRange(1, o.depth + 1);  // small terms first
+    int depth = uniform(1, o.depth + 1);
     Inputs scope = c.inputs;
     c.term = g.term(ty, scope, depth);
     c.env = random_bindings(c.inputs);
@@ -517,7 +520,7 @@ inline rc::Gen<Case> gen_objective(Options o = Options::objective()) {
     TermGen g(o);
     Case c;
     c.inputs = random_inputs(g, true);
-    int depth = *rc::gen::inRange(1, o.depth + 1);  // small terms first
+    int depth = uniform(1, o.depth + 1);
     Inputs scope = c.inputs;
     Type ty{Elem::Real, TermGen::chance(25) ? Shape{} : g.shape(o.max_rank)};
     Term t = g.term(ty, scope, depth);
