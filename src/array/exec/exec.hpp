@@ -19,6 +19,10 @@ enum class Precision { F64, F32 };
 
 struct Options {
   Precision precision = Precision::F64;
+  // Switches for tests and benchmarks (the result is the same up to rounding): send
+  // recognised contractions to Eigen's GEMM; fuse elementwise chains into one loop.
+  bool gemm = true;
+  bool fuse = true;
 };
 
 class Executable {
@@ -28,6 +32,10 @@ class Executable {
   virtual std::vector<ir::Tensor> run(const std::vector<ir::Tensor> &args) = 0;
   // The kernel plan: one line per kernel (fused maps, GEMMs, gathers, views, buffers).
   virtual std::string plan() const = 0;
+  // Zero-copy run for callers that hold data in the executable's precision: args[k]
+  // points at input k row-major (float for F32 reals, double for F64 reals, int64_t for
+  // ints and bools), outs[k] at room for output k in the same representation.
+  virtual void run_raw(const std::vector<const void *> &args, const std::vector<void *> &outs) = 0;
 };
 
 // Throws ExecError if p contains build1 or share (run bot / shareToLet first).

@@ -1,0 +1,758 @@
+// Executing a kernel plan (plan.hpp) in float or double. Reals are stored and computed in
+// the executable's precision (conversion only at the boundary: arguments, constants,
+// results); ints and bools are int64_t. Elementwise semantics are those of the reference
+// evaluator (src/array/eval.cpp): wrapping int arithmetic, x div 0 = x mod 0 = 0,
+// saturating floor/int, NaN-propagating max/min.
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <new>
+
+#include "array/exec/exec.hpp"
+#include "array/exec/plan.hpp"
+
+namespace rml::exec {
+
+namespace detail {
+namespace {
+
+using ir::BinOp;
+using ir::UnOp;
+
+// ---- scalar semantics (shared by the fused loops and the register machine) ----
+inline int64_t wadd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+inline int64_t wsub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
+inline int64_t wmul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
+inline int64_t idiv(int64_t a, int64_t b) {
+  if (b == 0) return 0;
+  if (a == std::numeric_limits<int64_t>::min() && b == -1) return a;
+  return a / b;
+}
+inline int64_t imod(int64_t a, int64_t b) { return b == 0 || b == -1 ? 0 : a % b; }
+inline int64_t to_int(double v) {  // saturating, NaN → 0
+  return std::isnan(v) ? 0
+         : v >= 9.2233720368547758e18 ? std::numeric_limits<int64_t>::max()
+         : v <= -9.2233720368547758e18 ? std::numeric_limits<int64_t>::min()
+                                       : static_cast<int64_t>(v);
+}
+template <class R>
+inline R rmax(R x, R y) {
+  return std::isnan(x) || std::isnan(y) ? std::numeric_limits<R>::quiet_NaN() : std::max(x, y);
+}
+template <class R>
+inline R rmin(R x, R y) {
+  return std::isnan(x) || std::isnan(y) ? std::numeric_limits<R>::quiet_NaN() : std::min(x, y);
+}
+
+template <class R>
+inline R un_r(UnOp op, R x) {
+  switch (op) {
+    case UnOp::Neg: return -x;
+    case UnOp::Exp: return std::exp(x);
+    case UnOp::Log: return std::log(x);
+    case UnOp::Sqrt: return std::sqrt(x);
+    case UnOp::Tanh: return std::tanh(x);
+    case UnOp::Abs: return std::fabs(x);
+    case UnOp::Sin: return std::sin(x);
+    case UnOp::Cos: return std::cos(x);
+    default: return x;
+  }
+}
+inline int64_t un_i(UnOp op, int64_t x) {
+  switch (op) {
+    case UnOp::Neg: return wsub(0, x);
+    case UnOp::Abs: return x < 0 ? wsub(0, x) : x;
+    case UnOp::Not: return !x;
+    default: return x;
+  }
+}
+template <class R>
+inline R bin_r(BinOp op, R x, R y) {
+  switch (op) {
+    case BinOp::Add: return x + y;
+    case BinOp::Sub: return x - y;
+    case BinOp::Mul: return x * y;
+    case BinOp::Div: return x / y;
+    case BinOp::Max: return rmax(x, y);
+    case BinOp::Min: return rmin(x, y);
+    default: return 0;
+  }
+}
+template <class A>
+inline int64_t cmp(BinOp op, A x, A y) {
+  switch (op) {
+    case BinOp::Eq: return x == y;
+    case BinOp::Ne: return x != y;
+    case BinOp::Lt: return x < y;
+    case BinOp::Le: return x <= y;
+    case BinOp::Gt: return x > y;
+    case BinOp::Ge: return x >= y;
+    default: return 0;
+  }
+}
+inline int64_t bin_i(BinOp op, int64_t x, int64_t y) {
+  switch (op) {
+    case BinOp::Add: return wadd(x, y);
+    case BinOp::Sub: return wsub(x, y);
+    case BinOp::Mul: return wmul(x, y);
+    case BinOp::Div:
+    case BinOp::IDiv: return idiv(x, y);
+    case BinOp::Mod: return imod(x, y);
+    case BinOp::Max: return std::max(x, y);
+    case BinOp::Min: return std::min(x, y);
+    case BinOp::And: return x && y;
+    case BinOp::Or: return x || y;
+    case BinOp::Xor: return (x != 0) != (y != 0);
+    default: return cmp(op, x, y);
+  }
+}
+
+// ---- strided loads ----
+constexpr int64_t kBlock = 256;
+
+// dst[0..n) = view elements at linear indices start..start+n of view.shape.
+template <class E>
+void load_view(const E *base, const View &v, int64_t start, int64_t n, E *dst) {
+  if (n <= 0) return;
+  const size_t r = v.shape.size();
+  if (r == 0) {
+    dst[0] = base[v.offset];
+    return;
+  }
+  int64_t idx[16];
+  std::vector<int64_t> big;
+  int64_t *ix = idx;
+  if (r > 16) {
+    big.resize(r);
+    ix = big.data();
+  }
+  int64_t off = v.offset, rem = start;
+  for (size_t d = r; d-- > 0;) {
+    ix[d] = rem % v.shape[d];
+    rem /= v.shape[d];
+    off += ix[d] * v.strides[d];
+  }
+  const int64_t inner = v.shape[r - 1], s = v.strides[r - 1];
+  int64_t done = 0;
+  while (done < n) {
+    int64_t len = std::min(n - done, inner - ix[r - 1]);
+    E *o = dst + done;
+    if (s == 1) std::memcpy(o, base + off, static_cast<size_t>(len) * sizeof(E));
+    else if (s == 0) std::fill(o, o + len, base[off]);
+    else
+      for (int64_t k = 0; k < len; ++k) o[k] = base[off + k * s];
+    done += len;
+    if (done >= n) break;
+    off += len * s;
+    ix[r - 1] += len;
+    if (ix[r - 1] == inner) {
+      off -= inner * s;
+      ix[r - 1] = 0;
+      for (size_t d = r - 1; d-- > 0;) {
+        ++ix[d];
+        off += v.strides[d];
+        if (ix[d] < v.shape[d]) break;
+        off -= v.shape[d] * v.strides[d];
+        ix[d] = 0;
+      }
+    }
+  }
+}
+
+// ---- fused elementwise programs, evaluated block by block ----
+// Scratch shared by all map kernels of an executable (they run one after the other):
+// one block of kBlock 8-byte elements per instruction.
+struct MapScratch {
+  std::vector<std::byte> arena;
+  std::vector<const void *> cur;
+  std::vector<uint8_t> kind;
+  void reserve(size_t insts) {
+    if (cur.size() >= insts) return;
+    arena.resize(insts * kBlock * 8);
+    cur.resize(insts);
+    kind.resize(insts);
+  }
+};
+
+template <class T>
+class MapEval {
+ public:
+  MapEval(const MapProg &p, void *const *ptr, MapScratch &s) : p_(p), ptr_(ptr), s_(s) {
+    const size_t n = p.code.size();
+    s.reserve(n);
+    for (size_t q = 0; q < n; ++q) {
+      const MInst &in = p.code[q];
+      s_.kind[q] = 0;
+      if (in.op != MInst::Leaf) continue;
+      const View &v = p.leaves[static_cast<size_t>(in.a)];
+      if (is_canonical(v)) s_.kind[q] = 1;
+      else if (is_broadcast(v)) {
+        s_.kind[q] = 2;  // filled once per run of the kernel
+        if (ir::numel(p.shape) > 0) {
+          if (in.dt == DT::Real) std::fill_n(rblock(q), kBlock, static_cast<const T *>(ptr[v.buf])[v.offset]);
+          else std::fill_n(iblock(q), kBlock, static_cast<const int64_t *>(ptr[v.buf])[v.offset]);
+        }
+      } else {
+        s_.kind[q] = 3;
+      }
+    }
+  }
+
+  // Evaluates linear indices [start, start+n), n ≤ kBlock; the result goes to out (of the
+  // program's result type) if given, else stays in the result's block (returned).
+  const void *eval(int64_t start, int64_t n, void *out) {
+    const size_t last = p_.code.size() - 1;
+    auto &cur = s_.cur;
+    for (size_t q = 0; q <= last; ++q) {
+      const MInst &in = p_.code[q];
+      const bool real = in.dt == DT::Real;
+      void *dst = q == last && out ? out : real ? static_cast<void *>(rblock(q)) : static_cast<void *>(iblock(q));
+      switch (in.op) {
+        case MInst::Leaf: {
+          const View &v = p_.leaves[static_cast<size_t>(in.a)];
+          const void *base = ptr_[v.buf];
+          if (s_.kind[q] == 1) {
+            const void *src = real ? static_cast<const void *>(static_cast<const T *>(base) + v.offset + start)
+                                   : static_cast<const void *>(static_cast<const int64_t *>(base) + v.offset + start);
+            if (q == last && out) std::memcpy(out, src, static_cast<size_t>(n) * (real ? sizeof(T) : sizeof(int64_t)));
+            else {
+              cur[q] = src;
+              continue;
+            }
+          } else if (s_.kind[q] == 2 && !(q == last && out)) {
+            cur[q] = real ? static_cast<const void *>(rblock(q)) : static_cast<const void *>(iblock(q));
+            continue;
+          } else if (real) {
+            load_view(static_cast<const T *>(base), v, start, n, static_cast<T *>(dst));
+          } else {
+            load_view(static_cast<const int64_t *>(base), v, start, n, static_cast<int64_t *>(dst));
+          }
+          break;
+        }
+        case MInst::Un: unary(in, n, cur[static_cast<size_t>(in.a)], dst); break;
+        case MInst::Bin: binary(in, n, cur[static_cast<size_t>(in.a)], cur[static_cast<size_t>(in.b)], dst); break;
+        case MInst::Sel: {
+          const int64_t *c = static_cast<const int64_t *>(cur[static_cast<size_t>(in.a)]);
+          if (real) select(n, c, static_cast<const T *>(cur[static_cast<size_t>(in.b)]),
+                           static_cast<const T *>(cur[static_cast<size_t>(in.c)]), static_cast<T *>(dst));
+          else select(n, c, static_cast<const int64_t *>(cur[static_cast<size_t>(in.b)]),
+                      static_cast<const int64_t *>(cur[static_cast<size_t>(in.c)]), static_cast<int64_t *>(dst));
+          break;
+        }
+      }
+      cur[q] = dst;
+    }
+    return cur[last];
+  }
+
+ private:
+  const MapProg &p_;
+  void *const *ptr_;
+  MapScratch &s_;
+
+  T *rblock(size_t q) { return reinterpret_cast<T *>(s_.arena.data() + q * kBlock * 8); }
+  int64_t *iblock(size_t q) { return reinterpret_cast<int64_t *>(s_.arena.data() + q * kBlock * 8); }
+
+  template <class E>
+  static void select(int64_t n, const int64_t *c, const E *a, const E *b, E *o) {
+    for (int64_t k = 0; k < n; ++k) o[k] = c[k] ? a[k] : b[k];
+  }
+
+  // One loop per operator (the switch is outside), so the compiler vectorises the
+  // arithmetic ones.
+  static void unary(const MInst &in, int64_t n, const void *a, void *o) {
+    if (in.in == DT::Real) {
+      const T *x = static_cast<const T *>(a);
+      if (in.un == UnOp::Floor || in.un == UnOp::ToInt) {
+        int64_t *y = static_cast<int64_t *>(o);
+        if (in.un == UnOp::Floor)
+          for (int64_t k = 0; k < n; ++k) y[k] = to_int(std::floor(static_cast<double>(x[k])));
+        else
+          for (int64_t k = 0; k < n; ++k) y[k] = to_int(std::trunc(static_cast<double>(x[k])));
+        return;
+      }
+      T *y = static_cast<T *>(o);
+      switch (in.un) {
+        case UnOp::Neg:
+          for (int64_t k = 0; k < n; ++k) y[k] = -x[k];
+          return;
+        case UnOp::Abs:
+          for (int64_t k = 0; k < n; ++k) y[k] = std::fabs(x[k]);
+          return;
+        case UnOp::Sqrt:
+          for (int64_t k = 0; k < n; ++k) y[k] = std::sqrt(x[k]);
+          return;
+        default:
+          for (int64_t k = 0; k < n; ++k) y[k] = un_r(in.un, x[k]);
+          return;
+      }
+    }
+    const int64_t *x = static_cast<const int64_t *>(a);
+    if (in.un == UnOp::ToReal) {
+      T *y = static_cast<T *>(o);
+      for (int64_t k = 0; k < n; ++k) y[k] = static_cast<T>(x[k]);
+      return;
+    }
+    int64_t *y = static_cast<int64_t *>(o);
+    switch (in.un) {
+      case UnOp::Neg:
+        for (int64_t k = 0; k < n; ++k) y[k] = wsub(0, x[k]);
+        return;
+      case UnOp::Not:
+        for (int64_t k = 0; k < n; ++k) y[k] = !x[k];
+        return;
+      default:
+        for (int64_t k = 0; k < n; ++k) y[k] = un_i(in.un, x[k]);
+        return;
+    }
+  }
+
+  static void binary(const MInst &in, int64_t n, const void *a, const void *b, void *o) {
+    if (in.in == DT::Real) {
+      const T *x = static_cast<const T *>(a), *y = static_cast<const T *>(b);
+      if (in.dt == DT::Int) {
+        int64_t *z = static_cast<int64_t *>(o);
+        switch (in.bin) {
+          case BinOp::Eq:
+            for (int64_t k = 0; k < n; ++k) z[k] = x[k] == y[k];
+            return;
+          case BinOp::Lt:
+            for (int64_t k = 0; k < n; ++k) z[k] = x[k] < y[k];
+            return;
+          default:
+            for (int64_t k = 0; k < n; ++k) z[k] = cmp(in.bin, x[k], y[k]);
+            return;
+        }
+      }
+      T *z = static_cast<T *>(o);
+      switch (in.bin) {
+        case BinOp::Add:
+          for (int64_t k = 0; k < n; ++k) z[k] = x[k] + y[k];
+          return;
+        case BinOp::Sub:
+          for (int64_t k = 0; k < n; ++k) z[k] = x[k] - y[k];
+          return;
+        case BinOp::Mul:
+          for (int64_t k = 0; k < n; ++k) z[k] = x[k] * y[k];
+          return;
+        case BinOp::Div:
+          for (int64_t k = 0; k < n; ++k) z[k] = x[k] / y[k];
+          return;
+        default:
+          for (int64_t k = 0; k < n; ++k) z[k] = bin_r(in.bin, x[k], y[k]);
+          return;
+      }
+    }
+    const int64_t *x = static_cast<const int64_t *>(a), *y = static_cast<const int64_t *>(b);
+    int64_t *z = static_cast<int64_t *>(o);
+    switch (in.bin) {
+      case BinOp::Add:
+        for (int64_t k = 0; k < n; ++k) z[k] = wadd(x[k], y[k]);
+        return;
+      case BinOp::Sub:
+        for (int64_t k = 0; k < n; ++k) z[k] = wsub(x[k], y[k]);
+        return;
+      case BinOp::Mul:
+        for (int64_t k = 0; k < n; ++k) z[k] = wmul(x[k], y[k]);
+        return;
+      default:
+        for (int64_t k = 0; k < n; ++k) z[k] = bin_i(in.bin, x[k], y[k]);
+        return;
+    }
+  }
+};
+
+// ---- the register machine of index functions ----
+template <class T>
+void vm_exec(const VmProg &p, Reg *R, void *const *ptr, int begin, int end) {
+  for (int pc = begin; pc < end; ++pc) {
+    const VInst &in = p.code[static_cast<size_t>(pc)];
+    switch (in.op) {
+      case VInst::ConstI: R[in.dst].i = in.imm; break;
+      case VInst::ConstR: R[in.dst].r = in.dimm; break;
+      case VInst::Load: {
+        const View &v = p.caps[static_cast<size_t>(in.a)];
+        int64_t off = v.offset;
+        bool ok = true;
+        for (int q = 0; q < in.npool; ++q) {
+          int64_t x = R[p.pool[static_cast<size_t>(in.pool + q)]].i;
+          ok = ok && x >= 0 && x < v.shape[static_cast<size_t>(q)];
+          off += x * v.strides[static_cast<size_t>(q)];
+        }
+        const void *base = ptr[v.buf];
+        if (in.dt == DT::Real) R[in.dst].r = ok ? static_cast<double>(static_cast<const T *>(base)[off]) : 0.0;
+        else R[in.dst].i = ok ? static_cast<const int64_t *>(base)[off] : 0;
+        break;
+      }
+      case VInst::Un:
+        if (in.in == DT::Real) {
+          double x = R[in.a].r;
+          if (in.un == UnOp::Floor) R[in.dst].i = to_int(std::floor(x));
+          else if (in.un == UnOp::ToInt) R[in.dst].i = to_int(std::trunc(x));
+          else R[in.dst].r = un_r(in.un, x);
+        } else if (in.un == UnOp::ToReal) {
+          R[in.dst].r = static_cast<double>(R[in.a].i);
+        } else {
+          R[in.dst].i = un_i(in.un, R[in.a].i);
+        }
+        break;
+      case VInst::Bin:
+        if (in.in == DT::Real) {
+          if (in.dt == DT::Int) R[in.dst].i = cmp(in.bin, R[in.a].r, R[in.b].r);
+          else R[in.dst].r = bin_r(in.bin, R[in.a].r, R[in.b].r);
+        } else {
+          R[in.dst].i = bin_i(in.bin, R[in.a].i, R[in.b].i);
+        }
+        break;
+      case VInst::Sel: R[in.dst] = R[in.a].i ? R[in.b] : R[in.c]; break;
+      case VInst::InB: R[in.dst].i = R[in.a].i >= 0 && R[in.a].i < in.imm; break;
+      case VInst::Loop: {
+        const int64_t *dims = p.pool64.data() + in.pool;
+        int64_t total = 1;
+        for (int q = 0; q < in.npool; ++q) total *= dims[q];
+        Reg acc;
+        if (in.dt == DT::Real) acc.r = 0.0;
+        else acc.i = 0;
+        for (int q = 0; q < in.npool; ++q) R[in.a + q].i = 0;
+        for (int64_t it = 0; it < total; ++it) {
+          vm_exec<T>(p, R, ptr, pc + 1, pc + 1 + in.b);
+          if (in.dt == DT::Real) acc.r += R[in.c].r;
+          else acc.i = wadd(acc.i, R[in.c].i);
+          for (int q = in.npool; q-- > 0;) {  // next index, row-major
+            if (++R[in.a + q].i < dims[q]) break;
+            R[in.a + q].i = 0;
+          }
+        }
+        R[in.dst] = acc;
+        pc += in.b;
+        break;
+      }
+    }
+  }
+}
+
+// ---- GEMM through Eigen ----
+enum class Lay : uint8_t { Row, Col, Copy };
+// How to map an r×c matrix with element (i,j) at i*rs + j*cs: one unit stride is needed.
+// Negative strides (reversing gathers) are copied: Eigen's kernels assume positive ones.
+Lay layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs) {
+  if ((cs == 1 || cols == 1) && (rows <= 1 || rs > 0)) return Lay::Row;
+  if ((rs == 1 || rows == 1) && (cols <= 1 || cs > 0)) return Lay::Col;
+  return Lay::Copy;
+}
+int64_t lead(Lay l, int64_t rows, int64_t cols, int64_t rs, int64_t cs) {
+  if (l == Lay::Row) return rows <= 1 ? std::max<int64_t>(cols, 1) : rs;
+  return cols <= 1 ? std::max<int64_t>(rows, 1) : cs;
+}
+
+template <class T, int O>
+using CMat = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, O>, Eigen::Unaligned, Eigen::OuterStride<>>;
+template <class T, int O>
+using MMat = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, O>, Eigen::Unaligned, Eigen::OuterStride<>>;
+
+template <class T, int OA, int OB, int OC>
+void gemm_call(const T *a, int64_t lda, const T *b, int64_t ldb, T *c, int64_t ldc, int64_t M, int64_t N, int64_t K) {
+  CMat<T, OA> A(a, M, K, Eigen::OuterStride<>(lda));
+  CMat<T, OB> B(b, K, N, Eigen::OuterStride<>(ldb));
+  MMat<T, OC> C(c, M, N, Eigen::OuterStride<>(ldc));
+  C.noalias() = A * B;
+}
+template <class T>
+using GemmFn = void (*)(const T *, int64_t, const T *, int64_t, T *, int64_t, int64_t, int64_t, int64_t);
+
+template <class T>
+GemmFn<T> gemm_fn(bool a_row, bool b_row, bool c_row) {
+  constexpr int R = Eigen::RowMajor, C = Eigen::ColMajor;
+  static const GemmFn<T> table[8] = {gemm_call<T, C, C, C>, gemm_call<T, C, C, R>, gemm_call<T, C, R, C>,
+                                     gemm_call<T, C, R, R>, gemm_call<T, R, C, C>, gemm_call<T, R, C, R>,
+                                     gemm_call<T, R, R, C>, gemm_call<T, R, R, R>};
+  return table[(a_row ? 4 : 0) + (b_row ? 2 : 0) + (c_row ? 1 : 0)];
+}
+
+template <class T>
+struct GemmRun {
+  const GemmK &g;
+  Lay la, lb;
+  int64_t lda, ldb;
+  GemmFn<T> fn;
+  std::vector<T> sa, sb;  // operands without a unit stride are copied here first
+
+  explicit GemmRun(const GemmK &k) : g(k) {
+    la = layout(g.M, g.K, g.a_rs, g.a_cs);
+    lb = layout(g.K, g.N, g.b_rs, g.b_cs);
+    if (la == Lay::Copy) sa.resize(static_cast<size_t>(g.M * g.K));
+    if (lb == Lay::Copy) sb.resize(static_cast<size_t>(g.K * g.N));
+    lda = la == Lay::Copy ? g.K : lead(la, g.M, g.K, g.a_rs, g.a_cs);
+    ldb = lb == Lay::Copy ? g.N : lead(lb, g.K, g.N, g.b_rs, g.b_cs);
+    fn = gemm_fn<T>(la != Lay::Col, lb != Lay::Col, g.c_row);
+  }
+
+  static const T *gathered(const T *p, int64_t rows, int64_t cols, int64_t rs, int64_t cs, std::vector<T> &tmp) {
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j) tmp[static_cast<size_t>(i * cols + j)] = p[i * rs + j * cs];
+    return tmp.data();
+  }
+
+  void run(void *const *ptr) {
+    const T *A = static_cast<const T *>(ptr[g.a]), *B = static_cast<const T *>(ptr[g.b]);
+    T *C = static_cast<T *>(ptr[g.c]);
+    const int64_t csize = g.M * g.N;
+    int64_t calls = 1;
+    for (auto d : g.loop) calls *= d;
+    if (csize == 0 || calls == 0) return;
+    std::vector<int64_t> ix(g.loop.size(), 0);
+    int64_t oa = g.a_off, ob = g.b_off, oc = 0;
+    for (int64_t it = 0; it < calls; ++it) {
+      T *c = C + oc;
+      if (g.K == 0) {
+        std::fill_n(c, csize, T(0));  // loops never interleave C blocks: C is batch-major
+      } else {
+        const T *a = la == Lay::Copy ? gathered(A + oa, g.M, g.K, g.a_rs, g.a_cs, sa) : A + oa;
+        const T *b = lb == Lay::Copy ? gathered(B + ob, g.K, g.N, g.b_rs, g.b_cs, sb) : B + ob;
+        fn(a, lda, b, ldb, c, g.c_row ? g.N : g.M, g.M, g.N, g.K);
+      }
+      for (size_t q = g.loop.size(); q-- > 0;) {
+        ++ix[q];
+        oa += g.la[q];
+        ob += g.lb[q];
+        oc += g.lc[q];
+        if (ix[q] < g.loop[q]) break;
+        oa -= g.loop[q] * g.la[q];
+        ob -= g.loop[q] * g.lb[q];
+        oc -= g.loop[q] * g.lc[q];
+        ix[q] = 0;
+      }
+    }
+  }
+};
+
+// ---- gather / scatter / index ----
+template <class T, class E>
+void gather_scatter(const GatherK &k, void *const *ptr, std::vector<Reg> &R) {
+  E *out = static_cast<E *>(ptr[k.out]);
+  const E *src = static_cast<const E *>(ptr[k.src.buf]);
+  const int64_t total_out = ir::numel(k.out_shape);
+  if (k.scatter) std::fill_n(out, total_out, E(0));
+  const Shape &dom_shape = k.scatter ? k.src.shape : k.out_shape;
+  Shape dom(dom_shape.begin(), dom_shape.begin() + static_cast<long>(k.m1));
+  int64_t count = ir::numel(dom);
+  if (count == 0 || total_out == 0) return;
+  if (R.size() < static_cast<size_t>(k.ix.nregs)) R.resize(static_cast<size_t>(k.ix.nregs));
+  const int nc = static_cast<int>(k.ix.code.size());
+  Strides out_rm = row_major(Shape(k.out_shape.begin(), k.out_shape.begin() + static_cast<long>(k.scatter ? k.m2 : k.m1)));
+  for (size_t b = 0; b < k.m1; ++b) R[b].i = 0;
+  int64_t lin = 0;  // row-major number of the domain point
+  int64_t src_lead = k.src.offset;
+  for (int64_t it = 0; it < count; ++it) {
+    vm_exec<T>(k.ix, R.data(), ptr, 0, nc);
+    bool ok = true;
+    int64_t off = 0;
+    if (k.scatter) {
+      for (size_t q = 0; q < k.m2; ++q) {
+        int64_t x = R[static_cast<size_t>(k.ix.results[q])].i;
+        ok = ok && x >= 0 && x < k.out_shape[q];
+        off += x * out_rm[q];
+      }
+      if (ok) {
+        E *o = out + off * k.inner;
+        const E *s = src + src_lead;
+        for (int64_t q = 0; q < k.inner; ++q) {
+          if constexpr (std::is_same_v<E, int64_t>) o[q] = wadd(o[q], s[q]);
+          else o[q] += s[q];
+        }
+      }
+    } else {
+      off = k.src.offset;
+      for (size_t q = 0; q < k.m2; ++q) {
+        int64_t x = R[static_cast<size_t>(k.ix.results[q])].i;
+        ok = ok && x >= 0 && x < k.src.shape[q];
+        off += x * k.src.strides[q];
+      }
+      E *o = out + lin * k.inner;
+      if (ok) std::memcpy(o, src + off, static_cast<size_t>(k.inner) * sizeof(E));
+      else std::fill_n(o, k.inner, E(0));
+    }
+    ++lin;
+    for (size_t b = k.m1; b-- > 0;) {  // next domain point (binders in registers 0..m1-1)
+      ++R[b].i;
+      if (k.scatter) src_lead += k.src.strides[b];
+      if (R[b].i < dom[b]) break;
+      if (k.scatter) src_lead -= dom[b] * k.src.strides[b];
+      R[b].i = 0;
+    }
+  }
+}
+
+// ---- reductions ----
+template <class T, class E>
+void reduce(const ReduceK &k, MapEval<T> &ev, void *const *ptr) {
+  E *out = static_cast<E *>(ptr[k.out]);
+  const int64_t R = ir::numel(Shape(k.prog.shape.begin() + 1, k.prog.shape.end()));
+  std::fill_n(out, R, E(0));
+  const int64_t total = ir::numel(k.prog.shape);
+  for (int64_t start = 0; start < total; start += kBlock) {
+    const int64_t n = std::min(kBlock, total - start);
+    const E *v = static_cast<const E *>(ev.eval(start, n, nullptr));
+    int64_t r = start % R, done = 0;
+    while (done < n) {  // row segments, each added in j order (the reference's order)
+      int64_t len = std::min(n - done, R - r);
+      E *o = out + r;
+      const E *s = v + done;
+      if constexpr (std::is_same_v<E, int64_t>)
+        for (int64_t q = 0; q < len; ++q) o[q] = wadd(o[q], s[q]);
+      else
+        for (int64_t q = 0; q < len; ++q) o[q] += s[q];
+      done += len;
+      r = 0;
+    }
+  }
+}
+
+// ---- the executable ----
+struct AlignedFree {
+  void operator()(std::byte *p) const { ::operator delete[](p, std::align_val_t(64)); }
+};
+using Slot = std::unique_ptr<std::byte[], AlignedFree>;
+
+template <class T>
+class ExecImpl final : public Executable {
+ public:
+  explicit ExecImpl(Plan p) : plan_(std::move(p)) {
+    for (auto by : plan_.slot_bytes)
+      slots_.emplace_back(static_cast<std::byte *>(::operator new[](static_cast<size_t>(by), std::align_val_t(64))));
+    ptr_.assign(plan_.bufs.size(), nullptr);
+    const_r_.resize(plan_.consts.size());
+    for (size_t b = 0; b < plan_.bufs.size(); ++b) {
+      const Buffer &buf = plan_.bufs[b];
+      if (buf.storage == Buffer::Storage::Temp) ptr_[b] = slots_[static_cast<size_t>(buf.slot)].get();
+      else if (buf.storage == Buffer::Storage::Const) {
+        const ir::Tensor &t = *plan_.consts[static_cast<size_t>(buf.index)];
+        if (buf.dt == DT::Int) ptr_[b] = const_cast<int64_t *>(t.i.data());
+        else if constexpr (std::is_same_v<T, double>) ptr_[b] = const_cast<double *>(t.r.data());
+        else {
+          auto &c = const_r_[static_cast<size_t>(buf.index)];
+          c.assign(t.r.begin(), t.r.end());
+          ptr_[b] = c.data();
+        }
+      }
+    }
+    conv_.resize(plan_.inputs.size());
+    for (auto &k : plan_.kernels) {
+      if (auto *g = std::get_if<GemmK>(&k.body)) gemms_.emplace_back(std::make_unique<GemmRun<T>>(*g));
+    }
+  }
+
+  std::vector<ir::Tensor> run(const std::vector<ir::Tensor> &args) override {
+    if (args.size() != plan_.inputs.size())
+      throw ExecError("exec: " + std::to_string(args.size()) + " arguments for " + std::to_string(plan_.inputs.size()) +
+                      " inputs");
+    for (size_t k = 0; k < args.size(); ++k) {
+      const ir::Type &ty = plan_.inputs[k].second;
+      if (args[k].elem != ty.elem || args[k].shape != ty.shape ||
+          (ty.elem == ir::Elem::Real ? args[k].r.size() : args[k].i.size()) != static_cast<size_t>(ir::numel(ty.shape)))
+        throw ExecError("exec: argument '" + plan_.inputs[k].first + "' has type " +
+                        ir::Type{args[k].elem, args[k].shape}.str() + ", expected " + ty.str());
+      int b = plan_.input_buf[k];
+      if (ty.elem != ir::Elem::Real) ptr_[static_cast<size_t>(b)] = const_cast<int64_t *>(args[k].i.data());
+      else if constexpr (std::is_same_v<T, double>) ptr_[static_cast<size_t>(b)] = const_cast<double *>(args[k].r.data());
+      else {
+        conv_[k].assign(args[k].r.begin(), args[k].r.end());
+        ptr_[static_cast<size_t>(b)] = conv_[k].data();
+      }
+    }
+    execute();
+    std::vector<ir::Tensor> out;
+    for (auto &o : plan_.outputs) {
+      ir::Tensor t = ir::Tensor::zeros(o.elem, o.view.shape);
+      const int64_t n = ir::numel(o.view.shape);
+      if (o.elem != ir::Elem::Real) load_view(static_cast<const int64_t *>(ptr_[static_cast<size_t>(o.view.buf)]), o.view, 0, n, t.i.data());
+      else if constexpr (std::is_same_v<T, double>)
+        load_view(static_cast<const double *>(ptr_[static_cast<size_t>(o.view.buf)]), o.view, 0, n, t.r.data());
+      else {
+        std::vector<T> tmp(static_cast<size_t>(n));
+        load_view(static_cast<const T *>(ptr_[static_cast<size_t>(o.view.buf)]), o.view, 0, n, tmp.data());
+        std::copy(tmp.begin(), tmp.end(), t.r.begin());
+      }
+      out.push_back(std::move(t));
+    }
+    return out;
+  }
+
+  void run_raw(const std::vector<const void *> &args, const std::vector<void *> &outs) override {
+    if (args.size() != plan_.inputs.size() || outs.size() != plan_.outputs.size())
+      throw ExecError("exec: run_raw with " + std::to_string(args.size()) + " arguments and " + std::to_string(outs.size()) +
+                      " results for " + std::to_string(plan_.inputs.size()) + " inputs and " +
+                      std::to_string(plan_.outputs.size()) + " outputs");
+    for (size_t k = 0; k < args.size(); ++k) ptr_[static_cast<size_t>(plan_.input_buf[k])] = const_cast<void *>(args[k]);
+    execute();
+    for (size_t k = 0; k < outs.size(); ++k) {
+      const OutputSpec &o = plan_.outputs[k];
+      const int64_t n = ir::numel(o.view.shape);
+      if (o.elem != ir::Elem::Real)
+        load_view(static_cast<const int64_t *>(ptr_[static_cast<size_t>(o.view.buf)]), o.view, 0, n, static_cast<int64_t *>(outs[k]));
+      else
+        load_view(static_cast<const T *>(ptr_[static_cast<size_t>(o.view.buf)]), o.view, 0, n, static_cast<T *>(outs[k]));
+    }
+  }
+
+  std::string plan() const override { return print_plan(plan_); }
+
+ private:
+  Plan plan_;
+  std::vector<Slot> slots_;
+  std::vector<void *> ptr_;
+  std::vector<std::vector<T>> const_r_, conv_;
+  std::vector<std::unique_ptr<GemmRun<T>>> gemms_;
+  std::vector<Reg> regs_;
+  MapScratch scratch_;
+
+  void execute() {
+    void *const *ptr = ptr_.data();
+    size_t gi = 0;
+    for (auto &k : plan_.kernels) {
+      std::visit(
+          [&](const auto &b) {
+            using B = std::decay_t<decltype(b)>;
+            if constexpr (std::is_same_v<B, MapK>) {
+              const int64_t total = ir::numel(b.prog.shape);
+              if (total == 0) return;
+              MapEval<T> ev(b.prog, ptr, scratch_);
+              const bool real = b.prog.dt() == DT::Real;
+              for (int64_t s = 0; s < total; s += kBlock) {
+                int64_t n = std::min(kBlock, total - s);
+                void *o = real ? static_cast<void *>(static_cast<T *>(ptr[b.out]) + b.out_off + s)
+                               : static_cast<void *>(static_cast<int64_t *>(ptr[b.out]) + b.out_off + s);
+                ev.eval(s, n, o);
+              }
+            } else if constexpr (std::is_same_v<B, ReduceK>) {
+              MapEval<T> ev(b.prog, ptr, scratch_);
+              if (b.prog.dt() == DT::Real) reduce<T, T>(b, ev, ptr);
+              else reduce<T, int64_t>(b, ev, ptr);
+            } else if constexpr (std::is_same_v<B, GemmK>) {
+              gemms_[gi++]->run(ptr);
+            } else {
+              if (plan_.bufs[static_cast<size_t>(b.out)].dt == DT::Real) gather_scatter<T, T>(b, ptr, regs_);
+              else gather_scatter<T, int64_t>(b, ptr, regs_);
+            }
+          },
+          k.body);
+    }
+  }
+};
+
+}  // namespace
+}  // namespace detail
+
+std::unique_ptr<Executable> compile(const ir::Program &p, Options options) {
+  detail::LowerOptions lo;
+  lo.gemm = options.gemm;
+  lo.fuse = options.fuse;
+  lo.real_bytes = options.precision == Precision::F32 ? sizeof(float) : sizeof(double);
+  detail::Plan plan = detail::lower(p, lo);
+  if (options.precision == Precision::F32) return std::make_unique<detail::ExecImpl<float>>(std::move(plan));
+  return std::make_unique<detail::ExecImpl<double>>(std::move(plan));
+}
+
+}  // namespace rml::exec
