@@ -1,0 +1,209 @@
+// GEMM-shaped contractions through the executor against Eigen's own GEMM on the same
+// shapes, one thread, float64 and float32. The executor runs the forms the language
+// produces: the prelude's matmul and matvec (sumOuter of a product of replicates and
+// transposes) and bot's form of the build-based matmul (sumOuter of a product of two
+// gathers). At the end a table gives each executor time as a fraction of Eigen's speed
+// (Eigen time / executor time, medians when --benchmark_repetitions is given); the goal
+// is ≥ 0.8. The table uses CPU time: everything is single-threaded, and on a shared
+// machine wall time also counts the other processes (both are in the console output).
+//
+//   BM_Eigen<T>/m/n/k/form     C = A B with Eigen matrices (GEMV when n = 1)
+//   BM_ExecRaw<T>/m/n/k/form   the compiled program through run_raw (data in T, no copies)
+//   BM_ExecRun<T>/m/n/k/form   the compiled program through run (ir::Tensor in and out:
+//                              float32 converts the arguments and results)
+// form: 0 prelude matmul, 1 prelude matvec (n = 1), 2 bot's gather form, 3 matmul of a
+// transposed A (a stored k×m).
+#include <benchmark/benchmark.h>
+
+#include <Eigen/Core>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "array/exec/exec.hpp"
+
+namespace {
+
+using namespace rml;
+using ir::BinOp;
+using ir::Elem;
+using ir::Term;
+
+ir::Type rt(ir::Shape s) { return ir::Type{Elem::Real, std::move(s)}; }
+
+ir::Program contraction(int64_t m, int64_t n, int64_t k, int form) {
+  ir::Program p;
+  Term a = ir::var("a", rt(form == 3 ? ir::Shape{k, m} : ir::Shape{m, k}));
+  p.inputs = {{"a", a->type}};
+  if (form == 1) {  // matvec(a, x) = sumOuter(tr(a * replicate(m, x)))
+    Term x = ir::var("x", rt({k}));
+    p.inputs.emplace_back("x", x->type);
+    p.outputs = {ir::sum_outer(ir::tr(ir::binary(BinOp::Mul, a, ir::replicate(m, x))))};
+    return p;
+  }
+  Term b = ir::var("b", rt({k, n}));
+  p.inputs.emplace_back("b", b->type);
+  if (form == 2) {  // sumOuter (gather [k,m,n] a (\[p,i,j]. [i,p]) * gather [k,m,n] b (\[p,i,j]. [p,j]))
+    auto v = [](const char *x) { return ir::var(x, ir::Type{Elem::Int, {}}); };
+    Term x = ir::gather({k, m, n}, a, {"p", "i", "j"}, {v("i"), v("p")});
+    Term y = ir::gather({k, m, n}, b, {"p", "i", "j"}, {v("p"), v("j")});
+    p.outputs = {ir::sum_outer(ir::binary(BinOp::Mul, x, y))};
+    return p;
+  }
+  if (form == 3) a = ir::tr(a);
+  // matmul(a, b) = sumOuter(transpose([2, 1, 0], replicate(n, a)) * tr(replicate(m, b)))
+  p.outputs = {ir::sum_outer(ir::binary(BinOp::Mul, ir::transpose({2, 1, 0}, ir::replicate(n, a)), ir::tr(ir::replicate(m, b))))};
+  return p;
+}
+
+ir::Tensor random_tensor(ir::Shape s, unsigned seed) {
+  ir::Tensor t = ir::Tensor::zeros(Elem::Real, std::move(s));
+  unsigned x = seed * 2654435761u + 1;
+  for (auto &v : t.r) {
+    x = x * 1664525u + 1013904223u;
+    v = static_cast<double>(x >> 8) / static_cast<double>(1u << 24) - 0.5;
+  }
+  return t;
+}
+
+void set_flops(benchmark::State &st, int64_t m, int64_t n, int64_t k) {
+  st.counters["FLOP/s"] = benchmark::Counter(2.0 * static_cast<double>(m * n * k), benchmark::Counter::kIsIterationInvariantRate,
+                                             benchmark::Counter::OneK::kIs1000);
+}
+
+template <class T>
+void BM_Eigen(benchmark::State &st) {
+  const int64_t m = st.range(0), n = st.range(1), k = st.range(2);
+  using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+  Mat a = Mat::Random(m, k), b = Mat::Random(k, n), c(m, n);
+  if (n == 1) {
+    using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+    Vec x = Vec::Random(k), y(m);
+    for (auto _ : st) {
+      y.noalias() = a * x;
+      benchmark::DoNotOptimize(y.data());
+      benchmark::ClobberMemory();
+    }
+  } else {
+    for (auto _ : st) {
+      c.noalias() = a * b;
+      benchmark::DoNotOptimize(c.data());
+      benchmark::ClobberMemory();
+    }
+  }
+  set_flops(st, m, n, k);
+}
+
+template <class T>
+exec::Options options() {
+  exec::Options o;
+  o.precision = std::is_same_v<T, float> ? exec::Precision::F32 : exec::Precision::F64;
+  return o;
+}
+
+template <class T>
+void BM_ExecRaw(benchmark::State &st) {
+  const int64_t m = st.range(0), n = st.range(1), k = st.range(2);
+  const int form = static_cast<int>(st.range(3));
+  ir::Program p = contraction(m, n, k, form);
+  auto ex = exec::compile(p, options<T>());
+  std::vector<std::vector<T>> in;
+  for (size_t q = 0; q < p.inputs.size(); ++q) {
+    ir::Tensor t = random_tensor(p.inputs[q].second.shape, static_cast<unsigned>(q + 1));
+    in.emplace_back(t.r.begin(), t.r.end());
+  }
+  std::vector<T> out(static_cast<size_t>(m * n));
+  std::vector<const void *> args;
+  for (auto &v : in) args.push_back(v.data());
+  std::vector<void *> outs{out.data()};
+  for (auto _ : st) {
+    ex->run_raw(args, outs);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  if (ex->plan().find("gemm") == std::string::npos) st.SkipWithError("the contraction was not sent to GEMM");
+  set_flops(st, m, n, k);
+}
+
+template <class T>
+void BM_ExecRun(benchmark::State &st) {
+  const int64_t m = st.range(0), n = st.range(1), k = st.range(2);
+  const int form = static_cast<int>(st.range(3));
+  ir::Program p = contraction(m, n, k, form);
+  auto ex = exec::compile(p, options<T>());
+  std::vector<ir::Tensor> args;
+  for (size_t q = 0; q < p.inputs.size(); ++q) args.push_back(random_tensor(p.inputs[q].second.shape, static_cast<unsigned>(q + 1)));
+  for (auto _ : st) {
+    auto out = ex->run(args);
+    benchmark::DoNotOptimize(out[0].r.data());
+    benchmark::ClobberMemory();
+  }
+  set_flops(st, m, n, k);
+}
+
+void shapes(benchmark::internal::Benchmark *b) {
+  b->ArgNames({"m", "n", "k", "form"});
+  b->Args({64, 256, 784, 0});   // an MLP layer: batch 64, 784 inputs, 256 units
+  b->Args({256, 256, 256, 0});
+  b->Args({512, 512, 512, 0});
+  b->Args({1024, 1, 1024, 1});  // matvec
+  b->Args({256, 256, 256, 2});  // bot's gather form
+  b->Args({256, 256, 256, 3});  // A stored transposed
+  b->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK_TEMPLATE(BM_Eigen, double)->Apply(shapes);
+BENCHMARK_TEMPLATE(BM_ExecRaw, double)->Apply(shapes);
+BENCHMARK_TEMPLATE(BM_ExecRun, double)->Apply(shapes);
+BENCHMARK_TEMPLATE(BM_Eigen, float)->Apply(shapes);
+BENCHMARK_TEMPLATE(BM_ExecRaw, float)->Apply(shapes);
+BENCHMARK_TEMPLATE(BM_ExecRun, float)->Apply(shapes);
+
+// The console output, then the table of ratios to Eigen from the same run.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run> &runs) override {
+    for (auto &r : runs) {
+      if (r.error_occurred) continue;
+      bool agg = r.run_type == Run::RT_Aggregate;
+      if (agg && r.aggregate_name != "median") continue;
+      const std::string &f = r.run_name.function_name;  // "BM_Eigen<double>"
+      auto lt = f.find('<');
+      std::string variant = f.substr(3, lt - 3), type = f.substr(lt + 1, f.size() - lt - 2);
+      auto &slot = times_[{type, r.run_name.args}][variant];
+      if (agg || slot.second == 0) slot = {r.GetAdjustedCPUTime(), agg ? 2 : 1};
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+  void Finalize() override {
+    std::printf("\nFraction of Eigen's speed (Eigen CPU time / executor CPU time; goal >= 0.80):\n");
+    std::printf("%-8s %-24s %12s %12s %12s %9s %9s\n", "type", "m/n/k/form", "Eigen us", "raw us", "run us", "raw", "run");
+    for (auto &[key, v] : times_) {
+      auto get = [&](const char *n) {
+        auto it = v.find(n);
+        return it == v.end() ? 0.0 : it->second.first;
+      };
+      double e = get("Eigen"), raw = get("ExecRaw"), run = get("ExecRun");
+      if (e <= 0) continue;
+      std::printf("%-8s %-24s %12.1f %12.1f %12.1f %9.3f %9.3f\n", key.first.c_str(), key.second.c_str(), e, raw, run,
+                  raw > 0 ? e / raw : 0.0, run > 0 ? e / run : 0.0);
+    }
+    ConsoleReporter::Finalize();
+  }
+
+ private:
+  // (type, args) → variant → (time, 1 single run / 2 median)
+  std::map<std::pair<std::string, std::string>, std::map<std::string, std::pair<double, int>>> times_;
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Eigen::setNbThreads(1);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
