@@ -104,16 +104,21 @@ TEST(GmmObjective, LgammaMatchesTheCLibrary) {
         << "lgamma(" << zs[j] << "): got " << got.r[j] << ", libm " << std::lgamma(zs[j]);
 }
 
-// gmm_max is the largest element for every length up to 256 and every position of it.
+// gmm_max_cols is the largest element of each column for every height up to 256 and
+// every position of the maximum (two columns with their maxima at mirrored rows).
 TEST(GmmObjective, TreeMaximumIsExact) {
   const auto &fe = gmmtest::gmm_program();
   array::Evaluator ev(fe.checked);
   for (int64_t len : {1, 2, 3, 5, 7, 8, 25, 200, 255, 256}) {
     for (int64_t at : {int64_t{0}, len / 2, len - 1}) {
-      array::Tensor x = array::Tensor::zeros(Scalar::Real, {len});
-      for (int64_t j = 0; j < len; ++j) x.r[static_cast<size_t>(j)] = -1.0 - static_cast<double>((j * 37) % 11);
-      x.r[static_cast<size_t>(at)] = -0.5;
-      EXPECT_EQ(ev.apply("gmm_max", {}, {x}).r.at(0), -0.5) << "length " << len << ", max at " << at;
+      array::Tensor x = array::Tensor::zeros(Scalar::Real, {len, 2});
+      for (int64_t j = 0; j < len; ++j)
+        for (int64_t c = 0; c < 2; ++c) x.r[static_cast<size_t>(2 * j + c)] = -1.0 - static_cast<double>((j * 37 + c) % 11);
+      x.r[static_cast<size_t>(2 * at)] = -0.5;
+      x.r[static_cast<size_t>(2 * (len - 1 - at) + 1)] = -0.25;
+      array::Tensor mx = ev.apply("gmm_max_cols", {}, {x});
+      EXPECT_EQ(mx.r.at(0), -0.5) << "height " << len << ", max at " << at;
+      EXPECT_EQ(mx.r.at(1), -0.25) << "height " << len << ", max at " << len - 1 - at;
     }
   }
 }
