@@ -8,7 +8,7 @@
 // - I3–I13 fire only on a non-empty index (I1 has priority, same reason).
 // - I5/I6: `index (op t u) ix` is 0 out of bounds, `op (index t ix) (index u ix)` is
 //   op(0,0). Where op(0,0) is not bitwise 0 (exp, cos, not, =, /, real neg, ...) the
-//   result is guarded: `index [op ..] [cond inb 0 1]` reads 0 when ix is out of bounds.
+//   result is guarded: `index [op ..] [cond inb 0 (-1)]` reads 0 when ix is out of bounds.
 // - I9 and I12 drop a dimension whose index could be out of bounds; the dropped index is
 //   kept as a guard: an out-of-bounds first component turns the next index component
 //   into -1 (so the read is out of bounds), or, with no component left, a one-element
@@ -37,7 +37,17 @@ namespace detail {
 
 Term ivar(const std::string &x) { return var(x, Type{Elem::Int, {}}); }
 
-bool atomic(const Term &t) { return t->kind == Kind::Var || t->kind == Kind::Const; }
+// Components cheap enough to duplicate instead of let-binding: variables, constants, and
+// a variable indexed by variables or constants. The last is what B3 substitutes for a
+// let-bound variable, so I5 treats a component alike before and after B3 (otherwise the
+// order of B3 and I5 would show in the normal form).
+bool atomic(const Term &t) {
+  if (t->kind == Kind::Var || t->kind == Kind::Const) return true;
+  if (t->kind != Kind::Index || t->kids[0]->kind != Kind::Var) return false;
+  for (size_t q = 1; q < t->kids.size(); ++q)
+    if (t->kids[q]->kind != Kind::Var && t->kids[q]->kind != Kind::Const) return false;
+  return true;
+}
 bool constant_like(const Term &t) { return t->kind == Kind::Const || t->kind == Kind::Iota; }
 
 std::optional<int64_t> const_int(const Term &t) {
@@ -69,9 +79,10 @@ Term all_in_bounds(const std::vector<Term> &ix, const Shape &shape) {
   return acc ? acc : constant(Tensor::boolean(true));
 }
 
-// `index [e] [cond ok 0 1]`: e when ok, else 0 (the one-element literal read out of bounds).
+// `index [e] [cond ok 0 (-1)]`: e when ok, else 0 (the one-element literal read out of
+// bounds). Every guard bot adds is a `cond ok c (-1)` (B4's conds are `cond b 0 1`).
 Term guard(const Term &ok, const Term &e) {
-  return index(from_list({e}), {cond(ok, int_scalar(0), int_scalar(1))});
+  return index(from_list({e}), {cond(ok, int_scalar(0), int_scalar(-1))});
 }
 
 // Whether op maps zeros to (bitwise) zeros: then op commutes with an out-of-bounds read.

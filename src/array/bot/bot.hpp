@@ -29,11 +29,12 @@ const char *rule_name(Rule r);  // "B1", ..., "G4"
 // - I3–I13 need a non-empty index (I1 has priority).
 // - I5/I6: when op(0,0) (op(0)) is not bitwise 0 (exp, cos, not, =, <=, real /, real
 //   neg, ...) and the index is not a constant in bounds, the reduct is
-//   `index [op (index t ix) ..] [cond inb 0 1]`, which reads 0 out of bounds as before.
+//   `index [op (index t ix) ..] [cond inb 0 (-1)]`, which reads 0 out of bounds as before.
 // - I9 (`index (replicate k t) (u:::ix)`) and I12 (`index (gather (k:::sh) ..) (u:::ix)`)
 //   drop the dimension u indexes; unless u is a constant in [0,k), the next index
 //   component becomes `cond (0 <= u and u < k) c (-1)` (an out-of-bounds read when u is),
-//   or with no component left the reduct is guarded as in I5.
+//   or with no component left the reduct is guarded as in I5. So every guard bot adds has
+//   the form `cond ok c (-1)`.
 // - I12 substitutes u into each component (capture-avoiding); I4, I5, I8 let-bind only
 //   non-atomic index components; B3 and I3 rename the let binder to a fresh name.
 // - I7 uses tr_{1,..,n,0} with n = |ix| (dim 0 moves to position n); I10's gather has

@@ -358,3 +358,42 @@ TEST(BotNormalForm, ViolationsAreReported) {
 }
 
 }  // namespace
+
+// ---- confluence ----
+// Theorem 5.1 says the rewrite order is irrelevant. Syntactically it is not, already for
+// the figures' rules: B3 substitutes `index a' [j]` for a variable that G1 may already have
+// turned into a gather's source. The two normal forms have the same value, and here the
+// same simplified form.
+TEST(BotConfluence, B3AndG1GiveDifferentNormalForms) {
+  Term m = rvar("m", {2, 3});
+  Term a = rvar("a", {3});
+  Term t = build1(2, "j", let("a", index(m, {ivar("j")}), build1(3, "x", index(a, {ivar("x")}))));
+  Term inner_first = bot::bot(t);                                  // G1 inside, then B3
+  Term b3_first = bot::bot(*bot::apply_rule(bot::Rule::B3, t));    // B3 at the root first
+  EXPECT_FALSE(alpha_equal(inner_first, b3_first)) << print(inner_first) << "\n" << print(b3_first);
+  EXPECT_EQ(bot::normal_form_violation(inner_first), std::nullopt);
+  EXPECT_EQ(bot::normal_form_violation(b3_first), std::nullopt);
+  Bindings env{{"m", iota_reals({2, 3})}};
+  EXPECT_EQ(evaluate(inner_first, env), evaluate(t, env));
+  EXPECT_EQ(evaluate(b3_first, env), evaluate(t, env));
+  EXPECT_TRUE(alpha_equal(bot::simplify(inner_first), m)) << print(bot::simplify(inner_first));
+  EXPECT_TRUE(alpha_equal(bot::simplify(b3_first), m)) << print(bot::simplify(b3_first));
+}
+
+// The out-of-bounds guards depend on the order too: I9 on the inner index guards [u] and
+// [v] separately; I2 first guards u inside v's component.
+TEST(BotConfluence, GuardsDependOnTheOrder) {
+  Term c = rvar("c", {});
+  Term t = index(index(replicate(3, replicate(3, c)), {ivar("u")}), {ivar("v")});
+  Term bottom_up = bot::bot(t);
+  Term i2_first = bot::bot(*bot::apply_rule(bot::Rule::I2, t));
+  EXPECT_FALSE(alpha_equal(bottom_up, i2_first)) << print(bottom_up) << "\n" << print(i2_first);
+  for (int64_t u = -1; u <= 3; ++u)
+    for (int64_t v = -1; v <= 3; ++v) {
+      Bindings env{{"c", Tensor::real(2.5)}, {"u", Tensor::integer(u)}, {"v", Tensor::integer(v)}};
+      Tensor want = Tensor::real(u >= 0 && u < 3 && v >= 0 && v < 3 ? 2.5 : 0);
+      EXPECT_EQ(evaluate(t, env), want);
+      EXPECT_EQ(evaluate(bottom_up, env), want);
+      EXPECT_EQ(evaluate(i2_first, env), want);
+    }
+}

@@ -89,3 +89,38 @@ RC_GTEST_PROP(SimplifyProps, KeepsNormalForm, ()) {
   RC_ASSERT(!v.has_value());
   RC_ASSERT(alpha_equal(bot::simplify(s), s));
 }
+
+namespace {
+
+// A guard bot adds (`cond ok c (-1)`, bot.hpp) or a let anywhere in t.
+bool has_let_or_guard(const Term &t) {
+  bool found = false;
+  for_each_node(t, [&](const Term &n) {
+    if (n->kind == Kind::Let) found = true;
+    if (n->kind == Kind::Cond && n->kids[2]->kind == Kind::Const && is_int_scalar(n->kids[2]->type) &&
+        n->kids[2]->value->i[0] == -1)
+      found = true;
+  });
+  return found;
+}
+
+}  // namespace
+
+// Law (confluence where it holds): a random rule order reaches bot's normal form up to
+// renaming whenever neither normal form contains a let or an out-of-bounds guard (and the
+// source has no `cond _ _ (-1)` that would pass for one). Outside that fragment the
+// order shows (BotConfluence.* exhibit both causes: B3 substituting under a finished G1,
+// and guards placed per index step), and only the value is order-independent
+// (RandomRuleOrdersKeepValueAndTerminate). In 20000 sampled cases about 55% fell in the
+// fragment, all of them agreeing.
+RC_GTEST_PROP(BotProps, RandomRuleOrdersAgreeWithoutLetsAndGuards, ()) {
+  auto c = *irgen::gen_case();
+  Term nf = random_normalise(c.term, 5000);
+  RC_ASSERT(nf != nullptr);
+  Term b = bot::bot(c.term);
+  bool fragment = !has_let_or_guard(c.term) && !has_let_or_guard(b) && !has_let_or_guard(nf);
+  RC_TAG(fragment ? "no let, no guard" : "lets or guards");
+  if (!fragment) return;
+  show_terms(b, nf);
+  RC_ASSERT(alpha_equal(b, nf));
+}
