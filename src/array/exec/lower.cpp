@@ -1047,6 +1047,30 @@ void Lowerer::lower_op(int id) {
           }
         }
       }
+      if (!is_gather && m1 == m2) {
+        // scatter (\is. [is_{π0}, .., is_{πm}]) is a transpose (the gather transpose of a
+        // transpose, common in AD output): no collisions, nothing out of bounds.
+        Shape perm;
+        for (auto &c : n.ix) {
+          auto f = affine(c, n.binders, o);
+          if (!f || f->c != 0) break;
+          int one = -1;
+          bool unit = true;
+          for (size_t b = 0; b < m1; ++b) {
+            if (f->coef[b] == 1 && one < 0) one = static_cast<int>(b);
+            else if (f->coef[b] != 0) unit = false;
+          }
+          if (!unit || one < 0 || std::find(perm.begin(), perm.end(), one) != perm.end() ||
+              t.shape()[static_cast<size_t>(one)] != shape[perm.size()])
+            break;
+          perm.push_back(one);
+        }
+        if (perm.size() == m2) {
+          out = map_affine(t, transpose_map(perm, t.shape()), "scattered");
+          if (out.expr) out = finish_expr(std::move(out), id);
+          return;
+        }
+      }
       GatherK k;
       k.scatter = !is_gather;
       k.src = slice_contiguous(t, is_gather ? m2 : m1, is_gather ? "gathered (copy)" : "scattered (copy)");

@@ -483,3 +483,16 @@ TEST(ExecErrors, Build1ShareAndBadArgumentsAreRejected) {
   Program unbound = program({{"a", rt({3})}}, {rvar("b", {3})});
   EXPECT_THROW(rml::exec::compile(unbound), ExecError);
 }
+
+TEST(ExecScatter, PermutationScattersAreTransposedViews) {
+  Term s = rvar("s", {3, 4, 2});
+  Term i = ivar("i"), j = ivar("j"), k = ivar("k");
+  std::vector<Term> outs{scatter({4, 3, 2}, s, {"i", "j"}, {j, i}), scatter({3, 4, 2}, s, {"i", "j"}, {i, j}),
+                         scatter({2, 3, 4}, s, {"i", "j", "k"}, {k, i, j}),
+                         scatter({4, 4, 2}, s, {"i", "j"}, {j, i}),  // larger target: not a permutation
+                         scatter({3, 3, 2}, s, {"i", "j"}, {i, i})};
+  Program p = program({{"s", rt({3, 4, 2})}}, outs);
+  auto ex = rml::exec::compile(p);
+  EXPECT_EQ(kernels(ex->plan(), "scatter"), 2) << ex->plan();
+  EXPECT_TRUE(same_as_reference(p, {ramp({3, 4, 2})}, {}, 0));
+}
