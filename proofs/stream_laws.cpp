@@ -443,6 +443,7 @@ RC_GTEST_PROP(Agreement, EncodedRulesEqualTheOracle, ()) {
   static Fixture fwn("node w(x: int, c: bool) -> (y: int) y = x whenot c;\n", "w");
   static Fixture fm("node m(c: bool, a: int, b: int) -> (y: int) y = merge c a b;\n", "m");
   static Fixture fo("node o(a: int, b: int) -> (y: int) y = a + b;\n", "o");
+  static Fixture fi("node i(c: bool, a: int, b: int) -> (y: int) y = if c then a else b;\n", "i");
   static Fixture ff("node f(i: int, e: int) -> (y: int) y = i fby e;\n", "f");
   static Fixture fa("node a(a: int, b: int) -> (y: int) y = a -> b;\n", "a");
   static Fixture fp("node p(x: int) -> (y: int) y = post x;\n", "p");
@@ -494,6 +495,12 @@ RC_GTEST_PROP(Agreement, EncodedRulesEqualTheOracle, ()) {
     Stream a = z3s(in, "a"), b = z3s(in, "b");
     for (int n = 0; n < len; ++n)
       RC_ASSERT(same(D, R.apply({a[n], b[n]}, Cell{D.val(), a[n].d + b[n].d, a[n].b}), res.at("y", n), false));
+  }
+  {  // eager if (nil propagates, even from the discarded branch)
+    auto in = inputs({{"c", true}, {"a", false}, {"b", false}});
+    auto res = run(fi, in);
+    Stream c = z3s(in, "c"), a = z3s(in, "a"), b = z3s(in, "b");
+    for (int n = 0; n < len; ++n) RC_ASSERT(same(D, R.select(c[n], a[n], b[n]), res.at("y", n), false));
   }
   {  // fby
     auto in = inputs({{"i", false}, {"e", false}});
