@@ -226,7 +226,7 @@ struct Oracle::Impl {
           nd.k = K::Apply;
           if (eq.args.empty()) {  // f(static args) only: a constant on the clock of its context
             nd.clock = ck;
-            nd.constant = eval.apply(eq.fn, eq.static_args, {});
+            nd.constant = apply(eq, {});
           }
           nd.scalar_fast = is_scalar_op(eq.fn) && eq.static_args.empty() && templ[nd.out].numel == 1 &&
                            std::all_of(nd.in.begin(), nd.in.end(), [&](int c) { return templ[c].numel == 1; });
@@ -393,7 +393,16 @@ struct Oracle::Impl {
     if (nd.scalar_fast) return scalar_apply(nd, n, s, o);
     std::vector<array::Tensor> args;
     for (int c : nd.in) args.push_back(s.tensor(c, n));
-    o.value(eval.apply(nd.eq->fn, nd.eq->static_args, args));
+    o.value(apply(*nd.eq, args));
+  }
+
+  // The reference evaluator, unless Options::apply_fun takes the `fun` applications.
+  array::Tensor apply(const core::Equation &eq, const std::vector<array::Tensor> &args) {
+    if (opts.apply_fun) {
+      const Decl *d = cp.find(eq.fn);
+      if (d && std::holds_alternative<FunDecl>(*d)) return opts.apply_fun(eq.fn, eq.static_args, args);
+    }
+    return eval.apply(eq.fn, eq.static_args, args);
   }
 
   void scalar_apply(const Node &nd, size_t n, const Store &s, Out &o) {

@@ -3,6 +3,7 @@
 // value of Lustre's `pre` at its first tick (a value in T that no operator accepts).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,6 +36,11 @@ struct Options {
   bool lazy_if = false;            // alternative: `if` non-strict in the unselected branch
   bool check_monotone = true;      // every update must go up in the information order
   uint64_t shuffle_seed = 0;       // worklist: evaluate in a random order (tests: any order, same result)
+  // Pointwise application of a `fun` (user or prelude; never an operator or builtin):
+  // when set, called instead of the reference evaluator (rml run --backend compiled).
+  using FunApply = std::function<array::Tensor(const std::string &fun, const std::vector<StaticValue> &statics,
+                                               const std::vector<array::Tensor> &args)>;
+  FunApply apply_fun;
 };
 
 enum class Solver { Kleene, Worklist };
