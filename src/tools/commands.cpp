@@ -1,11 +1,20 @@
 #include "tools/commands.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <set>
 #include <sstream>
 #include <nlohmann/json.hpp>
 
+#include "array/lower/lower.hpp"
+#ifdef RML_HAVE_COMPILED_PATH
+#include "array/ad/ad.hpp"
+#include "array/bot/bot.hpp"
+#include "array/exec/exec.hpp"
+#endif
 #include "core/normalize.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/trace_io.hpp"
@@ -288,7 +297,64 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
   return worst;
 }
 
+namespace {
+
+// A failure of the compiled path (lowering, bot, the executor) during `rml run`: not the
+// user's program's fault once the front end accepted it, so it exits 3, not 2.
+struct CompiledPathError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+#ifdef RML_HAVE_COMPILED_PATH
+// Pointwise `fun` applications through lowering + bot + simplifier + executor, with one
+// executable per (fun, static arguments, argument types): a stream applies the same fun
+// at the same types every cycle, so each is compiled once.
+struct CompiledStats {
+  std::map<std::string, std::shared_ptr<exec::Executable>> cache;
+  size_t applications = 0;
+};
+
+oracle::Options::FunApply compiled_fun_apply(const CheckedProgram &cp, std::shared_ptr<CompiledStats> stats) {
+  return [&cp, stats](const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<array::Tensor> &args) {
+    ++stats->applications;
+    std::vector<ir::Type> types;
+    std::string key = fn;
+    for (auto &v : statics) key += "\x1f#" + v.str();
+    for (auto &a : args) {
+      types.push_back(ir::Type{a.elem, a.shape});
+      key += "\x1f" + types.back().str();
+    }
+    auto &exe = stats->cache[key];
+    try {
+      if (!exe) {
+        lower::Lowered l = lower::lower_fun(cp, fn, statics, types);
+        ir::Program p = l.program();
+        p.outputs[0] = bot::simplify(bot::bot(l.body));
+        exe = exec::compile(p);
+      }
+      return exe->run(args).at(0);
+    } catch (lower::LowerError &e) {
+      throw CompiledPathError(std::string("cannot lower '") + fn + "':\n" + e.what());
+    } catch (std::exception &e) {  // ir::IrError, exec::ExecError
+      throw CompiledPathError("compiled backend, '" + fn + "' at " + key.substr(fn.size()) + ": " + e.what());
+    }
+  };
+}
+#endif
+
+}  // namespace
+
 int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
+  if (c.backend != "reference" && c.backend != "compiled") {
+    err << "rml: error: --backend is reference or compiled\n";
+    return kFrontendError;
+  }
+#ifndef RML_HAVE_COMPILED_PATH
+  if (c.backend == "compiled") {
+    err << "rml: error: --backend compiled is not available in this build (bot, AD or the executor was not built)\n";
+    return kFrontendError;
+  }
+#endif
   auto r = load(c.file, err);
   if (!r) return kFrontendError;
   if (int rc = report(*r, err)) return rc;
@@ -315,6 +381,10 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     opts.post_clock_data = c.post_clock_data;
     opts.strict_when_merge = c.strict_when_merge;
     opts.lazy_if = c.lazy_if;
+#ifdef RML_HAVE_COMPILED_PATH
+    auto stats = std::make_shared<CompiledStats>();
+    if (c.backend == "compiled") opts.apply_fun = compiled_fun_apply(r->checked, stats);
+#endif
     oracle::Oracle orc(r->checked, prog, opts);
     for (auto &clash : orc.clocks().clashes)
       err << (clash.span.valid() ? location(clash.span) + ": " : std::string()) << "warning[clock.clash]: " << clash.message
@@ -347,6 +417,12 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
         return kFrontendError;
       }
     out << oracle::format_result(res, vars, fmt);
+#ifdef RML_HAVE_COMPILED_PATH
+    if (c.backend == "compiled")
+      err << "note: compiled backend: " << stats->cache.size() << " executable" << (stats->cache.size() == 1 ? "" : "s")
+          << " (fun at argument types) for " << stats->applications << " fun application"
+          << (stats->applications == 1 ? "" : "s") << "\n";
+#endif
     for (auto &v : res.input_clock_violations) err << "warning[input.clock]: input " << v << "\n";
     for (auto &e : res.errors)
       err << (e.span.valid() ? location(e.span) + ": " : std::string()) << "error value at cycle " << e.cycle << " in '"
@@ -374,8 +450,399 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     err << e.what() << "\n";
   } catch (oracle::OracleError &e) {
     err << "rml: error: " << e.what() << "\n";
+  } catch (CompiledPathError &e) {
+    err << "rml: error: " << e.what() << "\n";
+    return kUnknown;
   }
   return kFrontendError;
+}
+
+// ------------------------------------------------------------------ rml grad
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+// Reals JSON cannot write are strings, spelled as Tensor::str spells them.
+ojson real_json(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+[[maybe_unused]] ojson tensor_json(const array::Tensor &t) {
+  size_t k = 0;
+  std::function<ojson(size_t)> go = [&](size_t d) -> ojson {
+    if (d == t.shape.size()) {
+      size_t q = k++;
+      if (t.elem == Scalar::Real) return real_json(t.r[q]);
+      if (t.elem == Scalar::Bool) return t.i[q] != 0;
+      return t.i[q];
+    }
+    ojson a = ojson::array();
+    for (int64_t j = 0; j < t.shape[d]; ++j) a.push_back(go(d + 1));
+    return a;
+  };
+  return go(0);
+}
+
+struct ArgError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A tensor from nested JSON lists: regular (no ragged lists), every leaf of the element
+// kind `elem` (reals accept integers and the strings "nan", "inf", "-inf"). A type
+// variable's kind (`elem` empty) is inferred: all bools, all integers, else reals.
+// The dims that nested lists show along their first elements; an empty list ends them
+// (`[]` for a real[0, 3] shows only the 0).
+std::vector<int64_t> json_dims(const nlohmann::json &j) {
+  std::vector<int64_t> shape;
+  for (const nlohmann::json *p = &j; p->is_array(); p = &(*p)[0]) {
+    shape.push_back(static_cast<int64_t>(p->size()));
+    if (p->empty()) break;
+  }
+  return shape;
+}
+
+// `shape`: json_dims(j), completed after an empty list (from the signature).
+array::Tensor json_tensor(const nlohmann::json &j, std::optional<Scalar> elem, const std::vector<int64_t> &shape,
+                          const std::string &what) {
+  std::vector<const nlohmann::json *> leaves;
+  std::vector<std::string> paths;  // JSON pointers of the leaves, for messages
+  std::function<void(const nlohmann::json &, size_t, const std::string &)> walk = [&](const nlohmann::json &v, size_t d,
+                                                                                      const std::string &at) {
+    std::string where = what + (at.empty() ? "" : " at " + at);
+    if (d < shape.size()) {
+      if (!v.is_array())
+        throw ArgError(where + " is " + v.dump() + " where a list of " + std::to_string(shape[d]) +
+                       " elements is expected (the lists are not regular)");
+      if (static_cast<int64_t>(v.size()) != shape[d])
+        throw ArgError(where + " has " + std::to_string(v.size()) + " element" + (v.size() == 1 ? "" : "s") + " where " +
+                       std::to_string(shape[d]) + " are expected (ragged lists)");
+      for (size_t q = 0; q < v.size(); ++q) walk(v[q], d + 1, at + "/" + std::to_string(q));
+      return;
+    }
+    if (v.is_array()) throw ArgError(where + " is a list where a scalar is expected (ragged lists)");
+    leaves.push_back(&v);
+    paths.push_back(at);
+  };
+  walk(j, 0, "");
+  auto is_real = [](const nlohmann::json &v) {
+    return v.is_number() || (v.is_string() && (v == "nan" || v == "inf" || v == "-inf"));
+  };
+  auto is_int = [](const nlohmann::json &v) { return v.is_number_integer() && !(v.is_number_unsigned() && v.get<uint64_t>() > INT64_MAX); };
+  if (!elem) {
+    bool all_bool = std::all_of(leaves.begin(), leaves.end(), [](auto *v) { return v->is_boolean(); });
+    bool all_int = std::all_of(leaves.begin(), leaves.end(), [&](auto *v) { return is_int(*v); });
+    elem = !leaves.empty() && all_bool ? Scalar::Bool : all_int ? Scalar::Int : Scalar::Real;
+  }
+  array::Tensor t = array::Tensor::zeros(*elem, shape);
+  for (size_t q = 0; q < leaves.size(); ++q) {
+    const nlohmann::json &v = *leaves[q];
+    bool ok = *elem == Scalar::Real ? is_real(v) : *elem == Scalar::Int ? is_int(v) : v.is_boolean();
+    if (!ok)
+      throw ArgError(what + " is " + (shape.empty() ? "" : "a tensor of ") + scalar_name(*elem) + ", but " +
+                     (paths[q].empty() ? "it" : "its element " + paths[q]) + " is " + v.dump());
+    if (*elem == Scalar::Real) t.r[q] = v.is_string() ? (v == "nan" ? NAN : v == "inf" ? INFINITY : -INFINITY) : v.get<double>();
+    else if (*elem == Scalar::Int) t.i[q] = v.get<int64_t>();
+    else t.i[q] = v.get<bool>() ? 1 : 0;
+  }
+  return t;
+}
+
+// A static value from JSON (an int, or a list of ints for a shape) or from --size text.
+StaticValue json_static(const nlohmann::json &v, const Param &p) {
+  auto size = [&](const nlohmann::json &x) -> int64_t {
+    if (!x.is_number_integer() || x.get<int64_t>() < 0 || x.get<int64_t>() > kMaxStaticSize)
+      throw ArgError("static '" + p.name + "': " + x.dump() + " is not a size (an integer in 0..2^31)");
+    return x.get<int64_t>();
+  };
+  if (p.static_kind == StaticValue::Int) {
+    if (v.is_array()) throw ArgError("static '" + p.name + "' is an int, given the list " + v.dump());
+    return StaticValue::of_int(Poly::constant(size(v)));
+  }
+  if (!v.is_array()) throw ArgError("static '" + p.name + "' is a shape (a list of sizes), given " + v.dump());
+  Shape sh;
+  for (auto &x : v) sh.push_back(Poly::constant(size(x)));
+  return StaticValue::of_shape(sh);
+}
+
+// The static names of a fun: const parameters, then implicit size and shape variables.
+std::vector<std::string> static_names(const Signature &sig) {
+  std::vector<std::string> out;
+  for (auto &p : sig.inputs)
+    if (p.is_const) out.push_back(p.name);
+  out.insert(out.end(), sig.size_vars.begin(), sig.size_vars.end());
+  out.insert(out.end(), sig.shape_vars.begin(), sig.shape_vars.end());
+  return out;
+}
+
+std::string join(const std::vector<std::string> &v) {
+  std::string s;
+  for (auto &x : v) s += (s.empty() ? "" : ", ") + x;
+  return s.empty() ? "(none)" : s;
+}
+
+size_t edit_distance(const std::string &a, const std::string &b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// `--fun` names no fun: list the file's funs, and point at the closest name.
+void unknown_fun(const FrontendResult &r, const GradCmd &c, std::ostream &err) {
+  const CheckedProgram &cp = r.checked;
+  std::vector<std::string> user;
+  for (size_t k = cp.prelude_decls; k < cp.program.decls.size(); ++k)
+    if (std::holds_alternative<FunDecl>(cp.program.decls[k])) user.push_back(decl_name(cp.program.decls[k]));
+  if (const Decl *d = cp.find(c.fun)) {  // a node or a constant: point at it
+    Diagnostic diag;
+    diag.rule = "grad.not-a-fun";
+    diag.span = std::holds_alternative<NodeDecl>(*d) ? std::get<NodeDecl>(*d).name_span : std::get<ConstDecl>(*d).name_span;
+    diag.message = "'" + c.fun + "' is a " + (std::holds_alternative<NodeDecl>(*d) ? "node" : "constant") +
+                   "; rml grad differentiates a fun (funs of " + c.file + ": " + join(user) + ")";
+    err << render(diag);
+    return;
+  }
+  err << c.file << ": error[grad.unknown-fun]: no fun '" << c.fun << "' in " << c.file << " or the prelude (funs of "
+      << c.file << ": " << join(user) << ")\n";
+  std::string best;
+  size_t best_d = 3;
+  for (auto &[name, idx] : cp.decls)
+    if (std::holds_alternative<FunDecl>(cp.program.decls[idx]))
+      if (size_t dist = edit_distance(name, c.fun); dist < best_d) best_d = dist, best = name;
+  if (!best.empty()) {
+    Diagnostic note;
+    note.severity = Severity::Note;
+    note.rule = "grad.unknown-fun";
+    note.span = std::get<FunDecl>(*cp.find(best)).name_span;
+    note.message = "did you mean '" + best + "'?";
+    err << location(note.span) << ": note: " << note.message << "\n";
+    std::string text = render(note);
+    err << text.substr(text.find('\n') + 1);
+  }
+}
+
+#ifdef RML_HAVE_COMPILED_PATH
+// A term as a program for printing: its top-level lets become binds, and so do the lets
+// at the top of their values, as long as no name is bound twice (so nothing is captured).
+ir::Program as_program(const ir::Term &t, const std::vector<std::pair<std::string, ir::Type>> &inputs, const std::string &label) {
+  ir::Program p;
+  p.inputs = inputs;
+  std::set<std::string> bound;
+  for (auto &in : inputs) bound.insert(in.first);
+  std::function<ir::Term(ir::Term)> hoist = [&](ir::Term u) {
+    while (u->kind == ir::Kind::Let && !bound.count(u->name)) {
+      ir::Term value = hoist(u->kids[0]);
+      p.binds.emplace_back(u->name, value);
+      bound.insert(u->name);
+      u = u->kids[1];
+    }
+    return u;
+  };
+  p.outputs = {hoist(t)};
+  p.output_names = {label};
+  return p;
+}
+#endif
+
+// --size NAME=N or NAME=[d, ...].
+bool parse_size(const std::string &text, std::string &name, nlohmann::json &value) {
+  size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) return false;
+  name = text.substr(0, eq);
+  value = nlohmann::json::parse(text.substr(eq + 1), nullptr, false);
+  return !value.is_discarded();
+}
+
+}  // namespace
+
+int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream &err) {
+  if (c.backend != "compiled" && c.backend != "reference") {
+    err << "rml: error: --backend is compiled or reference\n";
+    return kFrontendError;
+  }
+  if (!c.at.empty() && !c.sizes.empty()) {
+    err << "rml: error: --size is for printing the programs; with --at the sizes come from the arguments\n";
+    return kFrontendError;
+  }
+  auto r = load(c.file, err);
+  if (!r) return kFrontendError;
+  if (int rc = report(*r, err)) return rc;
+  const CheckedProgram &cp = r->checked;
+  const Decl *decl = cp.find(c.fun);
+  if (!decl || !std::holds_alternative<FunDecl>(*decl)) {
+    unknown_fun(*r, c, err);
+    return kFrontendError;
+  }
+  const FunDecl &f = std::get<FunDecl>(*decl);
+  const Signature &sig = cp.sigs.at(c.fun);
+  lower::FunParams fp = lower::fun_params(cp, c.fun);
+  std::vector<StaticValue> statics;
+  std::vector<array::Tensor> args;
+  std::vector<ir::Type> types;
+  std::string what = c.at.empty() ? "--size" : c.at;
+  try {
+    if (c.at.empty()) {
+      // The static names from --size; then every argument type must be concrete.
+      StaticSubst s;
+      std::vector<std::string> names = static_names(sig);
+      for (auto &text : c.sizes) {
+        std::string name;
+        nlohmann::json v;
+        if (!parse_size(text, name, v)) throw ArgError("'" + text + "' is not NAME=N or NAME=[N, ...]");
+        if (std::find(names.begin(), names.end(), name) == names.end())
+          throw ArgError("'" + name + "' is not a static name of '" + c.fun + "' (its static names: " + join(names) + ")");
+        Param as;
+        as.name = name;
+        bool is_shape = std::count(sig.shape_vars.begin(), sig.shape_vars.end(), name) > 0;
+        for (auto *p : fp.statics)
+          if (p->name == name) is_shape = p->static_kind == StaticValue::ShapeV;
+        as.static_kind = is_shape ? StaticValue::ShapeV : StaticValue::Int;
+        StaticValue sv = json_static(v, as);
+        if (is_shape) s.shapes[name] = sv.shape;
+        else s.sizes[name] = sv.size;
+      }
+      std::vector<std::string> missing;
+      for (auto &n : names)
+        if (!s.sizes.count(n) && !s.shapes.count(n)) missing.push_back(n);
+      for (auto *p : fp.statics) {
+        if (!s.sizes.count(p->name) && !s.shapes.count(p->name)) continue;
+        statics.push_back(p->static_kind == StaticValue::Int ? StaticValue::of_int(s.sizes[p->name])
+                                                             : StaticValue::of_shape(s.shapes[p->name]));
+      }
+      for (auto *p : fp.values) {
+        if (p->type.kind != Type::Tensor)
+          throw ArgError("argument '" + p->name + "' has the type variable " + p->type.tyvar + ": give its value with --at");
+        auto t = lower::concrete_type(p->type, s);
+        if (!t || statics.size() != fp.statics.size())
+          throw ArgError("the static names of '" + c.fun + "' are not all fixed: give --size for " + join(missing) +
+                         " (or the arguments with --at ARGS.json)");
+        types.push_back(*t);
+      }
+      if (statics.size() != fp.statics.size())
+        throw ArgError("the static names of '" + c.fun + "' are not all fixed: give --size for " + join(missing));
+    } else {
+      std::string io;
+      auto text = read_file(c.at, io);
+      if (!text) {
+        err << "rml: error: " << io << "\n";
+        return kFrontendError;
+      }
+      nlohmann::json j;
+      try {
+        j = nlohmann::json::parse(*text);
+      } catch (nlohmann::json::parse_error &e) {
+        throw ArgError(std::string("not valid JSON: ") + e.what());
+      }
+      if (!j.is_object()) throw ArgError("expected a JSON object: argument name -> value");
+      std::vector<std::string> params, missing, extra;
+      for (auto &p : sig.inputs) params.push_back(p.name);
+      for (auto &n : params)
+        if (!j.contains(n)) missing.push_back(n);
+      for (auto &[k, v] : j.items())
+        if (std::find(params.begin(), params.end(), k) == params.end()) extra.push_back(k);
+      if (!missing.empty() || !extra.empty())
+        throw ArgError("the arguments of '" + c.fun + "' are " + join(params) +
+                       (missing.empty() ? "" : "; missing: " + join(missing)) + (extra.empty() ? "" : "; unknown: " + join(extra)));
+      for (auto *p : fp.statics) statics.push_back(json_static(j[p->name], *p));
+      // Shapes: what the lists show; dims after an empty list (real[0, 3] is `[]`) come
+      // from the signature, once the other arguments have fixed its sizes.
+      StaticSubst s;
+      for (size_t k = 0; k < fp.statics.size(); ++k) {
+        if (statics[k].kind == StaticValue::Int) s.sizes[fp.statics[k]->name] = statics[k].size;
+        else s.shapes[fp.statics[k]->name] = statics[k].shape;
+      }
+      std::vector<std::vector<int64_t>> dims;
+      for (auto *p : fp.values) dims.push_back(json_dims(j[p->name]));
+      auto fixed_rank = [](const Type &t) {  // the formal shape, if it splices no shape
+        return t.kind == Type::Tensor &&
+               std::none_of(t.shape.begin(), t.shape.end(), [](const DimItem &d) { return std::holds_alternative<ShapeSym>(d); });
+      };
+      for (size_t k = 0; k < fp.values.size(); ++k) {
+        if (!fixed_rank(fp.values[k]->type)) continue;
+        Shape formal = s.apply(fp.values[k]->type.shape);
+        for (size_t d = 0; d < formal.size() && d < dims[k].size(); ++d)
+          if (auto sym = std::get<Poly>(formal[d]).as_symbol(); sym && !s.sizes.count(*sym)) s.sizes[*sym] = Poly::constant(dims[k][d]);
+      }
+      for (size_t k = 0; k < fp.values.size(); ++k) {
+        const Param &p = *fp.values[k];
+        if (fixed_rank(p.type) && !dims[k].empty() && dims[k].back() == 0 && dims[k].size() < p.type.shape.size()) {
+          Shape formal = s.apply(p.type.shape);
+          for (size_t d = dims[k].size(); d < formal.size(); ++d) {
+            auto *q = std::get_if<Poly>(&formal[d]);
+            if (!q || !q->is_const())
+              throw ArgError("argument '" + p.name + "' is an empty list: the other arguments do not fix the rest of its shape " +
+                             shape_str(formal));
+            dims[k].push_back(q->const_value());
+          }
+        }
+        std::optional<Scalar> elem;
+        if (p.type.kind == Type::Tensor) elem = p.type.elem;
+        args.push_back(json_tensor(j[p.name], elem, dims[k], "argument '" + p.name + "'"));
+        types.push_back(ir::Type{args.back().elem, args.back().shape});
+      }
+    }
+  } catch (ArgError &e) {
+    err << what << ": error[grad.arguments]: " << e.what() << "\n";
+    return kFrontendError;
+  }
+  lower::Lowered l;
+  try {
+    l = lower::lower_fun(cp, c.fun, statics, types);
+  } catch (lower::LowerError &e) {
+    err << e.what() << "\n";
+    return kFrontendError;
+  }
+  if (l.body->type != ir::Type{Scalar::Real, {}}) {
+    Diagnostic d;
+    d.rule = "grad.objective";
+    d.span = f.result.span.valid() ? f.result.span : f.name_span;
+    d.message = "'" + c.fun + "' returns " + l.body->type.str() + " here; rml grad differentiates a real scalar objective";
+    err << render(d);
+    return kFrontendError;
+  }
+#ifndef RML_HAVE_COMPILED_PATH
+  err << "rml: error: rml grad is not available in this build (bot, AD or the executor was not built)\n";
+  return kFrontendError;
+#else
+  try {
+    ir::Program g = ad::gradient_program(l.body, l.inputs);
+    if (c.at.empty()) {
+      ir::Program v = as_program(ad::vectorise(l.body), l.inputs, "value");
+      std::vector<std::string> fixed;  // the static names the programs are specialised to
+      for (auto &[n, p] : l.statics.sizes) fixed.push_back(n + " = " + p.str());
+      for (auto &[n, sh] : l.statics.shapes) fixed.push_back(n + " = " + shape_str(sh));
+      std::string at = fixed.empty() ? "" : " at " + join(fixed);
+      out << "-- " << c.fun << at << ": vectorised objective\n" << ir::print(v);
+      out << "-- " << c.fun << at << ": gradient program (inputs: the arguments, then the cotangent of the value)\n"
+          << ir::print(g);
+      return kOk;
+    }
+    std::vector<array::Tensor> in = args;
+    in.push_back(array::Tensor::real(1.0));  // the cotangent of the objective
+    std::vector<array::Tensor> res = c.backend == "reference" ? ir::evaluate(g, in) : exec::compile(g)->run(in);
+    // One line per tensor: the layout of the object, compact values.
+    out << "{\n  \"value\": " << tensor_json(res.at(0)).dump() << ",\n  \"gradient\": {";
+    for (size_t k = 1; k < res.size(); ++k)
+      out << (k > 1 ? "," : "") << "\n    " << ojson(k < g.output_names.size() ? g.output_names[k] : std::to_string(k)).dump()
+          << ": " << tensor_json(res[k]).dump();
+    out << (res.size() > 1 ? "\n  }\n}\n" : "}\n}\n");
+    return kOk;
+  } catch (std::exception &e) {  // ir::IrError from AD, exec::ExecError: not the user's fault
+    err << "rml: error: computing the gradient of '" << c.fun << "' failed: " << e.what() << "\n";
+    return kUnknown;
+  }
+#endif
 }
 
 int cmd_corpus(const CorpusCmd &c, std::ostream &out, std::ostream &err) {

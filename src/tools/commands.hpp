@@ -43,8 +43,21 @@ struct RunCmd {
   std::string format = "table";      // table | csv | json
   std::string solver = "worklist";   // worklist | kleene
   bool post_clock_data = false, strict_when_merge = false, lazy_if = false;
+  // reference: pointwise `fun` applications by array::Evaluator; compiled: lowering +
+  // bot + simplifier + executor, one executable per (fun, static arguments, argument types).
+  std::string backend = "reference";
 };
 int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err);
+
+// `rml grad FILE --fun F`: the vectorised objective and its gradient program; with
+// `--at ARGS.json`, their values at a point as JSON (src/tools/README.md).
+struct GradCmd {
+  std::string file, fun;
+  std::string at;                  // JSON object: argument name -> value (nested lists)
+  std::vector<std::string> sizes;  // without --at: "n=3", "s=[2,3]" fix the static names
+  std::string backend = "compiled";  // compiled (executor) | reference (ir::evaluate)
+};
+int cmd_grad(const GradCmd &c, std::ostream &out, std::ostream &err);
 
 struct CorpusCmd {
   std::string dir;

@@ -1,4 +1,4 @@
-// `rml`: the toolkit's command line (fmt, parse, check, corpus).
+// `rml`: the toolkit's command line (fmt, parse, check, run, grad, corpus).
 #include <CLI/CLI.hpp>
 #include <iostream>
 
@@ -45,6 +45,26 @@ int main(int argc, char **argv) {
   r->add_flag("--post-clock-data", run.post_clock_data, "refuted alternative: post takes its presence from its argument");
   r->add_flag("--strict-when-merge", run.strict_when_merge, "refuted alternative: when/merge strict in every operand");
   r->add_flag("--lazy-if", run.lazy_if, "alternative: if is non-strict in the unselected branch");
+  r->add_option("--backend", run.backend,
+                "pointwise fun applications: reference (array::Evaluator, default) or compiled (lowering, bot, executor)")
+      ->check(CLI::IsMember({"reference", "compiled"}));
+
+  rml::GradCmd grad;
+  auto *g = app.add_subcommand(
+      "grad",
+      "differentiate a real-valued fun: print its vectorised program and gradient program, or with --at the value and "
+      "gradient at a point as JSON ({\"value\": v, \"gradient\": {arg: ...}}; int/bool arguments have no gradient). "
+      "Exit 2: unknown fun, non-real objective, bad arguments (missing/extra names, ragged lists, wrong element kinds)");
+  g->add_option("file", grad.file, "source file")->required();
+  g->add_option("--fun", grad.fun, "the fun to differentiate (a user or prelude fun returning real)")->required();
+  g->add_option("--at", grad.at,
+                "JSON object: argument name -> value (nested lists; reals may be \"nan\", \"inf\", \"-inf\"); const "
+                "parameters as an int or a list of ints. Sizes come from the shapes");
+  g->add_option("--size", grad.sizes, "without --at: fix a static name, NAME=N or NAME=[N, ...] (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  g->add_option("--backend", grad.backend, "with --at: compiled (the executor, default) or reference (ir::evaluate)")
+      ->check(CLI::IsMember({"compiled", "reference"}));
 
   rml::CorpusCmd corpus;
   auto *k = app.add_subcommand("corpus", "check every .rml file of a folder against its '// expect' header");
@@ -62,5 +82,6 @@ int main(int argc, char **argv) {
   if (*c) return rml::cmd_check(check, std::cout, std::cerr);
   if (*k) return rml::cmd_corpus(corpus, std::cout, std::cerr);
   if (*r) return rml::cmd_run(run, std::cout, std::cerr);
+  if (*g) return rml::cmd_grad(grad, std::cout, std::cerr);
   return rml::kFrontendError;
 }
