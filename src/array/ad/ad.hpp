@@ -61,6 +61,12 @@ struct ScalarStats {
   size_t shares = 0;                   // Share nodes created (IDs 1..shares)
   std::vector<int> body_visits;        // per ID (index 0 unused): how often backprop processed it
   size_t eval_calls = 0;               // reverse-pass eval calls
+  // If set, receives every discrete decision of the evaluation in order: Int/Bool values,
+  // the source position of every element an index/gather/transpose/... moves, scatter
+  // targets, and which operand max/min picked. Two evaluations with equal traces run the
+  // same smooth piece of the program (used to reject finite-difference samples that
+  // straddle a cond/floor discontinuity).
+  std::vector<int64_t> *trace = nullptr;
 };
 Gradient scalar_gradient(const ir::Term &t, const Inputs &inputs, const std::vector<ir::Tensor> &args,
                          const ir::Tensor &ctg, ScalarStats *stats = nullptr);

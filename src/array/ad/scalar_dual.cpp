@@ -40,6 +40,19 @@ class ScalarAD {
  public:
   std::vector<SNode> nodes{SNode{SK::Zero}};  // node 0 is Zero
   int64_t next_id = 1;
+  std::vector<int64_t> *trace = nullptr;
+
+  void log(int64_t v) {
+    if (trace) trace->push_back(v);
+  }
+  void log(const std::vector<int64_t> &vs) {
+    if (trace) trace->insert(trace->end(), vs.begin(), vs.end());
+  }
+  Tensor discrete(const Term &t) {
+    Tensor v = ir::evaluate(t, penv);
+    log(v.i);
+    return v;
+  }
 
   int32_t push(SNode n) {
     nodes.push_back(n);
@@ -64,7 +77,7 @@ class ScalarAD {
 
   SVal go(const Term &t) {
     // Int and Bool values carry no Delta: the reference evaluator computes them.
-    if (t->type.elem != Elem::Real && t->kind != Kind::Var && t->kind != Kind::Let) return {ir::evaluate(t, penv), {}};
+    if (t->type.elem != Elem::Real && t->kind != Kind::Var && t->kind != Kind::Let) return {discrete(t), {}};
     switch (t->kind) {
       case Kind::Const: return {*t->value, std::vector<int32_t>(t->value->numel(), 0)};
       case Kind::Var:
@@ -78,7 +91,7 @@ class ScalarAD {
         return v;
       }
       case Kind::Cond: {
-        bool b = ir::evaluate(t->kids[0], penv).i.at(0) != 0;
+        bool b = discrete(t->kids[0]).i.at(0) != 0;
         SVal u = go(t->kids[1]), v = go(t->kids[2]);  // strict
         return b ? u : v;
       }
@@ -179,8 +192,14 @@ class ScalarAD {
         case BinOp::Sub: d = add(da, scale(-1, db)); break;
         case BinOp::Mul: d = add(scale(y, da), scale(x, db)); break;
         case BinOp::Div: d = add(scale(1 / y, da), scale(-x / (y * y), db)); break;
-        case BinOp::Max: d = add(scale(x >= y || std::isnan(x - y) ? 1 : 0, da), scale(x >= y || std::isnan(x - y) ? 0 : 1, db)); break;
-        case BinOp::Min: d = add(scale(y >= x || std::isnan(x - y) ? 1 : 0, da), scale(y >= x || std::isnan(x - y) ? 0 : 1, db)); break;
+        case BinOp::Max:
+        case BinOp::Min: {
+          // The first operand takes the derivative on ties (and NaN), as in D.
+          bool first = (t->bin == BinOp::Max ? x >= y : y >= x) || std::isnan(x - y);
+          log(first);
+          d = add(scale(first ? 1 : 0, da), scale(first ? 0 : 1, db));
+          break;
+        }
         default: throw IrError(std::string("ad.scalar: no derivative for ") + ir::op_name(t->bin));
       }
       ds.push_back(share(d));
@@ -200,6 +219,7 @@ class ScalarAD {
     for (size_t e = 0; e < pos.numel(); ++e) pos.i[e] = static_cast<int64_t>(e) + 1;
     kids[0] = ir::constant(pos);
     Tensor from = ir::evaluate(ir::with_kids(t, kids, t->ix), penv);
+    log(from.i);
     std::vector<int32_t> ds;
     for (auto f : from.i) ds.push_back(f == 0 ? 0 : a.d[static_cast<size_t>(f - 1)]);
     return {p, ds};
@@ -225,6 +245,7 @@ class ScalarAD {
           off = off * t->shape_arg[q] + v;
         }
         penv.resize(penv.size() - m1);
+        log(in ? off : -1);
         if (in)
           for (size_t r = 0; r < inner; ++r) contrib[static_cast<size_t>(off) * inner + r].push_back(a.d[src + r]);
         src += inner;
@@ -292,6 +313,7 @@ Gradient scalar_gradient(const Term &t, const Inputs &inputs, const std::vector<
   if (args.size() != inputs.size()) throw IrError("ad.scalar: wrong number of arguments");
   ir::typecheck(t, inputs);
   ScalarAD ad;
+  if (stats) ad.trace = stats->trace;
   for (size_t k = 0; k < inputs.size(); ++k) {
     if (Type{args[k].elem, args[k].shape} != inputs[k].second) throw IrError("ad.scalar: argument '" + inputs[k].first + "' of the wrong type");
     SVal v{args[k], {}};

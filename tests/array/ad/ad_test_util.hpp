@@ -44,17 +44,20 @@ inline std::vector<Tensor> run(const rml::ir::Program &p, std::vector<Tensor> ar
   return evaluate(p, args);
 }
 
-// Every path at once: the symbolic program (on the bulk term), the runtime dual arrays
-// and the scalar dual numbers (on `original`, which may contain build1).
+// Every path at once: the symbolic program on the hand-written bulk term, the symbolic
+// program on `original` vectorised by bot (gradient_program's path), the runtime dual
+// arrays on the bulk term, and the scalar dual numbers on `original` (which may contain
+// build1).
 struct AllPaths {
-  Gradient symbolic, runtime, scalar;
+  Gradient symbolic, vectorised, runtime, scalar;
+  std::vector<const Gradient *> all() const { return {&symbolic, &vectorised, &runtime, &scalar}; }
 };
+inline Gradient from_outputs(const std::vector<Tensor> &res) { return Gradient{res[0], {res.begin() + 1, res.end()}}; }
 inline AllPaths all_paths(const Term &bulk, const Term &original, const Inputs &in, const std::vector<Tensor> &args,
                           const Tensor &ctg) {
   AllPaths out;
-  auto res = run(vjp_program(bulk, in, false), args, ctg);
-  out.symbolic.value = res[0];
-  out.symbolic.grads.assign(res.begin() + 1, res.end());
+  out.symbolic = from_outputs(run(vjp_program(bulk, in, false), args, ctg));
+  out.vectorised = from_outputs(run(vjp_program(original, in, true), args, ctg));
   out.runtime = runtime_gradient(bulk, in, args, ctg, false);
   out.scalar = scalar_gradient(original, in, args, ctg);
   return out;

@@ -9,6 +9,9 @@
 #include <set>
 
 #include "ad_test_util.hpp"
+#ifdef RML_HAVE_BOT
+#include "array/bot/bot.hpp"
+#endif
 
 using namespace rml::ad;
 using namespace rml::ad::test;
@@ -42,6 +45,12 @@ std::set<int64_t> share_ids(const Term &t) {
 }
 
 }  // namespace
+
+#ifdef RML_HAVE_BOT
+// §9 item 5, §7.1: bot t_sc = t_sc' (the first stage of the pipeline; bot is another
+// stage's, checked here because the figures below start from its output).
+TEST(AdGolden, TscAfterBotIsTscPrime) { EXPECT_TRUE(alpha_equal(rml::bot::bot(t_sc_build(3)), t_sc_bulk(3))) << print(rml::bot::bot(t_sc_build(3))); }
+#endif
 
 // §9 item 5, Fig. 18: D[t_sc'] after simplification is
 //   let x1 = gather [n] a_p (\[i]. [i]); let x2 = gather [n] a_p (\[i]. [n-1-i])
@@ -101,7 +110,7 @@ TEST(AdGolden, TscValueAndGradientOnEveryPath) {
   Inputs in{{"a", rty({3})}};
   std::vector<Tensor> args{reals({3}, {1, 2, 3})};
   AllPaths r = all_paths(t_sc_bulk(3), t_sc_build(3), in, args, Tensor::real(1.0));
-  for (const Gradient *g : {&r.symbolic, &r.runtime, &r.scalar}) {
+  for (const Gradient *g : r.all()) {
     EXPECT_EQ(g->value, Tensor::real(10));
     ASSERT_EQ(g->grads.size(), 1u);
     EXPECT_EQ(g->grads[0], reals({3}, {6, 4, 2}));
@@ -181,7 +190,7 @@ TEST(AdGolden, P1GradientIsExactAndWorkIsLinear) {
   Inputs in{{"x", rty()}};
   const double two64 = std::ldexp(1.0, 64);
   AllPaths r = all_paths(p1(64), p1(64), in, {Tensor::real(1.5)}, Tensor::real(1));
-  for (const Gradient *g : {&r.symbolic, &r.runtime, &r.scalar}) {
+  for (const Gradient *g : r.all()) {
     EXPECT_EQ(g->value, Tensor::real(1.5 * two64));
     EXPECT_EQ(g->grads[0], Tensor::real(two64));
   }
@@ -294,7 +303,7 @@ TEST(AdGolden, TdotGradientAndConstantDeltaSize) {
   Inputs in{{"a", rty({4})}, {"b", rty({4})}};
   Tensor a = reals({4}, {1, -2, 3, 0.5}), b = reals({4}, {4, 5, -6, 8});
   AllPaths r = all_paths(t_dot_bulk(4), t_dot_build(4), in, {a, b}, Tensor::real(1));
-  for (const Gradient *g : {&r.symbolic, &r.runtime, &r.scalar}) {
+  for (const Gradient *g : r.all()) {
     EXPECT_EQ(g->value, Tensor::real(4 - 10 - 18 + 4));
     EXPECT_EQ(g->grads[0], b);
     EXPECT_EQ(g->grads[1], a);
@@ -330,7 +339,7 @@ TEST(AdGolden, ConcatThroughOutOfBoundsIndex) {
   for (auto &v : twos.r) v = 2;
   Inputs in{{"a", rty({10})}};
   AllPaths r = all_paths(sum_outer(bulk), sum_outer(build), in, {av}, Tensor::real(1));
-  for (const Gradient *g : {&r.symbolic, &r.runtime, &r.scalar}) EXPECT_EQ(g->grads[0], twos);
+  for (const Gradient *g : r.all()) EXPECT_EQ(g->grads[0], twos);
 }
 
 namespace {
@@ -367,7 +376,7 @@ TEST(AdGolden, MatmatCotangentRule) {
         Bbar.r[static_cast<size_t>(k * p + j)] += A.r[static_cast<size_t>(i * n + k)] * W.r[static_cast<size_t>(i * p + j)];
       }
   AllPaths r = all_paths(matmat_bulk(m, n, p), matmat_build(m, n, p), in, {A, B}, W);
-  for (const Gradient *g : {&r.symbolic, &r.runtime, &r.scalar}) {
+  for (const Gradient *g : r.all()) {
     EXPECT_TENSOR_NEAR(g->grads[0], Abar, 1e-12);
     EXPECT_TENSOR_NEAR(g->grads[1], Bbar, 1e-12);
   }
@@ -394,7 +403,7 @@ TEST(AdGolden, Foo1Foo2ReverseComputedOnce) {
   };
   for (const Term &t : {foo1, foo2}) {
     AllPaths r = all_paths(t, t, in, {av}, Tensor::real(1));
-    for (const Gradient *g : {&r.symbolic, &r.runtime, &r.scalar}) {
+    for (const Gradient *g : r.all()) {
       EXPECT_EQ(g->value, Tensor::real(11100));
       EXPECT_EQ(g->grads[0], reals({n}, {0, 0, 1, 1, 1}));
     }
@@ -440,7 +449,7 @@ TEST(AdGolden, SillyAlt) {
   for (int layers : {1, 4, 5, 10}) {
     AllPaths r = all_paths(silly_alt_bulk(layers, k), silly_alt_build(layers, k), in, {v}, Tensor::real(1));
     double d = std::ldexp(1.0, layers / 2);
-    for (const Gradient *g : {&r.symbolic, &r.runtime, &r.scalar}) EXPECT_EQ(g->grads[0], reals({k}, {d, d, d})) << layers;
+    for (const Gradient *g : r.all()) EXPECT_EQ(g->grads[0], reals({k}, {d, d, d})) << layers;
     if (layers == 4) {
       EXPECT_EQ(r.symbolic.value, Tensor::real((4 * 0.5 + 6) + (4 * -1 + 6) + (4 * 2 + 6)));
     }
@@ -458,7 +467,7 @@ TEST(AdGolden, Fn35FusedFormGradient) {
   Tensor av = reals({n}, {1, -2, 0.5, 3}), bv = reals({n}, {7, 8, 9, 10});
   EXPECT_EQ(evaluate(build, {{"a", av}, {"b", bv}}), evaluate(bulk, {{"a", av}, {"b", bv}}));
   AllPaths r = all_paths(bulk, build, in, {av, bv}, Tensor::real(1));
-  for (const Gradient *g : {&r.symbolic, &r.runtime, &r.scalar}) {
+  for (const Gradient *g : r.all()) {
     EXPECT_EQ(g->grads[0], reals({n}, {2, -4, 1, 6}));
     EXPECT_EQ(g->grads[1], reals({n}, {1, 1, 1, 1}));
   }
@@ -475,4 +484,23 @@ TEST(AdGolden, WrapperEdgeCases) {
   EXPECT_THROW(gradient_program(rvar("a", {2}), in), IrError);
   EXPECT_THROW(gradient_program(sum_outer(rvar("zz", {2})), in), IrError);
   EXPECT_THROW(gradient_program(binary(BinOp::Lt, rvar("a", {2}), rvar("a", {2})), in), IrError);
+}
+
+// The scalar path's discrete trace (used to reject finite-difference samples) changes
+// exactly when a discrete decision does: here cond (x < 1) and floor (2x).
+TEST(AdGolden, DiscreteTraceSeesDiscontinuities) {
+  Term x = rvar("x");
+  Term t = add(cond(binary(BinOp::Lt, x, real_scalar(1)), x, mul(x, x)),
+               unary(UnOp::ToReal, unary(UnOp::Floor, mul(real_scalar(2), x))));
+  auto trace = [&](double v) {
+    std::vector<int64_t> tr;
+    ScalarStats st;
+    st.trace = &tr;
+    scalar_gradient(t, {{"x", rty()}}, {Tensor::real(v)}, Tensor::real(1), &st);
+    return tr;
+  };
+  EXPECT_EQ(trace(0.3), trace(0.3 + 1e-6));
+  EXPECT_NE(trace(1 - 1e-9), trace(1 + 1e-9));       // cond flips
+  EXPECT_NE(trace(0.5 - 1e-9), trace(0.5 + 1e-9));  // floor (2x) steps
+  EXPECT_EQ(trace(1 - 1e-9).size(), trace(1 + 1e-9).size());
 }
