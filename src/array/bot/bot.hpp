@@ -89,7 +89,8 @@ std::optional<bool> truth(const ir::Term &t, const RangeEnv &env = {});
 // - GatherOfGather: gather sh (gather sh' a (\js. f)) (\is. g) ~> gather sh a (\is ks.
 //   f[js := g ++ ks]) (ks: fresh binders when g indexes fewer dims than js); when g's
 //   components into sh' are not provably in bounds, f's first component becomes
-//   `cond inb f0 (-1)` (no fusion if f has no component).
+//   `cond inb f0 (-1)` (no fusion if f has no component). An inner transpose counts as
+//   the gather it is (I10's).
 // - GatherOfReplicate: gather sh (replicate k a) (\is. u:::g) ~> gather sh a (\is. g),
 //   with u's bound check guarding g's first component (none needed if provable).
 // - GatherOfIota: index (iota k) [e] ~> e when e is provably in [0,k); gather sh (iota k)
@@ -102,7 +103,8 @@ std::optional<bool> truth(const ir::Term &t, const RangeEnv &env = {});
 //   wrapping and x div 0 = 0 are the evaluator's), `and`/`or` with a known side, int
 //   `+ 0`, `- 0`, `* 1`, `* 0`, comparisons and int scalars the ranges decide, cond on a
 //   known condition or with equal branches, index of a constant, of iota or of a literal
-//   array at constant components.
+//   array at constant components, gather of a literal array whose first component is a
+//   (provable) constant.
 std::optional<ir::Term> apply_simp_rule(SimpRule r, const ir::Term &t, const RangeEnv &env);
 std::optional<ir::Term> apply_simp_rule(SimpRule r, const ir::Term &t);  // at the root, no ranges
 ir::Term simplify(const ir::Term &t);                                   // to a fixpoint

@@ -99,6 +99,10 @@ struct Ranges {
       case Kind::Binary: {
         OptI a = range(t->kids[0]), b = range(t->kids[1]);
         if (!a || !b) return std::nullopt;
+        if (a->lo == a->hi && b->lo == b->hi) {  // exact, with the evaluator's wrapping and x div 0
+          Tensor v = apply_binary(t->bin, Tensor::integer(a->lo), Tensor::integer(b->lo));
+          if (v.elem == Elem::Int) return make(v.i[0], v.i[0]);
+        }
         switch (t->bin) {
           case BinOp::Add:
             return corners(*a, *b, [](int64_t x, int64_t y, int64_t *o) { return __builtin_add_overflow(x, y, o); });
@@ -295,8 +299,23 @@ std::optional<Term> identity_gather(const Term &t) {
   return t->kids[0];
 }
 
+// tr_perm a as the gather it is: gather (shape (tr a)) a (\[o..]. [x..]), x_{perm[p]} = o_p.
+Term transpose_as_gather(const Term &t) {
+  const Shape &perm = t->shape_arg;
+  std::vector<std::string> os;
+  std::vector<Term> comps(perm.size());
+  for (size_t p = 0; p < perm.size(); ++p) {
+    os.push_back(fresh_name("i"));
+    comps[static_cast<size_t>(perm[p])] = ivar(os[p]);
+  }
+  return gather(t->type.shape, t->kids[0], os, comps);
+}
+
 std::optional<Term> gather_of_gather(const Term &t, Ranges &rg) {
-  if (t->kind != Kind::Gather || t->kids[0]->kind != Kind::Gather) return std::nullopt;
+  if (t->kind != Kind::Gather) return std::nullopt;
+  if (t->kids[0]->kind == Kind::Transpose && !t->ix.empty())  // a transpose is a gather too
+    return gather_of_gather(gather(t->shape_arg, transpose_as_gather(t->kids[0]), t->binders, t->ix), rg);
+  if (t->kids[0]->kind != Kind::Gather) return std::nullopt;
   const Term &inner = t->kids[0];
   if (!distinct(t->binders) || !distinct(inner->binders)) return std::nullopt;
   const size_t m1i = inner->binders.size(), m2 = t->ix.size(), p = std::min(m2, m1i);
@@ -443,15 +462,29 @@ std::optional<Term> constant_fold(const Term &t, Ranges &rg) {
       bool all_const = std::all_of(ix.begin(), ix.end(), is_const);
       if (all_const && !ix.empty() && (h->kind == Kind::Const || h->kind == Kind::Iota))
         return constant(evaluate(t, {}));
-      if (h->kind == Kind::FromList && ix.size() == 1) {
+      if (h->kind == Kind::FromList && ix.size() >= 1) {
         OptI r = rg.range(ix[0]);
         if (r && r->lo == r->hi) {
           int64_t c = r->lo;
-          if (c >= 0 && c < static_cast<int64_t>(h->kids.size())) return h->kids[static_cast<size_t>(c)];
+          if (c >= 0 && c < static_cast<int64_t>(h->kids.size()))
+            return ix.size() == 1 ? h->kids[static_cast<size_t>(c)]
+                                  : index(h->kids[static_cast<size_t>(c)], std::vector<Term>(ix.begin() + 1, ix.end()));
           return filled(t->type.shape, constant(Tensor::zeros(t->type.elem, {})));
         }
       }
       break;
+    }
+    case Kind::Gather: {  // a literal array read at one (provably) constant element
+      const Term &h = t->kids[0];
+      if (h->kind != Kind::FromList || t->ix.empty()) break;
+      rg.push_binders(t->binders, t->shape_arg);
+      OptI r = rg.range(t->ix[0]);
+      rg.env.resize(rg.env.size() - t->binders.size());
+      if (!r || r->lo != r->hi) break;
+      if (r->lo < 0 || r->lo >= static_cast<int64_t>(h->kids.size()))
+        return filled(t->type.shape, constant(Tensor::zeros(t->type.elem, {})));
+      return gather(t->shape_arg, h->kids[static_cast<size_t>(r->lo)], t->binders,
+                    std::vector<Term>(t->ix.begin() + 1, t->ix.end()));
     }
     default: break;
   }

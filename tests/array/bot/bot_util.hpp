@@ -86,8 +86,9 @@ inline Term random_normalise(Term t, size_t max_steps, const std::function<void(
   for (size_t step = 0; step < max_steps; ++step) {
     auto rs = redexes(t);
     if (rs.empty()) return t;
-    auto [pos, rule] = rs[irgen::uniform<size_t>(0, rs.size())];
-    size_t n = pos;
+    auto pick = rs[irgen::uniform<size_t>(0, rs.size())];
+    bot::Rule rule = pick.second;  // not a structured binding: clang 14 cannot capture those
+    size_t n = pick.first;
     t = rewrite_nth(t, n, [&](const Term &node) { return *bot::apply_rule(rule, node); });
     if (on_step) on_step(t, rule);
   }

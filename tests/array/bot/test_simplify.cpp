@@ -194,3 +194,48 @@ TEST(SimplifyRanges, IntervalsContainTheValues) {
 }
 
 }  // namespace
+
+namespace {
+
+// bot's guards and copies disappear where the binders' ranges prove the bounds: the
+// vectorised forms of row-wise code come out as the bulk operation one would write.
+TEST(SimplifyGolden, VectorisedFormsBecomeBulk) {
+  Term x = rvar("x", {4, 5});
+  Term i = ivar("i");
+  auto vec = [](const Term &t) { return bot::simplify(bot::bot(t)); };
+  // I6 guards index (exp x) [i]; i < 4 proves it, and tr [exp x] read at [i, 0] is exp x
+  EXPECT_TRUE(alpha_equal(vec(build1(4, "i", index(unary(UnOp::Exp, x), {i}))), unary(UnOp::Exp, x)));
+  // I10 + I12 + G1: the transpose of x read at [j, i] is a gather with swapped indices
+  Term tj = build1(5, "j", build1(4, "i", index(tr(x), {ivar("j"), i})));
+  EXPECT_TRUE(alpha_equal(vec(tj), gather({5, 4}, x, {"j", "i"}, {i, ivar("j")}))) << print(vec(tj));
+  // I11: reshape read row-major
+  Term rs = build1(20, "i", index(reshape({20}, x), {i}));
+  EXPECT_TRUE(alpha_equal(vec(rs), gather({20}, x, {"i"}, {binary(BinOp::IDiv, i, ic(5)), binary(BinOp::Mod, i, ic(5))})))
+      << print(vec(rs));
+  for (const Term &t : {tj, rs}) {
+    Bindings env{{"x", iota_reals({4, 5}, 7)}};
+    EXPECT_EQ(evaluate(vec(t), env), evaluate(t, env));
+  }
+}
+
+// A transpose inside a gather fuses like the gather it is; a literal array read at a
+// constant is that element.
+TEST(SimplifyRules, TransposeAndLiteralFusions) {
+  Term m = rvar("m", {3, 4});
+  Term t = gather({2, 3}, tr(m), {"i"}, {add(ivar("i"), ic(1))});  // rows 1, 2 of mᵀ: cols 1, 2 of m
+  auto r = bot::apply_simp_rule(SimpRule::GatherOfGather, t);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ((*r)->kids[0], m);
+  Bindings env{{"m", iota_reals({3, 4})}};
+  EXPECT_EQ(evaluate(*r, env), evaluate(t, env));
+  Term lit = from_list({m, unary(UnOp::Neg, m)});
+  Term g = gather({5, 4}, lit, {"i"}, {ic(1), sub(ivar("i"), ic(1))});
+  auto rl = bot::apply_simp_rule(SimpRule::ConstantFold, g);
+  ASSERT_TRUE(rl.has_value());
+  EXPECT_TRUE(alpha_equal(*rl, gather({5, 4}, unary(UnOp::Neg, m), {"i"}, {sub(ivar("i"), ic(1))})));
+  EXPECT_EQ(evaluate(*rl, env), evaluate(g, env));
+  Term g_oob = gather({5, 4}, lit, {"i"}, {ic(2), ivar("i")});
+  EXPECT_EQ(evaluate(*bot::apply_simp_rule(SimpRule::ConstantFold, g_oob), env), Tensor::zeros(Elem::Real, {5, 4}));
+}
+
+}  // namespace
