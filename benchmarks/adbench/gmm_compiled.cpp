@@ -58,6 +58,11 @@ GmmCompiled::GmmCompiled(const GmmInput &in, const Options &opt) : in_(in), m_(i
     times_.gradient_program = seconds_since(t0);
     // value, then one gradient per real input: alphas, means, icf, x, wishart_gamma
     if (grad_prog_.outputs.size() != 6) throw std::runtime_error("gradient program: expected 6 outputs");
+    params_only_ = opt.params_only;
+    if (params_only_) {
+      grad_prog_.outputs.resize(4);
+      if (grad_prog_.output_names.size() == 6) grad_prog_.output_names.resize(4);
+    }
     t0 = clock::now();
     grad_ = exec::compile(grad_prog_, opt.exec);
     times_.compile_gradient = seconds_since(t0);
@@ -84,7 +89,8 @@ double GmmCompiled::gradient(const std::vector<double> &p, double *grad) {
   if (!grad_) throw std::runtime_error("GmmCompiled: gradient not built");
   const size_t k = static_cast<size_t>(in_.k), d = static_cast<size_t>(in_.d);
   double v = 0;
-  grad_->run_raw(args(p, true), {&v, grad, grad + k, grad + k + k * d, x_grad_.data(), &gamma_grad_});
+  if (params_only_) grad_->run_raw(args(p, true), {&v, grad, grad + k, grad + k + k * d});
+  else grad_->run_raw(args(p, true), {&v, grad, grad + k, grad + k + k * d, x_grad_.data(), &gamma_grad_});
   return v;
 }
 

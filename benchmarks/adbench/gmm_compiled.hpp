@@ -29,6 +29,11 @@ class GmmCompiled {
   struct Options {
     std::string fun = "gmm_objective";
     bool objective = true, gradient = true;  // which executables to build
+    // gradient_program differentiates every real input; ADBench's gradient is w.r.t.
+    // (alphas, means, icf) only. true: drop the x and wishart_gamma outputs before
+    // compiling, so that the executor's liveness removes their computation (the points
+    // are data, as in the ADOL-C tape where they are passive).
+    bool params_only = true;
     exec::Options exec;
   };
   explicit GmmCompiled(const GmmInput &in) : GmmCompiled(in, Options()) {}
@@ -50,6 +55,7 @@ class GmmCompiled {
   std::unique_ptr<exec::Executable> obj_, grad_;
   int64_t m_ = 0;
   double one_ = 1.0;
+  bool params_only_ = true;
   std::vector<double> x_grad_;  // gradients the caller does not want (x, gamma)
   double gamma_grad_ = 0;
   std::vector<const void *> args(const std::vector<double> &params, bool with_cotangent) const;
