@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "array/bot/free_vars.hpp"
 #include "array/ir/eval.hpp"
 
 namespace rml::bot {
@@ -126,7 +127,8 @@ Shape cons(int64_t k, const Shape &s) {
 }
 
 // ---- Fig. 9: build1 over every head but index ----
-std::optional<Term> build_rule(Rule r, const Term &t) {
+// uses_i: whether the binder occurs free in the body, if the caller knows.
+std::optional<Term> build_rule(Rule r, const Term &t, std::optional<bool> uses_i_known = std::nullopt) {
   if (t->kind != Kind::Build1) return std::nullopt;
   const int64_t k = t->k;
   const std::string &i = t->name;
@@ -136,7 +138,7 @@ std::optional<Term> build_rule(Rule r, const Term &t) {
     if (body->kind == Kind::Var && body->name == i) return iota(k);
     return std::nullopt;
   }
-  const bool uses_i = occurs_free(i, body);
+  const bool uses_i = uses_i_known ? *uses_i_known : occurs_free(i, body);
   if (r == Rule::B2) {
     if (uses_i) return std::nullopt;
     return replicate(k, body);
@@ -365,16 +367,53 @@ std::optional<Term> apply_rule(Rule r, const Term &t) {
 
 namespace {
 
-constexpr Rule kBuildRules[] = {Rule::B1, Rule::B2,  Rule::B3,  Rule::B4,  Rule::B5, Rule::B6, Rule::B7, Rule::B8, Rule::B9,
-                                Rule::B10, Rule::B11, Rule::B12, Rule::B13, Rule::G1, Rule::G2, Rule::G3, Rule::G4};
-constexpr Rule kIndexRules[] = {Rule::I1, Rule::I2,  Rule::I3,  Rule::I4,  Rule::I5,  Rule::I6, Rule::I7,
-                                Rule::I8, Rule::I9, Rule::I10, Rule::I11, Rule::I12, Rule::I13};
+// The rules that can match t, in the Rule enum's order (each rule checks its pattern; this
+// only saves trying the others, and the repeated free-variable test of B3–G4).
+std::vector<Rule> candidates(const Term &t, detail::FreeVars &fv) {
+  if (t->kind == Kind::Build1) {
+    const Term &body = t->kids[0];
+    if (body->kind == Kind::Var && body->name == t->name) return {Rule::B1};
+    if (!fv.occurs(t->name, body)) return {Rule::B2};
+    switch (body->kind) {
+      case Kind::Let: return {Rule::B3};
+      case Kind::Cond: return {Rule::B4};
+      case Kind::Binary: return {Rule::B5};
+      case Kind::Unary: return {Rule::B6};
+      case Kind::SumOuter: return {Rule::B7};
+      case Kind::Gather: return {Rule::B8};
+      case Kind::Scatter: return {Rule::B9};
+      case Kind::FromList: return {Rule::B10};
+      case Kind::Replicate: return {Rule::B11};
+      case Kind::Transpose: return {Rule::B12};
+      case Kind::Reshape: return {Rule::B13};
+      case Kind::Index: return {Rule::G1, Rule::G2, Rule::G3, Rule::G4};
+      default: return {};
+    }
+  }
+  if (t->kind != Kind::Index) return {};
+  if (t->kids.size() == 1) return {Rule::I1};
+  switch (t->kids[0]->kind) {
+    case Kind::Index: return {Rule::I2};
+    case Kind::Let: return {Rule::I3};
+    case Kind::Cond: return {Rule::I4};
+    case Kind::Binary: return {Rule::I5};
+    case Kind::Unary: return {Rule::I6};
+    case Kind::SumOuter: return {Rule::I7};
+    case Kind::FromList: return {Rule::I8};
+    case Kind::Replicate: return {Rule::I9};
+    case Kind::Transpose: return {Rule::I10};
+    case Kind::Reshape: return {Rule::I11};
+    case Kind::Gather: return {Rule::I12, Rule::I13};
+    default: return {};
+  }
+}
 
 // Bottom-up: children first, then rules at the root until none applies; a reduct is
 // normalised again (its new nodes may be redexes; its old ones hit the memo).
 struct Normaliser {
   // Keyed by node address; the key is kept alive so an address is never reused.
   std::unordered_map<const Node *, std::pair<Term, Term>> memo;
+  detail::FreeVars fv;
 
   Term norm(const Term &t) {
     if (auto it = memo.find(t.get()); it != memo.end()) return it->second.second;
@@ -396,24 +435,19 @@ struct Normaliser {
   }
 
   Term root(const Term &t) {
-    auto try_rules = [&](const auto &rules) -> std::optional<Term> {
-      for (Rule r : rules) {
-        std::optional<Term> out;
-        try {
-          out = apply_rule(r, t);
-        } catch (const IrError &e) {  // e.g. G3/G4 materialising k copies beyond kMaxElements
-          throw IrError(std::string("bot.") + rule_name(r) + ": " + e.what());
-        }
-        if (out) return norm(*out);
+    for (Rule r : candidates(t, fv)) {
+      std::optional<Term> out;
+      try {
+        // candidates() has checked that the binder occurs in the body (else only B2 is tried)
+        bool is_build = r <= Rule::B13 || r >= Rule::G1;
+        out = is_build ? detail::build_rule(r, t, r != Rule::B2) : apply_rule(r, t);
+      } catch (const IrError &e) {  // e.g. G3/G4 materialising k copies beyond kMaxElements
+        throw IrError(std::string("bot.") + rule_name(r) + ": " + e.what());
       }
-      return std::nullopt;
-    };
-    if (t->kind == Kind::Build1) {
-      if (auto out = try_rules(kBuildRules)) return *out;
-      throw IrError("bot: no rule applies to " + print(t));  // unreachable for normal bodies
+      if (out) return norm(*out);
     }
-    if (t->kind == Kind::Index)
-      if (auto out = try_rules(kIndexRules)) return *out;
+    // A build1 over a normal body always has a rule, except over a share using the binder.
+    if (t->kind == Kind::Build1) throw IrError("bot: no rule applies to " + print(t));
     return t;
   }
 };

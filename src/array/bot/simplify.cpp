@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "array/bot/bot.hpp"
+#include "array/bot/free_vars.hpp"
 #include "array/ir/eval.hpp"
 
 namespace rml::bot {
@@ -42,6 +44,9 @@ OptI corners(const Interval &a, const Interval &b, F f) {
 
 struct Ranges {
   RangeEnv env;
+  detail::FreeVars *fv = nullptr;  // the simplifier's cache, if any
+
+  bool occurs(const std::string &x, const Term &t) { return fv ? fv->occurs(x, t) : occurs_free(x, t); }
 
   OptI lookup(const std::string &x) const {
     for (auto it = env.rbegin(); it != env.rend(); ++it)
@@ -389,7 +394,7 @@ std::optional<Term> gather_of_iota(const Term &t, Ranges &rg) {
   if (!bs.empty() && e->kind == Kind::Var && e->name == bs.back() && sh.back() <= k)
     return filled(Shape(sh.begin(), sh.end() - 1), iota(sh.back()));
   for (auto &b : bs)
-    if (occurs_free(b, e)) return std::nullopt;
+    if (rg.occurs(b, e)) return std::nullopt;
   if (!rg.in_bounds({e}, {k})) return std::nullopt;
   return filled(sh, e);
 }
@@ -409,8 +414,8 @@ std::optional<Term> gather_of_constant(const Term &t, Ranges &rg) {
   return filled(t->type.shape, constant(*v));
 }
 
-std::optional<Term> dead_let(const Term &t) {
-  if (t->kind != Kind::Let || occurs_free(t->name, t->kids[1])) return std::nullopt;
+std::optional<Term> dead_let(const Term &t, Ranges &rg) {
+  if (t->kind != Kind::Let || rg.occurs(t->name, t->kids[1])) return std::nullopt;
   return t->kids[1];
 }
 
@@ -507,7 +512,7 @@ std::optional<Term> apply(SimpRule r, const Term &t, Ranges &rg) {
     case SimpRule::GatherOfReplicate: return gather_of_replicate(t, rg);
     case SimpRule::GatherOfIota: return gather_of_iota(t, rg);
     case SimpRule::GatherOfConstant: return gather_of_constant(t, rg);
-    case SimpRule::DeadLet: return dead_let(t);
+    case SimpRule::DeadLet: return dead_let(t, rg);
     case SimpRule::TrivialLet: return trivial_let(t);
     case SimpRule::ConstantFold: return constant_fold(t, rg);
   }
@@ -521,14 +526,26 @@ constexpr SimpRule kOrder[] = {SimpRule::DeadLet,          SimpRule::TrivialLet,
 // Bottom-up with the ranges of the enclosing binders; rules at the root until none
 // applies. Memoised per (node, scope): a scope id changes at every binder.
 struct Simplifier {
-  Ranges rg;
-  uint64_t scope = 0, next_scope = 0;
+  detail::FreeVars fv;
+  Ranges rg{{}, &fv};
+  // A scope is the chain of binder entries pushed on rg.env; equal chains get equal ids,
+  // so a subterm revisited under the same binders hits the memo.
+  uint64_t scope = 0;
+  std::map<std::tuple<uint64_t, std::string, int64_t, int64_t>, uint64_t> scopes;
   std::map<std::pair<const Node *, uint64_t>, std::pair<Term, Term>> memo;
+
+  void push(const std::string &x, std::optional<Interval> r) {
+    rg.env.emplace_back(x, r);
+    // an unknown range is keyed as the empty interval [1, 0], which no known range is
+    auto key = std::make_tuple(scope, x, r ? r->lo : 1, r ? r->hi : 0);
+    auto it = scopes.find(key);
+    if (it == scopes.end()) it = scopes.emplace(key, scopes.size() + 1).first;
+    scope = it->second;
+  }
 
   template <typename F>
   auto within(F f) {
     uint64_t saved = scope;
-    scope = ++next_scope;
     auto out = f();
     scope = saved;
     return out;
@@ -541,25 +558,32 @@ struct Simplifier {
     switch (t->kind) {
       case Kind::Let:
         kids[0] = simp(t->kids[0]);
-        rg.env.emplace_back(t->name, rg.range(kids[0]));
-        kids[1] = within([&] { return simp(t->kids[1]); });
+        kids[1] = within([&] {
+          push(t->name, rg.range(kids[0]));
+          return simp(t->kids[1]);
+        });
         rg.env.pop_back();
         break;
       case Kind::Build1:
-        rg.env.emplace_back(t->name, t->k > 0 ? std::optional<Interval>(Interval{0, t->k - 1}) : std::nullopt);
-        kids[0] = within([&] { return simp(t->kids[0]); });
+        kids[0] = within([&] {
+          push(t->name, t->k > 0 ? std::optional<Interval>(Interval{0, t->k - 1}) : std::nullopt);
+          return simp(t->kids[0]);
+        });
         rg.env.pop_back();
         break;
       case Kind::Gather:
-      case Kind::Scatter:
+      case Kind::Scatter: {
         kids[0] = simp(t->kids[0]);
-        rg.push_binders(t->binders, t->kind == Kind::Gather ? t->shape_arg : kids[0]->type.shape);
+        const Shape &dims = t->kind == Kind::Gather ? t->shape_arg : kids[0]->type.shape;
         within([&] {
+          for (size_t d = 0; d < t->binders.size(); ++d)
+            push(t->binders[d], dims[d] > 0 ? std::optional<Interval>(Interval{0, dims[d] - 1}) : std::nullopt);
           for (auto &c : ix) c = simp(c);
           return 0;
         });
         rg.env.resize(rg.env.size() - t->binders.size());
         break;
+      }
       default:
         for (auto &k : kids) k = simp(k);
     }
