@@ -7,6 +7,7 @@
 //   rml_gradient     our compiled value + gradient (lower → gradient_program → executor),
 //                    w.r.t. (alphas, means, icf) as ADBench (x and gamma outputs dropped)
 //   rml_gradient_all_inputs  the same, also computing the gradients w.r.t. x and gamma
+//   rml_*_pointwise  the same for gmm_objective_pointwise (ADBench's loop as builds)
 //   rml_build_*      one-time costs of our path: lowering, bot + simplification (+ AD),
 //                    executor compilation
 // The summary uses CPU time (the machine is shared; every kernel here is single-threaded).
@@ -45,7 +46,7 @@ struct Instance {
   std::unique_ptr<GmmEigen> eigen;
   std::unique_ptr<GmmAdolc> adolc;
 #ifdef RML_HAVE_COMPILED
-  std::unique_ptr<GmmCompiled> rml;
+  std::unique_ptr<GmmCompiled> rml, pointwise;
 #endif
 };
 
@@ -79,6 +80,20 @@ void register_compiled(Instance &I) {
       benchmark::DoNotOptimize(g.data());
     }
   })->Unit(benchmark::kMicrosecond);
+  // gmm_objective_pointwise: ADBench's per-point loop as a build over points and
+  // components, vectorised by bot (built on first use, outside the timed loop).
+  for (bool grad : {false, true}) {
+    benchmark::RegisterBenchmark(((grad ? "rml_gradient_pointwise" : "rml_objective_pointwise") + s).c_str(),
+                                 [&I, grad](benchmark::State &st) {
+      if (!I.pointwise) {
+        GmmCompiled::Options opt;
+        opt.fun = "gmm_objective_pointwise";
+        I.pointwise = std::make_unique<GmmCompiled>(I.in, opt);
+      }
+      std::vector<double> g(I.params.size());
+      for (auto _ : st) benchmark::DoNotOptimize(grad ? I.pointwise->gradient(I.params, g.data()) : I.pointwise->objective(I.params));
+    })->Unit(benchmark::kMicrosecond);
+  }
   // The same gradient program with the x and gamma gradients kept (computed, unused).
   benchmark::RegisterBenchmark(("rml_gradient_all_inputs" + s).c_str(), [&I](benchmark::State &st) {
     GmmCompiled::Options opt;
@@ -178,7 +193,18 @@ class SummaryReporter : public benchmark::ConsoleReporter {
                     eo, lo, ag, at, ro, rg, ratio(rg, ro), ratio(ro, eo), ratio(ag, rg));
       out << line;
     }
-    out << "(-1: not measured)\n";
+    out << "(-1: not measured)\n\nVariants of our path (ms): per-point form, and the gradient of every real input:\n";
+    std::snprintf(line, sizeof line, "%-8s %12s %12s %12s\n", "inst", "pw_obj", "pw_grad", "grad_all_in");
+    out << line;
+    for (auto &I : instances()) {
+      auto t = [&](const std::string &kind) {
+        auto it = min_.find(kind + "/" + I->name);
+        return it == min_.end() ? -1.0 : it->second * 1e3;
+      };
+      std::snprintf(line, sizeof line, "%-8s %12.4g %12.4g %12.4g\n", I->name.c_str(), t("rml_objective_pointwise"),
+                    t("rml_gradient_pointwise"), t("rml_gradient_all_inputs"));
+      out << line;
+    }
     bool any_build = false;
     for (auto &[name, sec] : min_)
       if (name.rfind("rml_build", 0) == 0) {
