@@ -454,7 +454,12 @@ struct Normaliser {
 
 }  // namespace
 
-Term bot(const Term &t) { return Normaliser{}.norm(t); }
+Term bot(const Term &t) {
+  Term out = Normaliser{}.norm(t);
+  // Theorem 5.1 as an assertion: a violation here is a bug in the rules above.
+  if (auto v = normal_form_violation(out)) throw IrError("bot: internal error, result not in normal form: " + *v);
+  return out;
+}
 
 std::optional<std::string> normal_form_violation(const Term &t) {
   std::vector<const Term *> stack{&t};

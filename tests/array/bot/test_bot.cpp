@@ -397,3 +397,14 @@ TEST(BotConfluence, GuardsDependOnTheOrder) {
       EXPECT_EQ(evaluate(i2_first, env), want);
     }
 }
+
+// share is AD's output, not bot's input: a build1 over a share that uses the binder has no
+// rule, and bot says so instead of returning a term with a build1.
+TEST(BotRules, ShareUnderBuild1IsRejected) {
+  Term a = rvar("a", {4});
+  Term t = build1(4, "i", share(1, index(a, {ivar("i")})));
+  EXPECT_THROW(bot::bot(t), IrError);
+  // without the binder it is a replicate
+  Term r = bot::bot(build1(4, "i", share(1, index(a, {ic(0)}))));
+  EXPECT_EQ(r->kind, Kind::Replicate);
+}

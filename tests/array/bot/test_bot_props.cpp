@@ -124,3 +124,14 @@ RC_GTEST_PROP(BotProps, RandomRuleOrdersAgreeWithoutLetsAndGuards, ()) {
   show_terms(b, nf);
   RC_ASSERT(alpha_equal(b, nf));
 }
+
+// Law: vectorising (simplify after bot, what AD runs first) keeps the value of real
+// objectives bitwise, and of bulk (build1-free) terms, which bot changes only by
+// pushing index down.
+RC_GTEST_PROP(SimplifyProps, VectorisingKeepsObjectivesAndBulkTerms, ()) {
+  auto c = *rc::gen::oneOf(irgen::gen_objective(), irgen::gen_case(irgen::Options::bulk()));
+  Term v = bot::simplify(bot::bot(c.term));
+  show_terms(c.term, v);
+  RC_ASSERT(v->type == c.term->type);
+  RC_ASSERT(evaluate(v, c.env) == evaluate(c.term, c.env));
+}
