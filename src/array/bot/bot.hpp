@@ -25,7 +25,8 @@ const char *rule_name(Rule r);  // "B1", ..., "G4"
 // Every step preserves the reference semantics exactly (bitwise on reals), out of bounds
 // included; where the figures' rule does not, the reduct carries a guard. Precisely:
 // - B3–B13 and G1–G4 need the binder to occur in the body (B2 has priority; otherwise
-//   `build1 k (\i. x + y)` has two normal forms). G1, G2, G4 need a non-empty index.
+//   `build1 k (\i. x + y)` has two normal forms). G1–G4 need a non-empty index (G3 one
+//   component, as in the figure; I8 splits longer ones).
 // - I3–I13 need a non-empty index (I1 has priority).
 // - I5/I6: when op(0,0) (op(0)) is not bitwise 0 (exp, cos, not, =, <=, real /, real
 //   neg, ...) and the index is not a constant in bounds, the reduct is
@@ -36,7 +37,8 @@ const char *rule_name(Rule r);  // "B1", ..., "G4"
 //   or with no component left the reduct is guarded as in I5. So every guard bot adds has
 //   the form `cond ok c (-1)`.
 // - I12 substitutes u into each component (capture-avoiding); I4, I5, I8 let-bind only
-//   non-atomic index components; B3 and I3 rename the let binder to a fresh name.
+//   index components that are not a variable, a constant, or a variable indexed by those
+//   (cheap to repeat); B3 and I3 rename the let binder to a fresh name.
 // - I7 uses tr_{1,..,n,0} with n = |ix| (dim 0 moves to position n); I10's gather has
 //   fresh binders; I11 linearises row-major.
 // Bodies are not normalised here; a rule whose result would exceed ir::kMaxElements
@@ -47,7 +49,8 @@ std::optional<ir::Term> apply_rule(Rule r, const ir::Term &t);
 // `index c (v:::ix)`, `index [..] [v]` or `index (scatter ..) (v:::ix)`; iota counts as a
 // constant c). Bottom-up, rules at index and build1 heads to a fixpoint, in the order of
 // the Rule enum. Throws ir::IrError ("bot.G3: ...") if an intermediate node would exceed
-// ir::kMaxElements, or if a build1 body is a share that uses the binder.
+// ir::kMaxElements, or if a build1 body is a share that uses the binder. The result is
+// checked with normal_form_violation (a violation would be a bug, reported as IrError).
 // The rewrite system is not confluent syntactically (tests/array/bot explain where), so
 // this order is what makes the normal form unique.
 ir::Term bot(const ir::Term &t);
