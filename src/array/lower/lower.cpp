@@ -440,8 +440,28 @@ std::optional<ir::Type> concrete_type(const Type &t, const StaticSubst &s) {
   }
 }
 
+namespace {
+Lowered lower_fun_checked(const CheckedProgram &cp, const std::string &name, const std::vector<StaticValue> &statics,
+                          const std::vector<ir::Type> &args);
+}
+
 Lowered lower_fun(const CheckedProgram &cp, const std::string &name, const std::vector<StaticValue> &statics,
                   const std::vector<ir::Type> &args) {
+  try {
+    return lower_fun_checked(cp, name, statics, args);
+  } catch (ir::IrError &e) {  // e.g. argument types beyond 2^31 elements
+    const Decl *d = cp.find(name);
+    fail("lower.ir", d && std::holds_alternative<FunDecl>(*d) ? std::get<FunDecl>(*d).name_span : Span{},
+         std::string("'") + name + "' at these argument types: " + e.what());
+  } catch (StaticError &e) {
+    const Decl *d = cp.find(name);
+    fail("static.eval", d && std::holds_alternative<FunDecl>(*d) ? std::get<FunDecl>(*d).name_span : Span{}, e.what());
+  }
+}
+
+namespace {
+Lowered lower_fun_checked(const CheckedProgram &cp, const std::string &name, const std::vector<StaticValue> &statics,
+                          const std::vector<ir::Type> &args) {
   FunParams fp = fun_params(cp, name);
   const FunDecl &f = std::get<FunDecl>(*cp.find(name));
   const Signature &sig = cp.sigs.at(name);
@@ -506,5 +526,6 @@ Lowered lower_fun(const CheckedProgram &cp, const std::string &name, const std::
          "the lowered body of '" + name + "' has type " + out.body->type.str() + ", declared " + want->str());
   return out;
 }
+}  // namespace
 
 }  // namespace rml::lower

@@ -4,6 +4,8 @@
 #pragma once
 #include <rapidcheck.h>
 
+#include <cmath>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <random>
@@ -115,6 +117,19 @@ inline FunCase gen_fun_case(const CheckedProgram &cp, const std::string &name, i
     c.args.push_back(random_tensor(p.type.elem, t->shape, rng));
   }
   return c;
+}
+
+// Equal values: ints and bools exactly, reals bitwise (so 0.0 and -0.0 differ), except
+// that any NaN equals any NaN: which NaN an operation on two NaNs returns depends on the
+// operand order the compiler picks for a commutative operator, not on the semantics.
+inline bool same_values(const array::Tensor &a, const array::Tensor &b) {
+  if (a.elem != b.elem || a.shape != b.shape || a.r.size() != b.r.size()) return false;
+  if (a.elem != Scalar::Real) return a.i == b.i;
+  for (size_t k = 0; k < a.r.size(); ++k) {
+    if (std::isnan(a.r[k]) && std::isnan(b.r[k])) continue;
+    if (std::memcmp(&a.r[k], &b.r[k], sizeof(double)) != 0) return false;
+  }
+  return true;
 }
 
 // Lowers and evaluates one use; nullopt (with `why`) when lowering refuses.
