@@ -428,9 +428,11 @@ bool same(Domain &D, const Cell &w, const rml::oracle::Cell &o, bool boolean) {
 struct Fixture {
   std::unique_ptr<rml::FrontendResult> fe;
   rml::core::Program prog;
+  std::unique_ptr<rml::oracle::Oracle> oracle;
   Fixture(const std::string &text, const std::string &main) {
     fe = rml::run_frontend("law.rml", text);
     prog = rml::core::elaborate(fe->checked, main);
+    oracle = std::make_unique<rml::oracle::Oracle>(fe->checked, prog);
   }
 };
 
@@ -475,7 +477,7 @@ RC_GTEST_PROP(Agreement, EncodedRulesEqualTheOracle, ()) {
     }
     return k;
   };
-  auto run = [](Fixture &fx, const rml::oracle::Inputs &in) { return rml::oracle::Oracle(fx.fe->checked, fx.prog).run(in); };
+  auto run = [](Fixture &fx, const rml::oracle::Inputs &in) { return fx.oracle->run(in); };
   {  // when, when not
     auto in = inputs({{"x", false}, {"c", true}});
     auto res = run(fw, in), resn = run(fwn, in);
