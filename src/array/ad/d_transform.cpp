@@ -287,11 +287,7 @@ void count_uses(const Term &t, bool in_ixfun, const std::set<std::string> &names
 void inline_single_use(Extracted &ex) {
   size_t n = ex.binds.size();
   std::set<std::string> names;
-  std::map<std::string, size_t> pos;
-  for (size_t k = 0; k < n; ++k) {
-    names.insert(ex.binds[k].first);
-    pos[ex.binds[k].first] = k;
-  }
+  for (auto &[x, t] : ex.binds) names.insert(x);
   // user[x]: the bind (its index), the primal (n) or the Delta (n+1) where x occurs;
   // only meaningful when x occurs once.
   Uses total;
