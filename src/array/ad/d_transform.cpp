@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include "array/ir/eval.hpp"
 
@@ -29,6 +30,32 @@ Term filled(const Shape &shape, double v) {
   Term r = ir::real_scalar(v);
   for (size_t d = shape.size(); d-- > 0;) r = ir::replicate(shape[d], r);
   return r;
+}
+
+Term strip_shares(const Term &t, std::unordered_map<const ir::Node *, Term> &memo) {
+  if (auto it = memo.find(t.get()); it != memo.end()) return it->second;
+  Term out = t;
+  if (t->kind == Kind::Share) {
+    out = strip_shares(t->kids[0], memo);
+  } else {
+    std::vector<Term> kids, ix;
+    bool changed = false;
+    for (auto &k : t->kids) {
+      kids.push_back(strip_shares(k, memo));
+      changed = changed || kids.back() != k;
+    }
+    for (auto &k : t->ix) {
+      ix.push_back(strip_shares(k, memo));
+      changed = changed || ix.back() != k;
+    }
+    if (changed) out = ir::with_kids(t, std::move(kids), std::move(ix));
+  }
+  memo.emplace(t.get(), out);
+  return out;
+}
+Term strip_shares(const Term &t) {
+  std::unordered_map<const ir::Node *, Term> memo;
+  return strip_shares(t, memo);
 }
 
 // A dual value: the primal is atomic (a variable of the lets, a constant, or an input);
@@ -165,9 +192,11 @@ class DTransform {
   }
 
   // D′ (Fig. 13): free variables become their primals; `locals` (index-function
-  // binders) and variables bound inside t stay.
+  // binders) and variables bound inside t stay. A primal `share` inside is dropped (it
+  // is the identity): the result is copied into the Delta and the gradient program,
+  // which must not contain share.
   Term dprime(const Term &t, const std::vector<std::string> &locals) {
-    Term out = t;
+    Term out = strip_shares(t);
     for (auto &x : ir::free_vars(t)) {
       if (std::find(locals.begin(), locals.end(), x) != locals.end()) continue;
       out = ir::substitute(out, x, lookup(x).p);

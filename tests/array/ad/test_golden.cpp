@@ -513,3 +513,21 @@ TEST(AdGolden, DiscreteTraceSeesDiscontinuities) {
   EXPECT_NE(trace(0.5 - 1e-9), trace(0.5 + 1e-9));  // floor (2x) steps
   EXPECT_EQ(trace(1 - 1e-9).size(), trace(1 + 1e-9).size());
 }
+
+// A primal share inside index terms is dropped by D′ (share is the identity): the
+// gradient program contains no share, as the executor requires.
+TEST(AdGolden, PrimalShareInsideIndexTerms) {
+  Term a = rvar("a", {3}), n = ivar("n");
+  Term rot = gather({3}, a, {"i"}, {binary(BinOp::Mod, add(ivar("i"), share(4, n)), lit(3))});
+  Term t = mul(index(a, {share(3, sub(n, lit(1)))}), sum_outer(mul(rot, a)));
+  Inputs in{{"a", rty({3})}, {"n", Type{Elem::Int, {}}}};
+  auto p = vjp_program(t, in, false);
+  for (auto &[x, b] : p.binds) EXPECT_FALSE(contains_share(b)) << x;
+  for (auto &o : p.outputs) EXPECT_FALSE(contains_share(o));
+  // n = 1: f = a[0]·Σ_i a[(i+1) mod 3]·a[i] = a0·(a1a0 + a2a1 + a0a2)
+  auto out = run(p, {reals({3}, {1, 10, 100}), Tensor::integer(1)}, Tensor::real(1));
+  EXPECT_EQ(out[0], Tensor::real(1 * (10 + 1000 + 100)));
+  EXPECT_EQ(out[0], evaluate(t, {{"a", reals({3}, {1, 10, 100})}, {"n", Tensor::integer(1)}}));
+  // ∂f/∂a0 = (a1a0 + a2a1 + a0a2) + a0·(a1 + a2), ∂f/∂a1 = a0·(a0 + a2), ∂f/∂a2 = a0·(a1 + a0)
+  EXPECT_EQ(out[1], reals({3}, {1110 + 110, 101, 11}));
+}
