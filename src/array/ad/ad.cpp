@@ -6,9 +6,7 @@
 #include "array/ad/d_transform.hpp"
 #include "array/ad/reverse.hpp"
 #include "array/ad/share_to_let.hpp"
-#ifdef RML_HAVE_BOT
 #include "array/bot/bot.hpp"
-#endif
 
 namespace rml::ad {
 
@@ -17,21 +15,7 @@ using ir::IrError;
 using ir::Term;
 using ir::Type;
 
-Term vectorise(const Term &t) {
-#ifdef RML_HAVE_BOT
-  return bot::simplify(bot::bot(t));
-#else
-  // Built without the bot stage: only terms that are already bulk are accepted.
-  std::vector<const ir::Node *> stack{t.get()};
-  while (!stack.empty()) {
-    const ir::Node *n = stack.back();
-    stack.pop_back();
-    if (n->kind == ir::Kind::Build1) throw IrError("ad.vectorise: built without bot; build1 cannot be vectorised");
-    for (auto &k : n->kids) stack.push_back(k.get());
-  }
-  return t;
-#endif
-}
+Term vectorise(const Term &t) { return bot::simplify(bot::bot(t)); }
 
 namespace {
 

@@ -9,9 +9,7 @@
 #include <set>
 
 #include "ad_test_util.hpp"
-#ifdef RML_HAVE_BOT
 #include "array/bot/bot.hpp"
-#endif
 
 using namespace rml::ad;
 using namespace rml::ad::test;
@@ -46,11 +44,9 @@ std::set<int64_t> share_ids(const Term &t) {
 
 }  // namespace
 
-#ifdef RML_HAVE_BOT
 // §9 item 5, §7.1: bot t_sc = t_sc' (the first stage of the pipeline; bot is another
 // stage's, checked here because the figures below start from its output).
 TEST(AdGolden, TscAfterBotIsTscPrime) { EXPECT_TRUE(alpha_equal(rml::bot::bot(t_sc_build(3)), t_sc_bulk(3))) << print(rml::bot::bot(t_sc_build(3))); }
-#endif
 
 // §9 item 5, Fig. 18: D[t_sc'] after simplification is
 //   let x1 = gather [n] a_p (\[i]. [i]); let x2 = gather [n] a_p (\[i]. [n-1-i])

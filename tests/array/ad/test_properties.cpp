@@ -21,18 +21,13 @@ using rml::irgen::uniform;
 namespace {
 
 // Bulk terms (no build1) exercise the AD stage alone (vectorise_first = false); terms
-// with build1 go through bot first (gradient_program's path), when bot is linked.
+// with build1 go through bot first (gradient_program's path).
 rml::irgen::Options options(bool with_build1) {
   rml::irgen::Options o = rml::irgen::Options::objective();
   o.real_discontinuities = true;
   o.build1 = with_build1;
   return o;
 }
-#ifdef RML_HAVE_BOT
-constexpr bool kBot = true;
-#else
-constexpr bool kBot = false;
-#endif
 
 // A real term of random shape over random inputs (some real).
 rc::Gen<Case> gen_real_case(rml::irgen::Options o) {
@@ -224,9 +219,7 @@ static void check_finite_differences(bool through_bot) {
 }
 
 RC_GTEST_PROP(AdProperties, GradientMatchesCentralDifferences, ()) { check_finite_differences(false); }
-#ifdef RML_HAVE_BOT
 RC_GTEST_PROP(AdProperties, GradientMatchesCentralDifferencesThroughBot, ()) { check_finite_differences(true); }
-#endif
 
 // Symbolic gradient program = runtime dual arrays = scalar dual numbers on the original
 // term (values and gradients, to rounding: bot reassociates sums).
@@ -255,9 +248,7 @@ static void check_three_paths(bool through_bot) {
 }
 
 RC_GTEST_PROP(AdProperties, ThreePathsAgree, ()) { check_three_paths(false); }
-#ifdef RML_HAVE_BOT
 RC_GTEST_PROP(AdProperties, ThreePathsAgreeThroughBot, ()) { check_three_paths(true); }
-#endif
 
 // Eq. 6: D's output is `let <primal ANF>; ids; return (primal, Delta)` where the Delta
 // mentions only primal variables (Scale factors and index terms are variables of the
@@ -265,7 +256,7 @@ RC_GTEST_PROP(AdProperties, ThreePathsAgreeThroughBot, ()) { check_three_paths(t
 // binders), every input's Delta is its Input node, IDs strictly decrease along child
 // edges, and the primal computes the term's value exactly.
 RC_GTEST_PROP(AdProperties, ExtractionInvariants, ()) {
-  Case c = *gen_real_case(options(kBot));
+  Case c = *gen_real_case(options(true));
   Term bulk = vectorise(c.term);
   Extracted ex = differentiate(bulk, c.inputs);
   std::set<std::string> primal_vars;
