@@ -36,6 +36,9 @@ class Executable {
   // points at input k row-major (float for F32 reals, double for F64 reals, int64_t for
   // ints and bools), outs[k] at room for output k in the same representation.
   virtual void run_raw(const std::vector<const void *> &args, const std::vector<void *> &outs) = 0;
+  // For tuning: one run on args, returning the wall time in seconds of each kernel (in
+  // the order of plan()'s kernel lines).
+  virtual std::vector<double> kernel_times(const std::vector<ir::Tensor> &args) = 0;
 };
 
 // Throws ExecError if p contains build1 or share (run bot / shareToLet first).

@@ -1100,7 +1100,28 @@ void Lowerer::lower_op(int id) {
       const Val &t = arg(0);
       if (opt_.gemm && try_gemm(t, shape, out)) return;
       int b = new_buf(dt, ir::numel(shape));
-      emit(ReduceK{prog_of(t), b}, "sumOuter");
+      MapProg x = prog_of(t);
+      // Row order reads the summed axis innermost: better when that makes more leaves
+      // contiguous, and for full sums (column order would add one element at a time).
+      Shape rot(x.shape.begin() + 1, x.shape.end());
+      rot.push_back(x.shape[0]);
+      auto rotate = [&](const View &v) {
+        View r{v.buf, v.offset, rot, Strides(v.strides.begin() + 1, v.strides.end())};
+        r.strides.push_back(v.strides[0]);
+        return r;
+      };
+      int col = 0, row = 0;
+      for (auto &l : x.leaves)
+        if (!is_broadcast(l)) {
+          col += is_canonical(l);
+          row += is_canonical(rotate(l));
+        }
+      bool rows = ir::numel(shape) == 1 || row > col;
+      if (rows) {
+        for (auto &l : x.leaves) l = rotate(l);
+        x.shape = rot;
+      }
+      emit(ReduceK{std::move(x), b, rows}, "sumOuter");
       out.view = canonical_view(b, shape);
       return;
     }
@@ -1329,8 +1350,10 @@ std::string print_plan(const Plan &p) {
             out << " " << dt_name(b.prog.dt()) << shape_str(b.prog.shape) << " = " << prog_str(b.prog);
             out << "  (" << b.prog.ops() << " ops fused)";
           } else if constexpr (std::is_same_v<B, ReduceK>) {
-            out << "reduce  b" << w << " " << dt_name(b.prog.dt()) << shape_str(Shape(b.prog.shape.begin() + 1, b.prog.shape.end()))
-                << " = sumOuter[" << b.prog.shape[0] << "] " << prog_str(b.prog);
+            const Shape &xs = b.prog.shape;
+            Shape r = b.rows ? Shape(xs.begin(), xs.end() - 1) : Shape(xs.begin() + 1, xs.end());
+            out << "reduce  b" << w << " " << dt_name(b.prog.dt()) << shape_str(r) << " = sumOuter[" << (b.rows ? xs.back() : xs[0])
+                << "] " << prog_str(b.prog) << (b.rows ? "  (rows)" : "  (columns)");
           } else if constexpr (std::is_same_v<B, GemmK>) {
             out << "gemm    b" << w << " = A(b" << b.a << "+" << b.a_off << " " << b.M << "x" << b.K << " strides " << b.a_rs
                 << "," << b.a_cs << ") * B(b" << b.b << "+" << b.b_off << " " << b.K << "x" << b.N << " strides " << b.b_rs

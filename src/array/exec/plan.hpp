@@ -100,9 +100,14 @@ struct MapK {  // out[off + l] = prog[l] for every linear index l of prog.shape
   int out = -1;
   int64_t out_off = 0;
 };
-struct ReduceK {  // out[r] = Σ_j prog[j, r], j ascending (the reference's order)
+// out[r] = Σ_j x[j, r], j ascending from 0 (the reference's order, so exact). Column
+// order: prog is x over [K] ++ R, each row added into out (vectorised over r). Row order
+// (when the summed axis is the contiguous one, and for full sums): prog is x with the
+// summed axis moved last, R ++ [K], and each out[r] sums a contiguous run.
+struct ReduceK {
   MapProg prog;
   int out = -1;
+  bool rows = false;
 };
 // One or more C(m,n) = Σ_k A(m,k) B(k,n) on strided operands (a loop over batch dims).
 struct GemmK {

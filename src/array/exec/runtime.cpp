@@ -5,6 +5,7 @@
 // saturating floor/int, NaN-propagating max/min.
 #include <Eigen/Core>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -601,26 +602,44 @@ void gather_scatter(const GatherK &k, void *const *ptr, std::vector<Reg> &R) {
 }
 
 // ---- reductions ----
+template <class E>
+inline E add(E a, E b) {
+  if constexpr (std::is_same_v<E, int64_t>) return wadd(a, b);
+  else return a + b;
+}
+
 template <class T, class E>
 void reduce(const ReduceK &k, MapEval<T> &ev, void *const *ptr) {
   E *out = static_cast<E *>(ptr[k.out]);
-  const int64_t R = ir::numel(Shape(k.prog.shape.begin() + 1, k.prog.shape.end()));
-  std::fill_n(out, R, E(0));
-  const int64_t total = ir::numel(k.prog.shape);
+  const Shape &xs = k.prog.shape;
+  const int64_t K = k.rows ? xs.back() : xs[0];
+  const int64_t R = K == 0 ? ir::numel(xs) : ir::numel(xs) / K;
+  std::fill_n(out, K == 0 ? ir::numel(Shape(k.rows ? xs.begin() : xs.begin() + 1, k.rows ? xs.end() - 1 : xs.end())) : R, E(0));
+  const int64_t total = ir::numel(xs);
   for (int64_t start = 0; start < total; start += kBlock) {
     const int64_t n = std::min(kBlock, total - start);
     const E *v = static_cast<const E *>(ev.eval(start, n, nullptr));
-    int64_t r = start % R, done = 0;
-    while (done < n) {  // row segments, each added in j order (the reference's order)
-      int64_t len = std::min(n - done, R - r);
-      E *o = out + r;
-      const E *s = v + done;
-      if constexpr (std::is_same_v<E, int64_t>)
-        for (int64_t q = 0; q < len; ++q) o[q] = wadd(o[q], s[q]);
-      else
-        for (int64_t q = 0; q < len; ++q) o[q] += s[q];
-      done += len;
-      r = 0;
+    if (k.rows) {  // runs of one out[r], j ascending
+      int64_t r = start / K, j = start % K, done = 0;
+      while (done < n) {
+        int64_t len = std::min(n - done, K - j);
+        E acc = out[r];
+        for (int64_t q = 0; q < len; ++q) acc = add(acc, v[done + q]);
+        out[r] = acc;
+        done += len;
+        ++r;
+        j = 0;
+      }
+    } else {  // row segments of x, each added into out (vectorised over r)
+      int64_t r = start % R, done = 0;
+      while (done < n) {
+        int64_t len = std::min(n - done, R - r);
+        E *o = out + r;
+        const E *s = v + done;
+        for (int64_t q = 0; q < len; ++q) o[q] = add(o[q], s[q]);
+        done += len;
+        r = 0;
+      }
     }
   }
 }
@@ -660,6 +679,19 @@ class ExecImpl final : public Executable {
   }
 
   std::vector<ir::Tensor> run(const std::vector<ir::Tensor> &args) override {
+    bind(args);
+    execute(nullptr);
+    return results();
+  }
+
+  std::vector<double> kernel_times(const std::vector<ir::Tensor> &args) override {
+    bind(args);
+    std::vector<double> t;
+    execute(&t);
+    return t;
+  }
+
+  void bind(const std::vector<ir::Tensor> &args) {
     if (args.size() != plan_.inputs.size())
       throw ExecError("exec: " + std::to_string(args.size()) + " arguments for " + std::to_string(plan_.inputs.size()) +
                       " inputs");
@@ -677,7 +709,9 @@ class ExecImpl final : public Executable {
         ptr_[static_cast<size_t>(b)] = conv_[k].data();
       }
     }
-    execute();
+  }
+
+  std::vector<ir::Tensor> results() const {
     std::vector<ir::Tensor> out;
     for (auto &o : plan_.outputs) {
       ir::Tensor t = ir::Tensor::zeros(o.elem, o.view.shape);
@@ -701,7 +735,7 @@ class ExecImpl final : public Executable {
                       " results for " + std::to_string(plan_.inputs.size()) + " inputs and " +
                       std::to_string(plan_.outputs.size()) + " outputs");
     for (size_t k = 0; k < args.size(); ++k) ptr_[static_cast<size_t>(plan_.input_buf[k])] = const_cast<void *>(args[k]);
-    execute();
+    execute(nullptr);
     for (size_t k = 0; k < outs.size(); ++k) {
       const OutputSpec &o = plan_.outputs[k];
       const int64_t n = ir::numel(o.view.shape);
@@ -723,10 +757,11 @@ class ExecImpl final : public Executable {
   std::vector<Reg> regs_;
   MapScratch scratch_;
 
-  void execute() {
+  void execute(std::vector<double> *times) {
     void *const *ptr = ptr_.data();
     size_t gi = 0;
     for (auto &k : plan_.kernels) {
+      auto t0 = times ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
       std::visit(
           [&](const auto &b) {
             using B = std::decay_t<decltype(b)>;
@@ -753,6 +788,7 @@ class ExecImpl final : public Executable {
             }
           },
           k.body);
+      if (times) times->push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
   }
 };

@@ -138,6 +138,9 @@ TEST(ExecReduce, SumInnerOfATransposeReadsStrided) {
   auto ex = rml::exec::compile(p);
   EXPECT_EQ(kernels(ex->plan(), "reduce"), 2) << ex->plan();
   EXPECT_EQ(kernels(ex->plan(), "map"), 0) << ex->plan();
+  // the summed axis is the contiguous one: summed in row order, still in j order
+  EXPECT_NE(ex->plan().find("real[5,6] = sumOuter[7] b0  (rows)"), std::string::npos) << ex->plan();
+  EXPECT_NE(ex->plan().find("(columns)"), std::string::npos) << ex->plan();
   EXPECT_TRUE(same_as_reference(p, {ramp({5, 6, 7})}, {}, 0));
 }
 
