@@ -130,6 +130,11 @@ RC_GTEST_PROP(AdProperties, JvpAndVjpAreTransposes, ()) {
   RC_ASSERT(close(jv[0], value, 1e-12));
   RC_ASSERT(close(jtw[0], value, 1e-12));
   RC_PRE(finite(jv[1]));
+  // The runtime tape's forward pass computes the same J·v.
+  std::vector<Tensor> all_tangents;
+  for (size_t k = 0, r = 0; k < c.inputs.size(); ++k)
+    all_tangents.push_back(c.inputs[k].second.elem == Elem::Real ? vs[r++] : Tensor{});
+  RC_ASSERT(close(runtime_jvp(c.term, c.inputs, args, all_tangents, false).second, jv[1], 1e-12));
   double lhs = 0, rhs = 0, scale = 0;
   for (size_t q = 0; q < w.r.size(); ++q) {
     lhs += jv[1].r[q] * w.r[q];
