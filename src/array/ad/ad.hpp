@@ -32,7 +32,10 @@ ir::Program gradient_program(const ir::Term &t, const Inputs &inputs);
 // outputs value then the vector–Jacobian product per real input. With vectorise_first
 // false, t must already be free of build1 (bot is not applied; for tests of the later
 // stages on hand-written bulk terms). gradient_program(t, in) = vjp_program(t, in) with
-// a scalar t.
+// a scalar t. The cotangent input is named "ctg" (fresh if an input has that name).
+// Cotangents are dense: an infinite partial derivative in an element the output never
+// reads still meets a zero cotangent, and 0·∞ makes that gradient NaN (the scalar path,
+// which only visits reachable elements, gives a number there).
 ir::Program vjp_program(const ir::Term &t, const Inputs &inputs, bool vectorise_first = true);
 
 // Forward mode from the same Delta (eval0): inputs ++ one tangent per real input (named
