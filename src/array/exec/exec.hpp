@@ -25,6 +25,8 @@ struct Options {
   bool fuse = true;
 };
 
+// A compiled program: its kernels, buffers (reused across runs) and constants. Not
+// reentrant: one run at a time per Executable (compile one per thread).
 class Executable {
  public:
   virtual ~Executable() = default;
@@ -41,7 +43,8 @@ class Executable {
   virtual std::vector<double> kernel_times(const std::vector<ir::Tensor> &args) = 0;
 };
 
-// Throws ExecError if p contains build1 or share (run bot / shareToLet first).
+// Throws ExecError if p contains build1 or share (run bot / shareToLet first) or is
+// ill-typed; run() throws ExecError on arguments of the wrong number or types.
 std::unique_ptr<Executable> compile(const ir::Program &p, Options options = {});
 
 }  // namespace rml::exec
