@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -17,6 +18,15 @@
 namespace rml::ad::test {
 
 using namespace rml::ir;
+
+// 1000 RapidCheck cases per property unless RC_PARAMS sets max_success (the sanitizer
+// runs set 100). RapidCheck reads RC_PARAMS once, lazily, at the first property.
+inline const bool kRcParams = [] {
+  const char *cur = std::getenv("RC_PARAMS");
+  std::string v = cur ? cur : "";
+  if (v.find("max_success") == std::string::npos) setenv("RC_PARAMS", (v.empty() ? "" : v + " ").append("max_success=1000").c_str(), 1);
+  return true;
+}();
 
 inline Tensor reals(Shape s, std::vector<double> v) {
   Tensor t = Tensor::zeros(Elem::Real, std::move(s));
