@@ -178,7 +178,9 @@ class RatioReporter : public benchmark::ConsoleReporter {
   void Finalize() override {
     std::printf("\nFraction of Eigen's speed (Eigen CPU time / executor CPU time; goal >= 0.80):\n");
     std::printf("%-8s %-24s %12s %12s %12s %9s %9s\n", "type", "m/n/k/form", "Eigen us", "raw us", "run us", "raw", "run");
-    for (auto &[key, v] : times_) {
+    for (auto &entry : times_) {
+      const auto &key = entry.first;
+      const auto &v = entry.second;  // not a structured binding: clang 14 cannot capture those
       auto get = [&](const char *n) {
         auto it = v.find(n);
         return it == v.end() ? 0.0 : it->second.first;
