@@ -22,7 +22,7 @@ const FrontendResult &gmm_frontend();
 
 class GmmCompiled {
  public:
-  // Seconds spent in each one-time stage.
+  // CPU seconds spent in each one-time stage.
   struct Times {
     double lower = 0, vectorise = 0, compile_objective = 0, gradient_program = 0, compile_gradient = 0;
   };
