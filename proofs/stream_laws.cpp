@@ -378,6 +378,224 @@ TEST(InitLaws, BrokenRulesAreCaught) {
   std::cout << "the old -> is not monotone:\n" << cex;
 }
 
+// ------------------------------------------------------------- the exactness lemma (§6.2)
+// The two facts semantics.md §6.2 uses to show that the oracle's arrays of length N
+// compute the restriction of lfp Φ_{I⊥}: (1) every rule is strict in one operand at the
+// same index (the table of §6.2); (2) only `post` reads indices above n, and where its
+// scan leaves a prefix it meets ⊥.
+namespace {
+
+// Both payloads equal too (a cell of a bool stream and of a data stream alike).
+z3::expr same_cell(Rules &R, const Cell &a, const Cell &b) { return eq(R, a, b, false) && eq(R, a, b, true); }
+
+// "out is ⊥ wherever every cell of `operands` is ⊥", for all values of every other free
+// cell: the other operands, the other indices, all five kinds of cells, any payload.
+z3::expr strict_claim(Rules &R, const std::vector<Cell> &operands, const Cell &out) {
+  z3::expr all_bot = R.c().bool_val(true);
+  for (auto &o : operands) all_bot = all_bot && R.is(o, kBot);
+  return z3::implies(all_bot, R.is(out, kBot));
+}
+bool strict(Domain &D, Rules &R, const std::vector<Cell> &operands, const Cell &out) {
+  return valid(D, strict_claim(R, operands, out));
+}
+
+// The first len cells of s.
+Stream take(const Stream &s, int len) { return Stream(s.begin(), s.begin() + len); }
+// s at indices ≤ n, t's cells above n.
+Stream splice(const Stream &s, const Stream &t, int n) {
+  Stream r = take(s, n + 1);
+  r.insert(r.end(), t.begin() + n + 1, t.end());
+  return r;
+}
+
+// The rows of the table at index n of prefixes of length len: each rule is strict in its
+// listed operand. Returns the names of the rows that fail (empty: all proved).
+std::vector<std::string> strictness_failures(Domain &D, Rules &R, int len, int n) {
+  z3::func_decl f = D.c.function("f", D.data, D.data, D.data);
+  z3::func_decl lt = D.c.function("lt", D.data, D.data, D.c.bool_sort());
+  z3::func_decl g = D.c.function("g", D.data, D.data, D.data, D.data);
+  // Every operand is a free stream; clock operands are free too (any cell, not only the
+  // clock cells tt ff ⊥ ‖), so each row holds a fortiori on clocks.
+  Stream x = fresh_stream(D, "x", len), y = fresh_stream(D, "y", len), z = fresh_stream(D, "z", len),
+         c = fresh_stream(D, "c", len), k = fresh_stream(D, "k", len);
+  Cell v{D.val(), D.c.constant("v", D.data), D.c.bool_const("vb")};  // a constant's value
+  std::vector<std::pair<std::string, z3::expr>> rows;
+  auto row = [&](const std::string &name, const std::vector<Cell> &operands, const Cell &out) {
+    rows.emplace_back(name, strict_claim(R, operands, out));
+  };
+  // base: jointly in its inputs (k = 1, 2, 3). Without inputs it is tt^N ⊥^ω by definition.
+  row("base (1 input)", {x[n]}, R.clock_base({x[n]}, x[n]));
+  row("base (2 inputs)", {x[n], y[n]}, R.clock_base({x[n], y[n]}, x[n]));
+  row("base (3 inputs)", {x[n], y[n], z[n]}, R.clock_base({x[n], y[n], z[n]}, x[n]));
+  row("never", {k[n]}, R.clock_never(k[n]));
+  row("on", {k[n]}, R.clock_on(k[n], c[n], true));
+  row("on not", {k[n]}, R.clock_on(k[n], c[n], false));
+  // A constant and a zero-argument apply (the oracle's rule_apply calls rule_const).
+  row("constant", {k[n]}, R.constant(k[n], v));
+  row("constant nil", {k[n]}, R.constant(k[n], R.nil(v)));
+  row("copy", {x[n]}, R.copy(x[n]));
+  // op, k >= 1: in any argument.
+  row("op/1 not", {c[n]}, R.not_(c[n]));
+  row("op/2 f arg 1", {x[n]}, R.apply2(f, x[n], y[n]));
+  row("op/2 f arg 2", {y[n]}, R.apply2(f, x[n], y[n]));
+  row("op/2 < arg 1", {x[n]}, R.rel2(lt, x[n], y[n]));
+  row("op/2 < arg 2", {y[n]}, R.rel2(lt, x[n], y[n]));
+  row("op/2 and arg 1", {c[n]}, R.and_(c[n], y[n]));
+  row("op/2 and arg 2", {y[n]}, R.and_(c[n], y[n]));
+  Cell g3{D.val(), g(x[n].d, y[n].d, z[n].d), x[n].b};
+  std::vector<Cell> args3{x[n], y[n], z[n]};
+  for (size_t a = 0; a < args3.size(); ++a) row("op/3 g arg " + std::to_string(a + 1), {args3[a]}, R.apply(args3, g3));
+  row("op/3 if arg c", {c[n]}, R.select(c[n], x[n], y[n]));
+  row("op/3 if arg then", {x[n]}, R.select(c[n], x[n], y[n]));
+  row("op/3 if arg else", {y[n]}, R.select(c[n], x[n], y[n]));
+  row("when", {c[n]}, R.when(x[n], c[n], true));
+  row("when not", {c[n]}, R.when(x[n], c[n], false));
+  row("merge", {c[n]}, R.merge(c[n], x[n], y[n]));
+  row("fby", {x[n]}, R.fby_at(x, y, n));
+  row("->", {x[n]}, R.arrow_at(x, y, n));
+  row("pre", {k[n]}, R.pre_at(x, k, n));
+  row("post", {k[n]}, R.post_at(x, k, n));
+  row("--post-clock-data", {x[n]}, R.post_data_at(x, n));
+  // One query for all rows; only if it fails, one per row to name the failing ones.
+  z3::expr all = D.c.bool_val(true);
+  for (auto &r : rows) all = all && r.second;
+  std::vector<std::string> bad;
+  if (valid(D, all)) return bad;
+  for (auto &r : rows)
+    if (!valid(D, r.second)) bad.push_back(r.first);
+  return bad;
+}
+
+}  // namespace
+
+// Fact 1 (semantics.md §6.2, the table): at every index n of every prefix of length 1..K,
+// for all other inputs, the listed operand ⊥ at n makes the output ⊥ at n.
+TEST(ExactnessLemma, EveryRuleIsStrictInItsListedOperand) {
+  Domain D;
+  Rules R{D};
+  for (int len = 1; len <= K; ++len)
+    for (int n = 0; n < len; ++n) {
+      auto bad = strictness_failures(D, R, len, n);
+      std::string names;
+      for (auto &b : bad) names += " " + b;
+      EXPECT_TRUE(bad.empty()) << "len=" << len << " n=" << n << ", not strict:" << names;
+    }
+  // The listed operand is the one the table can give: base is strict in its inputs only
+  // jointly (a present input makes it tt), when/merge are not strict in their data, fby
+  // and -> not in their second operand, pre/post not in x (their presence is κ's).
+  Stream x = fresh_stream(D, "x", 2), y = fresh_stream(D, "y", 2), c = fresh_stream(D, "c", 2), k = fresh_stream(D, "k", 2);
+  EXPECT_FALSE(strict(D, R, {x[0]}, R.clock_base({x[0], y[0]}, x[0])));
+  EXPECT_FALSE(strict(D, R, {x[0]}, R.when(x[0], c[0], true)));
+  EXPECT_FALSE(strict(D, R, {x[0]}, R.merge(c[0], x[0], y[0])));
+  EXPECT_FALSE(strict(D, R, {y[1]}, R.fby_at(x, y, 1)));
+  EXPECT_FALSE(strict(D, R, {y[0]}, R.arrow_at(x, y, 0)));
+  EXPECT_FALSE(strict(D, R, {x[0]}, R.pre_at(x, k, 0)));
+  EXPECT_FALSE(strict(D, R, {x[0]}, R.post_at(x, k, 0)));
+}
+
+// Fact 2 (causality): for every rule but post, the output at n is a function of the
+// inputs at indices 0..n. For streams s, s' of length len (every operand, clocks included)
+// that agree at 0..n, f(s)_n = f(s')_n; and f computed on the prefix s|n+1 of length n+1
+// gives the same cell at n as f on s. Together: a rule run on an array of length N
+// computes the restriction of the rule on any longer stream, whatever its later cells.
+// (The index-wise rules, base never on constant copy op when merge, take only the cells
+// at n in their encoding and in the oracle: the claim is immediate; it is proved for the
+// rules that scan, fby, -> and pre.) post and --post-clock-data read later indices: the
+// same claim has counterexamples (the check is not vacuous).
+TEST(ExactnessLemma, OnlyPostReadsLaterIndices) {
+  Domain D;
+  Rules R{D};
+  for (int len = 1; len <= K; ++len) {
+    Stream x = fresh_stream(D, "x", len), y = fresh_stream(D, "y", len), k = fresh_stream(D, "k", len);
+    Stream x2 = fresh_stream(D, "X", len), y2 = fresh_stream(D, "Y", len), k2 = fresh_stream(D, "K", len);
+    for (int n = 0; n < len; ++n) {
+      Stream xs = splice(x, x2, n), ys = splice(y, y2, n), ks = splice(k, k2, n);  // = s at 0..n
+      Stream xt = take(x, n + 1), yt = take(y, n + 1), kt = take(k, n + 1);          // s|n+1
+      auto causal = [&](const std::function<Cell(const Stream &, const Stream &, const Stream &)> &rule) {
+        Cell at = rule(x, y, k);
+        return same_cell(R, at, rule(xs, ys, ks)) && same_cell(R, at, rule(xt, yt, kt));
+      };
+      z3::expr fby = causal([&](const Stream &a, const Stream &b, const Stream &) { return R.fby_at(a, b, n); });
+      z3::expr arrow = causal([&](const Stream &a, const Stream &b, const Stream &) { return R.arrow_at(a, b, n); });
+      z3::expr pre = causal([&](const Stream &a, const Stream &, const Stream &kk) { return R.pre_at(a, kk, n); });
+      if (!valid(D, fby && arrow && pre)) {  // one query; then name the failing rule
+        EXPECT_TRUE(valid(D, fby)) << "fby len=" << len << " n=" << n;
+        EXPECT_TRUE(valid(D, arrow)) << "-> len=" << len << " n=" << n;
+        EXPECT_TRUE(valid(D, pre)) << "pre len=" << len << " n=" << n;
+      }
+      if (n + 1 < len) {
+        EXPECT_FALSE(valid(D, causal([&](const Stream &a, const Stream &, const Stream &kk) { return R.post_at(a, kk, n); })))
+            << "post len=" << len << " n=" << n;
+        EXPECT_FALSE(valid(D, causal([&](const Stream &a, const Stream &, const Stream &) { return R.post_data_at(a, n); })))
+            << "post data len=" << len << " n=" << n;
+      }
+    }
+  }
+}
+
+// Fact 2, post's part: where post's scan leaves a prefix of length L, it meets ⊥ in the
+// lfp too, since the clock κ (or, with --post-clock-data, x) is ⊥ at L. For every
+// L < len ≤ K and n < L: if κ_L = ⊥ (resp. x_L = ⊥), post on the prefix s|L equals post
+// on s at n, whatever the cells after L. And at the last tick within a prefix
+// (κ_n = tt, κ_m = ff for n < m < L), post is ⊥, or ‖ if x_n is □ or ‖.
+TEST(ExactnessLemma, PostMeetsBotWhereItLeavesThePrefix) {
+  Domain D;
+  Rules R{D};
+  for (int len = 2; len <= K; ++len) {
+    Stream x = fresh_stream(D, "x", len), k = fresh_stream(D, "k", len);
+    for (int L = 1; L < len; ++L) {
+      Stream xl = take(x, L), kl = take(k, L);
+      z3::expr post = D.c.bool_val(true), post_data = D.c.bool_val(true);
+      for (int n = 0; n < L; ++n) {
+        post = post && z3::implies(R.is(k[L], kBot), same_cell(R, R.post_at(xl, kl, n), R.post_at(x, k, n)));
+        post_data = post_data && z3::implies(R.is(x[L], kBot), same_cell(R, R.post_data_at(xl, n), R.post_data_at(x, n)));
+      }
+      EXPECT_TRUE(valid(D, post)) << "post L=" << L << " len=" << len;
+      EXPECT_TRUE(valid(D, post_data)) << "post data L=" << L << " len=" << len;
+    }
+  }
+  for (int len = 1; len <= K; ++len) {
+    Stream x = fresh_stream(D, "x", len), k = fresh_stream(D, "k", len);
+    z3::expr all = D.c.bool_val(true);
+    for (int n = 0; n < len; ++n) {
+      z3::expr last = R.tt(k[n]);
+      for (int m = n + 1; m < len; ++m) last = last && R.ff(k[m]);
+      Cell p = R.post_at(x, k, n);
+      z3::expr want = z3::ite(R.is(x[n], kAbs) || R.is(x[n], kErr), R.is(p, kErr), R.is(p, kBot));
+      all = all && z3::implies(last, want);
+    }
+    EXPECT_TRUE(valid(D, all)) << "len=" << len;
+  }
+}
+
+// Negative controls: rules that are not strict in their listed operand are refuted by the
+// same check. An fby that, where i_n = ⊥, outputs its state (as if i_n were present), and
+// an `and` that short-circuits (ff where a is ff, without reading b).
+TEST(ExactnessLemma, NonStrictRulesAreCaught) {
+  Domain D;
+  Rules R{D};
+  R.lax_fby = true;
+  R.short_circuit_and = true;
+  bool fby_caught = false, and_caught = false, others_hold = true;
+  for (int n = 0; n < 2; ++n)
+    for (auto &b : strictness_failures(D, R, 2, n)) {
+      fby_caught |= b == "fby";
+      and_caught |= b == "op/2 and arg 2";
+      others_hold &= b == "fby" || b == "op/2 and arg 2";
+    }
+  EXPECT_TRUE(fby_caught);
+  EXPECT_TRUE(and_caught);
+  EXPECT_TRUE(others_hold);  // nothing else is reported
+  Stream i = fresh_stream(D, "i", 2), e = fresh_stream(D, "e", 2);
+  // (with i_0 and e_0 present, for a readable counterexample)
+  std::string cex = counterexample(D, z3::implies(R.present(i[0]) && R.present(e[0]), strict_claim(R, {i[1]}, R.fby_at(i, e, 1))),
+                                   Shown{{"i", {i, false}}, {"e", {e, false}}, {"lax i fby e", {R.fby(i, e), false}}});
+  EXPECT_FALSE(cex.empty());
+  std::cout << "a non-strict fby is refuted:\n" << cex;
+  R.lax_fby = false;
+  EXPECT_TRUE(strict(D, R, {i[1]}, R.fby_at(i, e, 1)));  // the real one is strict
+}
+
 // ---------------------------------------------------------------- agreement with the oracle
 namespace {
 
@@ -429,10 +647,10 @@ struct Fixture {
   std::unique_ptr<rml::FrontendResult> fe;
   rml::core::Program prog;
   std::unique_ptr<rml::oracle::Oracle> oracle;
-  Fixture(const std::string &text, const std::string &main) {
+  Fixture(const std::string &text, const std::string &main, rml::oracle::Options opts = {}) {
     fe = rml::run_frontend("law.rml", text);
     prog = rml::core::elaborate(fe->checked, main);
-    oracle = std::make_unique<rml::oracle::Oracle>(fe->checked, prog);
+    oracle = std::make_unique<rml::oracle::Oracle>(fe->checked, prog, opts);
   }
 };
 
@@ -451,6 +669,18 @@ RC_GTEST_PROP(Agreement, EncodedRulesEqualTheOracle, ()) {
   static Fixture fp("node p(x: int) -> (y: int) y = post x;\n", "p");
   static Fixture fr("node r(x: int) -> (y: int) y = pre x;\n", "r");
   static Fixture fk("node k(x: int) -> (y: int) y = 7;\n", "k");
+  // Clock terms, seen through constants on them (clock columns are not in the Result): y
+  // and z on `base on c` and `base on not c`, base from three inputs; k on `never` (the
+  // literal simplification of `base on f` with f = false), f on base from one input, and
+  // a copy.
+  static Fixture fon("node o(x: int, c: bool, w: int) -> (y: int when c, z: int when not c) y = 7; z = 8;\n", "o");
+  static Fixture fnv("node v(x: int) -> (y: int) var f: bool; k: int when f; let f = false; k = 7; y = x; tel\n", "v");
+  static Fixture fand("node n(a: bool, b: bool) -> (y: bool) y = a and b;\n", "n");
+  static Fixture fpd("node p(x: int) -> (y: int) y = post x;\n", "p", [] {
+    rml::oracle::Options o;
+    o.post_clock_data = true;
+    return o;
+  }());
   int len = *rc::gen::inRange(1, 7);
   Domain D(true);
   Rules R{D};
@@ -524,5 +754,40 @@ RC_GTEST_PROP(Agreement, EncodedRulesEqualTheOracle, ()) {
     for (int n = 0; n < len; ++n) RC_ASSERT(same(D, R.post_at(x, k, n), rp.at("y", n), false));
     for (int n = 0; n < len; ++n) RC_ASSERT(same(D, R.pre_at(x, k, n), rr.at("y", n), false));
     for (int n = 0; n < len; ++n) RC_ASSERT(same(D, R.constant(k[n], seven), rk.at("y", n), false));
+  }
+  {  // base of three inputs, on, on not (through constants on the clocks)
+    auto in = inputs({{"x", false}, {"c", true}, {"w", false}});
+    auto res = run(fon, in);
+    Stream x = z3s(in, "x"), c = z3s(in, "c"), w = z3s(in, "w");
+    Cell seven{D.val(), D.c.int_val(7), D.c.bool_val(true)}, eight{D.val(), D.c.int_val(8), D.c.bool_val(true)};
+    for (int n = 0; n < len; ++n) {
+      Cell base = R.clock_base({x[n], c[n], w[n]}, x[n]);
+      RC_ASSERT(same(D, R.constant(R.clock_on(base, c[n], true), seven), res.at("y", n), false));
+      RC_ASSERT(same(D, R.constant(R.clock_on(base, c[n], false), eight), res.at("z", n), false));
+    }
+  }
+  {  // never, base of one input, copy
+    auto in = inputs({{"x", false}});
+    auto res = run(fnv, in);
+    Stream x = z3s(in, "x");
+    Cell seven{D.val(), D.c.int_val(7), D.c.bool_val(true)}, no{D.val(), D.c.int_val(0), D.c.bool_val(false)};
+    for (int n = 0; n < len; ++n) {
+      Cell base = R.clock_base({x[n]}, x[n]);
+      RC_ASSERT(same(D, R.constant(base, no), res.at("f", n), true));
+      RC_ASSERT(same(D, R.constant(R.clock_never(base), seven), res.at("k", n), false));
+      RC_ASSERT(same(D, R.copy(x[n]), res.at("y", n), false));
+    }
+  }
+  {  // and (a boolean operator)
+    auto in = inputs({{"a", true}, {"b", true}});
+    auto res = run(fand, in);
+    Stream a = z3s(in, "a"), b = z3s(in, "b");
+    for (int n = 0; n < len; ++n) RC_ASSERT(same(D, R.and_(a[n], b[n]), res.at("y", n), true));
+  }
+  {  // post under --post-clock-data
+    auto in = inputs({{"x", false}});
+    auto res = run(fpd, in);
+    Stream x = z3s(in, "x");
+    for (int n = 0; n < len; ++n) RC_ASSERT(same(D, R.post_data_at(x, n), res.at("y", n), false));
   }
 }

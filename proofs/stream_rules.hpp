@@ -52,6 +52,8 @@ struct Rules {
   bool broken_fby = false;  // fby forgets its state: e_n instead of e_k
   bool broken_pre = false;  // pre forgets its state: x_n instead of x_p
   bool old_arrow = false;   // the first `->` (semantics.md §4.7, §8): a_k = ‖ falls through to b_n
+  bool lax_fby = false;     // fby outputs its state where i_n = ⊥, as if i_n were present
+  bool short_circuit_and = false;  // `a and b` is ff where a is ff, without reading b
 
   z3::context &c() { return D.c; }
   Cell of_tag(const z3::expr &t, const Cell &payload) { return Cell{t, payload.d, payload.b}; }
@@ -68,6 +70,33 @@ struct Rules {
   // A clock cell (tt, ff, ⊥ or ‖: never □ or nil) ticks / does not tick.
   z3::expr tt(const Cell &k) { return is(k, kVal) && k.b; }
   z3::expr ff(const Cell &k) { return is(k, kVal) && !k.b; }
+
+  // A clock cell tt/ff (the data payload is meaningless).
+  Cell clock_cell(const z3::expr &ticks, const Cell &like) { return Cell{D.val(), like.d, ticks}; }
+
+  // §2.4 ⟦base⟧ of the main node (rule_clock_base) from its inputs' cells at one index: tt if
+  // some input is present (a value or nil), ff if all are □, ‖ if none is present and one
+  // is ‖, ⊥ otherwise. Without inputs it is tt (`like` only gives the payload).
+  Cell clock_base(const std::vector<Cell> &inputs, const Cell &like) {
+    if (inputs.empty()) return clock_cell(c().bool_val(true), like);
+    z3::expr any_present = c().bool_val(false), all_abs = c().bool_val(true), any_err = c().bool_val(false);
+    for (auto &x : inputs) {
+      any_present = any_present || present(x);
+      all_abs = all_abs && is(x, kAbs);
+      any_err = any_err || is(x, kErr);
+    }
+    return ite(any_present, clock_cell(c().bool_val(true), like),
+           ite(all_abs, clock_cell(c().bool_val(false), like), ite(any_err, err(like), bot(like))));
+  }
+
+  // §3 ⟦never⟧ (rule_clock_never): ff where the base clock is known (tt or ff), ‖ where it is
+  // ‖, ⊥ otherwise.
+  Cell clock_never(const Cell &base) {
+    return ite(is(base, kVal), clock_cell(c().bool_val(false), base), ite(is(base, kErr), err(base), bot(base)));
+  }
+
+  // A copy equation `y = x` (the oracle's K::Copy): the cell of x.
+  Cell copy(const Cell &x) { return x; }
 
   // §4.1 c^κ: the constant's cell `value` (tag val or nil) where κ ticks.
   Cell constant(const Cell &kappa, const Cell &value) {
@@ -121,6 +150,12 @@ struct Rules {
   }
   // A binary data operator f (uninterpreted).
   Cell apply2(const z3::func_decl &f, const Cell &a, const Cell &b) { return apply({a, b}, Cell{D.val(), f(a.d, b.d), a.b}); }
+  // The boolean `and` (an operator like any other: strict in both arguments). With
+  // short_circuit_and (a negative control) it is ff where a is ff, whatever b is.
+  Cell and_(const Cell &a, const Cell &b) {
+    Cell strict = apply({a, b}, Cell{D.val(), a.d, a.b && b.b});
+    return short_circuit_and ? ite(is(a, kVal) && !a.b, a, strict) : strict;
+  }
   // A data -> bool relation r (uninterpreted), e.g. `<`.
   Cell rel2(const z3::func_decl &r, const Cell &a, const Cell &b) { return apply({a, b}, Cell{D.val(), a.d, r(a.d, b.d)}); }
   Cell not_(const Cell &a) { return apply({a}, Cell{D.val(), a.d, !a.b}); }
@@ -138,7 +173,7 @@ struct Rules {
                   ite(present(e[k]), broken_fby ? e[n] : e[k], ite(is(e[k], kBot), bot(in), err(in)))));
       state = ite(is(i[k], kAbs), state, at_k);
     }
-    return ite(is(in, kBot), bot(in),
+    return ite(is(in, kBot), lax_fby ? state : bot(in),
            ite(is(in, kAbs), ite(absentish(en), abs(in), err(in)),
            ite(is(in, kErr), err(in),
            ite(is(en, kAbs) || is(en, kErr), err(in), state))));
@@ -188,6 +223,18 @@ struct Rules {
            ite(is(kn, kErr), err(xn),
            ite(!kn.b, ite(absentish(xn), abs(xn), err(xn)),
            ite(is(xn, kAbs) || is(xn, kErr), err(xn), look))));
+  }
+
+  // --post-clock-data (rule_post_data; refuted, semantics.md §2.3, §4.10): presence from x
+  // itself, x at its next present cell; ⊥ beyond the prefix.
+  Cell post_data_at(const Stream &x, int n) {
+    const Cell &xn = x[n];
+    Cell look = bot(xn);  // beyond the prefix
+    for (int m = static_cast<int>(x.size()) - 1; m > n; --m) {
+      const Cell &xm = x[m];
+      look = ite(is(xm, kAbs), look, ite(present(xm), xm, ite(is(xm, kBot), bot(xn), err(xn))));
+    }
+    return ite(is(xn, kBot), bot(xn), ite(is(xn, kAbs), abs(xn), ite(is(xn, kErr), err(xn), look)));
   }
 
   // Whole-stream forms.
