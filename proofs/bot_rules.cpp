@@ -204,8 +204,8 @@ TEST_P(BotRule, PreservesTheReferenceSemantics) {
     EXPECT_EQ(prove_equal(lhs, *rhs), "proved") << print(lhs) << "\n~>\n" << print(*rhs);
   }
 }
-INSTANTIATE_TEST_SUITE_P(AllThirty, BotRule, ::testing::Range(0, rml::bot::kRuleCount),
-                         [](const auto &info) { return std::string(rml::bot::rule_name(static_cast<Rule>(info.param))); });
+std::string rule_label(const ::testing::TestParamInfo<int> &p) { return rml::bot::rule_name(static_cast<Rule>(p.param)); }
+INSTANTIATE_TEST_SUITE_P(AllThirty, BotRule, ::testing::Range(0, rml::bot::kRuleCount), rule_label);
 
 class SimplifierRule : public ::testing::TestWithParam<int> {};
 
@@ -224,8 +224,10 @@ TEST_P(SimplifierRule, PreservesTheReferenceSemantics) {
   }
   EXPECT_GT(fired, 0) << "no instance exercises the rule";
 }
-INSTANTIATE_TEST_SUITE_P(All, SimplifierRule, ::testing::Range(0, rml::bot::kSimpRuleCount),
-                         [](const auto &info) { return std::string(rml::bot::simp_rule_name(static_cast<SimpRule>(info.param))); });
+std::string simp_label(const ::testing::TestParamInfo<int> &p) {
+  return rml::bot::simp_rule_name(static_cast<SimpRule>(p.param));
+}
+INSTANTIATE_TEST_SUITE_P(All, SimplifierRule, ::testing::Range(0, rml::bot::kSimpRuleCount), simp_label);
 
 // Law: the whole normaliser preserves the semantics on the composite examples of
 // array-ad.md §9 (t_sc, t_dot, the concat of item 11), as a check of rule interplay.

@@ -10,11 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "array/lower/lower.hpp"
-#ifdef RML_HAVE_COMPILED_PATH
 #include "array/ad/ad.hpp"
 #include "array/bot/bot.hpp"
 #include "array/exec/exec.hpp"
-#endif
 #include "core/normalize.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/trace_io.hpp"
@@ -305,7 +303,6 @@ struct CompiledPathError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-#ifdef RML_HAVE_COMPILED_PATH
 // Pointwise `fun` applications through lowering + bot + simplifier + executor, with one
 // executable per (fun, static arguments, argument types): a stream applies the same fun
 // at the same types every cycle, so each is compiled once.
@@ -340,7 +337,6 @@ oracle::Options::FunApply compiled_fun_apply(const CheckedProgram &cp, std::shar
     }
   };
 }
-#endif
 
 }  // namespace
 
@@ -349,12 +345,6 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     err << "rml: error: --backend is reference or compiled\n";
     return kFrontendError;
   }
-#ifndef RML_HAVE_COMPILED_PATH
-  if (c.backend == "compiled") {
-    err << "rml: error: --backend compiled is not available in this build (bot, AD or the executor was not built)\n";
-    return kFrontendError;
-  }
-#endif
   auto r = load(c.file, err);
   if (!r) return kFrontendError;
   if (int rc = report(*r, err)) return rc;
@@ -381,10 +371,8 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     opts.post_clock_data = c.post_clock_data;
     opts.strict_when_merge = c.strict_when_merge;
     opts.lazy_if = c.lazy_if;
-#ifdef RML_HAVE_COMPILED_PATH
     auto stats = std::make_shared<CompiledStats>();
     if (c.backend == "compiled") opts.apply_fun = compiled_fun_apply(r->checked, stats);
-#endif
     oracle::Oracle orc(r->checked, prog, opts);
     for (auto &clash : orc.clocks().clashes)
       err << (clash.span.valid() ? location(clash.span) + ": " : std::string()) << "warning[clock.clash]: " << clash.message
@@ -417,12 +405,10 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
         return kFrontendError;
       }
     out << oracle::format_result(res, vars, fmt);
-#ifdef RML_HAVE_COMPILED_PATH
     if (c.backend == "compiled")
       err << "note: compiled backend: " << stats->cache.size() << " executable" << (stats->cache.size() == 1 ? "" : "s")
           << " (fun at argument types) for " << stats->applications << " fun application"
           << (stats->applications == 1 ? "" : "s") << "\n";
-#endif
     for (auto &v : res.input_clock_violations) err << "warning[input.clock]: input " << v << "\n";
     for (auto &e : res.errors)
       err << (e.span.valid() ? location(e.span) + ": " : std::string()) << "error value at cycle " << e.cycle << " in '"
@@ -632,7 +618,6 @@ void unknown_fun(const FrontendResult &r, const GradCmd &c, std::ostream &err) {
   }
 }
 
-#ifdef RML_HAVE_COMPILED_PATH
 // A term as a program for printing: its top-level lets become binds, and so do the lets
 // at the top of their values, as long as no name is bound twice (so nothing is captured).
 ir::Program as_program(const ir::Term &t, const std::vector<std::pair<std::string, ir::Type>> &inputs, const std::string &label) {
@@ -653,7 +638,6 @@ ir::Program as_program(const ir::Term &t, const std::vector<std::pair<std::strin
   p.output_names = {label};
   return p;
 }
-#endif
 
 // --size NAME=N or NAME=[d, ...].
 bool parse_size(const std::string &text, std::string &name, nlohmann::json &value) {
@@ -811,10 +795,6 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
     err << render(d);
     return kFrontendError;
   }
-#ifndef RML_HAVE_COMPILED_PATH
-  err << "rml: error: rml grad is not available in this build (bot, AD or the executor was not built)\n";
-  return kFrontendError;
-#else
   try {
     ir::Program g = ad::gradient_program(l.body, l.inputs);
     if (c.at.empty()) {
@@ -842,7 +822,6 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
     err << "rml: error: computing the gradient of '" << c.fun << "' failed: " << e.what() << "\n";
     return kUnknown;
   }
-#endif
 }
 
 int cmd_corpus(const CorpusCmd &c, std::ostream &out, std::ostream &err) {
