@@ -31,9 +31,7 @@
 #include "gmm_data.hpp"
 #include "gmm_eigen.hpp"
 #include "gmm_loops.hpp"
-#ifdef RML_HAVE_COMPILED
 #include "gmm_compiled.hpp"
-#endif
 
 using namespace rml::adbench;
 
@@ -45,9 +43,7 @@ struct Instance {
   std::vector<double> params;
   std::unique_ptr<GmmEigen> eigen;
   std::unique_ptr<GmmAdolc> adolc;
-#ifdef RML_HAVE_COMPILED
   std::unique_ptr<GmmCompiled> rml, pointwise;
-#endif
 };
 
 std::vector<std::unique_ptr<Instance>> &instances() {
@@ -65,7 +61,6 @@ void check_close(double got, double want, double tol, const std::string &what) {
     die(what + ": " + std::to_string(got) + " vs " + std::to_string(want) + " (rho " + std::to_string(rho(got, want)) + ")");
 }
 
-#ifdef RML_HAVE_COMPILED
 // Ours: the compiled objective, the compiled value + gradient, and the one-time build
 // (lowering, bot + simplification [+ AD], executor compilation) timed per stage.
 void register_compiled(Instance &I) {
@@ -127,7 +122,6 @@ void register_compiled(Instance &I) {
     })->Unit(benchmark::kMillisecond)->Iterations(1);
   }
 }
-#endif
 
 void register_instance(Instance &I) {
   const std::string s = "/" + I.name;
@@ -150,9 +144,7 @@ void register_instance(Instance &I) {
   benchmark::RegisterBenchmark(("adolc_tape" + s).c_str(), [&I](benchmark::State &st) {
     for (auto _ : st) I.adolc->tape();
   })->Unit(benchmark::kMicrosecond);
-#ifdef RML_HAVE_COMPILED
   register_compiled(I);
-#endif
 }
 
 // Collects the per-repetition times and prints minimums and ratios at the end.
@@ -257,7 +249,6 @@ int main(int argc, char **argv) {
       const double loops = gmm_objective_loops<double>(I->in, p, p + kk, p + kk + kk * dd);
       check_close(I->eigen->objective(I->params), loops, 1e-12, name + ": Eigen vs loops objective");
       check_close(I->adolc->value(p), loops, 1e-12, name + ": ADOL-C tape vs loops objective");
-#ifdef RML_HAVE_COMPILED
       I->rml = std::make_unique<GmmCompiled>(I->in);
       std::vector<double> ga(I->params.size()), gr(I->params.size());
       I->adolc->gradient(p, ga.data());
@@ -266,7 +257,6 @@ int main(int argc, char **argv) {
       check_close(v, loops, 1e-10, name + ": rml objective vs loops");
       check_close(vg, loops, 1e-10, name + ": rml gradient program's value vs loops");
       for (size_t j = 0; j < gr.size(); ++j) check_close(gr[j], ga[j], 1e-8, name + ": rml vs ADOL-C gradient entry " + std::to_string(j));
-#endif
       instances().push_back(std::move(I));
     }
   for (auto &I : instances()) register_instance(*I);

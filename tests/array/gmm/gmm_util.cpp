@@ -1,21 +1,12 @@
 #include "gmm_util.hpp"
 
+#include "gmm_compiled.hpp"
+
 #include <fstream>
 
 namespace rml::gmmtest {
 
-const FrontendResult &gmm_program() {
-  static std::unique_ptr<FrontendResult> fe = [] {
-    const std::string path = std::string(RML_SOURCE_DIR) + "/reference/adbench/gmm.rml";
-    std::string err;
-    auto text = read_file(path, err);
-    if (!text) throw std::runtime_error(err);
-    auto r = run_frontend(path, *text);
-    if (r->diags.has_errors()) throw std::runtime_error(render_all(r->diags));
-    return r;
-  }();
-  return *fe;
-}
+const FrontendResult &gmm_program() { return adbench::gmm_frontend(); }
 
 namespace {
 array::Tensor real_tensor(std::vector<int64_t> shape, const double *data) {

@@ -8,9 +8,7 @@
 #include "array/lower/lower.hpp"
 #include "gmm_eigen.hpp"
 #include "gmm_util.hpp"
-#ifdef RML_HAVE_COMPILED
 #include "gmm_compiled.hpp"
-#endif
 
 using namespace rml;
 using gmmtest::expect_close;
@@ -50,7 +48,6 @@ TEST(GmmLowered, ScalarDualNumbersMatchAdbenchGoldenGradient) {
   expect_close(params_gradient(g.grads), gmmtest::kTestGradient, 1e-8, "scalar dual numbers vs ADBench golden");
 }
 
-#ifdef RML_HAVE_COMPILED
 
 TEST(GmmCompiled, ObjectiveAndGradientMatchAdbenchGoldenOnTestTxt) {
   RML_LOAD_GMM(in, "test.txt");
@@ -102,8 +99,3 @@ TEST(GmmCompiled, ObjectiveMatchesTheReferenceEvaluatorOn1kD10K5) {
   EXPECT_LE(adbench::rho(c.objective(in.params()), gmmtest::eval_fun("gmm_objective", in, in.params())), 1e-12);
 }
 
-#else
-TEST(GmmCompiled, NotBuilt) {
-  GTEST_SKIP() << "bot or the executor is not built: the compiled GMM path is not tested";
-}
-#endif
