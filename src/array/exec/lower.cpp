@@ -11,7 +11,8 @@
 //    map kernel. sumOuter of a product of two views that contracts like a matrix product
 //    becomes a GEMM; other sumOuters are column reductions fused with their argument.
 //    Dynamic gathers, scatters and indexes run their index functions on a small register
-//    machine (VmProg), copying whole trailing slices.
+//    machine (VmProg), copying whole trailing slices; compile (runtime.cpp) replaces the
+//    machine by a table of offsets when the index function reads only constants.
 // 3. Temporary buffers get physical slots from their lifetimes: a buffer's slot is freed
 //    after its last reader and reused by a later buffer of the same byte size.
 #include <algorithm>
@@ -1362,7 +1363,9 @@ std::string print_plan(const Plan &p) {
           } else {
             out << (b.scatter ? "scatter b" : "gather  b") << w << " " << dt_name(wb.dt) << shape_str(b.out_shape) << " <- "
                 << view_str(b.src) << " (" << b.m1 << " binders, " << b.m2 << " components, slices of " << b.inner
-                << ", index code " << b.ix.code.size() << " ops)";
+                << ", index code " << b.ix.code.size() << " ops";
+            if (b.table) out << ", table of " << b.table->size() << " offsets)";
+            else out << ", interpreted)";
           }
         },
         ker.body);

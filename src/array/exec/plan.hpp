@@ -129,6 +129,13 @@ struct GatherK {
   int64_t inner = 1;
   VmProg ix;
   int out = -1;
+  // Set by compile (runtime.cpp) when ix reads no data but constants and the domain has
+  // at most kMaxTable points: ix evaluated once, one offset per domain point (row-major):
+  // gather, the source element of the slice (src.offset included); scatter, the output
+  // element of the slice; -1 out of bounds. The kernel then copies / adds slices without
+  // running ix. Null: ix is interpreted per point.
+  std::shared_ptr<const std::vector<int64_t>> table;
+  static constexpr int64_t kMaxTable = int64_t{1} << 24;
 };
 using KernelBody = std::variant<MapK, ReduceK, GemmK, GatherK>;
 struct Kernel {

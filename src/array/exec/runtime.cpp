@@ -2,7 +2,9 @@
 // the executable's precision (conversion only at the boundary: arguments, constants,
 // results); ints and bools are int64_t. Elementwise semantics are those of the reference
 // evaluator (src/array/eval.cpp): wrapping int arithmetic, x div 0 = x mod 0 = 0,
-// saturating floor/int, NaN-propagating max/min.
+// saturating floor/int, NaN-propagating max/min. Gathers and scatters whose index function
+// reads only constants get a table of offsets at compile time (GatherK::table) and then
+// run no index code.
 #include <Eigen/Core>
 #include <algorithm>
 #include <chrono>
@@ -544,24 +546,35 @@ struct GemmRun {
   int c;
 };
 
+template <class E>
+inline E add(E a, E b) {
+  if constexpr (std::is_same_v<E, int64_t>) return wadd(a, b);
+  else return a + b;
+}
+
 // ---- gather / scatter / index ----
-template <class T, class E>
-void gather_scatter(const GatherK &k, void *const *ptr, std::vector<Reg> &R) {
-  E *out = static_cast<E *>(ptr[k.out]);
-  const E *src = static_cast<const E *>(ptr[k.src.buf]);
-  const int64_t total_out = ir::numel(k.out_shape);
-  if (k.scatter) std::fill_n(out, total_out, E(0));
-  const Shape &dom_shape = k.scatter ? k.src.shape : k.out_shape;
-  Shape dom(dom_shape.begin(), dom_shape.begin() + static_cast<long>(k.m1));
-  int64_t count = ir::numel(dom);
-  if (count == 0 || total_out == 0) return;
+// The domain of the index function: the first m1 dims of the output (gather) or of the
+// source (scatter).
+inline Shape gather_domain(const GatherK &k) {
+  const Shape &s = k.scatter ? k.src.shape : k.out_shape;
+  return Shape(s.begin(), s.begin() + static_cast<long>(k.m1));
+}
+
+// Runs k.ix over the domain in row-major order, calling f(lin, src_lead, off) per point:
+// lin its number, src_lead the source offset of its slice (scatter), off the offset of the
+// element it addresses (gather: in src, src.offset included; scatter: in out, times the
+// slice size), -1 out of bounds.
+template <class T, class F>
+void run_index(const GatherK &k, void *const *ptr, std::vector<Reg> &R, F &&f) {
+  const Shape dom = gather_domain(k);
+  const int64_t count = ir::numel(dom);
+  if (count == 0) return;
   if (R.size() < static_cast<size_t>(k.ix.nregs)) R.resize(static_cast<size_t>(k.ix.nregs));
   const int nc = static_cast<int>(k.ix.code.size());
   Strides out_rm = row_major(Shape(k.out_shape.begin(), k.out_shape.begin() + static_cast<long>(k.scatter ? k.m2 : k.m1)));
   for (size_t b = 0; b < k.m1; ++b) R[b].i = 0;
-  int64_t lin = 0;  // row-major number of the domain point
   int64_t src_lead = k.src.offset;
-  for (int64_t it = 0; it < count; ++it) {
+  for (int64_t lin = 0; lin < count; ++lin) {
     vm_exec<T>(k.ix, R.data(), ptr, 0, nc);
     bool ok = true;
     int64_t off = 0;
@@ -571,14 +584,7 @@ void gather_scatter(const GatherK &k, void *const *ptr, std::vector<Reg> &R) {
         ok = ok && x >= 0 && x < k.out_shape[q];
         off += x * out_rm[q];
       }
-      if (ok) {
-        E *o = out + off * k.inner;
-        const E *s = src + src_lead;
-        for (int64_t q = 0; q < k.inner; ++q) {
-          if constexpr (std::is_same_v<E, int64_t>) o[q] = wadd(o[q], s[q]);
-          else o[q] += s[q];
-        }
-      }
+      off *= k.inner;
     } else {
       off = k.src.offset;
       for (size_t q = 0; q < k.m2; ++q) {
@@ -586,11 +592,8 @@ void gather_scatter(const GatherK &k, void *const *ptr, std::vector<Reg> &R) {
         ok = ok && x >= 0 && x < k.src.shape[q];
         off += x * k.src.strides[q];
       }
-      E *o = out + lin * k.inner;
-      if (ok) std::memcpy(o, src + off, static_cast<size_t>(k.inner) * sizeof(E));
-      else std::fill_n(o, k.inner, E(0));
     }
-    ++lin;
+    f(lin, src_lead, ok ? off : int64_t{-1});
     for (size_t b = k.m1; b-- > 0;) {  // next domain point (binders in registers 0..m1-1)
       ++R[b].i;
       if (k.scatter) src_lead += k.src.strides[b];
@@ -601,12 +604,98 @@ void gather_scatter(const GatherK &k, void *const *ptr, std::vector<Reg> &R) {
   }
 }
 
-// ---- reductions ----
 template <class E>
-inline E add(E a, E b) {
-  if constexpr (std::is_same_v<E, int64_t>) return wadd(a, b);
-  else return a + b;
+inline void add_slice(E *o, const E *s, int64_t n) {
+  for (int64_t q = 0; q < n; ++q) o[q] = add(o[q], s[q]);
 }
+
+// Whether k.ix reads only constant buffers (so compile can tabulate it).
+inline bool data_independent(const GatherK &k, const Plan &p) {
+  for (const View &c : k.ix.caps)
+    if (p.bufs[static_cast<size_t>(c.buf)].storage != Buffer::Storage::Const) return false;
+  return true;
+}
+
+template <class T>
+std::shared_ptr<const std::vector<int64_t>> index_table(const GatherK &k, void *const *ptr) {
+  auto t = std::make_shared<std::vector<int64_t>>(static_cast<size_t>(ir::numel(gather_domain(k))));
+  std::vector<Reg> R;
+  int64_t *d = t->data();
+  run_index<T>(k, ptr, R, [d](int64_t lin, int64_t, int64_t off) { d[lin] = off; });
+  return t;
+}
+
+template <class T, class E>
+void gather_scatter(const GatherK &k, void *const *ptr, std::vector<Reg> &R) {
+  E *out = static_cast<E *>(ptr[k.out]);
+  const E *src = static_cast<const E *>(ptr[k.src.buf]);
+  const int64_t total_out = ir::numel(k.out_shape);
+  if (k.scatter) std::fill_n(out, total_out, E(0));
+  if (total_out == 0) return;
+  const int64_t inner = k.inner;
+  if (k.table) {  // precomputed offsets: the same slice copies / adds in the same order
+    const int64_t *tab = k.table->data();
+    const int64_t count = static_cast<int64_t>(k.table->size());
+    if (!k.scatter) {
+      if (inner == 1)
+        for (int64_t lin = 0; lin < count; ++lin) out[lin] = tab[lin] >= 0 ? src[tab[lin]] : E(0);
+      else
+        for (int64_t lin = 0; lin < count; ++lin) {
+          E *o = out + lin * inner;
+          if (tab[lin] >= 0) std::memcpy(o, src + tab[lin], static_cast<size_t>(inner) * sizeof(E));
+          else std::fill_n(o, inner, E(0));
+        }
+      return;
+    }
+    const Shape dom = gather_domain(k);
+    const size_t m1 = k.m1;
+    if (m1 == 0) {
+      if (tab[0] >= 0) add_slice(out + tab[0], src + k.src.offset, inner);
+      return;
+    }
+    // Source slices in row-major domain order: the innermost binder by its stride, the
+    // others by an odometer.
+    const int64_t n_in = dom[m1 - 1], s_in = k.src.strides[m1 - 1];
+    int64_t ix_buf[16];
+    std::vector<int64_t> ix_big;
+    int64_t *ix = ix_buf;
+    if (m1 > 16) {
+      ix_big.resize(m1);
+      ix = ix_big.data();
+    }
+    std::fill_n(ix, m1, int64_t{0});
+    int64_t lead = k.src.offset;
+    for (int64_t lin = 0; lin < count; lin += n_in) {
+      const int64_t *t = tab + lin;
+      if (inner == 1) {
+        for (int64_t j = 0; j < n_in; ++j)
+          if (t[j] >= 0) out[t[j]] = add(out[t[j]], src[lead + j * s_in]);
+      } else {
+        for (int64_t j = 0; j < n_in; ++j)
+          if (t[j] >= 0) add_slice(out + t[j], src + lead + j * s_in, inner);
+      }
+      for (size_t b = m1 - 1; b-- > 0;) {
+        ++ix[b];
+        lead += k.src.strides[b];
+        if (ix[b] < dom[b]) break;
+        lead -= dom[b] * k.src.strides[b];
+        ix[b] = 0;
+      }
+    }
+    return;
+  }
+  run_index<T>(k, ptr, R, [&](int64_t lin, int64_t src_lead, int64_t off) {
+    if (k.scatter) {
+      if (off >= 0) add_slice(out + off, src + src_lead, inner);
+    } else {
+      E *o = out + lin * inner;
+      if (off >= 0) std::memcpy(o, src + off, static_cast<size_t>(inner) * sizeof(E));
+      else std::fill_n(o, inner, E(0));
+    }
+  });
+}
+
+// ---- reductions ----
 
 template <class T, class E>
 void reduce(const ReduceK &k, MapEval<T> &ev, void *const *ptr) {
@@ -675,6 +764,11 @@ class ExecImpl final : public Executable {
     conv_.resize(plan_.inputs.size());
     for (auto &k : plan_.kernels) {
       if (auto *g = std::get_if<GemmK>(&k.body)) gemms_.emplace_back(std::make_unique<GemmRun<T>>(*g));
+      if (auto *g = std::get_if<GatherK>(&k.body)) {
+        const int64_t count = ir::numel(gather_domain(*g));
+        if (count > 0 && count <= GatherK::kMaxTable && ir::numel(g->out_shape) > 0 && data_independent(*g, plan_))
+          g->table = index_table<T>(*g, ptr_.data());  // constant buffers are bound by now
+      }
     }
   }
 

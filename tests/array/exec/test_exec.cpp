@@ -499,3 +499,93 @@ TEST(ExecScatter, PermutationScattersAreTransposedViews) {
   EXPECT_EQ(kernels(ex->plan(), "scatter"), 2) << ex->plan();
   EXPECT_TRUE(same_as_reference(p, {ramp({3, 4, 2})}, {}, 0));
 }
+
+// ---- index tables: data-independent index functions evaluated at compile time ----
+
+namespace {
+int table_kernels(const std::string &plan) {
+  int n = 0;
+  for (size_t at = plan.find("table of"); at != std::string::npos; at = plan.find("table of", at + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST(ExecTable, DataIndependentGathersUseOffsetTables) {
+  Term a = rvar("a", {4, 2}), b = rvar("b", {5});
+  Term i = ivar("i"), j = ivar("j");
+  // Rows cond (i < 3) (2 i - 1) (5 - i) for i < 6: -1 (out of bounds), 1, 3, 2, 1, 0 (row 1
+  // twice); elements of b through a constant int array (with out-of-bounds entries) and
+  // a loop; a two-binder gather of single elements with i + j - 1 out of bounds at the ends.
+  Term rows = cond(binary(BinOp::Lt, i, ic(3)), sub(mul(ic(2), i), ic(1)), sub(ic(5), i));
+  Term tab = constant(ints({6}, {4, -2, 0, 5, 0, 3}));
+  Term via_const = add(index(tab, {i}), sum_outer(gather({2}, iota(3), {"j"}, {j})));
+  std::vector<Term> outs{gather({6, 2}, a, {"i"}, {rows}), gather({6}, b, {"i"}, {via_const}),
+                         gather({3, 4}, b, {"i", "j"}, {sub(add(i, j), ic(1))}),
+                         gather({6, 2}, unary(UnOp::Exp, a), {"i"}, {rows})};
+  Program p = program({{"a", rt({4, 2})}, {"b", rt({5})}}, outs);
+  auto ex = rml::exec::compile(p);
+  EXPECT_EQ(kernels(ex->plan(), "gather"), 4) << ex->plan();
+  EXPECT_EQ(table_kernels(ex->plan()), 4) << ex->plan();
+  EXPECT_EQ(ex->plan().find("interpreted"), std::string::npos) << ex->plan();
+  std::vector<Tensor> args{ramp({4, 2}), ramp({5}, 2, 1)};
+  auto out = ex->run(args);
+  EXPECT_EQ(out[0].r[0], 0.0);
+  EXPECT_EQ(out[0].r[1], 0.0);
+  EXPECT_EQ(out[0].r[2], args[0].r[2]);
+  EXPECT_TRUE(same_as_reference(p, args, {}, 0));
+  ex->run({ramp({4, 2}, 3, 2), ramp({5})});  // the tables hold across runs
+  EXPECT_TRUE(same_as_reference(p, {ramp({4, 2}, 3, 2), ramp({5})}, {}, 0));
+  Options f32;
+  f32.precision = Precision::F32;
+  EXPECT_EQ(table_kernels(rml::exec::compile(p, f32)->plan()), 4);
+  EXPECT_TRUE(same_as_reference(p, args, f32, 1e-6));
+}
+
+TEST(ExecTable, DataIndependentScattersAddCollisionsInTheReferenceOrder) {
+  Term s = rvar("s", {3, 5, 2}), m = ivar("m", {3, 4});
+  Term i = ivar("i"), j = ivar("j");
+  // i + j - 2 over 3 x 5: -2, -1 and 4.. dropped, every in-bounds target hit several times;
+  // a transposed (strided) source; single elements; ints; a scatter by a constant array.
+  Term ij = sub(add(i, j), ic(2));
+  Term tab = constant(ints({4}, {1, 7, 1, -1}));
+  std::vector<Term> outs{scatter({4, 2}, s, {"i", "j"}, {ij}),
+                         scatter({4, 5, 3}, transpose({2, 1, 0}, s), {"i", "j"}, {binary(BinOp::Mod, add(i, j), ic(4)), j}),
+                         scatter({4}, unary(UnOp::Exp, s), {"i", "j", "k"}, {sub(add(i, j), binary(BinOp::Mul, ic(2), ivar("k")))}),
+                         scatter({2, 3}, tr(m), {"i"}, {index(tab, {i})}),
+                         scatter({2, 1, 2}, s, {"i", "j", "k"}, {ic(1), ic(0), ic(1)})};
+  Program p = program({{"s", rt({3, 5, 2})}, {"m", it({3, 4})}}, outs);
+  auto ex = rml::exec::compile(p);
+  EXPECT_EQ(kernels(ex->plan(), "scatter"), 5) << ex->plan();
+  EXPECT_EQ(table_kernels(ex->plan()), 5) << ex->plan();
+  std::vector<Tensor> args{ramp({3, 5, 2}, 1e3, 0.5), ints({3, 4}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})};
+  EXPECT_TRUE(same_as_reference(p, args, {}, 0));  // bitwise: the sequential order is kept
+  auto out = ex->run(args);
+  Tensor want = Tensor::zeros(Elem::Real, {4, 2});
+  for (int64_t a = 0; a < 3; ++a)
+    for (int64_t b = 0; b < 5; ++b)
+      for (int64_t c = 0; c < 2; ++c)
+        if (a + b - 2 >= 0 && a + b - 2 < 4) want.r[static_cast<size_t>((a + b - 2) * 2 + c)] += args[0].r[static_cast<size_t>((a * 5 + b) * 2 + c)];
+  EXPECT_EQ(out[0], want);
+  Options f32;
+  f32.precision = Precision::F32;
+  EXPECT_TRUE(same_as_reference(p, {ramp({3, 5, 2}, 2, 0.5), args[1]}, f32, 1e-5));
+}
+
+TEST(ExecTable, DataDependentIndexFunctionsAreInterpreted) {
+  Term a = rvar("a", {4, 3}), idx = ivar("idx", {5}), w = rvar("w", {5});
+  Term i = ivar("i");
+  // Index functions reading an input (idx; a real input w through floor) stay on the
+  // register machine; a constant one next to them gets its table.
+  std::vector<Term> outs{gather({5, 3}, a, {"i"}, {index(idx, {i})}),
+                         gather({5, 3}, a, {"i"}, {unary(UnOp::Floor, index(w, {i}))}),
+                         scatter({4, 3}, gather({5, 3}, a, {"i"}, {index(idx, {i})}), {"i"}, {index(idx, {i})}),
+                         gather({5, 3}, a, {"i"}, {binary(BinOp::Mod, mul(i, ic(3)), ic(5))})};
+  Program p = program({{"a", rt({4, 3})}, {"idx", it({5})}, {"w", rt({5})}}, outs);
+  auto ex = rml::exec::compile(p);
+  const std::string plan = ex->plan();
+  EXPECT_EQ(table_kernels(plan), 1) << plan;
+  int interpreted = 0;
+  for (size_t at = plan.find("interpreted"); at != std::string::npos; at = plan.find("interpreted", at + 1)) ++interpreted;
+  EXPECT_EQ(interpreted, 4) << plan;
+  EXPECT_TRUE(same_as_reference(p, {ramp({4, 3}), ints({5}, {2, -1, 0, 4, 2}), reals({5}, {0.5, 3.9, -0.5, 2.2, 7})}, {}, 0));
+}
