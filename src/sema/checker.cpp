@@ -1056,12 +1056,53 @@ class Checker {
     return std::nullopt;
   }
 
-  // Binds implicit variables of `formal` from `actual` (no errors here: mismatches are
-  // reported by the unification that follows).
-  void bind_implicit(const Type &formal, const Type &actual0, const Signature &sig, TypeSubst &s) {
+  // The callee's implicit variables renamed apart from every caller name: a fresh name
+  // starts with '?', which no identifier (and so no caller size, shape or type variable,
+  // nor any atom built from them) contains. Binding works on the renamed formals, so a
+  // caller value that mentions a name the callee also uses (the caller's `n` bound to the
+  // callee's `k` of `matmul(a: real[m, k], b: real[k, n])`) is never taken for the callee's
+  // variable.
+  struct Renaming {
+    TypeSubst to_fresh;  // callee name -> fresh name
+    std::vector<std::string> size_vars, shape_vars, tyvars;  // the fresh names
+  };
+  static constexpr char kFreshMark = '?';
+  static Renaming rename_implicit(const Signature &sig) {
+    Renaming r;
+    for (auto &v : sig.size_vars) {
+      r.size_vars.push_back(kFreshMark + v);
+      r.to_fresh.statics.sizes[v] = Poly::symbol(r.size_vars.back());
+    }
+    for (auto &v : sig.shape_vars) {
+      r.shape_vars.push_back(kFreshMark + v);
+      r.to_fresh.statics.shapes[v] = Shape{ShapeSym{r.shape_vars.back()}};
+    }
+    for (auto &v : sig.tyvars) {
+      r.tyvars.push_back(kFreshMark + v);
+      r.to_fresh.tyvars[v] = Type::var(r.tyvars.back());
+    }
+    return r;
+  }
+  // Whether a renamed type still mentions a fresh (unbound) name, also inside an atom.
+  static bool mentions_fresh(const Shape &sh) {
+    for (auto &d : sh) {
+      if (auto *p = std::get_if<Poly>(&d)) {
+        for (auto &sym : p->symbols())
+          if (sym.find(kFreshMark) != std::string::npos) return true;
+      } else if (std::get<ShapeSym>(d).name.find(kFreshMark) != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Binds implicit variables of `formal` (renamed apart, see Renaming) from `actual` (no
+  // errors here: mismatches are reported by the unification that follows).
+  void bind_implicit(const Type &formal, const Type &actual0, const Renaming &rn, TypeSubst &s) {
     Type actual = resolve(actual0);
     if (formal.kind == Type::TyVar) {
-      if (!s.tyvars.count(formal.tyvar)) s.tyvars[formal.tyvar] = actual;
+      if (std::count(rn.tyvars.begin(), rn.tyvars.end(), formal.tyvar) && !s.tyvars.count(formal.tyvar))
+        s.tyvars[formal.tyvar] = actual;
       return;
     }
     if (formal.kind != Type::Tensor || actual.kind != Type::Tensor) return;
@@ -1070,11 +1111,11 @@ class Checker {
     int splice = -1;
     for (size_t i = 0; i < f.size(); ++i)
       if (auto *ss = std::get_if<ShapeSym>(&f[i]))
-        if (std::count(sig.shape_vars.begin(), sig.shape_vars.end(), ss->name)) splice = static_cast<int>(i);
+        if (std::count(rn.shape_vars.begin(), rn.shape_vars.end(), ss->name)) splice = static_cast<int>(i);
     auto bind_item = [&](const DimItem &fi, const DimItem &ai) {
       if (auto *p = std::get_if<Poly>(&fi))
         if (auto sym = p->as_symbol())
-          if (std::count(sig.size_vars.begin(), sig.size_vars.end(), *sym) && !s.statics.sizes.count(*sym))
+          if (std::count(rn.size_vars.begin(), rn.size_vars.end(), *sym) && !s.statics.sizes.count(*sym))
             if (auto *q = std::get_if<Poly>(&ai)) s.statics.sizes[*sym] = *q;
     };
     if (splice < 0) {
@@ -1153,12 +1194,26 @@ class Checker {
       }
     }
     if (!ok) return error_outputs(sig, allow_tuple);
-    // Pass 1: bind implicit variables; pass 2: unify every argument.
-    for (size_t i = 0; i < e.args.size(); ++i)
-      if (!sig.inputs[i].is_const) {
-        Type partial = s.apply(sig.inputs[i].type);
-        bind_implicit(partial, actual[i], sig, s);
-      }
+    // Pass 1: bind implicit variables; pass 2: unify every argument. Pass 1 binds the
+    // renamed-apart variables in `fresh` (which also holds the static arguments), then
+    // hands the bindings back under the callee's own names.
+    {
+      Renaming rn = rename_implicit(sig);
+      TypeSubst fresh = s;
+      for (size_t i = 0; i < e.args.size(); ++i)
+        if (!sig.inputs[i].is_const) {
+          Type partial = fresh.apply(rn.to_fresh.apply(sig.inputs[i].type));
+          bind_implicit(partial, actual[i], rn, fresh);
+        }
+      for (size_t k = 0; k < sig.size_vars.size(); ++k)
+        if (auto b = fresh.statics.sizes.find(rn.size_vars[k]); b != fresh.statics.sizes.end())
+          s.statics.sizes[sig.size_vars[k]] = b->second;
+      for (size_t k = 0; k < sig.shape_vars.size(); ++k)
+        if (auto b = fresh.statics.shapes.find(rn.shape_vars[k]); b != fresh.statics.shapes.end())
+          s.statics.shapes[sig.shape_vars[k]] = b->second;
+      for (size_t k = 0; k < sig.tyvars.size(); ++k)
+        if (auto b = fresh.tyvars.find(rn.tyvars[k]); b != fresh.tyvars.end()) s.tyvars[sig.tyvars[k]] = b->second;
+    }
     // An argument whose type is still unknown (a cycle through this call) may leave the
     // callee's implicit variables unbound: the outputs are then unknown too. The silent
     // probe pass moves on (its hints type the argument for the real pass); the real pass
@@ -1756,18 +1811,14 @@ class Checker {
         return std::nullopt;
       }
     }
+    // Implicit variables renamed apart first, so that a static argument mentioning a
+    // caller name equal to one of them is not mistaken for it.
+    Renaming rn = rename_implicit(sig);
     std::vector<Type> outs;
     for (auto &o : sig.outputs) {
       if (o.kind != Type::Tensor) return std::nullopt;
-      Shape sh = ss.apply(o.shape);
-      for (auto &d : sh) {
-        if (auto *p = std::get_if<Poly>(&d)) {
-          for (auto &sym : p->symbols())
-            if (std::count(sig.size_vars.begin(), sig.size_vars.end(), sym)) return std::nullopt;
-        } else if (std::count(sig.shape_vars.begin(), sig.shape_vars.end(), std::get<ShapeSym>(d).name)) {
-          return std::nullopt;
-        }
-      }
+      Shape sh = ss.apply(rn.to_fresh.statics.apply(o.shape));
+      if (mentions_fresh(sh)) return std::nullopt;
       outs.push_back(Type::tensor(o.elem, sh));
     }
     return outs;

@@ -46,6 +46,38 @@ TEST(Checker, TypeVariablesAreRigidInsideAndInstantiatedOutside) {
   EXPECT_EQ(errors_of(*ko), std::vector<std::string>{"1:32 type.not-numeric"}) << diag_text(*ko);
 }
 
+TEST(Checker, CalleeVariablesAreRenamedApartFromTheCallersNames) {
+  // matmul(a: real[m, k], b: real[k, n]): binding the callee's k to the caller's n must not
+  // make the caller's n look like the callee's (still unbound) n.
+  auto ok = check_text(
+      "fun f(a: real[n, n], b: real[n, 2]) : real[n, 2] = matmul(a, b);\n"
+      "fun g(a: real[k, n], b: real[n, k]) : real[k, k] = matmul(a, b);\n"
+      "fun h(a: real[n, m], b: real[m, k]) : real[n, k] = matmul(a, b);\n"
+      "fun i(a: real[k, m], b: real[m, n]) : real[k, n] = matmul(a, b);\n");
+  EXPECT_FALSE(ok->diags.has_errors()) << diag_text(*ok);
+  // Node instances: a static argument naming the caller's n, a shape variable bound to the
+  // caller's *t, a type variable bound to the caller's 'b.
+  auto nodes = check_text(
+      "node cz(const k: int, x: real[k], y: real[n]) -> (o: real[n]) o = y fby y;\n"
+      "node u1(const n: int, a: real[n], b: real[5]) -> (o: real[5]) o = cz(n, a, b);\n"
+      "node sp(x: real[*s], z: real[*s], y: real[*t]) -> (o: real[*t]) o = y fby y;\n"
+      "node u2(a: real[*t], c: real[*t], b: real[4]) -> (o: real[4]) o = sp(a, c, b);\n"
+      "node tv(x: 'a, y: 'a, z: 'b) -> (o: 'b) o = z fby z;\n"
+      "node u3(p: 'b, q: int) -> (o: int) o = tv(p, p, q);\n");
+  EXPECT_FALSE(nodes->diags.has_errors()) << diag_text(*nodes);
+  // A genuinely ill-typed call with clashing names is still rejected.
+  auto ko = check_text("fun f(a: real[n, n], b: real[2, n]) : real[n, n] = matmul(a, b);\n");
+  EXPECT_EQ(errors_of(*ko), std::vector<std::string>{"1:62 shape.mismatch"}) << diag_text(*ko);
+  auto ko2 = check_text(
+      "node cz(const k: int, x: real[k], y: real[n]) -> (o: real[n]) o = y fby y;\n"
+      "node u1(const n: int, a: real[n], b: real[5]) -> (o: real[n]) o = cz(n, a, b);\n");
+  EXPECT_EQ(errors_of(*ko2), std::vector<std::string>{"2:67 shape.mismatch"}) << diag_text(*ko2);
+  auto ko3 = check_text(
+      "node sp(x: real[*s], z: real[*s], y: real[*t]) -> (o: real[*t]) o = y fby y;\n"
+      "node u2(a: real[*t], c: real[3, *t], b: real[4]) -> (o: real[4]) o = sp(a, c, b);\n");
+  EXPECT_EQ(errors_of(*ko3), std::vector<std::string>{"2:76 shape.mismatch"}) << diag_text(*ko3);
+}
+
 TEST(Checker, StaticLocalsCanBeUsedAsStaticArguments) {
   // Figure 19: `shape = [units, sizex];` then `param_end(shape, ...)`.
   auto ok = check_text(
