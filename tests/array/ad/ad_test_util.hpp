@@ -1,5 +1,6 @@
 // Helpers shared by the AD tests: literal tensors, variables, and running the programs.
 #pragma once
+#include "array/common/tensor_lit.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -28,19 +29,10 @@ inline const bool kRcParams = [] {
   return true;
 }();
 
-inline Tensor reals(Shape s, std::vector<double> v) {
-  Tensor t = Tensor::zeros(Elem::Real, std::move(s));
-  if (v.size() != t.r.size()) throw std::logic_error("reals: wrong element count");
-  t.r = std::move(v);
-  return t;
-}
-inline Tensor ints(Shape s, std::vector<int64_t> v) {
-  Tensor t = Tensor::zeros(Elem::Int, std::move(s));
-  t.i = std::move(v);
-  return t;
-}
 inline Type rty(Shape s = {}) { return Type{Elem::Real, std::move(s)}; }
 inline Term rvar(const std::string &x, Shape s = {}) { return var(x, rty(std::move(s))); }
+using rml::ir_test::reals;
+using rml::ir_test::ints;
 inline Term ivar(const std::string &x) { return var(x, Type{Elem::Int, {}}); }
 inline Term add(Term a, Term b) { return binary(BinOp::Add, std::move(a), std::move(b)); }
 inline Term sub(Term a, Term b) { return binary(BinOp::Sub, std::move(a), std::move(b)); }

@@ -1,6 +1,7 @@
 // Helpers of the bot tests: tensors, variables, and a normaliser that applies the rules
 // in a random order (for the confluence properties).
 #pragma once
+#include "array/common/tensor_lit.hpp"
 #include <rapidcheck.h>
 
 #include <functional>
@@ -16,22 +17,14 @@ namespace rml::bot_test {
 
 using namespace rml::ir;
 
-inline Tensor reals(Shape s, std::vector<double> v) {
-  Tensor t = Tensor::zeros(Elem::Real, std::move(s));
-  t.r = std::move(v);
-  return t;
-}
-inline Tensor ints(Shape s, std::vector<int64_t> v) {
-  Tensor t = Tensor::zeros(Elem::Int, std::move(s));
-  t.i = std::move(v);
-  return t;
-}
 // 0.5, 1.5, ... minus an offset: distinct, non-zero, exactly representable values.
 inline Tensor iota_reals(Shape s, double offset = 0) {
   Tensor t = Tensor::zeros(Elem::Real, std::move(s));
   for (size_t k = 0; k < t.r.size(); ++k) t.r[k] = static_cast<double>(k) + 0.5 - offset;
   return t;
 }
+using rml::ir_test::reals;
+using rml::ir_test::ints;
 inline Term ivar(const std::string &x) { return var(x, Type{Elem::Int, {}}); }
 inline Term rvar(const std::string &x, Shape s) { return var(x, Type{Elem::Real, std::move(s)}); }
 inline Term add(Term a, Term b) { return binary(BinOp::Add, std::move(a), std::move(b)); }

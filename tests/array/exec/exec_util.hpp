@@ -1,6 +1,7 @@
 // Helpers of the executor tests: tensors, one-output programs, comparison with the
 // reference evaluator, and reading the kernel plan.
 #pragma once
+#include "array/common/tensor_lit.hpp"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,22 +26,10 @@ using ir::Term;
 using ir::Type;
 using exec::Options;
 using exec::Precision;
+using rml::ir_test::reals;
+using rml::ir_test::ints;
+using rml::ir_test::bools;
 
-inline Tensor reals(Shape s, std::vector<double> v) {
-  Tensor t = Tensor::zeros(Elem::Real, std::move(s));
-  t.r = std::move(v);
-  return t;
-}
-inline Tensor ints(Shape s, std::vector<int64_t> v) {
-  Tensor t = Tensor::zeros(Elem::Int, std::move(s));
-  t.i = std::move(v);
-  return t;
-}
-inline Tensor bools(Shape s, std::vector<int64_t> v) {
-  Tensor t = Tensor::zeros(Elem::Bool, std::move(s));
-  t.i = std::move(v);
-  return t;
-}
 // Deterministic, irregular values (no RNG state shared between tests).
 inline Tensor ramp(Shape s, double scale = 1.0, double shift = 0.0) {
   Tensor t = Tensor::zeros(Elem::Real, std::move(s));

@@ -2,6 +2,7 @@
 // paper's test vectors (§9 items 1–3) and hand-computed cases.
 #include <gtest/gtest.h>
 
+#include "array/common/tensor_lit.hpp"
 #include "array/ir/eval.hpp"
 #include "array/ir/ir.hpp"
 
@@ -9,16 +10,8 @@ using namespace rml::ir;
 
 namespace {
 
-Tensor reals(Shape s, std::vector<double> v) {
-  Tensor t = Tensor::zeros(Elem::Real, std::move(s));
-  t.r = std::move(v);
-  return t;
-}
-Tensor ints(Shape s, std::vector<int64_t> v) {
-  Tensor t = Tensor::zeros(Elem::Int, std::move(s));
-  t.i = std::move(v);
-  return t;
-}
+using rml::ir_test::ints;
+using rml::ir_test::reals;
 Term ivar(const std::string &x) { return var(x, Type{Elem::Int, {}}); }
 
 }  // namespace
