@@ -16,6 +16,28 @@ std::vector<int64_t> concrete_shape(const Shape &s) {
   return out;
 }
 
+void bind_implicit(const Shape &formal, const std::vector<int64_t> &actual, StaticSubst &s) {
+  int splice = -1;
+  for (size_t d = 0; d < formal.size(); ++d)
+    if (std::holds_alternative<ShapeSym>(formal[d])) splice = static_cast<int>(d);
+  size_t pre = splice < 0 ? formal.size() : static_cast<size_t>(splice);
+  size_t post = splice < 0 ? 0 : formal.size() - pre - 1;
+  auto bind = [&](const DimItem &d, int64_t v) {
+    if (auto *q = std::get_if<Poly>(&d))
+      if (auto sym = q->as_symbol(); sym && !s.sizes.count(*sym)) s.sizes[*sym] = Poly::constant(v);
+  };
+  for (size_t d = 0; d < pre && d < actual.size(); ++d) bind(formal[d], actual[d]);
+  for (size_t d = 0; d < post && d < actual.size(); ++d) bind(formal[formal.size() - 1 - d], actual[actual.size() - 1 - d]);
+  if (splice >= 0) {
+    const std::string &nm = std::get<ShapeSym>(formal[static_cast<size_t>(splice)]).name;
+    if (!s.shapes.count(nm)) {
+      Shape mid;
+      for (size_t d = pre; d + post < actual.size(); ++d) mid.push_back(Poly::constant(actual[d]));
+      s.shapes[nm] = mid;
+    }
+  }
+}
+
 namespace {
 
 size_t product(const std::vector<int64_t> &s) {
@@ -201,26 +223,7 @@ Tensor Evaluator::call_fun(const FunDecl &f, StaticSubst s, const std::vector<Te
     const Tensor &a = args.at(k++);
     env.scopes.emplace_back(p.name, a);
     if (p.type.kind != Type::Tensor) continue;
-    Shape formal = s.apply(p.type.shape);
-    int splice = -1;
-    for (size_t d = 0; d < formal.size(); ++d)
-      if (std::holds_alternative<ShapeSym>(formal[d])) splice = static_cast<int>(d);
-    size_t pre = splice < 0 ? formal.size() : static_cast<size_t>(splice);
-    size_t post = splice < 0 ? 0 : formal.size() - pre - 1;
-    auto bind = [&](const DimItem &d, int64_t v) {
-      if (auto *q = std::get_if<Poly>(&d))
-        if (auto sym = q->as_symbol(); sym && !s.sizes.count(*sym)) s.sizes[*sym] = Poly::constant(v);
-    };
-    for (size_t d = 0; d < pre && d < a.shape.size(); ++d) bind(formal[d], a.shape[d]);
-    for (size_t d = 0; d < post && d < a.shape.size(); ++d) bind(formal[formal.size() - 1 - d], a.shape[a.shape.size() - 1 - d]);
-    if (splice >= 0) {
-      const std::string &nm = std::get<ShapeSym>(formal[static_cast<size_t>(splice)]).name;
-      if (!s.shapes.count(nm)) {
-        Shape mid;
-        for (size_t d = pre; d + post < a.shape.size(); ++d) mid.push_back(Poly::constant(a.shape[d]));
-        s.shapes[nm] = mid;
-      }
-    }
+    bind_implicit(s.apply(p.type.shape), a.shape, s);
   }
   env.statics = std::move(s);
   Tensor out = eval(*f.body, env);

@@ -51,4 +51,10 @@ class Evaluator {
 
 std::vector<int64_t> concrete_shape(const Shape &s);  // throws EvalError if symbolic
 
+// Binds the implicit size and shape variables of a parameter's `formal` shape from the
+// argument's concrete shape: dims before a spliced `*s` from the front, dims after it
+// from the back, `*s` itself the middle; names already bound are kept. Shared by the
+// evaluator and the lowering to the IR, which must bind exactly alike.
+void bind_implicit(const Shape &formal, const std::vector<int64_t> &actual, StaticSubst &s);
+
 }  // namespace rml::array

@@ -47,31 +47,6 @@ std::optional<ir::Shape> as_concrete(const Shape &s) {
   return out;
 }
 
-// Binds the implicit size and shape variables of `formal` from a concrete shape, exactly
-// as array::Evaluator::call_fun does: dims before a spliced `*s` from the front, dims
-// after it from the back, `*s` itself the middle; names already bound are kept.
-void bind_implicit(const Shape &formal, const ir::Shape &actual, StaticSubst &s) {
-  int splice = -1;
-  for (size_t d = 0; d < formal.size(); ++d)
-    if (std::holds_alternative<ShapeSym>(formal[d])) splice = static_cast<int>(d);
-  size_t pre = splice < 0 ? formal.size() : static_cast<size_t>(splice);
-  size_t post = splice < 0 ? 0 : formal.size() - pre - 1;
-  auto bind = [&](const DimItem &d, int64_t v) {
-    if (auto *q = std::get_if<Poly>(&d))
-      if (auto sym = q->as_symbol(); sym && !s.sizes.count(*sym)) s.sizes[*sym] = Poly::constant(v);
-  };
-  for (size_t d = 0; d < pre && d < actual.size(); ++d) bind(formal[d], actual[d]);
-  for (size_t d = 0; d < post && d < actual.size(); ++d) bind(formal[formal.size() - 1 - d], actual[actual.size() - 1 - d]);
-  if (splice >= 0) {
-    const std::string &nm = std::get<ShapeSym>(formal[static_cast<size_t>(splice)]).name;
-    if (!s.shapes.count(nm)) {
-      Shape mid;
-      for (size_t d = pre; d + post < actual.size(); ++d) mid.push_back(Poly::constant(actual[d]));
-      s.shapes[nm] = mid;
-    }
-  }
-}
-
 class Lowerer {
  public:
   explicit Lowerer(const CheckedProgram &cp) : cp_(cp) {}
@@ -93,7 +68,7 @@ class Lowerer {
       const ir::Term &a = args.at(k++);
       env.scopes.emplace_back(p.name, a);
       if (p.type.kind != Type::Tensor) continue;
-      bind_implicit(s.apply(p.type.shape), a->type.shape, s);
+      array::bind_implicit(s.apply(p.type.shape), a->type.shape, s);
     }
     env.statics = std::move(s);
     ir::Term out = lower(*f.body, env);
@@ -492,7 +467,7 @@ Lowered lower_fun_checked(const CheckedProgram &cp, const std::string &name, con
   std::vector<ir::Term> vars;
   try {
     for (size_t k = 0; k < args.size(); ++k)
-      if (fp.values[k]->type.kind == Type::Tensor) bind_implicit(s.apply(fp.values[k]->type.shape), args[k].shape, s);
+      if (fp.values[k]->type.kind == Type::Tensor) array::bind_implicit(s.apply(fp.values[k]->type.shape), args[k].shape, s);
     for (size_t k = 0; k < args.size(); ++k) {
       const Param &p = *fp.values[k];
       if (p.type.kind == Type::Tensor) {
