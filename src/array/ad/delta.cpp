@@ -41,7 +41,7 @@ DeltaId Tape::push(DNode n) {
 
 // A real variable of d's shape: the IR builders applied to it check the Delta's typing
 // rule and compute its shape.
-Term Tape::placeholder(DeltaId d) const { return ir::var("delta$", Type{Elem::Real, (*this)[d].shape}); }
+Term Tape::shape_probe(DeltaId d) const { return ir::var("delta$", Type{Elem::Real, (*this)[d].shape}); }
 
 DeltaId Tape::zero(Shape shape) {
   DNode n;
@@ -91,7 +91,7 @@ DeltaId Tape::share(DeltaId d) {
 }
 
 DeltaId Tape::index(DeltaId d, std::vector<Term> ix) {
-  Shape sh = ir::index(placeholder(d), ix)->type.shape;
+  Shape sh = ir::index(shape_probe(d), ix)->type.shape;
   if (is_zero(d)) return zero(sh);
   DNode n;
   n.kind = DKind::Index;
@@ -102,7 +102,7 @@ DeltaId Tape::index(DeltaId d, std::vector<Term> ix) {
 }
 
 DeltaId Tape::sum_outer(DeltaId d) {
-  Shape sh = ir::sum_outer(placeholder(d))->type.shape;
+  Shape sh = ir::sum_outer(shape_probe(d))->type.shape;
   if (is_zero(d)) return zero(sh);
   DNode n;
   n.kind = DKind::SumOuter;
@@ -112,7 +112,7 @@ DeltaId Tape::sum_outer(DeltaId d) {
 }
 
 DeltaId Tape::gather(Shape sh, DeltaId d, std::vector<std::string> binders, std::vector<Term> ix) {
-  ir::gather(sh, placeholder(d), binders, ix);  // typing rule
+  ir::gather(sh, shape_probe(d), binders, ix);  // typing rule
   if (is_zero(d)) return zero(sh);
   DNode n;
   n.kind = DKind::Gather;
@@ -125,7 +125,7 @@ DeltaId Tape::gather(Shape sh, DeltaId d, std::vector<std::string> binders, std:
 }
 
 DeltaId Tape::scatter(Shape sh, DeltaId d, std::vector<std::string> binders, std::vector<Term> ix) {
-  ir::scatter(sh, placeholder(d), binders, ix);
+  ir::scatter(sh, shape_probe(d), binders, ix);
   if (is_zero(d)) return zero(sh);
   DNode n;
   n.kind = DKind::Scatter;
@@ -139,7 +139,7 @@ DeltaId Tape::scatter(Shape sh, DeltaId d, std::vector<std::string> binders, std
 
 DeltaId Tape::lit_array(std::vector<DeltaId> ds) {
   std::vector<Term> ph;
-  for (DeltaId d : ds) ph.push_back(placeholder(d));
+  for (DeltaId d : ds) ph.push_back(shape_probe(d));
   Shape sh = ir::from_list(ph)->type.shape;
   if (std::all_of(ds.begin(), ds.end(), [&](DeltaId d) { return is_zero(d); })) return zero(sh);
   DNode n;
@@ -150,7 +150,7 @@ DeltaId Tape::lit_array(std::vector<DeltaId> ds) {
 }
 
 DeltaId Tape::replicate(int64_t k, DeltaId d) {
-  Shape sh = ir::replicate(k, placeholder(d))->type.shape;
+  Shape sh = ir::replicate(k, shape_probe(d))->type.shape;
   if (is_zero(d)) return zero(sh);
   DNode n;
   n.kind = DKind::Replicate;
@@ -160,7 +160,7 @@ DeltaId Tape::replicate(int64_t k, DeltaId d) {
 }
 
 DeltaId Tape::transpose(Shape perm, DeltaId d) {
-  Shape sh = ir::transpose(perm, placeholder(d))->type.shape;
+  Shape sh = ir::transpose(perm, shape_probe(d))->type.shape;
   if (is_zero(d)) return zero(sh);
   DNode n;
   n.kind = DKind::Transpose;
@@ -171,7 +171,7 @@ DeltaId Tape::transpose(Shape perm, DeltaId d) {
 }
 
 DeltaId Tape::reshape(Shape sh, DeltaId d) {
-  ir::reshape(sh, placeholder(d));
+  ir::reshape(sh, shape_probe(d));
   if (is_zero(d)) return zero(sh);
   DNode n;
   n.kind = DKind::Reshape;

@@ -47,7 +47,7 @@ struct DNode {
 };
 
 // The builders check the typing rules of the corresponding IR operation (through the
-// IR builders on a placeholder, so the two cannot disagree) and throw ir::IrError. They
+// IR builders on a typed probe variable, so the two cannot disagree) and throw ir::IrError. They
 // simplify around Zero (Add Zero d = d, Scale r Zero = Zero, every linear op of Zero is
 // Zero, Share Zero = Zero): a constant then costs one node and no reverse work.
 class Tape {
@@ -72,7 +72,7 @@ class Tape {
 
  private:
   DeltaId push(DNode n);
-  ir::Term placeholder(DeltaId d) const;
+  ir::Term shape_probe(DeltaId d) const;
   std::vector<DNode> nodes_;
 };
 
