@@ -1,4 +1,4 @@
-// The typed core array language of seed 004 (shared/design/array-ad.md §1, §10.1): the
+// The typed core array language of seed 004 (docs/design/array-ad.md §1, §10.1): the
 // IR that bot, the simplifier, AD and the executor work on. Terms are immutable DAG
 // nodes (shared_ptr<const Node>); every node caches its type and is shape-checked when
 // built, so an ill-shaped term cannot exist. Variables are named; binders introduced by
