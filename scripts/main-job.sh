@@ -18,9 +18,5 @@ printf '\n=== rml-check on Figure 16: not productive alone; productive if bp rec
 ./build/src/rml-check reference/paper/fig16_backfill.rml --timeout 20 | head -n 8 || true
 ./build/src/rml-check reference/paper/fig16_backfill.rml --assume 'always eventually bp within 5'
 printf '\n=== ADBench GMM (reference/adbench/gmm.rml) on gmm/test.txt: value (ADBench: 8.07380408004975791) and gradient, compiled path\n'
-if [ -f ../shared/data/adbench/gmm/test.txt ]; then
-  benchmarks/adbench/to_json gmm ../shared/data/adbench/gmm/test.txt > build/gmm_test_args.json
-  ./build/src/rml grad reference/adbench/gmm.rml --fun gmm_objective --at build/gmm_test_args.json
-else
-  echo "(ADBench data not found at ../shared/data/adbench: skipped)"
-fi
+benchmarks/adbench/to_json gmm data/adbench/gmm/test.txt > build/gmm_test_args.json
+./build/src/rml grad reference/adbench/gmm.rml --fun gmm_objective --at build/gmm_test_args.json

@@ -232,7 +232,7 @@ int main(int argc, char **argv) {
       const std::string name = "d" + std::to_string(d) + "_K" + std::to_string(k);
       if (!only.empty() && only.find("," + name + ",") == std::string::npos) continue;
       const std::string path = dir + "gmm_" + name + ".txt";
-      if (!std::ifstream(path)) die("ADBench data not found: " + path + " (set RML_ADBENCH_DIR)");
+      if (!std::ifstream(path)) die("ADBench data missing: " + path + " (data/adbench in the repository, or RML_ADBENCH_DIR)");
       auto I = std::make_unique<Instance>();
       I->name = name;
       try {

@@ -1,5 +1,5 @@
-// ADBench GMM inputs (shared/data/adbench/FORMAT.md) and the comparison metric of
-// ADBench (anchors-ad.md §2), shared by the GMM tests and benchmarks.
+// ADBench GMM inputs (data/adbench/FORMAT.md) and the comparison metric of
+// ADBench (docs/design/anchors-ad.md §2), shared by the GMM tests and benchmarks.
 #pragma once
 #include <string>
 #include <vector>
@@ -25,8 +25,8 @@ struct GmmInput {
 // what is wrong (missing, truncated, bad number, bad sizes, trailing data).
 GmmInput read_gmm(const std::string &path);
 
-// The folder holding gmm/ and lstm/: RML_ADBENCH_DIR if set in the environment, else the
-// compile-time default (<source>/../shared/data/adbench).
+// The folder holding gmm/: RML_ADBENCH_DIR if set in the environment, else the
+// compile-time default, the repository's own <source>/data/adbench.
 std::string data_dir();
 
 // ADBench's relative difference |x - y| / max(1, |x| + |y|).

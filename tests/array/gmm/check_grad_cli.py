@@ -7,8 +7,8 @@ On gmm/test.txt the value and the (alphas, means, icf) gradient must match ADBen
 golden values (test/cpp/modules/common/GmmTests.cpp, microsoft/ADBench commit 6c252509)
 with rho <= 1e-8. On gmm/1k/gmm_d2_K5.txt, <gradient, v> must match central differences
 of the CLI's value along three fixed directions v (rho <= 1e-6).
-Usage: check_grad_cli.py RML SOURCE_DIR. Exit 0 pass, 1 fail, 77 data folder missing.
-Data: $RML_ADBENCH_DIR, else SOURCE_DIR/../shared/data/adbench (as gmm_data.cpp).
+Usage: check_grad_cli.py RML SOURCE_DIR. Exit 0 pass, 1 fail (a missing data file fails).
+Data: $RML_ADBENCH_DIR, else SOURCE_DIR/data/adbench, in the repository (as gmm_data.cpp).
 """
 import json
 import math
@@ -66,11 +66,11 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     rml, source = argv[1], argv[2]
-    data = os.environ.get("RML_ADBENCH_DIR") or os.path.join(source, "..", "shared", "data", "adbench")
+    data = os.environ.get("RML_ADBENCH_DIR") or os.path.join(source, "data", "adbench")
     test_txt, d2k5 = os.path.join(data, "gmm", "test.txt"), os.path.join(data, "gmm", "1k", "gmm_d2_K5.txt")
     if not (os.path.exists(test_txt) and os.path.exists(d2k5)):
-        print(f"ADBench data not found under {data}", file=sys.stderr)
-        return 77
+        print(f"FAIL: ADBench data missing: {test_txt} or {d2k5}", file=sys.stderr)
+        return 1
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
         cli = Cli(rml, source, tmp)

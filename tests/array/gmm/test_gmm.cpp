@@ -194,7 +194,7 @@ array::Tensor from_json(const nlohmann::json &j, Scalar elem) {
 // the fun on it gives ADBench's value (so shapes, order and exactness are right).
 TEST(GmmToJson, TestTxtGivesTheFunsArgumentsAndAdbenchsValue) {
   const std::string path = gmmtest::gmm_file("test.txt");
-  if (!std::ifstream(path)) GTEST_SKIP() << "ADBench data not found: " << path;
+  ASSERT_TRUE(std::ifstream(path).good()) << "ADBench data missing: " << path;
   Output o = run(kToJson + " gmm '" + path + "'");
   ASSERT_EQ(o.status, 0) << o.out;
   const nlohmann::json j = nlohmann::json::parse(o.out);
