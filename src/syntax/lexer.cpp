@@ -97,8 +97,13 @@ struct Lexer {
   const std::string &s;
   uint32_t i = 0;
   std::vector<Token> out;
+  std::vector<Comment> *comments = nullptr;
 
   Lexer(const SourceFile &file, Diagnostics &diags) : f(file), d(diags), s(file.text) {}
+
+  void record(Comment::Kind k, uint32_t b) {
+    if (comments) comments->push_back(Comment{k, span(b, i)});
+  }
 
   Span span(uint32_t b, uint32_t e) const { return Span{&f, b, e}; }
   char peek(uint32_t k = 0) const { return i + k < s.size() ? s[i + k] : '\0'; }
@@ -120,10 +125,10 @@ struct Lexer {
         i += 2;
       } else if (ml_style && s[i] == '*' && peek(1) == ')') {
         i += 2;
-        if (--depth == 0) return;
+        if (--depth == 0) return record(Comment::Block, start);
       } else if (!ml_style && s[i] == '*' && peek(1) == '/') {
         i += 2;
-        return;
+        return record(Comment::Block, start);
       } else {
         ++i;
       }
@@ -204,6 +209,7 @@ struct Lexer {
         if (c == '-' && peek(2) == '@')
           d.error("syntax.unsupported", span(b, b + 3), "Kind 2 annotations '--@' are not supported by rml");
         while (i < s.size() && s[i] != '\n') ++i;
+        record(Comment::Line, b);
       } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
         while (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_') ++i;
         std::string w = s.substr(b, i - b);
@@ -280,8 +286,9 @@ struct Lexer {
 
 }  // namespace
 
-std::vector<Token> lex(const SourceFile &file, Diagnostics &diags) {
+std::vector<Token> lex(const SourceFile &file, Diagnostics &diags, std::vector<Comment> *comments) {
   Lexer l(file, diags);
+  l.comments = comments;
   l.run();
   return std::move(l.out);
 }

@@ -1,8 +1,14 @@
 #include "syntax/printer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "syntax/lexer.hpp"
 
 namespace rml {
 namespace {
@@ -217,48 +223,281 @@ std::string print_type(const TypeSyntax &t) {
   return s;
 }
 
+namespace {
+
+// The lines print_program and format_source share (no indentation, no newline).
+std::string node_header(const NodeDecl &n) {
+  std::string out = n.is_function ? "function " : "node ";
+  out += n.name + "(";
+  print_decls(out, n.inputs);
+  out += n.lustre_style ? ") returns (" : ") -> (";
+  print_decls(out, n.outputs);
+  out += n.lustre_style ? ");" : ")";
+  return out;
+}
+std::string local_line(const VarDecl &v) {
+  std::string out;
+  print_decl(out, v);
+  return out + ";";
+}
+std::string equation_line(const Equation &eq) {
+  std::string out;
+  for (size_t k = 0; k < eq.lhs.size(); ++k) out += (k ? ", " : "") + eq.lhs[k].name;
+  return out + " = " + print_expr(*eq.rhs) + ";";
+}
+std::string assumption_line(const Assumption &a) {
+  std::string out = std::string("assume always ") + (a.eventually ? "eventually " : "") + print_expr(*a.cond);
+  if (a.within >= 0) out += " within " + std::to_string(a.within);
+  return out + ";";
+}
+bool prints_let(const NodeDecl &n) { return n.has_let || !n.locals.empty(); }
+std::string fun_header(const FunDecl &f) {
+  std::string out = "fun " + f.name + "(";
+  print_decls(out, f.params);
+  return out + ") : " + print_type(f.result) + " =";
+}
+std::string fun_body(const FunDecl &f) { return print_expr(*f.body) + ";"; }
+std::string const_line(const ConstDecl &c) {
+  std::string out = "const " + c.name;
+  if (c.type) out += ": " + print_type(*c.type);
+  return out + " = " + print_expr(*c.value) + ";";
+}
+
+}  // namespace
+
 std::string print_program(const Program &p) {
   std::string out;
   for (size_t i = 0; i < p.decls.size(); ++i) {
     if (i) out += '\n';
     const Decl &d = p.decls[i];
     if (auto *n = std::get_if<NodeDecl>(&d)) {
-      out += n->is_function ? "function " : "node ";
-      out += n->name + "(";
-      print_decls(out, n->inputs);
-      out += n->lustre_style ? ") returns (" : ") -> (";
-      print_decls(out, n->outputs);
-      out += n->lustre_style ? ");\n" : ")\n";
+      out += node_header(*n) + "\n";
       if (!n->locals.empty()) {
         out += "var\n";
-        for (auto &v : n->locals) {
-          out += "  ";
-          print_decl(out, v);
-          out += ";\n";
+        for (auto &v : n->locals) out += "  " + local_line(v) + "\n";
+      }
+      if (prints_let(*n)) out += "let\n";
+      for (auto &eq : n->equations) out += "  " + equation_line(eq) + "\n";
+      for (auto &a : n->assumptions) out += "  " + assumption_line(a) + "\n";
+      if (prints_let(*n)) out += "tel\n";
+    } else if (auto *f = std::get_if<FunDecl>(&d)) {
+      out += fun_header(*f) + "\n  " + fun_body(*f) + "\n";
+    } else {
+      out += const_line(std::get<ConstDecl>(d)) + "\n";
+    }
+  }
+  return out;
+}
+
+// ---- rml fmt: the canonical print, with the file's comments kept in place ----
+namespace {
+
+// One output line of the formatted file: a node header, `var`, a local, `let`, an
+// equation or assumption, `tel`, a fun header or body, a const, or the end of the file.
+struct Unit {
+  uint32_t begin = 0;        // offset of its first token (synthetic: where it would be)
+  uint32_t end = 0;          // end of the last token it owns
+  std::string text;          // the line, indented, without newline
+  int comment_indent = 0;    // indentation of the comments placed above it
+  bool synthetic = false;    // a `let`/`tel` the source does not have: owns nothing
+  bool decl_start = false;   // first line of a declaration (or the end of the file)
+  bool eof = false;
+  std::vector<size_t> leading, trailing;  // indices of the comments above / after it
+};
+
+bool is_blank_char(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+// Does [a, b) hold an empty line (two newlines with only blanks between)?
+bool blank_line_in(const std::string &t, uint32_t a, uint32_t b) {
+  bool after_nl = false;
+  for (uint32_t i = a; i < b && i < t.size(); ++i) {
+    if (t[i] == '\n') {
+      if (after_nl) return true;
+      after_nl = true;
+    } else if (!is_blank_char(t[i])) {
+      after_nl = false;
+    }
+  }
+  return false;
+}
+
+bool newline_in(const std::string &t, uint32_t a, uint32_t b) {
+  for (uint32_t i = a; i < b && i < t.size(); ++i)
+    if (t[i] == '\n') return true;
+  return false;
+}
+
+// First token whose begin is >= off (the Eof token at worst).
+size_t token_at(const std::vector<Token> &toks, uint32_t off) {
+  auto it = std::lower_bound(toks.begin(), toks.end(), off,
+                             [](const Token &t, uint32_t o) { return t.span.begin < o; });
+  return std::min(static_cast<size_t>(it - toks.begin()), toks.size() - 1);
+}
+
+bool opens(Tok k) { return k == Tok::LParen || k == Tok::LBracket; }
+bool closes(Tok k) { return k == Tok::RParen || k == Tok::RBracket; }
+
+}  // namespace
+
+std::string comment_text(const SourceFile &file, const Comment &c) {
+  std::string s = file.text.substr(c.span.begin, c.span.end - c.span.begin);
+  if (c.kind == Comment::Line)
+    while (!s.empty() && is_blank_char(s.back())) s.pop_back();
+  return s;
+}
+
+std::string format_source(const Program &p, const SourceFile &file) {
+  Diagnostics ignored;  // the caller parsed `file` without errors
+  std::vector<Comment> comments;
+  const std::vector<Token> toks = lex(file, ignored, &comments);
+  const std::string &text = file.text;
+  const uint32_t size = static_cast<uint32_t>(text.size());
+
+  std::vector<Unit> units;
+  auto add = [&](uint32_t begin, std::string line, int indent, bool synthetic = false, bool decl_start = false) {
+    Unit u;
+    u.begin = begin;
+    u.text = std::move(line);
+    u.comment_indent = indent;
+    u.synthetic = synthetic;
+    u.decl_start = decl_start;
+    units.push_back(std::move(u));
+  };
+  // The keyword before a declaration's name (`fun`, `const`).
+  auto keyword_before = [&](Span name) {
+    size_t k = token_at(toks, name.begin);
+    return k > 0 ? toks[k - 1].span.begin : name.begin;
+  };
+  auto decl_begin = [&](const Decl &d) {
+    if (auto *n = std::get_if<NodeDecl>(&d)) return n->keyword_span.begin;
+    return keyword_before(decl_span(d));
+  };
+
+  for (size_t di = 0; di < p.decls.size(); ++di) {
+    const Decl &d = p.decls[di];
+    const uint32_t here = decl_begin(d);
+    const uint32_t next = di + 1 < p.decls.size() ? decl_begin(p.decls[di + 1]) : size;
+    if (auto *n = std::get_if<NodeDecl>(&d)) {
+      add(here, node_header(*n), 0, false, true);
+      // Skip the header's two parenthesised groups, then find `var`, the body's `let`
+      // (outside brackets: a dimension may hold a let expression) and `tel`.
+      size_t j = token_at(toks, here);
+      for (int depth = 0, groups = 0; toks[j].kind != Tok::Eof && toks[j].span.begin < next; ++j) {
+        if (opens(toks[j].kind)) ++depth;
+        if (closes(toks[j].kind) && --depth == 0 && toks[j].kind == Tok::RParen && ++groups == 2) {
+          ++j;
+          break;
         }
       }
-      if (n->has_let || !n->locals.empty()) out += "let\n";
-      for (auto &eq : n->equations) {
-        out += "  ";
-        for (size_t k = 0; k < eq.lhs.size(); ++k) out += (k ? ", " : "") + eq.lhs[k].name;
-        out += " = " + print_expr(*eq.rhs) + ";\n";
+      std::optional<uint32_t> var_at, let_at, tel_at;
+      for (int depth = 0; toks[j].kind != Tok::Eof && toks[j].span.begin < next; ++j) {
+        Tok k = toks[j].kind;
+        if (opens(k)) ++depth;
+        if (closes(k)) --depth;
+        if (k == Tok::KwVar && !var_at) var_at = toks[j].span.begin;
+        if (k == Tok::KwLet && depth == 0 && !let_at) let_at = toks[j].span.begin;
+        if (k == Tok::KwTel) tel_at = toks[j].span.begin;
       }
-      for (auto &a : n->assumptions) {
-        out += std::string("  assume always ") + (a.eventually ? "eventually " : "") + print_expr(*a.cond);
-        if (a.within >= 0) out += " within " + std::to_string(a.within);
-        out += ";\n";
+      if (!n->locals.empty()) {
+        if (var_at) add(*var_at, "var", 0);
+        else add(n->locals[0].span.begin, "var", 0, true);
+        for (auto &v : n->locals) add(v.span.begin, "  " + local_line(v), 2);
       }
-      if (n->has_let || !n->locals.empty()) out += "tel\n";
+      std::vector<std::pair<uint32_t, std::string>> stmts;  // in source order
+      for (auto &eq : n->equations) stmts.emplace_back(eq.span.begin, "  " + equation_line(eq));
+      for (auto &a : n->assumptions) stmts.emplace_back(a.span.begin, "  " + assumption_line(a));
+      std::stable_sort(stmts.begin(), stmts.end(), [](auto &a, auto &b) { return a.first < b.first; });
+      bool wrapped = prints_let(*n);
+      uint32_t after_locals = units.back().begin;
+      if (wrapped) {
+        if (n->has_let && let_at) add(*let_at, "let", 0);
+        else add(stmts.empty() ? after_locals : stmts[0].first, "let", 0, true);
+      }
+      for (auto &s : stmts) add(s.first, std::move(s.second), 2);
+      if (wrapped) {
+        if (n->has_let && tel_at) add(*tel_at, "tel", 2);
+        else add(units.back().begin, "tel", 2, true);
+      }
     } else if (auto *f = std::get_if<FunDecl>(&d)) {
-      out += "fun " + f->name + "(";
-      print_decls(out, f->params);
-      out += ") : " + print_type(f->result) + " =\n  " + print_expr(*f->body) + ";\n";
+      add(here, fun_header(*f), 0, false, true);
+      size_t j = token_at(toks, here);
+      for (int depth = 0; toks[j].kind != Tok::Eof; ++j) {
+        if (opens(toks[j].kind)) ++depth;
+        if (closes(toks[j].kind)) --depth;
+        if (toks[j].kind == Tok::Eq && depth == 0) {
+          ++j;
+          break;
+        }
+      }
+      bool found = toks[j].span.begin < next && toks[j].kind != Tok::Eof;
+      add(found ? toks[j].span.begin : units.back().begin, "  " + fun_body(*f), 2, !found);
     } else {
-      auto &c = std::get<ConstDecl>(d);
-      out += "const " + c.name;
-      if (c.type) out += ": " + print_type(*c.type);
-      out += " = " + print_expr(*c.value) + ";\n";
+      add(here, const_line(std::get<ConstDecl>(d)), 0, false, true);
     }
+  }
+  add(size, "", 0, false, true);
+  units.back().eof = true;
+
+  // Owner of an offset: the last real unit starting at or before it.
+  std::vector<size_t> real;
+  for (size_t u = 0; u < units.size(); ++u)
+    if (!units[u].synthetic) real.push_back(u);
+  auto owner = [&](uint32_t off) -> std::optional<size_t> {
+    auto it = std::upper_bound(real.begin(), real.end(), off,
+                               [&](uint32_t o, size_t u) { return o < units[u].begin; });
+    if (it == real.begin()) return std::nullopt;
+    return *(it - 1);
+  };
+  for (auto &u : units) u.end = u.begin;
+  for (const Token &t : toks)
+    if (t.kind != Tok::Eof)
+      if (auto o = owner(t.span.begin)) units[*o].end = std::max(units[*o].end, t.span.end);
+
+  // A comment after the last token of a line's unit, on that line, stays after it; any
+  // other comment goes above the line of the token that follows it (a comment inside a
+  // line's code cannot stay there: it moves above that line).
+  for (size_t ci = 0; ci < comments.size(); ++ci) {
+    const Comment &c = comments[ci];
+    size_t k = token_at(toks, c.span.end);  // the token after the comment (maybe Eof)
+    std::optional<size_t> after = owner(toks[k].span.begin);
+    if (!after) after = units.size() - 1;  // defensive: owner(Eof) is the end unit
+    if (k > 0 && !newline_in(text, toks[k - 1].span.end, c.span.begin)) {
+      std::optional<size_t> before = owner(toks[k - 1].span.begin);
+      if (before && *before != *after) {
+        units[*before].trailing.push_back(ci);
+        continue;
+      }
+    }
+    units[*after].leading.push_back(ci);
+  }
+
+  // Emit. Declarations are separated by one empty line; elsewhere an empty line of the
+  // source (between two lines or comments) is kept, several count as one.
+  std::string out;
+  uint32_t prev_end = 0;
+  auto blank_before = [&](uint32_t begin, bool force) {
+    if (!out.empty() && (force || blank_line_in(text, prev_end, begin))) out += '\n';
+  };
+  for (const Unit &u : units) {
+    bool force = u.decl_start;
+    for (size_t ci : u.leading) {
+      const Comment &c = comments[ci];
+      blank_before(c.span.begin, force);
+      force = false;
+      out += std::string(static_cast<size_t>(u.comment_indent), ' ') + comment_text(file, c) + '\n';
+      prev_end = std::max(prev_end, c.span.end);
+    }
+    if (u.eof) break;
+    if (!u.synthetic) {
+      blank_before(u.begin, force);
+      prev_end = std::max(prev_end, u.end);
+    }
+    out += u.text;
+    for (size_t ci : u.trailing) {
+      out += ' ' + comment_text(file, comments[ci]);
+      prev_end = std::max(prev_end, comments[ci].span.end);
+    }
+    out += '\n';
   }
   return out;
 }

@@ -87,17 +87,44 @@ int cmd_fmt(const FmtCmd &c, std::ostream &out, std::ostream &err) {
   auto r = load(c.file, err, opts);
   if (!r) return kFrontendError;
   if (int rc = report(*r, err)) return rc;
-  std::string text = print_program(r->user);
+  // Comments are kept (format_source, src/syntax/README.md "Formatting").
+  const SourceFile &src = *r->files.back();
+  std::string text = format_source(r->user, src);
   if (c.check) {
-    bool same = text == r->files.back()->text;
+    bool same = text == src.text;
     if (!same) err << c.file << ": not formatted (run 'rml fmt -i " << c.file << "')\n";
     return same ? kOk : kFalsified;
   }
   if (c.in_place) {
-    std::ofstream f(c.file, std::ios::binary | std::ios::trunc);
-    f << text;
-    if (!f) {
-      err << "rml: error: cannot write '" << c.file << "'\n";
+    if (text == src.text) return kOk;  // already formatted: leave the file untouched
+    // Write a temporary file next to the original, then rename it over the original:
+    // a failed write leaves the original as it was.
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path target(c.file);
+    fs::path tmp;
+    for (int k = 0; k < 1000; ++k) {
+      tmp = target;
+      tmp.replace_filename("." + target.filename().string() + ".rmlfmt" + std::to_string(k) + ".tmp");
+      if (!fs::exists(tmp, ec)) break;
+    }
+    bool ok;
+    {
+      std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+      f << text;
+      f.flush();
+      ok = static_cast<bool>(f);
+    }
+    if (ok) {
+      fs::perms mode = fs::status(target, ec).permissions();
+      if (!ec) fs::permissions(tmp, mode, ec);
+      ec.clear();
+      fs::rename(tmp, target, ec);
+      ok = !ec;
+    }
+    if (!ok) {
+      fs::remove(tmp, ec);
+      err << "rml: error: cannot write '" << c.file << "' (left unchanged)\n";
       return kFrontendError;
     }
     return kOk;
