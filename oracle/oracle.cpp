@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -171,7 +172,8 @@ struct Oracle::Impl {
       col.elem = t.elem;
       col.shape = array::concrete_shape(t.shape);
       col.numel = 1;
-      for (auto d : col.shape) col.numel *= static_cast<size_t>(d);
+      for (auto d : col.shape)  // saturating: memory_needed then refuses it
+        col.numel = d != 0 && col.numel > SIZE_MAX / static_cast<size_t>(d) ? SIZE_MAX : col.numel * static_cast<size_t>(d);
     }
     templ.push_back(col);
     return static_cast<int>(templ.size()) - 1;
@@ -191,6 +193,8 @@ struct Oracle::Impl {
       if (!col_of.count(v.name)) col_of[v.name] = add_col(v.name, v.type, false);
     for (auto &v : prog.locals)
       if (!col_of.count(v.name)) col_of[v.name] = add_col(v.name, v.type, false);
+    // One cycle must fit before anything is evaluated (constants are, below).
+    check_memory(1, memory_needed(1, Solver::Worklist), opts.max_memory);
     // Clock nodes.
     for (size_t t = 0; t < clocks.terms.size(); ++t) {
       const core::ClockTerm &ct = clocks.terms[t];
@@ -831,7 +835,49 @@ struct Oracle::Impl {
     }
   }
 
+  // ================================================================== memory
+  // Per cycle: every column a tag byte, 8 bytes per element and a byte of error-origin
+  // bookkeeping; the worklist a byte per node (Kleene: a copy of the store instead); the
+  // caller's input cells, a Cell and its two heap blocks per input.
+  uint64_t memory_needed(size_t cycles, Solver solver) const {
+    long double store = 0, per_cycle = 0;
+    for (auto &c : templ) store += 2.0L + 8.0L * static_cast<long double>(c.numel);
+    per_cycle = store;
+    if (solver == Solver::Kleene) per_cycle += store;
+    else per_cycle += static_cast<long double>(clocks.terms.size() + prog.equations.size());
+    for (int c : input_cols) per_cycle += static_cast<long double>(sizeof(Cell)) + 64.0L + 8.0L * static_cast<long double>(templ[c].numel);
+    long double total = per_cycle * static_cast<long double>(cycles);
+    return total >= 1.8e19L ? UINT64_MAX : static_cast<uint64_t>(total);
+  }
+
+  void check_memory(size_t cycles, uint64_t needed, uint64_t limit) const {
+    if (needed <= limit) return;
+    const Column *big = nullptr;
+    for (auto &c : templ)
+      if (!c.clock && (!big || c.numel > big->numel)) big = &c;
+    auto human = [](long double b) {
+      const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+      int u = 0;
+      while (b >= 1024 && u < 6) b /= 1024, ++u;
+      char buf[64];
+      std::snprintf(buf, sizeof buf, u ? "%.1Lf %s" : "%.0Lf %s", b, units[u]);
+      return std::string(buf);
+    };
+    std::string msg = "the oracle would need about " + (needed == UINT64_MAX ? std::string("more than 16 EiB") : human(needed)) +
+                      " to run '" + prog.main + "' for " + std::to_string(cycles) + (cycles == 1 ? " cycle" : " cycles") +
+                      " (it keeps every cell of " + std::to_string(templ.size()) + " streams";
+    if (big && big->numel > 1) {
+      std::string shape;
+      for (auto d : big->shape) shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+      msg += "; the largest, '" + big->name + "': " + scalar_name(big->elem) + "[" + shape + "], takes " +
+             human(8.0L * static_cast<long double>(big->numel)) + " per cycle";
+    }
+    msg += "), more than its memory limit of " + human(limit);
+    throw MemoryLimitError(msg, cycles, needed, limit);
+  }
+
   Result run(const Inputs &in, Solver solver) {
+    check_memory(in.cycles, memory_needed(in.cycles, solver), opts.max_memory);
     Store s = fresh_store(in);
     Result r;
     r.cycles = s.N;
@@ -887,6 +933,12 @@ std::vector<Cell> Result::stream(const std::string &var) const {
   return out;
 }
 
+Tag Result::tag(const std::string &var, size_t n) const {
+  auto it = data->col_of.find(var);
+  if (it == data->col_of.end()) throw OracleError("no variable '" + var + "'");
+  return data->store.tag(it->second, n);
+}
+
 bool Result::any_error() const {
   for (auto &c : data->store.cols)
     if (!c.clock && std::find(c.tag.begin(), c.tag.end(), Tag::Err) != c.tag.end()) return true;
@@ -897,6 +949,12 @@ Oracle::Oracle(const CheckedProgram &cp, const core::Program &prog, Options opts
     : impl_(std::make_unique<Impl>(cp, prog, opts)) {}
 Oracle::~Oracle() = default;
 Result Oracle::run(const Inputs &in, Solver solver) { return impl_->run(in, solver); }
+uint64_t Oracle::memory_needed(size_t cycles, Solver solver) const { return impl_->memory_needed(cycles, solver); }
+uint64_t Oracle::cell_elements(const std::string &var) const {
+  auto it = impl_->col_of.find(var);
+  return it == impl_->col_of.end() ? 0 : impl_->templ[static_cast<size_t>(it->second)].numel;
+}
+void Oracle::check_memory(size_t cycles, uint64_t needed, uint64_t limit) const { impl_->check_memory(cycles, needed, limit); }
 const core::Clocks &Oracle::clocks() const { return impl_->clocks; }
 
 }  // namespace rml::oracle

@@ -41,6 +41,11 @@ struct Options {
   using FunApply = std::function<array::Tensor(const std::string &fun, const std::vector<StaticValue> &statics,
                                                const std::vector<array::Tensor> &args)>;
   FunApply apply_fun;
+  // The memory cap of a run (README "Limits and exit codes"): Oracle::memory_needed(N)
+  // must not exceed it, checked before anything is allocated (MemoryLimitError). Every
+  // cell is kept, so the need grows as cycles × (the cells of every variable).
+  uint64_t max_memory = kDefaultMaxMemory;
+  static constexpr uint64_t kDefaultMaxMemory = 2ull << 30;  // 2 GiB
 };
 
 enum class Solver { Kleene, Worklist };
@@ -72,6 +77,7 @@ struct Result {
   // materialised on demand.
   bool has(const std::string &var) const;
   Cell at(const std::string &var, size_t n) const;
+  Tag tag(const std::string &var, size_t n) const;  // at(var, n).tag without copying the value
   std::vector<Cell> stream(const std::string &var) const;
   bool any_error() const;  // some cell of some variable is ‖
 
@@ -83,12 +89,33 @@ struct OracleError : std::runtime_error {  // bad inputs or an internal invarian
   using std::runtime_error::runtime_error;
 };
 
+// A run would need more memory than Options::max_memory. The message says how much, for
+// how many cycles, and the largest variable; callers add how to raise the cap.
+struct MemoryLimitError : OracleError {
+  MemoryLimitError(const std::string &what, size_t run_cycles, uint64_t needed_bytes, uint64_t limit_bytes)
+      : OracleError(what), cycles(run_cycles), needed(needed_bytes), limit(limit_bytes) {}
+  size_t cycles;
+  uint64_t needed, limit;
+};
+
 class Oracle {
  public:
   Oracle(const CheckedProgram &cp, const core::Program &prog, Options opts = {});
   ~Oracle();
   Result run(const Inputs &in, Solver solver = Solver::Worklist);
   const core::Clocks &clocks() const;
+
+  // Bytes a run of `cycles` cycles needs (an estimate from the variables' types, saturating
+  // at UINT64_MAX): the stream store (a tag byte and 8 bytes per element of every cell),
+  // the solver's bookkeeping (Kleene keeps a second store) and the input cells the caller
+  // holds (Inputs). The constructor throws MemoryLimitError when one cycle exceeds the
+  // cap, run() when its cycles do; callers add their own needs (printing) and may check
+  // before building the inputs.
+  uint64_t memory_needed(size_t cycles, Solver solver = Solver::Worklist) const;
+  // Elements of one cell of a variable (1 for scalars); 0 when there is no such variable.
+  uint64_t cell_elements(const std::string &var) const;
+  // Throws MemoryLimitError when `needed` exceeds `limit`, saying why.
+  void check_memory(size_t cycles, uint64_t needed, uint64_t limit) const;
 
  private:
   struct Impl;

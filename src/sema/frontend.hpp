@@ -1,5 +1,6 @@
 // The front end as one call: read the prelude and a file, parse, check.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@ struct FrontendResult {
 struct FrontendOptions {
   bool with_prelude = true;
   bool check = true;  // false: parse only
+  // Called once the file parsed, before checking: may add source files to `files` and
+  // edit `checked.program` (rml-check --assume attaches parsed assumptions to a node).
+  std::function<void(FrontendResult &)> before_check;
 };
 
 std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::string text, const FrontendOptions &opts = {});

@@ -351,9 +351,13 @@ class Parser {
     return cur().kind == Tok::Ident && cur().text == "assume" && peek(1).kind == Tok::Ident && peek(1).text == "always";
   }
   Assumption assumption() {
-    Assumption a;
     Span b = take().span;  // assume
-    take();                // always
+    return assumption_rest(b, true);
+  }
+  // From `always` on; the `;` is optional at the end of a lone assumption (--assume).
+  Assumption assumption_rest(Span b, bool need_semi) {
+    Assumption a;
+    take();  // always
     if (cur().kind == Tok::Ident && cur().text == "eventually") {
       take();
       a.eventually = true;
@@ -368,11 +372,30 @@ class Parser {
       if (!at(Tok::Int)) error_expected("a number of cycles after 'within'");
       a.within = take().ival;
     }
-    expect(Tok::Semi, "after the assumption");
+    if (need_semi || !at(Tok::Eof)) expect(Tok::Semi, "after the assumption");
     a.span = from(b);
     return a;
   }
 
+ public:
+  // `[assume] always [eventually] e [within N] [;]` and nothing else (rml-check --assume).
+  std::optional<Assumption> lone_assumption() {
+    if (lex_failed_) return std::nullopt;
+    try {
+      Span b = cur().span;
+      if (cur().kind == Tok::Ident && cur().text == "assume") take();
+      if (!(cur().kind == Tok::Ident && cur().text == "always"))
+        error_expected("'always' (an assumption is 'always e' or 'always eventually e within N')");
+      Assumption a = assumption_rest(b, false);
+      if (!at(Tok::Eof)) error_expected("the end of the assumption");
+      return a;
+    } catch (ParseAbort &) {
+    } catch (LimitAbort &) {
+    }
+    return std::nullopt;
+  }
+
+ private:
   void statement_recovering(NodeDecl &n) {
     if (at_assumption()) {
       try {
@@ -772,6 +795,11 @@ Program parse_program(const SourceFile &file, Diagnostics &diags) {
 ExprPtr parse_expression(const SourceFile &file, Diagnostics &diags) {
   Parser p(file, diags);
   return p.single_expression();
+}
+
+std::optional<Assumption> parse_assumption(const SourceFile &file, Diagnostics &diags) {
+  Parser p(file, diags);
+  return p.lone_assumption();
 }
 
 }  // namespace rml

@@ -1,10 +1,15 @@
 #include "tools/commands.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iomanip>
 #include <set>
 #include <sstream>
 #include <nlohmann/json.hpp>
@@ -18,10 +23,78 @@
 #include "oracle/trace_io.hpp"
 #include "checker/checker.hpp"
 #include "sema/frontend.hpp"
+#include "syntax/parser.hpp"
 #include "syntax/printer.hpp"
 #include "tools/expectations.hpp"
 
 namespace rml {
+
+// ------------------------------------------------------------------ numeric options
+
+std::optional<size_t> parse_cycles(const std::string &text, std::string &error) {
+  // Digits only (no sign, no exponent, no spaces): the value is a count of cycles.
+  size_t v = 0;
+  bool ok = !text.empty() && text.size() <= 12 && std::all_of(text.begin(), text.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+  if (ok) {
+    for (char ch : text) v = v * 10 + static_cast<size_t>(ch - '0');
+    ok = v >= 1 && v <= kMaxCycles;
+  }
+  if (ok) return v;
+  error = "--cycles: expected an integer from 1 to " + std::to_string(kMaxCycles) + ", got '" + text + "'";
+  return std::nullopt;
+}
+
+namespace {
+std::string timeout_message(const std::string &got) {
+  return "--timeout: expected a number of seconds greater than 0 and at most " +
+         std::to_string(static_cast<long>(kMaxTimeoutSeconds)) + ", got '" + got + "'";
+}
+}  // namespace
+
+std::optional<double> parse_timeout(const std::string &text, std::string &error) {
+  const char *b = text.c_str();
+  char *e = nullptr;
+  double v = text.empty() || std::isspace(static_cast<unsigned char>(text[0])) ? NAN : std::strtod(b, &e);
+  if (e && *e == '\0' && std::isfinite(v) && v > 0 && v <= kMaxTimeoutSeconds) return v;
+  error = timeout_message(text);
+  return std::nullopt;
+}
+
+std::optional<uint64_t> parse_memory(const std::string &text, std::string &error) {
+  // An integer, optionally followed by K, M, G or T (powers of 1024), optionally "iB" or "B".
+  size_t k = 0;
+  uint64_t v = 0;
+  bool ok = true;
+  while (k < text.size() && text[k] >= '0' && text[k] <= '9' && ok) {
+    ok = v <= (UINT64_MAX - 9) / 10;
+    v = v * 10 + static_cast<uint64_t>(text[k++] - '0');
+  }
+  ok = ok && k > 0;
+  std::string unit = text.substr(k);
+  static const std::pair<const char *, int> kUnits[] = {{"", 0},    {"B", 0},    {"K", 10},   {"KB", 10}, {"KiB", 10},
+                                                        {"M", 20},   {"MB", 20},  {"MiB", 20}, {"G", 30},  {"GB", 30},
+                                                        {"GiB", 30}, {"T", 40},   {"TB", 40},  {"TiB", 40}};
+  int shift = -1;
+  for (auto &[name, sh] : kUnits)
+    if (unit == name) shift = sh;
+  ok = ok && shift >= 0 && v <= (kMaxMaxMemory >> shift);
+  if (ok) v <<= shift;
+  if (ok && v >= kMinMaxMemory && v <= kMaxMaxMemory) return v;
+  error = "--max-memory: expected a size from 1M to 1T (an integer, optionally followed by K, M, G or T), got '" + text + "'";
+  return std::nullopt;
+}
+
+std::string format_bytes(uint64_t bytes) {
+  const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 6) v /= 1024, ++u;
+  std::ostringstream s;
+  if (u == 0) s << bytes << " bytes";
+  else if (v == std::floor(v)) s << static_cast<uint64_t>(v) << " " << units[u];
+  else s << std::fixed << std::setprecision(1) << v << " " << units[u];
+  return s.str();
+}
 
 namespace {
 
@@ -135,26 +208,23 @@ int cmd_fmt(const FmtCmd &c, std::ostream &out, std::ostream &err) {
 
 namespace {
 
-// Inserts `assume ...;` lines at the end of the main node's body (for --assume).
-std::optional<std::string> with_assumptions(const FrontendResult &r, const std::string &main,
-                                            const std::vector<std::string> &assume, std::string &why) {
-  const std::string &text = r.files.back()->text;
-  for (auto &d : r.user.decls) {
-    auto *n = std::get_if<NodeDecl>(&d);
-    if (!n || n->name != main) continue;
-    uint32_t at = n->name_span.end;
-    for (auto &eq : n->equations) at = std::max(at, eq.span.end);
-    for (auto &a : n->assumptions) at = std::max(at, a.span.end);
-    std::string ins;
-    for (auto &a : assume) ins += "\n  assume " + a + ";";
-    if (n->has_let && n->equations.empty()) {
-      why = "--assume needs a main node with at least one equation";
-      return std::nullopt;
+// --assume: each text is a source of its own, "<--assume K>" (a diagnostic's column is the
+// position inside the option), parsed as one assumption (parse_assumption) and attached to
+// the main node before checking, as if written in its body.
+FrontendOptions assume_options(const std::string &main, const std::vector<std::string> &assume) {
+  FrontendOptions o;
+  o.before_check = [main, assume](FrontendResult &r) {
+    NodeDecl *node = nullptr;
+    for (size_t k = r.checked.prelude_decls; k < r.checked.program.decls.size(); ++k)
+      if (auto *n = std::get_if<NodeDecl>(&r.checked.program.decls[k]); n && n->name == main) node = n;
+    for (size_t k = 0; k < assume.size(); ++k) {
+      auto file = std::make_unique<SourceFile>("<--assume " + std::to_string(k + 1) + ">", assume[k]);
+      std::optional<Assumption> a = parse_assumption(*file, r.diags);
+      r.files.insert(r.files.end() - 1, std::move(file));  // the user's file stays last
+      if (a && node) node->assumptions.push_back(std::move(*a));
     }
-    return text.substr(0, at) + ins + text.substr(at);
-  }
-  why = "no node '" + main + "'";
-  return std::nullopt;
+  };
+  return o;
 }
 
 void print_findings(const check::PropertyResult &p, std::ostream &out) {
@@ -172,6 +242,12 @@ void print_findings(const check::PropertyResult &p, std::ostream &out) {
 }  // namespace
 
 int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
+  if (!(c.timeout_s > 0 && c.timeout_s <= kMaxTimeoutSeconds)) {  // NaN fails too
+    std::ostringstream got;
+    got << c.timeout_s;
+    err << "rml-check: error: " << timeout_message(got.str()) << "\n";
+    return kFrontendError;
+  }
   auto r = load(c.file, err);
   if (!r) return kFrontendError;
   if (c.json && r->diags.has_errors()) {
@@ -204,26 +280,41 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
       for (auto &n : user_nodes(*r))
         if (core::can_be_main(r->checked, n)) mains.push_back(n);
   }
-  if (c.frontend_only || mains.empty()) {
-    if (!c.json) out << c.file << ": front end ok (" << user_nodes(*r).size() << " nodes" << (mains.empty() ? "; none can be a main node: generic)" : ")") << "\n";
+  if (c.frontend_only) {
+    if (!c.json) out << c.file << ": front end ok (" << user_nodes(*r).size() << " nodes)\n";
     else out << nlohmann::json{{"file", c.file}, {"verdict", "ok"}, {"diagnostics", nlohmann::json::array()}}.dump(2) << "\n";
     return kOk;
+  }
+  if (mains.empty()) {  // nothing to check is not a success (README "Limits and exit codes")
+    size_t n = user_nodes(*r).size();
+    std::string why = n == 0 ? "the file declares no node" : std::to_string(n) + (n == 1 ? " node, generic" : " nodes, all generic") + " (static parameters)";
+    if (!c.json)
+      err << "rml-check: error: " << c.file << ": no node to check: " << why
+          << "; --frontend-only checks names, types and shapes only\n";
+    else
+      out << nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", nlohmann::json::array({{{"kind", "frontend"}, {"severity", "error"}, {"rule", "check.no-node"}, {"message", "no node to check: " + why}}})}}.dump(2) << "\n";
+    return kFrontendError;
   }
   if (!c.assume.empty()) {
     if (mains.size() != 1) {
       err << "rml-check: error: --assume needs one main node (use --main)\n";
       return kFrontendError;
     }
-    std::string why;
-    auto text = with_assumptions(*r, mains[0], c.assume, why);
-    if (!text) {
-      err << "rml-check: error: " << why << "\n";
-      return kFrontendError;
-    }
-    r = run_frontend(c.file, *text);
+    std::string text = r->files.back()->text;
+    r = run_frontend(c.file, std::move(text), assume_options(mains[0], c.assume));
     if (r->diags.has_errors()) {
       err << "rml-check: error: in --assume:\n";
       return report(*r, err);
+    }
+  }
+  // --cex-dir: made before checking, so that a counterexample has somewhere to go.
+  if (!c.cex_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(c.cex_dir, ec);
+    if (ec || !std::filesystem::is_directory(c.cex_dir)) {
+      err << "rml-check: error: --cex-dir '" << c.cex_dir << "': cannot create the folder"
+          << (ec ? ": " + ec.message() : std::string(": a file of that name exists")) << "\n";
+      return kFrontendError;
     }
   }
   check::Options opts;
@@ -239,12 +330,27 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
       err << (e.span.valid() ? location(e.span) + ": " : std::string("rml-check: ")) << "error[elab]: " << e.message << "\n";
       return kFrontendError;
     }
+    // A limit reached while checking (the oracle's memory cap, out of memory) leaves the
+    // node's properties unknown (exit 3), never falsified; the other mains are checked.
     check::Report rep;
+    std::string failure;
     try {
+      // The checker replays counterexamples in the oracle: a program one cycle of which
+      // exceeds the oracle's memory cap (oracle::Options::max_memory) is not checked.
+      oracle::Oracle probe(r->checked, prog);
       rep = check::check_program(r->checked, prog, opts);
+    } catch (oracle::MemoryLimitError &e) {
+      failure = std::string(e.what()) + " (rml-check runs counterexamples in the oracle)";
     } catch (oracle::OracleError &e) {
-      err << "rml-check: error: " << e.what() << "\n";
-      return kUnknown;
+      failure = e.what();
+    } catch (std::bad_alloc &) {
+      failure = "out of memory while checking '" + main + "'";
+    }
+    if (!failure.empty()) {
+      err << "rml-check: error: " << failure << ": the properties of '" << main << "' are unknown\n";
+      if (worst == kOk) worst = kUnknown;
+      jreports.push_back({{"main", main}, {"verdict", "unknown"}, {"error", failure}});
+      continue;
     }
     int rc = rep.exit_code();
     if (rc == kFalsified || (rc == kUnknown && worst == kOk)) worst = rc;
@@ -256,17 +362,34 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     for (auto &p : rep.properties) {
       std::string chronogram, cex_file;
       if (p.cex) {
-        oracle::Oracle orc(r->checked, prog);
-        oracle::Result res = orc.run(p.cex->inputs);
-        std::vector<std::string> show;
-        for (auto &v : prog.inputs) show.push_back(v.name);
-        for (auto &v : p.cex->show)
-          if (std::find(show.begin(), show.end(), v) == show.end() && res.has(v)) show.push_back(v);
-        chronogram = oracle::format_result(res, show, oracle::Format::Table);
+        try {
+          oracle::Oracle orc(r->checked, prog);
+          oracle::Result res = orc.run(p.cex->inputs);
+          std::vector<std::string> show;
+          for (auto &v : prog.inputs) show.push_back(v.name);
+          for (auto &v : p.cex->show)
+            if (std::find(show.begin(), show.end(), v) == show.end() && res.has(v)) show.push_back(v);
+          chronogram = oracle::format_result(res, show, oracle::Format::Table);
+        } catch (oracle::OracleError &e) {
+          chronogram = std::string("(not replayed: ") + e.what() + ")\n";
+        } catch (std::bad_alloc &) {
+          chronogram = "(not replayed: out of memory)\n";
+        }
         if (!c.cex_dir.empty()) {
-          cex_file = c.cex_dir + "/" + main + "." + p.kind + "." + std::to_string(++cex_no) + ".csv";
-          std::ofstream f(cex_file);
+          // A written trace replays exactly the counterexample's cycles with --cycles N
+          // (an input-less node's CSV has no rows: the comment says so).
+          cex_file = (std::filesystem::path(c.cex_dir) / (main + "." + p.kind + "." + std::to_string(++cex_no) + ".csv")).string();
+          std::ofstream f(cex_file, std::ios::binary | std::ios::trunc);
+          if (prog.inputs.empty())
+            f << "# '" << main << "' has no inputs: replay " << p.cex->inputs.cycles << " cycles with --cycles "
+              << p.cex->inputs.cycles << "\n";
           f << p.cex->csv;
+          f.close();
+          if (!f) {  // never lose it: say so, and print the trace inline below
+            err << "rml-check: error: cannot write the counterexample trace to '" << cex_file << "': " << std::strerror(errno)
+                << " (printed inline instead)\n";
+            cex_file.clear();
+          }
         }
       }
       if (c.json) {
@@ -286,7 +409,10 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
           }
           o["findings"].push_back(fj);
         }
-        if (p.cex) o["counterexample"] = {{"what", p.cex->what}, {"trace_csv", p.cex->csv}, {"chronogram", chronogram}};
+        if (p.cex) {
+          o["counterexample"] = {{"what", p.cex->what}, {"trace_csv", p.cex->csv}, {"chronogram", chronogram}, {"cycles", p.cex->inputs.cycles}};
+          if (!cex_file.empty()) o["counterexample"]["trace_file"] = cex_file;
+        }
         else o["counterexample"] = nullptr;
         if (c.explain) o["smt"] = p.smt;
         jr["properties"].push_back(o);
@@ -303,12 +429,10 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
         std::istringstream lines(chronogram);
         std::string line;
         while (std::getline(lines, line)) out << "    " << line << "\n";
-        if (prog.inputs.empty()) {
-          out << "  replay: rml run " << c.file << " --main " << main << " --cycles " << p.cex->inputs.cycles << "\n";
-        } else {
-          out << "  replay: rml run " << c.file << " --main " << main << " --inputs "
-              << (cex_file.empty() ? "<this trace>" : cex_file) << "\n";
-        }
+        out << "  replay: rml run " << c.file << " --main " << main;
+        if (!cex_file.empty()) out << " --inputs " << cex_file;
+        else if (!prog.inputs.empty()) out << " --inputs <this trace>";
+        out << " --cycles " << p.cex->inputs.cycles << "\n";
         if (cex_file.empty() && !prog.inputs.empty()) {
           std::istringstream csv(p.cex->csv);
           while (std::getline(csv, line)) out << "    | " << line << "\n";
@@ -359,6 +483,8 @@ oracle::Options::FunApply compiled_fun_apply(const CheckedProgram &cp, std::shar
       return exe->run(args).at(0);
     } catch (lower::LowerError &e) {
       throw CompiledPathError(std::string("cannot lower '") + fn + "':\n" + e.what());
+    } catch (std::bad_alloc &) {
+      throw;  // out of memory: cmd_run's diagnostic
     } catch (std::exception &e) {  // ir::IrError, exec::ExecError
       throw CompiledPathError("compiled backend, '" + fn + "' at " + key.substr(fn.size()) + ": " + e.what());
     }
@@ -370,6 +496,15 @@ oracle::Options::FunApply compiled_fun_apply(const CheckedProgram &cp, std::shar
 int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
   if (c.backend != "reference" && c.backend != "compiled") {
     err << "rml: error: --backend is reference or compiled\n";
+    return kFrontendError;
+  }
+  std::string bad;
+  if (c.cycles && !parse_cycles(std::to_string(c.cycles), bad)) {
+    err << "rml: error: " << bad << "\n";
+    return kFrontendError;
+  }
+  if (!parse_memory(std::to_string(c.max_memory), bad)) {
+    err << "rml: error: " << bad << "\n";
     return kFrontendError;
   }
   auto r = load(c.file, err);
@@ -398,12 +533,37 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     opts.post_clock_data = c.post_clock_data;
     opts.strict_when_merge = c.strict_when_merge;
     opts.lazy_if = c.lazy_if;
+    opts.max_memory = c.max_memory;
     auto stats = std::make_shared<CompiledStats>();
     if (c.backend == "compiled") opts.apply_fun = compiled_fun_apply(r->checked, stats);
     oracle::Oracle orc(r->checked, prog, opts);
     for (auto &clash : orc.clocks().clashes)
       err << (clash.span.valid() ? location(clash.span) + ": " : std::string()) << "warning[clock.clash]: " << clash.message
           << " (the oracle continues with the first unification)\n";
+    oracle::Solver solver = c.solver == "kleene" ? oracle::Solver::Kleene : oracle::Solver::Worklist;
+    // The variables to print (--all: those of Result::vars, in its order).
+    std::vector<std::string> vars = c.show;
+    if (c.show_all) {
+      vars.clear();
+      auto add = [&](const std::string &v) {
+        if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
+      };
+      for (auto &v : prog.inputs) add(v.name);
+      for (auto &v : prog.outputs) add(v.name);
+      for (auto &eq : prog.equations) add(eq.lhs);
+    }
+    if (vars.empty()) {
+      for (auto &v : prog.inputs) vars.push_back(v.name);
+      for (auto &v : prog.outputs) vars.push_back(v.name);
+    }
+    // The memory cap covers the oracle's store and inputs, and the printed chronogram (a
+    // cell's text, ~26 bytes per element, held about three times while formatting).
+    auto memory_check = [&](size_t cycles) {
+      long double print = 48;
+      for (auto &v : vars) print += 128.0L + 80.0L * static_cast<long double>(orc.cell_elements(v));
+      long double need = static_cast<long double>(orc.memory_needed(cycles, solver)) + print * static_cast<long double>(cycles);
+      orc.check_memory(cycles, need >= 1.8e19L ? UINT64_MAX : static_cast<uint64_t>(need), c.max_memory);
+    };
     oracle::Inputs in;
     if (!c.inputs.empty()) {
       std::string io;
@@ -412,6 +572,12 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
         err << "rml: error: " << io << "\n";
         return kFrontendError;
       }
+      // Before reading: at most a cycle per line (CSV) or per object (JSON).
+      size_t first = text->find_first_not_of(" \t\r\n");
+      bool json = first != std::string::npos && (*text)[first] == '[';
+      size_t rows = json ? static_cast<size_t>(std::count(text->begin(), text->end(), '{'))
+                         : static_cast<size_t>(std::count(text->begin(), text->end(), '\n')) + 1;
+      memory_check(std::max(rows, c.cycles));
       in = oracle::read_trace(c.inputs, *text, prog, c.cycles);
     } else if (!prog.inputs.empty()) {
       err << "rml: error: '" << main << "' has inputs: give a trace with --inputs\n";
@@ -419,13 +585,8 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     } else {
       in.cycles = c.cycles ? c.cycles : 10;
     }
-    oracle::Result res = orc.run(in, c.solver == "kleene" ? oracle::Solver::Kleene : oracle::Solver::Worklist);
-    std::vector<std::string> vars = c.show;
-    if (c.show_all) vars = res.vars;
-    if (vars.empty()) {
-      for (auto &v : prog.inputs) vars.push_back(v.name);
-      for (auto &v : prog.outputs) vars.push_back(v.name);
-    }
+    memory_check(in.cycles);
+    oracle::Result res = orc.run(in, solver);
     for (auto &v : vars)
       if (!res.has(v)) {
         err << "rml: error: no variable '" << v << "' in the elaborated '" << main << "' (see rml parse --normalized)\n";
@@ -437,20 +598,35 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
           << " (fun at argument types) for " << stats->applications << " fun application"
           << (stats->applications == 1 ? "" : "s") << "\n";
     for (auto &v : res.input_clock_violations) err << "warning[input.clock]: input " << v << "\n";
+    // Non-finite reals in what is printed: not an error value of the language, but worth
+    // a warning (the exit code stays 0).
+    for (auto &v : vars) {
+      if (orc.cell_elements(v) == 0) continue;
+      for (size_t n = 0; n < res.cycles; ++n) {
+        if (res.tag(v, n) != oracle::Tag::Val) continue;
+        oracle::Cell cell = res.at(v, n);
+        if (cell.value.elem != Scalar::Real) break;
+        auto bad_elem = std::find_if(cell.value.r.begin(), cell.value.r.end(), [](double x) { return !std::isfinite(x); });
+        if (bad_elem == cell.value.r.end()) continue;
+        err << "warning[run.non-finite]: '" << v << "' is " << (std::isnan(*bad_elem) ? "nan" : *bad_elem > 0 ? "inf" : "-inf")
+            << " at cycle " << n << (cell.value.r.size() > 1 ? " (element " + std::to_string(bad_elem - cell.value.r.begin()) + ")" : "")
+            << ", its first non-finite value\n";
+        break;
+      }
+    }
     for (auto &e : res.errors)
       err << (e.span.valid() ? location(e.span) + ": " : std::string()) << "error value at cycle " << e.cycle << " in '"
           << e.var << "' [" << e.rule << "]: " << e.message << "\n";
     // Unknown cells of the shown variables, as ranges.
     for (auto &v : vars) {
-      auto cells = res.stream(v);
       std::string ranges;
-      for (size_t n = 0; n < cells.size();) {
-        if (cells[n].tag != oracle::Tag::Bot) {
+      for (size_t n = 0; n < res.cycles;) {
+        if (res.tag(v, n) != oracle::Tag::Bot) {
           ++n;
           continue;
         }
         size_t m = n;
-        while (m + 1 < cells.size() && cells[m + 1].tag == oracle::Tag::Bot) ++m;
+        while (m + 1 < res.cycles && res.tag(v, m + 1) == oracle::Tag::Bot) ++m;
         ranges += (ranges.empty() ? "" : ", ") + (m == n ? std::to_string(n) : std::to_string(n) + "-" + std::to_string(m));
         n = m + 1;
       }
@@ -461,10 +637,20 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     err << (e.span.valid() ? location(e.span) + ": " : std::string("rml: ")) << "error[elab]: " << e.message << "\n";
   } catch (oracle::TraceError &e) {
     err << e.what() << "\n";
+  } catch (oracle::MemoryLimitError &e) {
+    err << "rml: error[run.memory]: " << e.what() << "; ";
+    const char *instead = e.cycles > 1 ? "run fewer cycles" : "use smaller tensors";
+    if (e.needed <= kMaxMaxMemory)
+      err << "raise the limit with --max-memory (e.g. --max-memory " << ((e.needed + (1ull << 30) - 1) >> 30) << "G) or " << instead << "\n";
+    else
+      err << "that is more than --max-memory allows (" << format_bytes(kMaxMaxMemory) << "): " << instead << "\n";
   } catch (oracle::OracleError &e) {
     err << "rml: error: " << e.what() << "\n";
   } catch (CompiledPathError &e) {
     err << "rml: error: " << e.what() << "\n";
+    return kUnknown;
+  } catch (std::bad_alloc &) {
+    err << "rml: error: out of memory while running '" << main << "' in the oracle: run fewer cycles or use smaller tensors\n";
     return kUnknown;
   }
   return kFrontendError;

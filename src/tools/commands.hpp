@@ -1,13 +1,29 @@
 // Subcommand implementations shared by `rml` and `rml-check` (CLI11 stays in the mains).
 #pragma once
+#include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 namespace rml {
 
-// Documented exit codes (README "Exit codes").
+// Documented exit codes (README "Limits and exit codes"). Out of memory (std::bad_alloc)
+// and resource limits reached while computing are kUnknown: no verdict, never falsified.
 enum Exit : int { kOk = 0, kFalsified = 1, kFrontendError = 2, kUnknown = 3 };
+
+// Numeric options, validated in one place for both executables (README "Limits and exit
+// codes"). Each returns the value, or nullopt with `error` naming the option and the
+// accepted range; callers exit kFrontendError.
+inline constexpr size_t kMaxCycles = 100'000'000;         // --cycles: 1..10^8
+inline constexpr double kMaxTimeoutSeconds = 86'400;       // --timeout: (0, 86400] seconds
+inline constexpr uint64_t kDefaultMaxMemory = 2ull << 30;  // --max-memory default: 2 GiB
+inline constexpr uint64_t kMinMaxMemory = 1ull << 20;      // --max-memory: 1 MiB..1 TiB
+inline constexpr uint64_t kMaxMaxMemory = 1ull << 40;
+std::optional<size_t> parse_cycles(const std::string &text, std::string &error);
+std::optional<double> parse_timeout(const std::string &text, std::string &error);
+std::optional<uint64_t> parse_memory(const std::string &text, std::string &error);  // "4G", "512M", "1048576"
+std::string format_bytes(uint64_t bytes);  // "2 GiB", "1.5 MiB", "812 bytes"
 
 struct ParseCmd {
   std::string file;
@@ -27,7 +43,7 @@ struct CheckCmd {
   std::string file;
   std::string main_node;
   bool json = false;
-  double timeout_s = 20;
+  double timeout_s = 20;             // seconds for the whole check, (0, kMaxTimeoutSeconds]
   std::vector<std::string> assume;  // extra assumptions, e.g. "always eventually bp within 8"
   bool explain = false;             // print the SMT-LIB obligations
   std::string cex_dir;              // write counterexample traces there
@@ -37,7 +53,8 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err);
 
 struct RunCmd {
   std::string file, main_node, inputs;
-  size_t cycles = 0;                 // 0: the trace's length (10 when the node has no inputs)
+  size_t cycles = 0;                 // 0: the trace's length (10 when the node has no inputs); else 1..kMaxCycles
+  uint64_t max_memory = kDefaultMaxMemory;  // the oracle's memory cap (store, inputs, printed chronogram)
   std::vector<std::string> show;     // empty: inputs and outputs
   bool show_all = false;
   std::string format = "table";      // table | csv | json

@@ -1,8 +1,11 @@
 // `rml-check`: the verification entry point used in CI pipelines.
-// Exit codes: 0 all checks passed, 1 a property falsified, 2 usage or front-end error, 3 unknown.
+// Exit codes: 0 all checks passed, 1 a property falsified, 2 usage or front-end error, 3 unknown
+// (also: a limit reached, out of memory). README "Limits and exit codes".
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <new>
 
+#include "tools/cli_options.hpp"
 #include "tools/commands.hpp"
 
 int main(int argc, char **argv) {
@@ -11,7 +14,8 @@ int main(int argc, char **argv) {
   app.add_option("file", check.file, "source file")->required();
   app.add_option("--main", check.main_node, "main node");
   app.add_flag("--json", check.json, "JSON output (one object per property)");
-  app.add_option("--timeout", check.timeout_s, "seconds per solver call (default 20); a timeout gives 'unknown'");
+  rml::add_numeric_option(&app, "--timeout", check.timeout_s, &rml::parse_timeout,
+                          "seconds for the whole check, > 0 and <= 86400 (default 20); reaching it gives 'unknown'");
   app.add_option("--assume", check.assume, "an extra assumption on the main node, e.g. 'always eventually bp within 8'");
   app.add_flag("--explain", check.explain, "print the proof obligations in SMT-LIB");
   app.add_option("--cex-dir", check.cex_dir, "write counterexample traces (CSV) to this folder");
@@ -22,5 +26,11 @@ int main(int argc, char **argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : rml::kFrontendError;
   }
-  return rml::cmd_check(check, std::cout, std::cerr);
+  try {
+    return rml::cmd_check(check, std::cout, std::cerr);
+  } catch (const std::bad_alloc &) {
+    std::cout.flush();
+    std::cerr << "rml-check: error: out of memory while checking '" << check.file << "': unknown\n";
+    return rml::kUnknown;
+  }
 }

@@ -1,7 +1,9 @@
 // `rml`: the toolkit's command line (fmt, parse, check, run, grad, corpus).
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <new>
 
+#include "tools/cli_options.hpp"
 #include "tools/commands.hpp"
 
 int main(int argc, char **argv) {
@@ -25,7 +27,8 @@ int main(int argc, char **argv) {
   c->add_option("file", check.file, "source file")->required();
   c->add_option("--main", check.main_node, "main node");
   c->add_flag("--json", check.json, "JSON output");
-  c->add_option("--timeout", check.timeout_s, "seconds per solver call");
+  rml::add_numeric_option(c, "--timeout", check.timeout_s, &rml::parse_timeout,
+                          "seconds for the whole check, > 0 and <= 86400 (default 20); reaching it gives 'unknown'");
   c->add_option("--assume", check.assume, "an extra assumption on the main node");
   c->add_flag("--explain", check.explain, "print the proof obligations in SMT-LIB");
   c->add_option("--cex-dir", check.cex_dir, "write counterexample traces (CSV) to this folder");
@@ -36,7 +39,10 @@ int main(int argc, char **argv) {
   r->add_option("file", run.file, "source file")->required();
   r->add_option("--main", run.main_node, "node to run (default: the file's '// main:' header)");
   r->add_option("--inputs", run.inputs, "input trace: CSV (header = input names, '_' absent) or JSON (list of objects)");
-  r->add_option("--cycles", run.cycles, "prefix length (default: the trace's; 10 without inputs)");
+  rml::add_numeric_option(r, "--cycles", run.cycles, &rml::parse_cycles,
+                          "prefix length, 1..100000000 (default: the trace's; 10 without inputs)");
+  rml::add_numeric_option(r, "--max-memory", run.max_memory, &rml::parse_memory,
+                          "memory cap of the run (streams, inputs, printed chronogram), e.g. 4G; 1M..1T (default 2G)");
   r->add_option("--show", run.show, "variables to show (default: inputs and outputs)")->delimiter(',');
   r->add_flag("--all", run.show_all, "show every variable of the elaborated program");
   r->add_option("--format", run.format, "table, csv or json")->check(CLI::IsMember({"table", "csv", "json"}));
@@ -77,11 +83,20 @@ int main(int argc, char **argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : rml::kFrontendError;
   }
-  if (*p) return rml::cmd_parse(parse, std::cout, std::cerr);
-  if (*f) return rml::cmd_fmt(fmt, std::cout, std::cerr);
-  if (*c) return rml::cmd_check(check, std::cout, std::cerr);
-  if (*k) return rml::cmd_corpus(corpus, std::cout, std::cerr);
-  if (*r) return rml::cmd_run(run, std::cout, std::cerr);
-  if (*g) return rml::cmd_grad(grad, std::cout, std::cerr);
+  // Out of memory is a diagnostic and exit 3 (no result), never an abort (README "Limits
+  // and exit codes"); the commands catch it where they can say more.
+  const char *sub = *p ? "parse" : *f ? "fmt" : *c ? "check" : *k ? "corpus" : *r ? "run" : *g ? "grad" : "";
+  try {
+    if (*p) return rml::cmd_parse(parse, std::cout, std::cerr);
+    if (*f) return rml::cmd_fmt(fmt, std::cout, std::cerr);
+    if (*c) return rml::cmd_check(check, std::cout, std::cerr);
+    if (*k) return rml::cmd_corpus(corpus, std::cout, std::cerr);
+    if (*r) return rml::cmd_run(run, std::cout, std::cerr);
+    if (*g) return rml::cmd_grad(grad, std::cout, std::cerr);
+  } catch (const std::bad_alloc &) {
+    std::cout.flush();
+    std::cerr << "rml: error: out of memory while running 'rml " << sub << "'\n";
+    return rml::kUnknown;
+  }
   return rml::kFrontendError;
 }
