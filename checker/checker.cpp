@@ -1,5 +1,8 @@
 #include "checker/checker.hpp"
 
+#include <chrono>
+#include <sstream>
+
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/strong_components.hpp>
 #include <z3++.h>
@@ -48,6 +51,11 @@ struct Edge {
   int offset;  // 0 instantaneous, -1 fby/pre (previous tick), +1 post (next tick)
   std::vector<Lit> guards;
   const core::Equation *eq;
+  // At which ticks (where the guards hold) the dependence is real: `->`'s first operand
+  // and fby's initial value only at the first tick, `->`'s second at every other one.
+  // The graph over-approximates (every edge at every tick), which is sound for proofs; a
+  // refutation rests only on edges real at every tick, or at every tick but the first.
+  enum class Need { Always, FirstOnly, NotFirst } need = Need::Always;
 };
 
 struct DepGraph {
@@ -64,9 +72,10 @@ struct DepGraph {
     out.emplace_back();
     return id[n];
   }
-  void add(const std::string &y, const std::string &x, int offset, std::vector<Lit> g, const core::Equation *eq) {
+  void add(const std::string &y, const std::string &x, int offset, std::vector<Lit> g, const core::Equation *eq,
+           Edge::Need need = Edge::Need::Always) {
     int a = node(y), b = node(x);
-    edges.push_back(Edge{a, b, offset, std::move(g), eq});
+    edges.push_back(Edge{a, b, offset, std::move(g), eq, need});
     out[a].push_back(static_cast<int>(edges.size()) - 1);
   }
 };
@@ -99,7 +108,7 @@ DepGraph build_graph(const core::Program &p, const core::Clocks &ck) {
         g.add(y, a(2), 0, {Lit{a(0), false, 0}}, &eq);
         break;
       case core::Prim::Fby:
-        g.add(y, a(0), 0, {}, &eq);
+        g.add(y, a(0), 0, {}, &eq, Edge::Need::FirstOnly);
         g.add(y, a(1), -1, {}, &eq);
         break;
       case core::Prim::Pre:
@@ -107,8 +116,8 @@ DepGraph build_graph(const core::Program &p, const core::Clocks &ck) {
         g.add(y, a(0), -1, {}, &eq);
         break;
       case core::Prim::Arrow:
-        g.add(y, a(0), 0, {}, &eq);
-        g.add(y, a(1), 0, {}, &eq);
+        g.add(y, a(0), 0, {}, &eq, Edge::Need::FirstOnly);
+        g.add(y, a(1), 0, {}, &eq, Edge::Need::NotFirst);
         break;
       case core::Prim::Post:
         clock_conds(y, &eq);
@@ -237,6 +246,17 @@ struct Interval {  // for a bool memory: lo = hi = the constant value (0 or 1)
   bool same_started = false;  // the candidate "slot == started" (two started flags)
 };
 
+std::string fmt_seconds(double s) {
+  std::ostringstream o;
+  o << s;
+  return o.str();
+}
+
+// The time budget of a check (Options::timeout_s) is spent: every later property is unknown.
+struct BudgetExhausted : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 struct Smt {
   z3::context ctx;
   std::unique_ptr<TransitionSystem> ts;
@@ -251,7 +271,9 @@ struct Smt {
   z3::solver solver() {
     z3::solver s(ctx);
     z3::params prm(ctx);
-    prm.set("timeout", static_cast<unsigned>(opts.timeout_s * 1000));
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(opts.deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) throw BudgetExhausted("the time budget of the check (" + fmt_seconds(opts.timeout_s) + " s) ran out");
+    prm.set("timeout", static_cast<unsigned>(std::min<long long>(left, 0xFFFFFFF0LL)));
     s.set(prm);
     return s;
   }
@@ -314,11 +336,14 @@ std::string trace_csv(const core::Program &p, const oracle::Inputs &in) {
 struct Checker {
   const CheckedProgram &cp;
   const core::Program &prog;
-  const Options &opts;
+  Options opts;  // with its deadline
   core::Clocks clocks;
   DepGraph graph;
   Checker(const CheckedProgram &c, const core::Program &p, const Options &o)
-      : cp(c), prog(p), opts(o), clocks(core::infer_clocks(p)), graph(build_graph(p, clocks)) {}
+      : cp(c), prog(p), opts(o), clocks(core::infer_clocks(p)), graph(build_graph(p, clocks)) {
+    opts.deadline = std::chrono::steady_clock::now() +
+                    std::chrono::milliseconds(static_cast<long long>(std::min(opts.timeout_s, 1e9) * 1000));
+  }
 
   z3::expr inv_at(Smt &smt, const std::vector<z3::expr> &state) { return inv_of(smt, smt.invariants, state); }
   static z3::expr inv_of(Smt &smt, const std::vector<Interval> &invariants, const std::vector<z3::expr> &state) {
@@ -672,15 +697,15 @@ struct Checker {
     };
     // The smallest H whose base case holds: doubling, then bisection.
     int64_t lo = -1, hi = -1;  // base fails at lo, holds at hi
-    for (int64_t H = 0;; H = H ? std::min<int64_t>(2 * H, opts.max_horizon) : 1) {
-      auto b = base_holds(H, H == opts.max_horizon);
+    for (int64_t H = 0;; H = H ? std::min<int64_t>(2 * H, max_h()) : 1) {
+      auto b = base_holds(H, H == max_h());
       if (!b) return out;
       if (*b) {
         hi = H;
         break;
       }
       lo = H;
-      if (H == opts.max_horizon) return out;  // runs longer than the largest bound searched
+      if (H == max_h()) return out;  // runs longer than the largest bound searched
     }
     while (hi - lo > 1) {
       int64_t mid = (lo + hi) / 2;
@@ -688,7 +713,7 @@ struct Checker {
       if (!b) return out;
       (*b ? hi : lo) = mid;
     }
-    for (int64_t H = hi; H <= std::min<int64_t>(hi + 2, opts.max_horizon); ++H)
+    for (int64_t H = hi; H <= std::min<int64_t>(hi + 2, max_h()); ++H)
       if (step_holds(H)) {
         out.h = H;
         return out;
@@ -710,62 +735,71 @@ struct Checker {
     return out;
   }
 
+  // Drops the edges of backward cycles whose guard can never hold (proved: no run of the
+  // guard from the initial state, by k-induction), e.g. `when not bp` where bp is constant
+  // true: they are never dependences, so they cannot make a chain or a cycle.
+  void drop_dead_edges() {
+    auto all = [](const Edge &) { return true; };
+    int count = 0;
+    std::vector<int> comp = components(graph, all, count);
+    std::set<int> chained;  // components with a post inside
+    for (auto &e : graph.edges)
+      if (e.offset > 0 && comp[e.from] == comp[e.to]) chained.insert(comp[e.from]);
+    std::map<std::pair<std::string, bool>, bool> dead;
+    for (auto &e : graph.edges) {
+      if (!chained.count(comp[e.from]) || comp[e.to] != comp[e.from]) continue;
+      for (auto &l : e.guards) {
+        auto key = std::make_pair(l.cond, l.positive);
+        if (dead.count(key)) continue;
+        std::set<std::string> roots{l.cond};
+        RunBound b = bound_runs([&](const TransitionSystem::Frame &f) {
+          return f.p.at(l.cond) && (l.positive ? f.v.at(l.cond) : !f.v.at(l.cond));
+        }, roots);
+        dead[key] = b.h && *b.h == 0;
+      }
+    }
+    DepGraph live;
+    live.names = graph.names;
+    live.id = graph.id;
+    live.out.resize(graph.names.size());
+    for (auto &e : graph.edges) {
+      bool is_dead = false;
+      for (auto &l : e.guards) is_dead |= dead[std::make_pair(l.cond, l.positive)];
+      if (is_dead) continue;
+      live.edges.push_back(e);
+      live.out[static_cast<size_t>(e.from)].push_back(static_cast<int>(live.edges.size()) - 1);
+    }
+    graph = std::move(live);
+  }
+
   PropertyResult productivity_of_chains(PropertyResult r) {
+    drop_dead_edges();
     auto all = [](const Edge &) { return true; };
     int count = 0;
     std::vector<int> comp = components(graph, all, count);
     bool truncated = false, unknown = false;
-    std::map<int, int64_t> scc_horizon;  // lookahead inside a component with a cut backward cycle
+    std::map<int, int64_t> scc_horizon;  // lookahead of every cell of a component with a cut backward chain
     std::set<int> cyclic_posts;  // post equations inside a cycle (handled below)
     auto by_comp = edges_by_component(graph, comp, count);
     for (int c = 0; c < count; ++c) {
       bool has_post = false;
       for (int k : by_comp[static_cast<size_t>(c)]) {
         const Edge &e = graph.edges[k];
-        if (e.offset > 0 && comp[e.to] == c) has_post = true;
+        if (e.offset > 0 && comp[e.to] == c) {
+          has_post = true;
+          cyclic_posts.insert(k);
+        }
       }
       if (!has_post) continue;
-      auto cys = cycles_in(graph, comp, c, all, 1000, truncated);
-      for (auto &cy : cys) {
-        bool through_post = false;
-        for (int k : cy.edges) through_post |= graph.edges[k].offset > 0;
-        if (!through_post || cy.weight < 0 || !consistent(cy.guards)) continue;
-        for (int k : cy.edges)
-          if (graph.edges[k].offset > 0) cyclic_posts.insert(k);
-        if (cy.weight == 0) {
-          r.findings.push_back(Finding{"productivity.self", "a cell needs itself through post and fby: " + describe_cycle(graph, cy),
-                                       cycle_span(graph, cy)});
-          if (cy.guards.empty()) r.verdict = Verdict::Falsified;
-          else unknown = true;
-          continue;
-        }
-        // A chain into the future: it ends when the guards fail (the cut predicate).
-        if (cy.guards.empty()) {
-          r.findings.push_back(Finding{"productivity.unbounded",
-                                       "a chain of backward dependences never ends: " + describe_cycle(graph, cy) +
-                                           " (every cell needs the next cycle, unconditionally)",
-                                       cycle_span(graph, cy)});
-          r.verdict = Verdict::Falsified;
-          continue;
-        }
-        if (cy.weight != 1) {
-          r.findings.push_back(Finding{"productivity.unsupported",
-                                       "a chain through several posts (" + describe_cycle(graph, cy) + ") is beyond this checker",
-                                       cycle_span(graph, cy)});
-          unknown = true;
-          continue;
-        }
-        // The chain continues from cycle n while the guards hold: bound those runs.
-        // At most h consecutive continuations: the cells of the chain from n need up to
-        // n + h, and its post cells one cycle further: h + 1 (see `own` below).
-        int64_t h = bound_cycle(r, cy, cy.guards);
-        if (h < 0) unknown = true;
-        else scc_horizon[c] = std::max(scc_horizon[c], h + 1);
-      }
+      bool no_chain = false;
+      auto h = backward_component(r, comp, c, by_comp[static_cast<size_t>(c)], truncated, no_chain);
+      if (h) scc_horizon[c] = *h;
+      else if (no_chain) {  // its posts only close cycles going back in time: a plain post each
+        for (int k : by_comp[static_cast<size_t>(c)]) cyclic_posts.erase(k);
+      } else if (r.verdict != Verdict::Falsified) unknown = true;
     }
     if (r.verdict == Verdict::Falsified) {
-      r.method = "dependency graph weighted by time (post +1, fby -1)";
-      attach_unproductive_cex(r);
+      r.method = "dependency graph weighted by time (post +1, fby -1), refutation replayed in the oracle";
       return r;
     }
     // Posts outside cycles: each needs the next tick of its clock, within `gap` cycles.
@@ -808,12 +842,13 @@ struct Checker {
     // component with a cut cycle (bound h) every cell gets h and its post cells h + 1,
     // and its internal edges cost nothing more; other components have no positive cycle,
     // so their longest paths are finite (Bellman-Ford inside each component).
+    // A cell that a post of its component reads walks a whole segment at its own cycle, so
+    // the run starts there (h); any other cell may start it one cycle later (h + 1).
     std::vector<int64_t> own(graph.names.size(), 0);
-    for (auto &e : graph.edges) {
-      auto it = scc_horizon.find(comp[e.from]);
-      if (it == scc_horizon.end() || comp[e.to] != comp[e.from]) continue;
-      own[e.from] = std::max(own[e.from], e.offset > 0 ? it->second : it->second - 1);
-    }
+    for (size_t v = 0; v < own.size(); ++v)
+      if (auto it = scc_horizon.find(comp[v]); it != scc_horizon.end()) own[v] = it->second + 1;
+    for (int k : cyclic_posts)
+      if (auto it = scc_horizon.find(comp[graph.edges[k].to]); it != scc_horizon.end()) own[graph.edges[k].to] = it->second;
     auto weight = [&](int k) -> int64_t {
       const Edge &e = graph.edges[k];
       if (scc_horizon.count(comp[e.from]) && comp[e.to] == comp[e.from]) return 0;  // counted in `own`
@@ -871,36 +906,23 @@ struct Checker {
     return r;
   }
 
-  // A run where the clock ticks once and then stays silent for more than the bound: the
-  // post cell at that tick waits beyond the prefix. Replayed in the oracle.
+  // A refutation for a post on a sampled clock: the clock ticks once and then stays silent
+  // forever (a lasso), so the post's cell at that tick waits forever. Replayed.
   bool silent_clock_cex(int t, const std::string &var, PropertyResult &r) {
-    std::set<std::string> roots{var};  // var's clock is term t
-    Smt smt(prog, clocks, opts, &roots);
-    z3::solver s = smt.solver();
-    int quiet = opts.max_horizon + 1, depth = quiet + 4;
-    auto fs = smt.unroll(depth, true, s);
-    z3::expr any = smt.ctx.bool_val(false);
-    for (int st = 0; st + quiet < depth; ++st) {
-      z3::expr run = fs[static_cast<size_t>(st)].ck[static_cast<size_t>(t)];
-      for (int j = 1; j <= quiet; ++j) run = run && !fs[static_cast<size_t>(st + j)].ck[static_cast<size_t>(t)];
-      any = any || run;
-    }
-    s.add(any);
-    if (s.check() != z3::sat) return false;
-    z3::model m = s.get_model();
-    RunBound b;
-    b.cex = Counterexample{};
-    b.cex->inputs = model_inputs(prog, fs, m);
-    for (int st = 0; st + quiet < depth; ++st) {
-      bool run = m.eval(fs[static_cast<size_t>(st)].ck[static_cast<size_t>(t)], true).is_true();
-      for (int j = 1; j <= quiet && run; ++j) run = !m.eval(fs[static_cast<size_t>(st + j)].ck[static_cast<size_t>(t)], true).is_true();
-      if (!run) continue;
-      b.run_start = static_cast<size_t>(st);
-      b.cex->inputs.cycles = static_cast<size_t>(st + quiet + 1);
-      for (auto &kv : b.cex->inputs.streams) kv.second.resize(b.cex->inputs.cycles);
-      break;
-    }
-    return replay_unknown(b, {var}, r);
+    std::set<std::string> roots;
+    for (int u = t; u >= 0 && clocks.terms[u].kind == core::ClockTerm::On; u = clocks.terms[u].parent)
+      roots.insert(clocks.terms[u].cond);
+    std::set<std::string> encoded = roots;
+    encoded.insert(var);  // so that its clock term is encoded
+    auto silent = [t](const TransitionSystem::Frame &f) { return !f.ck[static_cast<size_t>(t)]; };
+    auto tick = [t](const TransitionSystem::Frame &f) { return f.ck[static_cast<size_t>(t)]; };
+    auto cx = lasso(roots, encoded, silent, tick, var, -1);
+    if (!cx) return false;
+    cx->what = "'" + var + "' at cycle " + std::to_string(cx->show_at) + " is unknown, and stays so: its clock " + clocks.str(t) +
+               " is silent from then on (the inputs of cycles " + std::to_string(cx->loop_from) + ".." +
+               std::to_string(cx->loop_to) + " repeat forever)";
+    r.cex = std::move(*cx);
+    return true;
   }
 
   bool has_unbounded_assumption() const {
@@ -909,104 +931,358 @@ struct Checker {
     return false;
   }
 
-  // Replays a long run of a bound search; true (and the counterexample set) when one of
-  // `vars` is unknown at the run's start although the prefix extends past the bound.
-  bool replay_unknown(const RunBound &b, const std::vector<std::string> &vars, PropertyResult &r) {
-    Counterexample cx = *b.cex;
-    oracle::Result res = oracle::Oracle(cp, prog).run(cx.inputs);
-    for (auto &v : vars) {
-      if (!res.has(v)) continue;
-      for (size_t n = 0; n <= b.run_start && n < res.cycles; ++n) {
-        if (res.at(v, n).tag != oracle::Tag::Bot || res.cycles - 1 - n <= static_cast<size_t>(opts.max_horizon)) continue;
-        cx.csv = trace_csv(prog, cx.inputs);
-        cx.show = {v};
-        cx.what = "'" + v + "' at cycle " + std::to_string(n) + " is unknown although the prefix has " +
-                  std::to_string(res.cycles - 1 - n) + " more cycles (> the bound " + std::to_string(opts.max_horizon) + ")";
-        r.cex = cx;
-        return true;
-      }
+  // ------------------------------------------------ backward chains (semantics.md §11)
+  // The search bound for horizons: the option, raised to cover every `within N` of the
+  // assumptions (a bound the user states must be searchable), capped so that unrollings
+  // stay finite; past it the verdict is "unknown", never "falsified".
+  int64_t max_h() const {
+    int64_t m = opts.max_horizon;
+    for (auto &a : prog.assumptions)
+      if (a.eventually && a.within >= 0) m = std::max<int64_t>(m, std::min<int64_t>(2 * a.within + 2, kMaxSearchedHorizon));
+    return m;
+  }
+  static constexpr int64_t kMaxSearchedHorizon = 512;
+
+  // A segment: a path of instantaneous edges inside one component, from the cell a post
+  // reads (its target) to the source of a post. A chain that passes cycle t in that
+  // component walks one segment at t, so its guards are facts about cycle t.
+  struct Segment {
+    int from_post, to_post;  // edge indices
+    std::vector<int> edges;
+    std::vector<Lit> guards;  // all at offset 0 (the segment's cycle)
+    bool exact = true;
+  };
+
+  std::vector<Segment> segments(const std::vector<int> &comp, int c, const std::vector<int> &posts, bool &truncated) {
+    std::vector<Segment> out;
+    std::map<int, std::vector<int>> post_from;  // source node -> post edges leaving it
+    for (int q : posts) post_from[graph.edges[q].from].push_back(q);
+    size_t steps = 0;
+    for (int p : posts) {
+      std::vector<int> path;
+      std::vector<char> on(graph.names.size(), 0);
+      std::function<void(int)> dfs = [&](int v) {
+        if (truncated) return;
+        if (auto it = post_from.find(v); it != post_from.end())
+          for (int q : it->second) {
+            Segment sg{p, q, path, {}, true};
+            for (int k : path) {
+              const Edge &e = graph.edges[k];
+              // From cycle 1 on, `->`'s second operand is needed when the arrow runs on the base clock.
+              sg.exact &= e.need == Edge::Need::Always ||
+                          (e.need == Edge::Need::NotFirst && clocks.terms[clocks.of(graph.names[e.from])].kind ==
+                                                                 core::ClockTerm::Base);
+              for (auto &l : graph.edges[k].guards) sg.guards.push_back(l);
+            }
+            if (!consistent(sg.guards)) continue;  // a chain can never walk it
+            std::sort(sg.guards.begin(), sg.guards.end());
+            sg.guards.erase(std::unique(sg.guards.begin(), sg.guards.end(),
+                                        [](const Lit &a, const Lit &b) { return !(a < b) && !(b < a); }),
+                            sg.guards.end());
+            out.push_back(std::move(sg));
+            if (out.size() > 2000) truncated = true;
+          }
+        for (int k : graph.out[v]) {
+          const Edge &e = graph.edges[k];
+          if (e.offset != 0 || comp[e.to] != c || on[e.to]) continue;
+          if (++steps > 200000) {
+            truncated = true;
+            return;
+          }
+          on[e.to] = 1;
+          path.push_back(k);
+          dfs(e.to);
+          path.pop_back();
+          on[e.to] = 0;
+        }
+      };
+      int start = graph.edges[p].to;
+      on[start] = 1;
+      dfs(start);
     }
-    return false;
+    return out;
   }
 
-  // The chain of a weight-1 cycle continues while its guards hold; returns the proved
-  // bound on consecutive continuations, or -1 (with a finding).
-  int64_t bound_cycle(PropertyResult &r, const Cycle &cy, std::vector<Lit> lits) {
-    // The predicate is evaluated at every cycle, so shift it to start at its first literal.
-    int lo = lits.empty() ? 0 : lits[0].offset;
-    for (auto &l : lits) lo = std::min(lo, l.offset);
-    for (auto &l : lits) l.offset -= lo;
-    std::sort(lits.begin(), lits.end());
-    lits.erase(std::unique(lits.begin(), lits.end(), [](const Lit &a, const Lit &b) {
-                 return a.cond == b.cond && a.positive == b.positive && a.offset == b.offset;
-               }), lits.end());
-    for (auto &l : lits)
-      if (l.offset != 0) {
-        r.findings.push_back(Finding{"productivity.unsupported",
-                                     "the cut predicate of " + describe_cycle(graph, cy) + " spans several cycles",
+  std::string describe_segment(const Segment &sg) {
+    const Edge &p = graph.edges[sg.from_post];
+    std::string s = graph.names[p.from] + " needs (next tick) " + graph.names[p.to];
+    for (int k : sg.edges) {
+      const Edge &e = graph.edges[k];
+      s += " needs " + graph.names[e.to];
+      for (auto &l : e.guards) s += std::string(" [when ") + (l.positive ? "" : "not ") + l.cond + "]";
+    }
+    return s;
+  }
+
+  static std::string pred_str(const std::vector<Lit> &lits) {
+    std::string s;
+    for (auto &l : lits) s += (s.empty() ? "" : " and ") + std::string(l.positive ? "" : "not ") + l.cond;
+    return s.empty() ? "true" : s;
+  }
+
+  // A component with a post on a cycle. Every cell of it needs cells at most h + 1 cycles
+  // later, where h bounds the runs of consecutive cycles at which a chain can go on
+  // (returned); nullopt with a finding otherwise (and r falsified with a replayed
+  // refutation when one is found).
+  //
+  // Why this is sound (proofs/productivity.md): a dependence path from (v, n) inside the
+  // component that reaches cycle m > n + 1 takes posts at ticks n ≤ t_0 < t_1 < ... and
+  // walks one segment at each t_i (i ≥ 1), whose guards then hold at t_i; between two ticks
+  // of a post's clock, that clock is silent. So every cycle of [n + 1, m) satisfies
+  // cont = ∨ segments' guards ∨ ∨ sampled posts' clocks silent, and m ≤ n + 1 + h. This
+  // needs time to move forward only: an fby/pre inside the component lets a path go back
+  // and combine a chain with the branch that cuts it (the cell then needs itself), so such
+  // components are not proved here.
+  std::optional<int64_t> backward_component(PropertyResult &r, const std::vector<int> &comp, int c,
+                                            const std::vector<int> &edges, bool &truncated, bool &no_chain) {
+    std::vector<int> posts, backs;
+    for (int k : edges) {
+      const Edge &e = graph.edges[k];
+      if (comp[e.to] != c) continue;
+      if (e.offset > 0) posts.push_back(k);
+      if (e.offset < 0) backs.push_back(k);
+    }
+    // The simple cycles through a post. With only negative ones (each goes back in time
+    // more than forward), no path grows: the longest-path pass below bounds them.
+    bool cyc_truncated = false;
+    auto all = [](const Edge &) { return true; };
+    std::vector<Cycle> cys = cycles_in(graph, comp, c, all, 1000, cyc_truncated);
+    bool forward = false;  // a cycle through a post of weight >= 0
+    for (auto &cy : cys) {
+      bool through_post = false, real = true;
+      for (int k : cy.edges) through_post |= graph.edges[k].offset > 0, real &= graph.edges[k].need != Edge::Need::FirstOnly;
+      if (!through_post || cy.weight < 0 || !consistent(cy.guards)) continue;
+      forward = true;
+      // No guard can stop it and every edge is a real dependence (from the first tick on,
+      // or the second): the chain goes on forever, or (weight 0) a cell needs itself.
+      if (!cy.guards.empty() || !real) continue;
+      r.findings.push_back(Finding{cy.weight == 0 ? "productivity.self" : "productivity.unbounded",
+                                   cy.weight == 0 ? "a cell needs itself through post and fby: " + describe_cycle(graph, cy)
+                                                  : "a chain of backward dependences never ends: " + describe_cycle(graph, cy) +
+                                                        " (every cell needs a later one, unconditionally)",
+                                   cycle_span(graph, cy)});
+      if (attach_unproductive_cex(r)) {
+        r.verdict = Verdict::Falsified;
+        return std::nullopt;
+      }
+    }
+    if (cyc_truncated) {
+      truncated = true;
+      r.findings.push_back(Finding{"productivity.unsupported", "too many cycles through the post '" +
+                                                                   graph.names[graph.edges[posts[0]].from] + "' to enumerate",
+                                   graph.edges[posts[0]].eq ? graph.edges[posts[0]].eq->span : Span{}});
+      return std::nullopt;
+    }
+    if (!forward) {
+      no_chain = true;
+      return std::nullopt;
+    }
+    for (auto &cy : cys)
+      if (cy.weight == 0 && consistent(cy.guards)) {
+        bool through_post = false;
+        for (int k : cy.edges) through_post |= graph.edges[k].offset > 0;
+        if (!through_post) continue;
+        r.findings.push_back(Finding{"productivity.self", "a cell may need itself through post and fby: " + describe_cycle(graph, cy),
                                      cycle_span(graph, cy)});
-        return -1;
+        return std::nullopt;
       }
+    if (!backs.empty()) {
+      const Edge &p = graph.edges[posts[0]], &b = graph.edges[backs[0]];
+      r.findings.push_back(Finding{"productivity.unsupported",
+                                   "the backward chain through '" + graph.names[p.from] + "' (post) is in a cycle that also goes back in "
+                                   "time through '" + graph.names[b.from] + "' (fby/pre): what cuts the chain may read the chain "
+                                   "itself at an earlier cycle, which this checker does not analyse",
+                                   p.eq ? p.eq->span : Span{}});
+      return std::nullopt;
+    }
+    bool seg_truncated = false;
+    std::vector<Segment> segs = segments(comp, c, posts, seg_truncated);
+    if (seg_truncated) {
+      truncated = true;
+      r.findings.push_back(Finding{"productivity.unsupported", "too many paths through the backward chain of '" +
+                                                                   graph.names[graph.edges[posts[0]].from] + "' to enumerate",
+                                   graph.edges[posts[0]].eq ? graph.edges[posts[0]].eq->span : Span{}});
+      return std::nullopt;
+    }
+    std::string chain = describe_segment(segs.at(0));
+    Span at = graph.edges[posts[0]].eq ? graph.edges[posts[0]].eq->span : Span{};
+    for (auto &sg : segs)
+      if (sg.guards.empty()) {
+        r.findings.push_back(Finding{"productivity.unproved",
+                                     "the chain " + describe_segment(sg) +
+                                         " has no guard that can stop it (it goes through '->' or fby's initial value, or "
+                                         "two posts in a row)",
+                                     at});
+        return std::nullopt;
+      }
+    std::vector<int> silent;  // clock terms of the posts on sampled clocks
+    for (int q : posts) {
+      int t = clocks.of(graph.edges[q].eq->lhs);
+      if (clocks.terms[t].kind != core::ClockTerm::Base) silent.push_back(t);
+    }
     auto cont = [&](const TransitionSystem::Frame &f) {
-      z3::expr d = f.err.ctx().bool_val(true);
-      for (auto &l : lits) {
-        z3::expr v = f.v.at(l.cond);
-        d = d && f.p.at(l.cond) && (l.positive ? v : !v);
+      z3::expr any = f.err.ctx().bool_val(false);
+      for (auto &sg : segs) {
+        z3::expr d = f.err.ctx().bool_val(true);
+        for (auto &l : sg.guards) {
+          z3::expr v = f.v.at(l.cond);
+          d = d && f.p.at(l.cond) && (l.positive ? v : !v);
+        }
+        any = any || d;
       }
-      return d;
+      for (int t : silent) any = any || !f.ck[static_cast<size_t>(t)];
+      return any;
     };
     std::set<std::string> roots;
-    for (auto &l : lits) roots.insert(l.cond);
+    for (auto &sg : segs)
+      for (auto &l : sg.guards) roots.insert(l.cond);
+    for (int q : posts) roots.insert(graph.edges[q].eq->lhs);
+    std::set<std::string> disjuncts;
+    std::string pred;
+    for (auto &sg : segs)
+      if (disjuncts.insert(pred_str(sg.guards)).second) pred += (pred.empty() ? "(" : ") or (") + pred_str(sg.guards);
+    pred += ")";
+    for (int t : silent) pred += " or (clock " + clocks.str(t) + " silent)";
     RunBound b = bound_runs(cont, roots);
     if (b.h) return *b.h;
-    std::string pred;
-    for (auto &l : lits) pred += (pred.empty() ? "" : " and ") + std::string(l.positive ? "" : "not ") + l.cond;
-    if (b.falsified_at_max && b.cex && has_unbounded_assumption()) {
+    if (has_unbounded_assumption()) {
       r.findings.push_back(Finding{"productivity.unproved",
-                                   "the chain " + describe_cycle(graph, cy) + " continues while (" + pred +
-                                       "): an unbounded 'always eventually' assumption gives no horizon (add 'within N')",
-                                   cycle_span(graph, cy)});
-      return -1;
+                                   "the chain " + chain + " goes on while " + pred +
+                                       ": an unbounded 'always eventually' assumption gives no horizon (add 'within N')",
+                                   at});
+      return std::nullopt;
     }
-    if (b.falsified_at_max && b.cex) {
-      // Replay: the chain from some early cycle runs past the prefix.
-      r.findings.push_back(Finding{"productivity.unbounded",
-                                   "the chain " + describe_cycle(graph, cy) + " continues while (" + pred +
-                                       ") and this can hold for more than " + std::to_string(opts.max_horizon) +
-                                       " cycles in a row (state a bound with 'assume always eventually ... within N;')",
-                                   cycle_span(graph, cy)});
-      if (!r.cex) {
-        Counterexample cx = *b.cex;
-        oracle::Oracle orc(cp, prog);
-        oracle::Result res = orc.run(cx.inputs);
-        size_t st = b.run_start;
-        std::string v;
-        for (int k : cy.edges) {  // a variable of the cycle that the run leaves unknown
-          const std::string &name = graph.names[graph.edges[k].from];
-          if (res.has(name) && res.at(name, st).tag == oracle::Tag::Bot && (v.empty() || name[0] != '$')) v = name;
-        }
-        if (!v.empty()) {
-          cx.csv = trace_csv(prog, cx.inputs);
-          cx.show = {v};
-          cx.what = "'" + v + "' at cycle " + std::to_string(st) + " is unknown although the prefix has " +
-                    std::to_string(cx.inputs.cycles - st - 1) + " more cycles (> the bound " +
-                    std::to_string(opts.max_horizon) + "): its chain runs past the bound";
-          r.cex = cx;
-          r.verdict = Verdict::Falsified;
-        }
-      }
-      return -1;
+    // A refutation: one segment from a base-clock post back to itself whose guards can
+    // hold forever (a lasso of an exactly encoded state), so its chain never ends.
+    for (auto &sg : segs) {
+      if (sg.from_post != sg.to_post || !sg.exact || !silent.empty()) continue;
+      if (refute_forever(r, sg, chain)) return std::nullopt;
     }
     r.findings.push_back(Finding{"productivity.unproved",
-                                 "the chain " + describe_cycle(graph, cy) + " continues while (" + pred +
-                                     "): no bound proved and none refuted",
-                                 cycle_span(graph, cy)});
-    return -1;
+                                 "the chain " + chain + " goes on while " + pred + ": " +
+                                     (b.falsified_at_max ? "this can hold for more than " + std::to_string(max_h()) +
+                                                               " cycles in a row and no bound was proved (state one with "
+                                                               "'assume always eventually ... within N;')"
+                                                         : std::string("no bound proved and none refuted")),
+                                 at});
+    return std::nullopt;
+  }
+
+  // Whether every variable that `vars` depend on (values and presence) is encoded exactly
+  // by the transition system: inputs, constants, bool/int memories and the operators the
+  // model interprets; no real or tensor value, no fun, no post prophecy.
+  bool exact_cone(const std::set<std::string> &vars) {
+    std::map<std::string, const core::Equation *> def;
+    for (auto &eq : prog.equations) def[eq.lhs] = &eq;
+    std::set<std::string> seen;
+    std::vector<std::string> todo(vars.begin(), vars.end());
+    static const std::set<std::string> ops{"if", "not", "-", "and", "or", "xor", "=", "<>", "<", "<=", ">", ">=", "+", "*", "mod", "/"};
+    while (!todo.empty()) {
+      std::string v = todo.back();
+      todo.pop_back();
+      if (!seen.insert(v).second) continue;
+      for (int t = clocks.of(v); t >= 0 && clocks.terms[t].kind == core::ClockTerm::On; t = clocks.terms[t].parent)
+        todo.push_back(clocks.terms[t].cond);
+      auto it = def.find(v);
+      if (it == def.end()) continue;  // an input: free, hence any value is admissible
+      const core::Equation &eq = *it->second;
+      if (eq.type.kind != Type::Tensor || !eq.type.shape.empty() || eq.type.elem == Scalar::Real) return false;
+      if (eq.prim == core::Prim::Post) return false;
+      if (eq.prim == core::Prim::Apply && !eq.args.empty() && !ops.count(eq.fn)) return false;
+      for (auto &a : eq.args) todo.push_back(a);
+    }
+    return true;
+  }
+
+  // A refutation of a chain: inputs under which the segment's guards hold at every cycle
+  // from some i on.
+  bool refute_forever(PropertyResult &r, const Segment &sg, const std::string &chain) {
+    std::set<std::string> roots;
+    for (auto &l : sg.guards) roots.insert(l.cond);
+    const std::string &var = graph.names[graph.edges[sg.from_post].from];
+    auto g = [&](const TransitionSystem::Frame &f) {
+      z3::expr d = f.err.ctx().bool_val(true);
+      for (auto &l : sg.guards) d = d && f.p.at(l.cond) && (l.positive ? f.v.at(l.cond) : !f.v.at(l.cond));
+      return d;
+    };
+    auto cx = lasso(roots, roots, g, nullptr, var, 0);
+    if (!cx) return false;
+    cx->what = "'" + var + "' at cycle " + std::to_string(cx->show_at) + " is unknown, and stays so: the inputs of cycles " +
+               std::to_string(cx->loop_from) + ".." + std::to_string(cx->loop_to) + " repeat forever, and with them (" +
+               pred_str(sg.guards) + ")";
+    r.findings.push_back(Finding{"productivity.unbounded",
+                                 "the chain " + chain + " can go on forever: (" + pred_str(sg.guards) +
+                                     ") can hold at every cycle (state a bound with 'assume always eventually ... within N;')",
+                                 graph.edges[sg.from_post].eq ? graph.edges[sg.from_post].eq->span : Span{}});
+    r.cex = std::move(*cx);
+    r.verdict = Verdict::Falsified;
+    return true;
+  }
+
+  // Looks for a lasso: states equal at cycles i < j, `g` at every cycle of [i, j) and
+  // `first` (if given) at i - 1. When the cone of `roots` is encoded exactly, repeating the
+  // inputs of [i, j) repeats the states, so `g` holds forever from i: an infinite run, not
+  // a long one. The unrolled trace (longer than the search bound after i) is replayed in
+  // the oracle, which must show `var` unknown at cycle i + shift; else no evidence.
+  struct LassoCex : Counterexample {
+    size_t show_at = 0, loop_from = 0, loop_to = 0;
+  };
+  std::optional<LassoCex> lasso(const std::set<std::string> &exact_roots, const std::set<std::string> &roots,
+                                const std::function<z3::expr(const TransitionSystem::Frame &)> &g,
+                                const std::function<z3::expr(const TransitionSystem::Frame &)> &first, const std::string &var,
+                                int shift) {
+    if (!exact_cone(exact_roots)) return std::nullopt;
+    Smt smt(prog, clocks, opts, &roots);
+    z3::solver s = smt.solver();
+    int depth = opts.max_depth + 4;
+    auto fs = smt.unroll(depth, true, s);
+    auto same = [&](size_t i, size_t j) {
+      z3::expr d = smt.ctx.bool_val(true);
+      for (size_t k = 0; k < fs[i].state_in.size(); ++k) d = d && fs[i].state_in[k] == fs[j].state_in[k];
+      return d;
+    };
+    auto loop = [&](size_t i, size_t j) {
+      z3::expr run = same(i, j);
+      if (first) run = run && first(fs[i - 1]);
+      for (size_t t = i; t < j; ++t) run = run && g(fs[t]);
+      return run;
+    };
+    z3::expr any = smt.ctx.bool_val(false);
+    for (size_t i = 1; i < fs.size(); ++i)
+      for (size_t j = i + 1; j < fs.size(); ++j) any = any || loop(i, j);
+    s.add(any);
+    if (s.check() != z3::sat) return std::nullopt;
+    z3::model m = s.get_model();
+    oracle::Inputs base = model_inputs(prog, fs, m);
+    for (size_t i = 1; i < fs.size(); ++i)
+      for (size_t j = i + 1; j < fs.size(); ++j) {
+        if (!m.eval(loop(i, j), true).is_true()) continue;
+        size_t period = j - i, len = i + static_cast<size_t>(max_h()) + 2;
+        len += period - (len - i) % period;
+        LassoCex cx;
+        cx.inputs.cycles = len;
+        for (auto &[name, cells] : base.streams) {
+          auto &out = cx.inputs.streams[name];
+          for (size_t n = 0; n < len; ++n) out.push_back(cells[n < j ? n : i + (n - i) % period]);
+        }
+        size_t at = static_cast<size_t>(static_cast<int64_t>(i) + shift);
+        oracle::Result res = oracle::Oracle(cp, prog).run(cx.inputs);
+        if (!res.has(var) || res.at(var, at).tag != oracle::Tag::Bot) return std::nullopt;  // not replayed
+        cx.csv = trace_csv(prog, cx.inputs);
+        cx.show = {var};
+        cx.show_at = at;
+        cx.loop_from = i;
+        cx.loop_to = j - 1;
+        return cx;
+      }
+    return std::nullopt;
   }
 
   // A non-productive program: any admissible input shows the unknown cells.
-  void attach_unproductive_cex(PropertyResult &r) {
-    if (r.cex) return;
+  // Evidence for a chain that never ends (proved statically): the earliest unknown cell
+  // under some admissible input. True when one was found.
+  bool attach_unproductive_cex(PropertyResult &r) {
+    if (r.cex) return true;
     oracle::Inputs in;
     in.cycles = 8;
     for (auto &v : prog.inputs) {
@@ -1016,17 +1292,20 @@ struct Checker {
     }
     oracle::Oracle orc(cp, prog);
     oracle::Result res = orc.run(in);
-    for (auto &v : res.vars) {
-      if (res.at(v, 0).tag != oracle::Tag::Bot) continue;
-      Counterexample cx;
-      cx.inputs = in;
-      cx.csv = trace_csv(prog, in);
-      cx.show = {v};
-      cx.what = "'" + v + "' is unknown at cycle 0 (and stays so for any prefix length)";
-      r.cex = cx;
-      return;
-    }
+    for (size_t n = 0; n < in.cycles; ++n)
+      for (auto &v : res.vars) {
+        if (res.at(v, n).tag != oracle::Tag::Bot) continue;
+        Counterexample cx;
+        cx.inputs = in;
+        cx.csv = trace_csv(prog, in);
+        cx.show = {v};
+        cx.what = "'" + v + "' is unknown at cycle " + std::to_string(n) + " (and stays so for any prefix length)";
+        r.cex = cx;
+        return true;
+      }
+    return false;
   }
+
 };
 
 }  // namespace
@@ -1044,6 +1323,12 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
       r.kind = kind;
       r.verdict = Verdict::Unknown;
       r.method = std::string("the solver failed: ") + e.msg();
+      rep.properties.push_back(r);
+    } catch (BudgetExhausted &e) {
+      PropertyResult r;
+      r.kind = kind;
+      r.verdict = Verdict::Unknown;
+      r.method = std::string(e.what()) + " (raise it with --timeout)";
       rep.properties.push_back(r);
     }
   };

@@ -3,6 +3,7 @@
 // with evidence (a counterexample that the oracle replays, or a dependency cycle that
 // holds unconditionally), and "unknown" otherwise.
 #pragma once
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,10 +41,11 @@ struct PropertyResult {
 };
 
 struct Options {
-  double timeout_s = 20;   // per solver call
+  double timeout_s = 120;  // for the whole check of one main node (every solver call shares it)
   int max_depth = 12;      // BMC depth and k-induction bound
   int max_horizon = 32;    // largest horizon searched
   bool explain = false;
+  std::chrono::steady_clock::time_point deadline{};  // set by check_program from timeout_s
 };
 
 struct Report {
