@@ -82,12 +82,8 @@ class Checker {
       const std::string &n = decl_name(d);
       auto it = cp_.decls.find(n);
       if (it != cp_.decls.end()) {
-        bool prev_prelude = cp_.prelude_names.count(n) && it->second < prelude_count();
-        if (prev_prelude && i >= prelude_count()) {
-          d_.warning("name.shadows-prelude", decl_span(d), "'" + n + "' shadows the prelude's definition");
-          it->second = i;
-          continue;
-        }
+        // (A user declaration never meets a prelude one here: isolate_prelude renamed the
+        // prelude declarations the user shadows.)
         d_.error("name.duplicate", decl_span(d), "'" + n + "' is already declared");
         d_.note(decl_span(cp_.program.decls[it->second]), "first declared here");
         continue;
@@ -101,6 +97,24 @@ class Checker {
   }
   size_t prelude_count_ = 0;
   size_t prelude_count() const { return prelude_count_; }
+
+  // Scoping of global names (grammar.md §6): a prelude declaration sees only the prelude
+  // (and the builtins), never a declaration of the user's file; a user declaration sees
+  // both. `in_prelude_` says which kind of declaration is being checked.
+  bool in_prelude_ = false;
+  bool visible(const std::string &n) const {
+    auto it = cp_.decls.find(n);
+    return it != cp_.decls.end() && (!in_prelude_ || it->second < prelude_count());
+  }
+  // Sets in_prelude_ for the declaration at `idx` and restores it on exit.
+  struct DeclScope {
+    bool &flag;
+    bool saved;
+    DeclScope(bool &f, bool prelude) : flag(f), saved(f) { flag = prelude; }
+    ~DeclScope() { flag = saved; }
+    DeclScope(const DeclScope &) = delete;
+    DeclScope &operator=(const DeclScope &) = delete;
+  };
 
  public:
   void set_prelude_count(size_t n) { prelude_count_ = n; }
@@ -130,7 +144,7 @@ class Checker {
       if (auto v = env.local(n, s)) return v;
     }
     auto it = cp_.static_consts.find(n);
-    if (it != cp_.static_consts.end()) return it->second;
+    if (it != cp_.static_consts.end() && visible(n)) return it->second;
     return std::nullopt;
   }
 
@@ -277,9 +291,10 @@ class Checker {
       return;
     }
     const_in_progress_.insert(name);
+    DeclScope decl_scope(in_prelude_, cp_.decls[name] < prelude_count());
     // Constants referring to other constants: evaluate those first.
     std::function<void(const Expr &)> deps = [&](const Expr &e) {
-      if (e.kind == ExprKind::Var) {
+      if (e.kind == ExprKind::Var && visible(e.name)) {
         auto it = cp_.decls.find(e.name);
         if (it != cp_.decls.end())
           if (auto *cc = std::get_if<ConstDecl>(&cp_.program.decls[it->second])) eval_const(e.name, *cc);
@@ -359,7 +374,7 @@ class Checker {
           shape.insert(shape.end(), v.shape.begin(), v.shape.end());
         }
       } catch (NotStatic &ns) {
-        if (!implicit && dim.expr->kind == ExprKind::Var && !cp_.find(dim.expr->name)) {
+        if (!implicit && dim.expr->kind == ExprKind::Var && !visible(dim.expr->name)) {
           d_.error("static.undetermined", dim.expr->span,
                    "size variable '" + dim.expr->name + "' must appear in an input type to be determined at each use");
           undetermined_.push_back(dim.expr->name);
@@ -391,7 +406,8 @@ class Checker {
     undetermined_.clear();
     Signature sig;
     sig.name = name;
-    sig.from_prelude = cp_.prelude_names.count(name) && cp_.decls[name] < prelude_count();
+    sig.from_prelude = cp_.decls[name] < prelude_count();
+    DeclScope decl_scope(in_prelude_, sig.from_prelude);
     const std::vector<VarDecl> *ins;
     if (auto *n = std::get_if<NodeDecl>(&d)) {
       sig.is_node = true;
@@ -735,9 +751,11 @@ class Checker {
     }
     auto st = ctx.statics.find(n);
     if (st != ctx.statics.end()) return static_as_value(st->second, e);
-    if (auto c = cp_.static_consts.find(n); c != cp_.static_consts.end()) return static_as_value(c->second, e);
-    if (auto c = cp_.value_consts.find(n); c != cp_.value_consts.end()) return c->second;
-    if (cp_.decls.count(n)) {
+    if (visible(n)) {
+      if (auto c = cp_.static_consts.find(n); c != cp_.static_consts.end()) return static_as_value(c->second, e);
+      if (auto c = cp_.value_consts.find(n); c != cp_.value_consts.end()) return c->second;
+    }
+    if (visible(n)) {
       d_.error("name.unknown", e.span, "'" + n + "' is a node or function, not a variable; call it with arguments");
       return Type::error();
     }
@@ -1134,7 +1152,7 @@ class Checker {
   Type infer_call(const Expr &e, Ctx &ctx, bool allow_tuple) {
     if (e.name == "real" || e.name == "int") return infer_conversion(e, ctx);
     if (is_builtin(e.name)) return infer_builtin(e, ctx);
-    auto it = cp_.sigs.find(e.name);
+    auto it = visible(e.name) ? cp_.sigs.find(e.name) : cp_.sigs.end();
     if (it == cp_.sigs.end() && (e.name == "condact" || e.name == "current")) {
       d_.error("syntax.unsupported", callee_span(e), "Lustre '" + e.name + "' is not supported by rml; use 'when' and 'merge'");
       return Type::error();
@@ -1622,6 +1640,7 @@ class Checker {
   // ------------------------------------------------------------------ bodies
   void check_fun(const FunDecl &f) {
     const Signature &sig = cp_.sigs[f.name];
+    DeclScope decl_scope(in_prelude_, sig.from_prelude);
     Ctx ctx;
     ctx.in_fun = true;
     ctx.decl = f.name;
@@ -1645,6 +1664,7 @@ class Checker {
   // unknown type that a later equation determines. So the node is first typed silently,
   // up to twice, and the local types found are given to the real pass.
   void check_node(const NodeDecl &n) {
+    DeclScope decl_scope(in_prelude_, cp_.sigs[n.name].from_prelude);
     std::map<std::string, Type> hints;
     for (int probe = 0; probe < 2; ++probe) {
       d_.silent = true;
@@ -1795,7 +1815,7 @@ class Checker {
   // Output types of a call that follow from its static arguments alone, so that locals
   // defined by it are typed before its value arguments (which may depend on them).
   std::optional<std::vector<Type>> early_outputs(const Expr &e, Ctx &ctx) {
-    if (e.kind != ExprKind::Call) return std::nullopt;
+    if (e.kind != ExprKind::Call || !visible(e.name)) return std::nullopt;
     auto it = cp_.sigs.find(e.name);
     if (it == cp_.sigs.end() || !it->second.ok || it->second.inputs.size() != e.args.size()) return std::nullopt;
     const Signature &sig = it->second;
@@ -1903,7 +1923,106 @@ bool builtin_static_arg(const std::string &name, size_t k, size_t nargs) {
          name == "iota" || name == "transpose" || (name == "sum" && nargs == 2);
 }
 
+namespace {
+
+// Renames, in one prelude declaration, the references to prelude declarations that the
+// user shadows. `bound` holds the names bound locally where `e` is (parameters, node
+// variables, let and lambda binders): they are not global references.
+void rename_refs(Expr &e, const std::map<std::string, std::string> &renamed, std::set<std::string> &bound) {
+  if (e.kind == ExprKind::Call || (e.kind == ExprKind::Var && !bound.count(e.name))) {
+    if (auto it = renamed.find(e.name); it != renamed.end()) e.name = it->second;
+  }
+  if (e.kind == ExprKind::Let && e.args.size() == 2) {
+    rename_refs(*e.args[0], renamed, bound);
+    bool fresh = bound.insert(e.name).second;
+    rename_refs(*e.args[1], renamed, bound);
+    if (fresh) bound.erase(e.name);
+    return;
+  }
+  std::vector<std::string> added;
+  if (e.kind == ExprKind::Lambda)
+    for (auto &b : e.binders)
+      if (bound.insert(b).second) added.push_back(b);
+  for (auto &a : e.args) rename_refs(*a, renamed, bound);
+  for (auto &b : added) bound.erase(b);
+}
+
+void rename_type_refs(TypeSyntax &t, const std::map<std::string, std::string> &renamed, std::set<std::string> &bound) {
+  for (auto &d : t.dims)
+    if (d.expr) rename_refs(*d.expr, renamed, bound);
+}
+
+void rename_decl_refs(Decl &d, const std::map<std::string, std::string> &renamed) {
+  std::set<std::string> bound;
+  auto params = [&](std::vector<VarDecl> &vs) {
+    for (auto &v : vs) bound.insert(v.name);
+  };
+  auto types = [&](std::vector<VarDecl> &vs) {
+    for (auto &v : vs)
+      if (v.type) rename_type_refs(*v.type, renamed, bound);
+  };
+  if (auto *n = std::get_if<NodeDecl>(&d)) {
+    params(n->inputs);
+    params(n->outputs);
+    params(n->locals);
+    for (auto &eq : n->equations)
+      for (auto &l : eq.lhs) bound.insert(l.name);
+    types(n->inputs);
+    types(n->outputs);
+    types(n->locals);
+    for (auto &eq : n->equations) rename_refs(*eq.rhs, renamed, bound);
+    for (auto &a : n->assumptions) rename_refs(*a.cond, renamed, bound);
+  } else if (auto *f = std::get_if<FunDecl>(&d)) {
+    params(f->params);
+    types(f->params);
+    rename_type_refs(f->result, renamed, bound);
+    rename_refs(*f->body, renamed, bound);
+  } else if (auto *c = std::get_if<ConstDecl>(&d)) {
+    if (c->type) rename_type_refs(*c->type, renamed, bound);
+    rename_refs(*c->value, renamed, bound);
+  }
+}
+
+std::string &decl_name_ref(Decl &d) {
+  return std::visit([](auto &x) -> std::string & { return x.name; }, d);
+}
+
+// A user declaration with a prelude declaration's name shadows it in the user's file
+// (warning name.shadows-prelude), while the prelude keeps its own: the shadowed prelude
+// declaration gets the name "prelude::NAME", which is not an identifier (so no user name
+// can meet it), and every reference to it inside the prelude follows. Everything after
+// the checker (elaboration, evaluator, lowering) resolves names through cp.decls and
+// cp.sigs, so it sees the same two declarations.
+void isolate_prelude(CheckedProgram &cp, Diagnostics &diags) {
+  std::map<std::string, size_t> prelude;  // name -> the prelude's declaration
+  for (size_t i = 0; i < cp.prelude_decls; ++i) prelude.emplace(decl_name(cp.program.decls[i]), i);
+  std::map<std::string, std::string> renamed;
+  for (size_t i = cp.prelude_decls; i < cp.program.decls.size(); ++i) {  // in the user's source order
+    const std::string &n = decl_name(cp.program.decls[i]);
+    auto p = prelude.find(n);
+    if (p == prelude.end() || renamed.count(n)) continue;  // a second user 'n' is a name.duplicate
+    diags.warning("name.shadows-prelude", decl_span(cp.program.decls[i]),
+                  "'" + n + "' shadows the prelude's declaration of the same name; in this file '" + n +
+                      "' is this declaration, while the prelude keeps using its own");
+    diags.note(decl_span(cp.program.decls[p->second]), "the prelude's '" + n + "' is declared here");
+    renamed[n] = "prelude::" + n;
+  }
+  if (renamed.empty()) return;
+  for (size_t i = 0; i < cp.prelude_decls; ++i) {
+    Decl &d = cp.program.decls[i];
+    rename_decl_refs(d, renamed);
+    std::string &n = decl_name_ref(d);
+    if (auto it = renamed.find(n); it != renamed.end()) {
+      n = it->second;
+      cp.prelude_names.insert(n);
+    }
+  }
+}
+
+}  // namespace
+
 void check_program(CheckedProgram &cp, Diagnostics &diags) {
+  isolate_prelude(cp, diags);
   Checker c(cp, diags);
   c.set_prelude_count(cp.prelude_decls);
   c.run();
