@@ -35,3 +35,13 @@ cp reference/*/*.rml tests/frontend/diag/*.rml src/prelude/prelude.rml "$seeds"/
   -max_len=65536 -print_final_stats=1 "$seeds" 2>&1 | tail -n 15
 rm -rf "$seeds"
 echo "fuzzing: no crash, hang or sanitizer report in ${FUZZ_SECONDS} s"
+
+step "fuzzing rml-check --assume for 20 s (libFuzzer, ASan+UBSan)"
+cmake --build build-fuzz -j "$JOBS" --target fuzz_assume
+seeds=$(mktemp -d)
+printf 'always eventually bp within 5' > "$seeds/1"
+printf 'assume always (i > 0 or bp);' > "$seeds/2"
+./build-fuzz/tests/fuzz/fuzz_assume -max_total_time=20 -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+  -print_final_stats=1 "$seeds" 2>&1 | tail -n 5
+rm -rf "$seeds"
+echo "fuzzing --assume: no crash, hang or sanitizer report in 20 s"

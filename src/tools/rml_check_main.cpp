@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <new>
+#include <stdexcept>
 
 #include "tools/cli_options.hpp"
 #include "tools/commands.hpp"
@@ -31,6 +32,14 @@ int main(int argc, char **argv) {
   } catch (const std::bad_alloc &) {
     std::cout.flush();
     std::cerr << "rml-check: error: out of memory while checking '" << check.file << "': unknown\n";
+    return rml::kUnknown;
+  } catch (const std::length_error &e) {  // a container asked for more than it can hold
+    std::cout.flush();
+    std::cerr << "rml-check: error: out of memory while checking '" << check.file << "' (" << e.what() << "): unknown\n";
+    return rml::kUnknown;
+  } catch (const std::exception &e) {  // a bug: said, not an abort; never a verdict
+    std::cout.flush();
+    std::cerr << "rml-check: internal error while checking '" << check.file << "': " << e.what() << ": unknown\n";
     return rml::kUnknown;
   }
 }

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <new>
+#include <stdexcept>
 
 #include "tools/cli_options.hpp"
 #include "tools/commands.hpp"
@@ -96,6 +97,14 @@ int main(int argc, char **argv) {
   } catch (const std::bad_alloc &) {
     std::cout.flush();
     std::cerr << "rml: error: out of memory while running 'rml " << sub << "'\n";
+    return rml::kUnknown;
+  } catch (const std::length_error &e) {  // a container asked for more than it can hold
+    std::cout.flush();
+    std::cerr << "rml: error: out of memory while running 'rml " << sub << "' (" << e.what() << ")\n";
+    return rml::kUnknown;
+  } catch (const std::exception &e) {  // a bug: said, not an abort
+    std::cout.flush();
+    std::cerr << "rml: internal error while running 'rml " << sub << "': " << e.what() << "\n";
     return rml::kUnknown;
   }
   return rml::kFrontendError;
