@@ -7,9 +7,11 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "checker/checker.hpp"
+#include "common/backfill_gen.hpp"
 #include "common/stream_prog_gen.hpp"
 #include "common/test_files.hpp"
 #include "core/normalize.hpp"
@@ -315,6 +317,106 @@ RC_GTEST_PROP(CheckSoundness, AcceptedProgramsRunWithoutErrorsOrUnknowns, ()) {
   RC_ASSERT(!res.any_error());
   for (auto &v : res.vars)
     for (size_t n = 0; n + static_cast<size_t>(H) < N; ++n) RC_ASSERT(res.at(v, n).tag != oracle::Tag::Bot);
+}
+
+// The law of productivity (semantics.md §11), on one finite prefix: with horizon H, every
+// cell before N − H is known and no cell is ‖. Returns a description of the first
+// violation, or "" when the prefix respects the law.
+std::string productivity_violation(const Checked &c, int64_t H, const oracle::Inputs &in) {
+  oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(in);
+  if (res.any_error()) return "an error value";
+  for (auto &v : res.vars)
+    for (size_t n = 0; n + static_cast<size_t>(H) < in.cycles; ++n)
+      if (res.at(v, n).tag == oracle::Tag::Bot)
+        return "'" + v + "' unknown at cycle " + std::to_string(n) + " of " + std::to_string(in.cycles);
+  return "";
+}
+
+// Whether a prefix respects the main node's `always eventually v within N` assumptions:
+// every window of N + 1 cycles inside the prefix has a cycle where v is present and true.
+bool admissible(const Checked &c, const oracle::Inputs &in) {
+  oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(in);
+  for (auto &a : c.prog.assumptions) {
+    if (!res.has(a.var)) return false;
+    auto holds = [&](size_t n) {
+      const oracle::Cell &x = res.at(a.var, n);
+      return x.tag == oracle::Tag::Val && x.value.i.size() == 1 && x.value.i[0] != 0;
+    };
+    if (!a.eventually) {
+      for (size_t n = 0; n < in.cycles; ++n)
+        if (res.at(a.var, n).tag == oracle::Tag::Val && !holds(n)) return false;
+      continue;
+    }
+    if (a.within < 0) continue;
+    size_t w = static_cast<size_t>(a.within) + 1;
+    for (size_t st = 0; st + w <= in.cycles; ++st) {
+      bool seen = false;
+      for (size_t n = st; n < st + w && !seen; ++n) seen = holds(n);
+      if (!seen) return false;
+    }
+  }
+  return true;
+}
+
+// Negative control of the law above: issue 17's program, which the checker once accepted
+// with horizon 4, violates it on the issue's trace, so the property can fail.
+TEST(CheckSoundness, TheLawCatchesIssue17sUnsoundVerdict) {
+  std::ifstream f(std::string(RML_SOURCE_DIR) + "/tests/check/hard/05_cut_reads_chain_fby.rml");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string text = ss.str();
+  Checked c = run_check("u.rml", text, "main");
+  EXPECT_NE(prop(c.rep, "productivity").verdict, check::Verdict::Valid);
+  oracle::Inputs in;
+  std::string cs = "TFTTFFTTTT";
+  in.cycles = cs.size();
+  for (char ch : cs) {
+    in.streams["x"].push_back(oracle::Cell::of(array::Tensor::real(1.0)));
+    in.streams["c"].push_back(oracle::Cell::of(array::Tensor::boolean(ch == 'T')));
+  }
+  EXPECT_TRUE(admissible(c, in));
+  EXPECT_EQ(productivity_violation(c, 4, in), "'o' unknown at cycle 1 of 10");
+}
+
+// Soundness on the hard shapes (issue 17): backward recurrences cut by inputs under
+// `within` assumptions or by counters, whose cutting branch may read the chain back in
+// time, alternating posts, recurrences on a sampled clock. Law: accepted with horizon H
+// ⇒ every admissible prefix of length N has no ‖ and no ⊥ before N − H.
+RC_GTEST_PROP(CheckSoundness, BackwardChainsWithCutsRespectTheirHorizon, ()) {
+  testgen::BackfillGen g;
+  std::string text = g.program();
+  RC_LOG() << text;
+  check::Options o;
+  o.timeout_s = 10;
+  o.max_depth = 4;
+  o.max_horizon = 8;
+  Checked c = run_check("gen.rml", text, "main", o);
+  bool accepted = c.rep.exit_code() == 0;
+  RC_TAG(accepted ? "accepted" : c.rep.exit_code() == 1 ? "falsified" : "unknown");
+  RC_TAG(g.reads_back ? "cut reads back" : "cut reads forward", g.counter ? "counter cut" : g.within >= 0 ? "assumed cut" : "free cut",
+         g.sampled ? "sampled clock" : "base clock");
+  if (!accepted) return;
+  int64_t H = *prop(c.rep, "productivity").horizon;
+  size_t N = static_cast<size_t>(H) + *rc::gen::inRange<size_t>(1, 12);
+  // Inputs that respect input-based assumptions by construction: every `within + 1`
+  // cycles, c and d are forced true (or c false when `not c` is assumed).
+  size_t period = g.within >= 0 ? static_cast<size_t>(g.within) + 1 : 0, phase = *rc::gen::inRange<size_t>(0, 5);
+  oracle::Inputs in;
+  in.cycles = N;
+  for (size_t n = 0; n < N; ++n) {
+    bool cv = *rc::gen::arbitrary<bool>(), dv = *rc::gen::arbitrary<bool>();
+    if (period && (n + phase) % period == 0) {
+      cv = g.assumed != "not c";
+      dv = true;
+    }
+    in.streams["x"].push_back(oracle::Cell::of(array::Tensor::real(*rc::gen::inRange(-3, 4))));
+    in.streams["y"].push_back(oracle::Cell::of(array::Tensor::integer(*rc::gen::inRange(-3, 4))));
+    in.streams["c"].push_back(oracle::Cell::of(array::Tensor::boolean(cv)));
+    in.streams["d"].push_back(oracle::Cell::of(array::Tensor::boolean(dv)));
+  }
+  RC_PRE(admissible(c, in));
+  std::string why = productivity_violation(c, H, in);
+  RC_ASSERT(why.empty());
 }
 
 // Every counterexample the checker reports reproduces its failure in the oracle.
