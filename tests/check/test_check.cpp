@@ -170,6 +170,38 @@ TEST(CheckCorpus, AtLeastFortyEach) {
   EXPECT_GE(files("tests/check/ko").size(), 40u);
 }
 
+// Issue 17 item 3: a counter-driven reset feeding Figure 21's post_end (whose reset reads
+// `true fby end`, a cut across fby) is proved productive with no assumption: the counter
+// makes `end` recur every 4 cycles. The true horizon is 3 (o at c = 0 needs x three cycles
+// later, when end holds); the checker's bound may count one more for cells that are not
+// read by a post of their component (proofs/productivity.md, Lemma 2).
+TEST(Check, CounterResetPostEndIsProductiveWithoutAssumption) {
+  auto c = run_check("r.rml",
+                     "node post_end(end: bool, init: real, i: real) -> (o: real)\n"
+                     "  i1 = if (true fby end) then 0.0 else i;\n"
+                     "  o = merge end (init when end) ((post i1) when not end);\n"
+                     "node main(x: real) -> (o: real)\n"
+                     "  c = 0 fby (if c = 3 then 0 else c + 1);\n"
+                     "  e = c = 3;\n"
+                     "  o = post_end(e, x, o + x);\n",
+                     "main");
+  const auto &p = prop(c.rep, "productivity");
+  ASSERT_EQ(p.verdict, check::Verdict::Valid) << p.method;
+  ASSERT_TRUE(p.horizon);
+  EXPECT_GE(*p.horizon, 3);
+  EXPECT_LE(*p.horizon, 4);
+  // The oracle: on 11 cycles (end at 3 and 7), o at 8 needs cycle 11, so it is unknown
+  // (H >= 3 is needed), and every cell before N - H is known (the bound is sound).
+  oracle::Inputs in;
+  in.cycles = 11;
+  for (size_t n = 0; n < in.cycles; ++n) in.streams["x"].push_back(oracle::Cell::of(array::Tensor::real(static_cast<double>(n))));
+  oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(in);
+  EXPECT_EQ(res.at("o", 8).tag, oracle::Tag::Bot);
+  EXPECT_EQ(res.at("o", 7).tag, oracle::Tag::Val);
+  for (auto &v : res.vars)
+    for (size_t n = 0; n + static_cast<size_t>(*p.horizon) < in.cycles; ++n) EXPECT_NE(res.at(v, n).tag, oracle::Tag::Bot) << v << " " << n;
+}
+
 // The design input's examples (semantics.md §11). Its H = 3 for batchfill counts the
 // output o: o at a cycle with c = 0 needs i three cycles later. The horizon of rml-check
 // covers every stream: the internal `post o` at a cycle with bp reads o one cycle later,
