@@ -66,6 +66,18 @@ struct Printer {
       expr(e);
     }
   }
+  // An operand of a binary operator. A sampled operand keeps its parentheses although
+  // `when` binds tighter: `x + (x when c)`, `0 fby (x when c)` read as written, where
+  // `x + x when c` reads like `(x + x) when c` to a person.
+  void operand(const Expr &e, int min_level) {
+    if (e.kind == ExprKind::When) {
+      out += '(';
+      expr(e);
+      out += ')';
+    } else {
+      sub(e, min_level);
+    }
+  }
   // A merge branch must not read as something else: one starting with '[' would index
   // the previous operand, and a first branch starting with '(true ->' would read as a
   // Lustre clause `merge c (true -> a) (false -> b)`.
@@ -112,11 +124,11 @@ struct Printer {
         int lmin = l, rmin = l + 1;
         if (e.op == Op::Arrow || e.op == Op::Fby) lmin = l + 1, rmin = l;      // right associative
         if (l == 7) lmin = rmin = 8;                                              // non-associative
-        sub(*e.args[0], lmin);
+        operand(*e.args[0], lmin);
         out += ' ';
         out += op_spelling(e.op);
         out += ' ';
-        sub(*e.args[1], rmin);
+        operand(*e.args[1], rmin);
         break;
       }
       case ExprKind::When:

@@ -174,7 +174,8 @@ int cmd_fmt(const FmtCmd &c, std::ostream &out, std::ostream &err) {
     // a failed write leaves the original as it was.
     namespace fs = std::filesystem;
     std::error_code ec;
-    fs::path target(c.file);
+    fs::path target = fs::weakly_canonical(c.file, ec);  // through a symlink: rewrite its target
+    if (ec) target = c.file;
     fs::path tmp;
     for (int k = 0; k < 1000; ++k) {
       tmp = target;

@@ -10,7 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "syntax/diag.hpp"
+#include "syntax/lexer.hpp"
 #include "syntax/printer.hpp"
+#include "syntax/source.hpp"
 
 namespace rml::testgen {
 namespace {
@@ -655,6 +658,59 @@ rc::Gen<GenProgram> genProgram() {
   });
   return rc::gen::shrink(std::move(gen), [](const GenProgram &g) { return shrink_program(g); });
 }
+
+rc::Gen<GenCommented> genCommentedProgram() {
+  // Not shrunk: shrinking the program and the insertions together explores too many
+  // candidates (minutes); a counterexample is shown whole, with the formatter's output.
+  return rc::gen::noShrink(rc::gen::mapcat(genProgram(), [](GenProgram g) {
+    return rc::gen::exec([g] {
+      const std::string printed = rml::print_program(*g.p);
+      rml::SourceFile file("<gen>", printed);
+      rml::Diagnostics diags;
+      const std::vector<rml::Token> toks = rml::lex(file, diags);
+      // Comment bodies: headers the tools read, text that looks like code, comment
+      // delimiters of the other styles, non-ASCII.
+      static const std::vector<std::string> bodies = {
+          "main: f", "expect: ok", "x = 1; tel", "node g() -> ()", "*", "/ * -- //", "(* *)",
+          "'a", "\xc3\xa9t\xc3\xa9", "", "  spaced  ", "a -> b", "TODO: check"};
+      int next_tag = 0;
+      auto body = [&] { return "c" + std::to_string(++next_tag) + " " + pick_of(bodies); };
+      auto block_body = [&] {  // no "*/" inside /* */
+        std::string b = body();
+        for (size_t k; (k = b.find("*/")) != std::string::npos;) b.replace(k, 2, "* /");
+        return b;
+      };
+      int percent = pick(0, 40);  // density of insertions
+      std::string out;
+      uint32_t copied = 0;
+      auto boundary = [&](uint32_t at) {  // `at` is at the start of white space (or the end)
+        out.append(printed, copied, at - copied);
+        copied = at;
+        while (chance(percent)) {
+          switch (pick(0, 7)) {
+            case 0: out += " // " + body() + "\n"; break;
+            case 1: out += " -- " + body() + "\n"; break;
+            case 2: out += " /* " + block_body() + " */"; break;
+            case 3: out += " (* " + body() + " (* nested *) *)"; break;
+            case 4: out += "\n/* " + block_body() + "\n   second line */\n"; break;
+            case 5: out += "\n// " + body() + "\n"; break;
+            case 6: out += "\n\n"; break;
+            default: out += "\n\n\n  "; break;
+          }
+        }
+      };
+      boundary(0);
+      for (size_t k = 0; k + 1 < toks.size(); ++k)
+        if (toks[k].span.end < toks[k + 1].span.begin) boundary(toks[k].span.end);
+      out.append(printed, copied, std::string::npos);
+      if (chance(percent)) out += "// " + body() + "\n";
+      if (chance(percent)) out += "/* " + block_body() + " */";
+      return GenCommented{g, out, next_tag};
+    });
+  }));
+}
+
+void showValue(const GenCommented &g, std::ostream &os) { os << "\n" << g.text; }
 
 void showValue(const GenExpr &g, std::ostream &os) { os << rml::print_expr(*g.e); }
 void showValue(const GenProgram &g, std::ostream &os) { os << "\n" << rml::print_program(*g.p); }

@@ -7,6 +7,7 @@
 #pragma once
 #include <memory>
 #include <ostream>
+#include <string>
 
 #include <rapidcheck.h>
 
@@ -52,11 +53,24 @@ rc::Gen<std::shared_ptr<const rml::TypeSyntax>> genType();
 // `function`), funs. Node bodies use the stream layer, fun bodies the function layer.
 rc::Gen<GenProgram> genProgram();
 
+// A program's canonical print with comments (`//`, `--`, `/* */`, nested `(* *)`) and
+// extra line breaks and empty lines sprinkled at random token boundaries where the print
+// has white space (the parse does not change: `merge c f (x)` vs `merge c f(x)` depends
+// on adjacency, so touching tokens are left alone). Every comment holds a distinct tag
+// "cN" (N counts from 1 in source order), so the order of comments can be checked.
+struct GenCommented {
+  GenProgram program;  // parse_program(text) is ast_equal to program.p
+  std::string text;
+  int comments = 0;
+};
+rc::Gen<GenCommented> genCommentedProgram();
+
 // Identifier generators (never a keyword, never `_`).
 rc::Gen<std::string> genIdent();
 
 // Counterexample display: the printed text.
 void showValue(const GenExpr &g, std::ostream &os);
 void showValue(const GenProgram &g, std::ostream &os);
+void showValue(const GenCommented &g, std::ostream &os);
 
 }  // namespace rml::testgen
