@@ -735,6 +735,30 @@ struct Checker {
     return out;
   }
 
+  // Whether the assumptions admit no run of `depth` cycles from the initial state (e.g.
+  // `assume always bp and not bp;`): then every proof under them is vacuous.
+  bool assumptions_vacuous() {
+    if (prog.assumptions.empty()) return false;
+    int depth = opts.max_depth + 1;
+    for (auto &a : prog.assumptions)
+      if (a.eventually && a.within >= 0) depth = std::max<int>(depth, static_cast<int>(std::min<int64_t>(a.within, kMaxSearchedHorizon)) + 2);
+    std::set<std::string> roots;
+    for (auto &a : prog.assumptions) roots.insert(a.var);
+    Smt smt(prog, clocks, opts, &roots);
+    z3::solver s = smt.solver();
+    auto fs = smt.unroll(depth, true, s);
+    // The main node runs at every cycle (otherwise "nothing ever ticks" satisfies all).
+    if (!prog.inputs.empty())
+      for (auto &f : fs) {
+        z3::expr tick = smt.ctx.bool_val(false);
+        for (auto &v : prog.inputs) tick = tick || f.p.at(v.name);
+        s.add(tick);
+      }
+    vacuous_depth = depth;
+    return s.check() == z3::unsat;
+  }
+  int vacuous_depth = 0;
+
   // Drops the edges of backward cycles whose guard can never hold (proved: no run of the
   // guard from the initial state, by k-induction), e.g. `when not bp` where bp is constant
   // true: they are never dependences, so they cannot make a chain or a cycle.
@@ -1335,6 +1359,24 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
   guarded("clocks", [&] { return c.check_clocks(); });
   guarded("causality", [&] { return c.check_causality(); });
   guarded("productivity", [&] { return c.check_productivity(rep.properties.back()); });
+  // Assumptions that no input satisfies prove everything: a proof under them says nothing.
+  bool vacuous = false;
+  try {
+    vacuous = c.assumptions_vacuous();
+  } catch (std::exception &) {  // a solver failure or the time budget: no finding
+  }
+  if (vacuous)
+    for (auto &p : rep.properties) {
+      p.findings.push_back(Finding{"assume.vacuous",
+                                   "the assumptions of '" + prog.main + "' admit no input of " + std::to_string(c.vacuous_depth) +
+                                       " cycles: every proof under them is vacuous",
+                                   prog.assumptions.front().span});
+      if (p.verdict == Verdict::Valid) {
+        p.verdict = Verdict::Unknown;
+        p.horizon.reset();
+        p.method = "vacuous: the assumptions contradict each other (or the program), so this proof says nothing";
+      }
+    }
   return rep;
 }
 

@@ -202,6 +202,32 @@ TEST(Check, CounterResetPostEndIsProductiveWithoutAssumption) {
     for (size_t n = 0; n + static_cast<size_t>(*p.horizon) < in.cycles; ++n) EXPECT_NE(res.at(v, n).tag, oracle::Tag::Bot) << v << " " << n;
 }
 
+// Issue 15: a contradictory assumption proved everything. Proofs under assumptions that
+// no input satisfies are now unknown with an `assume.vacuous` warning; satisfiable ones
+// (even tight: bp every 6 cycles) are not flagged.
+TEST(Check, ContradictoryAssumptionsMakeProofsVacuousNotValid) {
+  auto has_vacuous = [](const check::PropertyResult &p) {
+    for (auto &f : p.findings)
+      if (f.rule == "assume.vacuous") return true;
+    return false;
+  };
+  const std::string body = "node main(i: int, bp: bool) -> (o: int)\n  o = merge bp (i when bp) ((post o) when not bp);\n";
+  for (const char *a : {"  assume always bp and not bp;\n", "  assume always eventually bp within 3;\n  assume always not bp;\n"}) {
+    auto c = run_check("v.rml", "node main(i: int, bp: bool) -> (o: int)\n" + std::string(a) +
+                                    "  o = merge bp (i when bp) ((post o) when not bp);\n",
+                       "main");
+    for (auto &p : c.rep.properties) {
+      EXPECT_NE(p.verdict, check::Verdict::Valid) << a << p.kind;
+      EXPECT_TRUE(has_vacuous(p)) << a << p.kind;
+    }
+  }
+  auto ok = run_check("v.rml", "node main(i: int, bp: bool) -> (o: int)\n  assume always eventually bp within 5;\n" + body.substr(body.find('\n') + 1), "main");
+  for (auto &p : ok.rep.properties) {
+    EXPECT_EQ(p.verdict, check::Verdict::Valid) << p.kind << " " << p.method;
+    EXPECT_FALSE(has_vacuous(p)) << p.kind;
+  }
+}
+
 // The design input's examples (semantics.md §11). Its H = 3 for batchfill counts the
 // output o: o at a cycle with c = 0 needs i three cycles later. The horizon of rml-check
 // covers every stream: the internal `post o` at a cycle with bp reads o one cycle later,
