@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -54,11 +55,15 @@ std::string real_text(double v) {
   return s;
 }
 
+using KeepSet = std::unordered_set<const Expr *>;
+
 struct Printer {
   std::string out;
+  const KeepSet *keep = nullptr;  // rml fmt: expressions the source parenthesised
 
+  bool kept(const Expr &e) const { return keep && keep->count(&e) > 0; }
   void sub(const Expr &e, int min_level) {
-    if (level(e) < min_level) {
+    if (level(e) < min_level && !kept(e)) {
       out += '(';
       expr(e);
       out += ')';
@@ -70,7 +75,7 @@ struct Printer {
   // `when` binds tighter: `x + (x when c)`, `0 fby (x when c)` read as written, where
   // `x + x when c` reads like `(x + x) when c` to a person.
   void operand(const Expr &e, int min_level) {
-    if (e.kind == ExprKind::When) {
+    if (e.kind == ExprKind::When && !kept(e)) {
       out += '(';
       expr(e);
       out += ')';
@@ -83,6 +88,7 @@ struct Printer {
   // Lustre clause `merge c (true -> a) (false -> b)`.
   void merge_operand(const Expr &e, bool first_branch) {
     Printer p;
+    p.keep = keep;
     p.sub(e, 12);
     std::string text = p.out;
     bool wrap = !text.empty() && text[0] == '[';
@@ -106,6 +112,15 @@ struct Printer {
     }
   }
   void expr(const Expr &e) {
+    if (kept(e)) {
+      out += '(';
+      bare(e);
+      out += ')';
+    } else {
+      bare(e);
+    }
+  }
+  void bare(const Expr &e) {
     switch (e.kind) {
       case ExprKind::IntLit: out += std::to_string(e.ival); break;
       case ExprKind::RealLit: out += real_text(e.rval); break;
@@ -252,13 +267,19 @@ std::string local_line(const VarDecl &v) {
   print_decl(out, v);
   return out + ";";
 }
-std::string equation_line(const Equation &eq) {
+std::string expr_text(const Expr &e, const KeepSet *keep) {
+  Printer p;
+  p.keep = keep;
+  p.expr(e);
+  return p.out;
+}
+std::string equation_line(const Equation &eq, const KeepSet *keep = nullptr) {
   std::string out;
   for (size_t k = 0; k < eq.lhs.size(); ++k) out += (k ? ", " : "") + eq.lhs[k].name;
-  return out + " = " + print_expr(*eq.rhs) + ";";
+  return out + " = " + expr_text(*eq.rhs, keep) + ";";
 }
-std::string assumption_line(const Assumption &a) {
-  std::string out = std::string("assume always ") + (a.eventually ? "eventually " : "") + print_expr(*a.cond);
+std::string assumption_line(const Assumption &a, const KeepSet *keep = nullptr) {
+  std::string out = std::string("assume always ") + (a.eventually ? "eventually " : "") + expr_text(*a.cond, keep);
   if (a.within >= 0) out += " within " + std::to_string(a.within);
   return out + ";";
 }
@@ -268,11 +289,11 @@ std::string fun_header(const FunDecl &f) {
   print_decls(out, f.params);
   return out + ") : " + print_type(f.result) + " =";
 }
-std::string fun_body(const FunDecl &f) { return print_expr(*f.body) + ";"; }
-std::string const_line(const ConstDecl &c) {
+std::string fun_body(const FunDecl &f, const KeepSet *keep = nullptr) { return expr_text(*f.body, keep) + ";"; }
+std::string const_line(const ConstDecl &c, const KeepSet *keep = nullptr) {
   std::string out = "const " + c.name;
   if (c.type) out += ": " + print_type(*c.type);
-  return out + " = " + print_expr(*c.value) + ";";
+  return out + " = " + expr_text(*c.value, keep) + ";";
 }
 
 }  // namespace
@@ -349,6 +370,55 @@ size_t token_at(const std::vector<Token> &toks, uint32_t off) {
 bool opens(Tok k) { return k == Tok::LParen || k == Tok::LBracket; }
 bool closes(Tok k) { return k == Tok::RParen || k == Tok::RBracket; }
 
+// The expressions the source wrote in parentheses (beyond a call's own): rml fmt keeps
+// them, `(s[0] = smin) and z`, `if (true fby end) then ...`. An expression's extent is the
+// tokens from its first to its last, its own parentheses included; spans of operators
+// start at their left operand's span, so extents are computed bottom-up.
+struct SourceParens {
+  const std::vector<Token> &toks;
+  std::vector<size_t> match;  // index of the matching parenthesis, or npos
+  KeepSet keep;
+
+  explicit SourceParens(const std::vector<Token> &t) : toks(t), match(t.size(), std::string::npos) {
+    std::vector<size_t> open;
+    for (size_t i = 0; i < toks.size(); ++i) {
+      if (toks[i].kind == Tok::LParen) open.push_back(i);
+      if (toks[i].kind == Tok::RParen && !open.empty()) {
+        match[open.back()] = i;
+        match[i] = open.back();
+        open.pop_back();
+      }
+    }
+  }
+  size_t first(uint32_t begin) const { return token_at(toks, begin); }
+  size_t last(uint32_t end) const {
+    size_t k = token_at(toks, end);
+    return k > 0 ? k - 1 : 0;
+  }
+  std::pair<size_t, size_t> visit(const Expr &e, bool sole_call_arg = false) {
+    std::vector<std::pair<size_t, size_t>> ext;
+    for (auto &a : e.args) ext.push_back(visit(*a, e.kind == ExprKind::Call && e.args.size() == 1));
+    if (!e.span.valid()) return {0, 0};
+    size_t f, l;
+    switch (e.kind) {
+      case ExprKind::Binary:
+      case ExprKind::When: f = ext.front().first, l = ext.back().second; break;
+      case ExprKind::Unary:
+      case ExprKind::Lambda: f = first(e.span.begin), l = ext.back().second; break;
+      case ExprKind::Index: f = ext.front().first, l = last(e.span.end); break;
+      default: f = first(e.span.begin), l = last(e.span.end); break;
+    }
+    int pairs = sole_call_arg ? -1 : 0;  // f(x): those parentheses are the call's
+    while (f > 0 && l + 1 < toks.size() && toks[f - 1].kind == Tok::LParen && match[f - 1] == l + 1) {
+      ++pairs;
+      --f;
+      ++l;
+    }
+    if (pairs > 0) keep.insert(&e);
+    return {f, l};
+  }
+};
+
 }  // namespace
 
 std::string comment_text(const SourceFile &file, const Comment &c) {
@@ -364,6 +434,19 @@ std::string format_source(const Program &p, const SourceFile &file) {
   const std::vector<Token> toks = lex(file, ignored, &comments);
   const std::string &text = file.text;
   const uint32_t size = static_cast<uint32_t>(text.size());
+
+  SourceParens parens(toks);
+  for (const Decl &d : p.decls) {
+    if (auto *n = std::get_if<NodeDecl>(&d)) {
+      for (auto &eq : n->equations) parens.visit(*eq.rhs);
+      for (auto &a : n->assumptions) parens.visit(*a.cond);
+    } else if (auto *f = std::get_if<FunDecl>(&d)) {
+      parens.visit(*f->body);
+    } else {
+      parens.visit(*std::get<ConstDecl>(d).value);
+    }
+  }
+  const KeepSet *keep = &parens.keep;
 
   std::vector<Unit> units;
   auto add = [&](uint32_t begin, std::string line, int indent, bool synthetic = false, bool decl_start = false) {
@@ -416,8 +499,8 @@ std::string format_source(const Program &p, const SourceFile &file) {
         for (auto &v : n->locals) add(v.span.begin, "  " + local_line(v), 2);
       }
       std::vector<std::pair<uint32_t, std::string>> stmts;  // in source order
-      for (auto &eq : n->equations) stmts.emplace_back(eq.span.begin, "  " + equation_line(eq));
-      for (auto &a : n->assumptions) stmts.emplace_back(a.span.begin, "  " + assumption_line(a));
+      for (auto &eq : n->equations) stmts.emplace_back(eq.span.begin, "  " + equation_line(eq, keep));
+      for (auto &a : n->assumptions) stmts.emplace_back(a.span.begin, "  " + assumption_line(a, keep));
       std::stable_sort(stmts.begin(), stmts.end(), [](auto &a, auto &b) { return a.first < b.first; });
       bool wrapped = prints_let(*n);
       uint32_t after_locals = units.back().begin;
@@ -442,9 +525,9 @@ std::string format_source(const Program &p, const SourceFile &file) {
         }
       }
       bool found = toks[j].span.begin < next && toks[j].kind != Tok::Eof;
-      add(found ? toks[j].span.begin : units.back().begin, "  " + fun_body(*f), 2, !found);
+      add(found ? toks[j].span.begin : units.back().begin, "  " + fun_body(*f, keep), 2, !found);
     } else {
-      add(here, const_line(std::get<ConstDecl>(d)), 0, false, true);
+      add(here, const_line(std::get<ConstDecl>(d), keep), 0, false, true);
     }
   }
   add(size, "", 0, false, true);

@@ -21,6 +21,7 @@ std::string print_program(const Program &p);
 //    that follows it, indented like it (a comment inside a line's code moves above it);
 //  - declarations are separated by one empty line; elsewhere one empty line of the
 //    source (between lines or comments) is kept, a run of them counts as one;
+//  - parentheses written in the source are kept (besides those the printer needs);
 //  - statements print in source order; line comments lose their trailing blanks.
 // Formatting is idempotent and the result parses to a program ast_equal to p.
 std::string format_source(const Program &p, const SourceFile &file);

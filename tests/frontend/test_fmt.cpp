@@ -158,7 +158,7 @@ TEST(Fmt, GoldenCorpusHeaderAndPaperStyle) {
       "// expect: clocks=valid causality=valid\n"
       "// A counter (paper, fig. 7).\n"
       "node counter(tick: bool) -> (n: int)\n"
-      "  n = 0 fby n + 1; (* counts ticks *)\n"
+      "  n = 0 fby (n + 1); (* counts ticks *)\n"
       "\n"
       "// the second node\n"
       "\n"
@@ -211,6 +211,25 @@ TEST(Fmt, GoldenMultiLineBlockCommentsAndCrlf) {
       "const m = n;\n"
       "\n"
       "-- crlf comment\n";
+  EXPECT_EQ(fmt(in), want);
+  EXPECT_EQ(fmt(want), want);
+}
+
+TEST(Fmt, GoldenSourceParenthesesAreKept) {
+  // Parentheses written in the source stay (beyond those the printer needs); a call's
+  // own parentheses are not doubled; redundant nested ones collapse to one pair.
+  const std::string in =
+      "node f(s: real[3], smin: real, x: int, c: bool) -> (z: bool, o: int, p: int, q: int)\n"
+      "  z = (s[0] = smin) and not (c);\n"
+      "  o = if (true fby c) then x else (0 fby x);\n"
+      "  p = abs(x) + abs((x)) + ((x + 1)) * 2 + ((-x));\n"
+      "  q = merge c (x when c) ((pre x) when not c);\n";
+  const std::string want =
+      "node f(s: real[3], smin: real, x: int, c: bool) -> (z: bool, o: int, p: int, q: int)\n"
+      "  z = (s[0] = smin) and not (c);\n"
+      "  o = if (true fby c) then x else (0 fby x);\n"
+      "  p = abs(x) + abs((x)) + (x + 1) * 2 + (-x);\n"
+      "  q = merge c (x when c) ((pre x) when not c);\n";
   EXPECT_EQ(fmt(in), want);
   EXPECT_EQ(fmt(want), want);
 }
