@@ -132,11 +132,16 @@ struct Solver {
   void run() {
     // Declared clocks first: they are what the programmer wrote.
     for (auto &dc : p.declared) {
+      // Lustre's reading (Lustre V6, Heptagon, Vélus): `x: t when c` is on clock(c) on c,
+      // whatever clock c is on; a chain `when c1 when c2` needs c2 on clock(c1) on c1.
+      // (It once read `base on c`, which refuted valid programs with `c: bool when b`.)
       int k = inst_base[dc.instance];
-      for (auto &[pos, c] : dc.on) {
-        // `when c` refines the clock c itself is on (Lustre): without this, a term
-        // `κ on c` could exist with c on another clock (found by the soundness proof).
-        constrain(ck(c, dc.instance), k, dc.span);
+      for (size_t i = 0; i < dc.on.size(); ++i) {
+        auto &[pos, c] = dc.on[i];
+        // `when c` refines the clock c itself is on: without this, a term `κ on c` could
+        // exist with c on another clock (found by the soundness proof).
+        if (i == 0) k = ck(c, dc.instance);
+        else constrain(ck(c, dc.instance), k, dc.span);
         k = on(k, pos, c);
       }
       constrain(ck(dc.var, dc.instance), k, dc.span);
