@@ -527,14 +527,28 @@ struct Checker {
   // replays it in the oracle; `confirm` decides whether the replay shows the failure.
   void smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                      const std::string &what,
-                     const std::function<bool(const oracle::Result &, Counterexample &)> &confirm) {
+                     const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
+                     bool ticking = false) {
     Smt smt(prog, clocks, opts);
+    // With `ticking`, only runs where the main node ticks at every cycle: a cycle where
+    // every input is absent changes no state and has no value, so for a property of the
+    // present values these runs lose nothing (stuttering), and k-induction is not defeated
+    // by runs of silent cycles.
+    auto ticks = [&](z3::solver &s, const std::vector<TransitionSystem::Frame> &fs) {
+      if (!ticking || prog.inputs.empty()) return;
+      for (auto &f : fs) {
+        z3::expr any = smt.ctx.bool_val(false);
+        for (auto &v : prog.inputs) any = any || f.p.at(v.name);
+        s.add(any);
+      }
+    };
     bool spurious = false;
     for (int k = 1; k <= opts.max_depth; ++k) {
       // Base: no bad cycle among the first k from the initial state.
       {
         z3::solver s = smt.solver();
         auto fs = smt.unroll(k, true, s);
+        ticks(s, fs);
         z3::expr any = smt.ctx.bool_val(false);
         for (auto &f : fs) any = any || bad(f);
         s.add(any);
@@ -568,6 +582,7 @@ struct Checker {
       {
         z3::solver s = smt.solver();
         auto fs = smt.unroll(k + 1, false, s);
+        ticks(s, fs);
         discover_invariants(smt);
         s.add(inv_at(smt, fs[0].state_in));
         for (int j = 0; j < k; ++j) s.add(!bad(fs[static_cast<size_t>(j)]));
@@ -733,6 +748,35 @@ struct Checker {
       for (auto &f : causality.findings) out.findings.push_back(Finding{"productivity.causality", f.message, f.span});
     }
     return out;
+  }
+
+  // A user property (`check e;`): e is true wherever it is present. k-induction proves it;
+  // a BMC run where it is false (or nil) is replayed in the oracle before it is believed.
+  PropertyResult check_property(const core::CoreProperty &pp) {
+    PropertyResult r;
+    r.kind = "property";
+    r.name = pp.text;
+    r.span = pp.span;
+    const std::string &v = pp.var;
+    smt_invariant(
+        r, [&](const TransitionSystem::Frame &f) { return f.p.at(v) && (f.nil.at(v) || !f.v.at(v)); },
+        "'" + pp.text + "' holds at every cycle",
+        [&](const oracle::Result &res, Counterexample &cx) {
+          if (!res.has(v)) return false;
+          for (size_t n = 0; n < res.cycles; ++n) {
+            const oracle::Cell c = res.at(v, n);
+            bool fails = c.tag == oracle::Tag::Nil || (c.tag == oracle::Tag::Val && c.value.i.size() == 1 && c.value.i[0] == 0);
+            if (!fails) continue;
+            cx.what = "'" + pp.text + "' is " + (c.tag == oracle::Tag::Nil ? "nil" : "false") + " at cycle " + std::to_string(n);
+            cx.show = {v};
+            return true;
+          }
+          return false;
+        },
+        true);
+    if (r.verdict == Verdict::Falsified)
+      r.findings.push_back(Finding{"property.falsified", "the property '" + pp.text + "' does not hold", pp.span});
+    return r;
   }
 
   // Whether the assumptions admit no run of `depth` cycles from the initial state (e.g.
@@ -1359,6 +1403,11 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
   guarded("clocks", [&] { return c.check_clocks(); });
   guarded("causality", [&] { return c.check_causality(); });
   guarded("productivity", [&] { return c.check_productivity(rep.properties.back()); });
+  for (auto &pp : prog.properties) {
+    guarded("property", [&] { return c.check_property(pp); });
+    rep.properties.back().name = pp.text;
+    rep.properties.back().span = pp.span;
+  }
   // Assumptions that no input satisfies prove everything: a proof under them says nothing.
   bool vacuous = false;
   try {

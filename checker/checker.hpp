@@ -31,7 +31,9 @@ struct Counterexample {
 };
 
 struct PropertyResult {
-  std::string kind;        // "clocks", "causality", "productivity"
+  std::string kind;        // "clocks", "causality", "productivity", "property" (a user property)
+  std::string name;        // a user property: its condition as written
+  Span span;               // a user property: where it is stated
   Verdict verdict = Verdict::Unknown;
   std::string method;      // how the verdict was reached
   std::vector<Finding> findings;

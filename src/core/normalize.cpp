@@ -333,6 +333,15 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
   el.body(f);
   el.declare_clocks(f);
   for (auto &a : n.assumptions) {
+    if (a.property) {
+      CoreProperty cp_;
+      cp_.span = a.span;
+      cp_.text = a.cond->span.valid() ? a.cond->span.file->text.substr(a.cond->span.begin, a.cond->span.end - a.cond->span.begin)
+                                      : std::string("property");
+      cp_.var = el.expr(*a.cond, f, {}).at(0);
+      el.out.properties.push_back(std::move(cp_));
+      continue;
+    }
     CoreAssumption ca;
     ca.eventually = a.eventually;
     ca.within = a.within;

@@ -75,8 +75,17 @@ struct CoreAssumption {
   Span span;
 };
 
+// A user property of the main node (`check e;`, `--%PROPERTY e;`): `var` holds the
+// elaborated condition, which must be true wherever it is present.
+struct CoreProperty {
+  std::string var;
+  std::string text;  // the condition as written, for reports
+  Span span;
+};
+
 struct Program {
   std::vector<CoreAssumption> assumptions;
+  std::vector<CoreProperty> properties;
   std::string main;
   std::vector<Var> inputs, outputs, locals;
   std::vector<Equation> equations;

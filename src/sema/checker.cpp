@@ -1792,8 +1792,8 @@ class Checker {
     check_clock_ann(n.locals, false);
     for (auto &a : n.assumptions) {
       Type t = infer(*a.cond, ctx);
-      require_bool_scalar(*a.cond, t, "an assumption");
-      if (a.within == 0 || a.within > 1000000)
+      require_bool_scalar(*a.cond, t, a.property ? "a property" : "an assumption");
+      if (!a.property && (a.within == 0 || a.within > 1000000))
         d_.error("static.eval", a.span, "the bound of 'within' must be between 1 and 1000000 cycles");
     }
     for (auto &v : n.outputs)

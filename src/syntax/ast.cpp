@@ -88,7 +88,7 @@ VarDecl VarDecl::clone() const {
 
 Equation Equation::clone() const { return Equation{lhs, rhs->clone(), span}; }
 
-Assumption Assumption::clone() const { return Assumption{eventually, within, cond->clone(), span}; }
+Assumption Assumption::clone() const { return Assumption{eventually, within, cond->clone(), span, property, keyword}; }
 
 const std::string &decl_name(const Decl &d) {
   return std::visit([](auto &x) -> const std::string & { return x.name; }, d);
@@ -199,7 +199,9 @@ bool ast_equal(const Program &a, const Program &b) {
       if (n->assumptions.size() != m.assumptions.size()) return false;
       for (size_t k = 0; k < n->assumptions.size(); ++k) {
         auto &pa = n->assumptions[k], &qa = m.assumptions[k];
-        if (pa.eventually != qa.eventually || pa.within != qa.within || !ast_equal(*pa.cond, *qa.cond)) return false;
+        if (pa.eventually != qa.eventually || pa.within != qa.within || pa.property != qa.property ||
+            !ast_equal(*pa.cond, *qa.cond))
+          return false;
       }
     } else if (auto *fn = std::get_if<FunDecl>(&x)) {
       auto &g = std::get<FunDecl>(y);

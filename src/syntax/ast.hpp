@@ -106,11 +106,17 @@ struct Equation {
 // An environment assumption of a node (used by rml-check on the main node):
 // `assume always e;` (e holds at every cycle) or `assume always eventually e within N;`
 // (e holds at least once in every window of N+1 cycles; without `within`, unbounded).
+//
+// With `property` set, it is a user property to prove instead (`check e;`,
+// `guarantee e;`, Kind 2's `--%PROPERTY e;` and `--!PROPERTY : e;`): e holds at every
+// cycle where it is present.
 struct Assumption {
   bool eventually = false;
   int64_t within = -1;  // -1: no bound given
   ExprPtr cond;
   Span span;
+  bool property = false;
+  std::string keyword;  // a property's keyword as written: "check" or "guarantee"
   Assumption clone() const;
 };
 

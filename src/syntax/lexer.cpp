@@ -205,6 +205,22 @@ struct Lexer {
         block_comment(true);
       } else if (c == '/' && peek(1) == '*') {
         block_comment(false);
+      } else if (c == '-' && peek(1) == '-' && (s.compare(i + 2, 9, "%PROPERTY") == 0 || s.compare(i + 2, 9, "!PROPERTY") == 0)) {
+        // Kind 2's property pragmas `--%PROPERTY ["name"] e;` and `--!PROPERTY ["name"] : e;`
+        // are the statement `check e;`: the rest of the pragma is lexed as code.
+        bool bang = peek(2) == '!';
+        i += 11;
+        out.push_back(Token{Tok::Ident, span(b, i), "check", 0, 0});
+        auto skip_blanks = [&] {
+          while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+        };
+        skip_blanks();
+        if (i < s.size() && s[i] == '"') {  // a property name: not used
+          size_t q = s.find('"', i + 1);
+          i = q == std::string::npos || s.find('\n', i) < q ? i : q + 1;
+          skip_blanks();
+        }
+        if (bang && i < s.size() && s[i] == ':') ++i;
       } else if ((c == '/' && peek(1) == '/') || (c == '-' && peek(1) == '-')) {
         if (c == '-' && peek(2) == '@')
           d.error("syntax.unsupported", span(b, b + 3), "Kind 2 annotations '--@' are not supported by rml");

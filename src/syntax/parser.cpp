@@ -396,7 +396,33 @@ class Parser {
   }
 
  private:
+  // `check e;` / `guarantee e;` (a user property): contextual words, so `check = ...`
+  // stays an equation.
+  bool at_property() const {
+    if (cur().kind != Tok::Ident || (cur().text != "check" && cur().text != "guarantee")) return false;
+    Tok next = peek(1).kind;
+    return next != Tok::Eq && next != Tok::Comma && next != Tok::Colon && next != Tok::Semi;
+  }
+  Assumption property() {
+    Token kw = take();
+    Assumption a;
+    a.property = true;
+    a.keyword = kw.text;
+    a.cond = expr();
+    a.span = Span{kw.span.file, kw.span.begin, a.cond->span.end};
+    expect(Tok::Semi, "after the property");
+    return a;
+  }
   void statement_recovering(NodeDecl &n) {
+    if (at_property()) {
+      try {
+        n.assumptions.push_back(property());
+      } catch (ParseAbort &) {
+        while (!at(Tok::Eof) && !at(Tok::Semi) && !at(Tok::KwTel) && !is_decl_start(cur().kind)) take();
+        accept(Tok::Semi);
+      }
+      return;
+    }
     if (at_assumption()) {
       try {
         n.assumptions.push_back(assumption());

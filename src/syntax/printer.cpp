@@ -279,6 +279,7 @@ std::string equation_line(const Equation &eq, const KeepSet *keep = nullptr) {
   return out + " = " + expr_text(*eq.rhs, keep) + ";";
 }
 std::string assumption_line(const Assumption &a, const KeepSet *keep = nullptr) {
+  if (a.property) return (a.keyword.empty() ? std::string("check") : a.keyword) + " " + expr_text(*a.cond, keep) + ";";
   std::string out = std::string("assume always ") + (a.eventually ? "eventually " : "") + expr_text(*a.cond, keep);
   if (a.within >= 0) out += " within " + std::to_string(a.within);
   return out + ";";

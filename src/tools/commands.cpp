@@ -396,6 +396,14 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
       if (c.json) {
         nlohmann::json o;
         o["kind"] = p.kind;
+        if (p.kind == "property") {
+          o["name"] = p.name;
+          if (p.span.valid()) {
+            auto [l, col] = p.span.file->line_col(p.span.begin);
+            o["line"] = l;
+            o["col"] = col;
+          }
+        }
         o["verdict"] = check::verdict_name(p.verdict);
         o["method"] = p.method;
         o["horizon"] = p.horizon ? nlohmann::json(*p.horizon) : nlohmann::json(nullptr);
@@ -419,7 +427,12 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
         jr["properties"].push_back(o);
         continue;
       }
-      out << "  " << p.kind << ": " << check::verdict_name(p.verdict);
+      out << "  " << p.kind;
+      if (p.kind == "property") {
+        out << " '" << p.name << "'";
+        if (p.span.valid()) out << " (line " << p.span.file->line_col(p.span.begin).first << ")";
+      }
+      out << ": " << check::verdict_name(p.verdict);
       if (p.horizon)
         out << " (horizon " << *p.horizon << (*p.horizon == 1 ? " cycle" : " cycles")
             << (*p.horizon ? ", buffering " + std::to_string(*p.horizon + 1) + " cycles" : "") << ")";

@@ -228,6 +228,95 @@ TEST(Check, ContradictoryAssumptionsMakeProofsVacuousNotValid) {
   }
 }
 
+// User properties (issue 17 item 4): `check e;`, `guarantee e;` and Kind 2's pragmas
+// `--%PROPERTY ["name"] e;` and `--!PROPERTY : e;` are proved by k-induction or
+// falsified by BMC with a counterexample the oracle replays; `check` stays a usable name.
+TEST(CheckProperties, ProvedAndFalsifiedWithAReplayedCounterexample) {
+  auto c = run_check("p.lus",
+                     "node sat(x: int) returns (y: int);\nvar check: int;\nlet\n"
+                     "  check = x;\n"
+                     "  y = if check > 5 then 5 else if check < 0 then 0 else check;\n"
+                     "  --%PROPERTY \"bounded\" y <= 5 and y >= 0;\n"
+                     "  --!PROPERTY : y >= 0;\n"
+                     "  guarantee y <= 4;\n"
+                     "  check y <> 3;\n"
+                     "tel\n",
+                     "sat");
+  std::vector<const check::PropertyResult *> ps;
+  for (auto &p : c.rep.properties)
+    if (p.kind == "property") ps.push_back(&p);
+  ASSERT_EQ(ps.size(), 4u);
+  EXPECT_EQ(ps[0]->name, "y <= 5 and y >= 0");
+  EXPECT_EQ(ps[0]->verdict, check::Verdict::Valid) << ps[0]->method;
+  EXPECT_EQ(ps[1]->name, "y >= 0");
+  EXPECT_EQ(ps[1]->verdict, check::Verdict::Valid) << ps[1]->method;
+  EXPECT_EQ(ps[0]->span.file->line_col(ps[0]->span.begin).first, 6u);
+  for (int k : {2, 3}) {
+    const auto &p = *ps[static_cast<size_t>(k)];
+    ASSERT_EQ(p.verdict, check::Verdict::Falsified) << p.name << ": " << p.method;
+    ASSERT_TRUE(p.cex);
+    // The replay: the property's variable is false at some cycle of the trace.
+    oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(p.cex->inputs);
+    bool false_somewhere = false;
+    for (size_t n = 0; n < res.cycles; ++n) {
+      auto cell = res.at(p.cex->show.at(0), n);
+      false_somewhere |= cell.tag == oracle::Tag::Val && cell.value.i[0] == 0;
+    }
+    EXPECT_TRUE(false_somewhere) << p.name;
+  }
+  EXPECT_EQ(c.rep.exit_code(), 1);
+}
+
+TEST(CheckProperties, NilIsNotTrueAndStateIsProvedByInduction) {
+  // `pre x > 0` is nil at the first cycle: the property does not hold there.
+  auto c = run_check("p.rml", "node f(x: int) -> (o: int)\n  o = x;\n  check pre x > 0 or true;\n", "f");
+  EXPECT_EQ(c.rep.properties.back().verdict, check::Verdict::Falsified) << c.rep.properties.back().method;
+  // A two-state toggle: needs the state (1-induction on the memory).
+  auto d = run_check("p.rml", "node f(x: int) -> (o: bool)\n  o = true fby not o;\n  m = false fby o;\n  check o or m;\n", "f");
+  EXPECT_EQ(d.rep.properties.back().verdict, check::Verdict::Valid) << d.rep.properties.back().method;
+}
+
+// Law: a user property rml-check proves is never false on random inputs in the oracle,
+// and every refutation replays. Random programs of the stream generator, with a random
+// bool property over their variables appended.
+RC_GTEST_PROP(CheckProperties, ProvedPropertiesHoldAndRefutationsReplay, ()) {
+  testgen::ProgGen g;
+  g.well_clocked = true;
+  std::string text = g.program();
+  text += "  check " + g.expr(testgen::Ty::Bool, 2, g.locals) + ";\n";
+  RC_LOG() << text;
+  check::Options o;
+  o.timeout_s = 10;
+  o.max_depth = 4;
+  o.max_horizon = 6;
+  Checked c = run_check("gen.rml", text, "main", o);
+  const auto &p = c.rep.properties.back();
+  RC_ASSERT(p.kind == std::string("property"));
+  RC_TAG(check::verdict_name(p.verdict));
+  const std::string var = c.prog.properties.at(0).var;
+  auto fails_at = [&](const oracle::Result &res, size_t n) {
+    auto cell = res.at(var, n);
+    return cell.tag == oracle::Tag::Nil || (cell.tag == oracle::Tag::Val && cell.value.i[0] == 0);
+  };
+  if (p.verdict == check::Verdict::Falsified) {
+    RC_ASSERT(p.cex.has_value());
+    oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(p.cex->inputs);
+    bool fails = false;
+    for (size_t n = 0; n < res.cycles; ++n) fails |= fails_at(res, n);
+    RC_ASSERT(fails);
+  }
+  if (p.verdict != check::Verdict::Valid) return;
+  oracle::Inputs in;
+  in.cycles = *rc::gen::inRange<size_t>(1, 10);
+  for (size_t n = 0; n < in.cycles; ++n) {
+    in.streams["x"].push_back(oracle::Cell::of(array::Tensor::real(*rc::gen::inRange(-3, 4))));
+    in.streams["y"].push_back(oracle::Cell::of(array::Tensor::integer(*rc::gen::inRange(-3, 4))));
+    in.streams["c"].push_back(oracle::Cell::of(array::Tensor::boolean(*rc::gen::arbitrary<bool>())));
+  }
+  oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(in);
+  for (size_t n = 0; n < res.cycles; ++n) RC_ASSERT(!fails_at(res, n));
+}
+
 // The design input's examples (semantics.md §11). Its H = 3 for batchfill counts the
 // output o: o at a cycle with c = 0 needs i three cycles later. The horizon of rml-check
 // covers every stream: the internal `post o` at a cycle with bp reads o one cycle later,
