@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+# Agreement of rml-check's user-property verdicts with Kind 2's regression suite
+# (issue 17 item 5). Usage: kind2_agreement.py RML_CHECK KIND2_CHECKOUT
+# Reads KIND2_CHECKOUT/tests/regression/{falsifiable,success}/*.lus (top level only; the
+# suite is not copied here), picks the main node as Kind 2 does (--%MAIN, else the last
+# node), runs rml-check --json and counts, per expected result: not read (front-end exit
+# 2), no property in the main node, falsified (some property), valid (all), unknown.
+# Writes one row per file to kind2_rows.tsv.
+import json, os, re, subprocess, sys, collections
+R = sys.argv[1]
+ROOT = sys.argv[2]  # a checkout of Kind 2: ROOT/tests/regression/{falsifiable,success}
+out = collections.Counter(); rows = []
+for d in ["falsifiable", "success"]:
+    for f in sorted(x for x in os.listdir(f"{ROOT}/tests/regression/{d}") if x.endswith('.lus')):
+        p = f"{ROOT}/tests/regression/{d}/{f}"
+        text = open(p, errors="replace").read()
+        m = re.search(r"--%MAIN", text)
+        nodes = re.findall(r"^\s*(?:node|function)\s+(?:imported\s+)?([A-Za-z_][A-Za-z0-9_]*)", text, re.M)
+        main = None
+        if m:
+            # the node whose body holds --%MAIN: the last node header before it
+            before = [n for n in re.finditer(r"^\s*(?:node|function)\s+([A-Za-z_][A-Za-z0-9_]*)", text, re.M) if n.start() < m.start()]
+            if before: main = before[-1].group(1)
+        if main is None and nodes: main = nodes[-1]
+        args = [R, p, "--json", "--timeout", "20"] + (["--main", main] if main else [])
+        try:
+            r = subprocess.run(args, capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            rows.append((d, f, "timeout", "")); out[(d, "timeout")] += 1; continue
+        if r.returncode == 2:
+            rows.append((d, f, "not read", "")); out[(d, "not read")] += 1; continue
+        try:
+            j = json.loads(r.stdout)
+        except Exception:
+            rows.append((d, f, "bad json", r.stderr[:100])); out[(d, "bad json")] += 1; continue
+        props = [p for rep in j.get("reports", []) for p in rep["properties"] if p["kind"] == "property"]
+        if not props:
+            rows.append((d, f, "no property", "")); out[(d, "no property")] += 1; continue
+        vs = [p["verdict"] for p in props]
+        if "falsified" in vs: v = "falsified"
+        elif all(x == "valid" for x in vs): v = "valid"
+        else: v = "unknown"
+        rows.append((d, f, v, ",".join(vs))); out[(d, v)] += 1
+for k, n in sorted(out.items()): print(k, n)
+with open("kind2_rows.tsv", "w") as fh:
+    for r in rows: fh.write("\t".join(r) + "\n")
