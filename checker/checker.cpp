@@ -1,6 +1,7 @@
 #include "checker/checker.hpp"
 
 #include <chrono>
+#include <new>
 #include <sstream>
 
 #include <boost/graph/adjacency_list.hpp>
@@ -1397,6 +1398,18 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
       r.kind = kind;
       r.verdict = Verdict::Unknown;
       r.method = std::string(e.what()) + " (raise it with --timeout)";
+      rep.properties.push_back(r);
+    } catch (oracle::MemoryLimitError &e) {  // replaying a counterexample would not fit
+      PropertyResult r;
+      r.kind = kind;
+      r.verdict = Verdict::Unknown;
+      r.method = std::string("a counterexample's replay needs more memory than the oracle's cap: ") + e.what();
+      rep.properties.push_back(r);
+    } catch (std::bad_alloc &) {
+      PropertyResult r;
+      r.kind = kind;
+      r.verdict = Verdict::Unknown;
+      r.method = "out of memory while checking this property";
       rep.properties.push_back(r);
     }
   };
