@@ -1384,35 +1384,27 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
   Report rep;
   rep.main = prog.main;
   // A solver failure is never a verdict: the property is "unknown", with the reason.
+  auto unknown = [&](const char *kind, std::string why) {
+    PropertyResult r;
+    r.kind = kind;
+    r.verdict = Verdict::Unknown;
+    r.method = std::move(why);
+    rep.properties.push_back(std::move(r));
+  };
   auto guarded = [&](const char *kind, auto &&run) {
     try {
       rep.properties.push_back(run());
     } catch (z3::exception &e) {
-      PropertyResult r;
-      r.kind = kind;
-      r.verdict = Verdict::Unknown;
-      r.method = std::string("the solver failed: ") + e.msg();
-      rep.properties.push_back(r);
+      unknown(kind, std::string("the solver failed: ") + e.msg());
     } catch (BudgetExhausted &e) {
-      PropertyResult r;
-      r.kind = kind;
-      r.verdict = Verdict::Unknown;
-      r.method = std::string(e.what()) + " (raise it with --timeout)";
-      rep.properties.push_back(r);
+      unknown(kind, std::string(e.what()) + " (raise it with --timeout)");
     } catch (oracle::MemoryLimitError &e) {  // replaying a counterexample would not fit
-      PropertyResult r;
-      r.kind = kind;
-      r.verdict = Verdict::Unknown;
-      r.method = std::string("a counterexample's replay needs more memory than the oracle's cap: ") + e.what();
-      rep.properties.push_back(r);
+      unknown(kind, std::string("a counterexample's replay needs more memory than the oracle's cap: ") + e.what());
     } catch (std::bad_alloc &) {
-      PropertyResult r;
-      r.kind = kind;
-      r.verdict = Verdict::Unknown;
-      r.method = "out of memory while checking this property";
-      rep.properties.push_back(r);
+      unknown(kind, "out of memory while checking this property");
     }
   };
+
   guarded("clocks", [&] { return c.check_clocks(); });
   guarded("causality", [&] { return c.check_causality(); });
   guarded("productivity", [&] { return c.check_productivity(rep.properties.back()); });

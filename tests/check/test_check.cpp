@@ -317,6 +317,25 @@ RC_GTEST_PROP(CheckProperties, ProvedPropertiesHoldAndRefutationsReplay, ()) {
   for (size_t n = 0; n < res.cycles; ++n) RC_ASSERT(!fails_at(res, n));
 }
 
+// Issue 15: a search limit is never a refutation. `within 33` once gave "falsified"
+// because the horizon search stopped at 32; the search now covers every `within N`.
+// And the time budget is one for the whole check: spent, it gives "unknown".
+TEST(Check, SearchLimitsAndTimeBudgetGiveUnknownNeverFalsified) {
+  const std::string fill = "node backfill(i: int, bp: bool) -> (o: int)\n  assume always eventually bp within 33;\n"
+                           "  o = merge bp (i when bp) ((post o) when not bp);\n";
+  auto c = run_check("w.rml", fill, "backfill");
+  const auto &p = prop(c.rep, "productivity");
+  ASSERT_EQ(p.verdict, check::Verdict::Valid) << p.method;
+  // bp at cycles n and n + 34 leaves 33 cycles without it: o at n + 1 needs n + 34.
+  EXPECT_GE(*p.horizon, 33);
+  check::Options tiny;
+  tiny.timeout_s = 1e-6;
+  auto d = run_check("w.rml", fill, "backfill", tiny);
+  const auto &q = prop(d.rep, "productivity");
+  EXPECT_EQ(q.verdict, check::Verdict::Unknown);
+  EXPECT_NE(q.method.find("time budget"), std::string::npos) << q.method;
+}
+
 // The design input's examples (semantics.md §11). Its H = 3 for batchfill counts the
 // output o: o at a cycle with c = 0 needs i three cycles later. The horizon of rml-check
 // covers every stream: the internal `post o` at a cycle with bp reads o one cycle later,
