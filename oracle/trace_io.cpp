@@ -8,6 +8,30 @@
 
 namespace rml::oracle {
 
+nlohmann::json parse_json_bounded(const std::string &text) {
+  // nlohmann's parser is iterative; the callback stops it at the depth limit before a
+  // deep value exists (printing or destroying one recursively would exhaust the stack).
+  auto bound = [](int depth, nlohmann::json::parse_event_t ev, nlohmann::json &) {
+    if ((ev == nlohmann::json::parse_event_t::array_start || ev == nlohmann::json::parse_event_t::object_start) &&
+        depth >= kMaxJsonDepth)
+      throw JsonInputError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (the limit)");
+    return true;
+  };
+  try {
+    return nlohmann::json::parse(text, bound);
+  } catch (nlohmann::json::parse_error &e) {
+    throw JsonInputError(std::string("not valid JSON (invalid JSON): ") + e.what());
+  } catch (nlohmann::json::out_of_range &e) {  // a number beyond a double (1e400)
+    throw JsonInputError(std::string("a number out of range: ") + e.what());
+  }
+}
+
+std::string short_dump(const nlohmann::json &j) {
+  std::string s = j.dump();
+  return s.size() <= 80 ? s : s.substr(0, 77) + "...";
+}
+
+
 namespace {
 
 std::string trim(const std::string &s) {
@@ -192,15 +216,17 @@ Cell cell_from_json(const nlohmann::json &j, const Type &t, std::string &err) {
     }
     switch (t.elem) {
       case Scalar::Bool:
-        if (!x.is_boolean()) return err = "expected a bool, found " + x.dump(), false;
+        if (!x.is_boolean()) return err = "expected a bool, found " + short_dump(x), false;
         v.i.push_back(x.get<bool>());
         return true;
       case Scalar::Int:
-        if (!x.is_number_integer()) return err = "expected an integer, found " + x.dump(), false;
+        if (!x.is_number_integer()) return err = "expected an integer, found " + short_dump(x), false;
+        if (x.is_number_unsigned() && x.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
+          return err = "the integer " + x.dump() + " does not fit in 64 bits", false;
         v.i.push_back(x.get<int64_t>());
         return true;
       case Scalar::Real:
-        if (!x.is_number()) return err = "expected a number, found " + x.dump(), false;
+        if (!x.is_number()) return err = "expected a number, found " + short_dump(x), false;
         v.r.push_back(x.get<double>());
         return true;
     }
@@ -224,9 +250,9 @@ Inputs read_trace(const std::string &path, const std::string &text, const core::
   if (json) {
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(text);
-    } catch (nlohmann::json::parse_error &e) {
-      throw TraceError(path + ": invalid JSON: " + e.what());
+      j = parse_json_bounded(text);
+    } catch (JsonInputError &e) {
+      throw TraceError(path + ": " + e.what());
     }
     if (!j.is_array()) throw TraceError(path + ": a JSON trace is a list of per-cycle objects");
     for (auto &[name, v] : want) in.streams[name];

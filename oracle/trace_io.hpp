@@ -3,6 +3,7 @@
 //         nested lists `[1, 2]` (quote the field when it holds commas).
 //   JSON: a list of per-cycle objects {"x": 1, "c": true}; null or "_" absent, "?" unknown.
 #pragma once
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,6 +16,15 @@ namespace rml::oracle {
 struct TraceError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// JSON inputs (traces, rml grad --at): at most kMaxJsonDepth nested lists/objects; a
+// deeper value, invalid JSON or a number beyond a double is a JsonInputError.
+constexpr int kMaxJsonDepth = 256;
+struct JsonInputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+nlohmann::json parse_json_bounded(const std::string &text);
+std::string short_dump(const nlohmann::json &j);  // at most 80 characters, for messages
 
 // Reads a trace for the inputs of `prog`. `cycles` (0: the trace's length) truncates, or
 // extends with unknown (⊥) cells, as the finite-prefix oracle extends inputs by ⊥^ω.

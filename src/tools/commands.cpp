@@ -727,7 +727,7 @@ array::Tensor json_tensor(const nlohmann::json &j, std::optional<Scalar> elem, c
     std::string where = what + (at.empty() ? "" : " at " + at);
     if (d < shape.size()) {
       if (!v.is_array())
-        throw ArgError(where + " is " + v.dump() + " where a list of " + std::to_string(shape[d]) +
+        throw ArgError(where + " is " + oracle::short_dump(v) + " where a list of " + std::to_string(shape[d]) +
                        " elements is expected (the lists are not regular)");
       if (static_cast<int64_t>(v.size()) != shape[d])
         throw ArgError(where + " has " + std::to_string(v.size()) + " element" + (v.size() == 1 ? "" : "s") + " where " +
@@ -755,7 +755,7 @@ array::Tensor json_tensor(const nlohmann::json &j, std::optional<Scalar> elem, c
     bool ok = *elem == Scalar::Real ? is_real(v) : *elem == Scalar::Int ? is_int(v) : v.is_boolean();
     if (!ok)
       throw ArgError(what + " is " + (shape.empty() ? "" : "a tensor of ") + scalar_name(*elem) + ", but " +
-                     (paths[q].empty() ? "it" : "its element " + paths[q]) + " is " + v.dump());
+                     (paths[q].empty() ? "it" : "its element " + paths[q]) + " is " + oracle::short_dump(v));
     if (*elem == Scalar::Real) t.r[q] = v.is_string() ? (v == "nan" ? NAN : v == "inf" ? INFINITY : -INFINITY) : v.get<double>();
     else if (*elem == Scalar::Int) t.i[q] = v.get<int64_t>();
     else t.i[q] = v.get<bool>() ? 1 : 0;
@@ -767,14 +767,14 @@ array::Tensor json_tensor(const nlohmann::json &j, std::optional<Scalar> elem, c
 StaticValue json_static(const nlohmann::json &v, const Param &p) {
   auto size = [&](const nlohmann::json &x) -> int64_t {
     if (!x.is_number_integer() || x.get<int64_t>() < 0 || x.get<int64_t>() > kMaxStaticSize)
-      throw ArgError("static '" + p.name + "': " + x.dump() + " is not a size (an integer in 0..2^31)");
+      throw ArgError("static '" + p.name + "': " + oracle::short_dump(x) + " is not a size (an integer in 0..2^31)");
     return x.get<int64_t>();
   };
   if (p.static_kind == StaticValue::Int) {
-    if (v.is_array()) throw ArgError("static '" + p.name + "' is an int, given the list " + v.dump());
+    if (v.is_array()) throw ArgError("static '" + p.name + "' is an int, given the list " + oracle::short_dump(v));
     return StaticValue::of_int(Poly::constant(size(v)));
   }
-  if (!v.is_array()) throw ArgError("static '" + p.name + "' is a shape (a list of sizes), given " + v.dump());
+  if (!v.is_array()) throw ArgError("static '" + p.name + "' is a shape (a list of sizes), given " + oracle::short_dump(v));
   Shape sh;
   for (auto &x : v) sh.push_back(Poly::constant(size(x)));
   return StaticValue::of_shape(sh);
@@ -951,9 +951,9 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
       }
       nlohmann::json j;
       try {
-        j = nlohmann::json::parse(*text);
-      } catch (nlohmann::json::parse_error &e) {
-        throw ArgError(std::string("not valid JSON: ") + e.what());
+        j = oracle::parse_json_bounded(*text);
+      } catch (oracle::JsonInputError &e) {
+        throw ArgError(e.what());
       }
       if (!j.is_object()) throw ArgError("expected a JSON object: argument name -> value");
       std::vector<std::string> params, missing, extra;
