@@ -1,7 +1,11 @@
 #include "sema/frontend.hpp"
 
-#include <fstream>
-#include <sstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "syntax/lexer.hpp"
 #include "syntax/parser.hpp"
@@ -11,26 +15,61 @@ namespace rml {
 extern const char *const kPreludeSource;
 extern const char *const kPreludePath;
 
+std::string input_name(const std::string &path) { return path == "-" ? "<stdin>" : path; }
+
 std::optional<std::string> read_file(const std::string &path, std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open '" + path + "'";
+  // One bounded reader for every input: read in chunks (never trust a seek size: /dev/zero,
+  // pipes and /proc files have none or a wrong one) and stop past the limit.
+  static bool stdin_read = false;
+  const bool is_stdin = path == "-";
+  const std::string name = input_name(path);
+  int fd = 0;
+  if (is_stdin) {
+    if (stdin_read) {
+      error = "standard input ('-') can be read only once";
+      return std::nullopt;
+    }
+    stdin_read = true;
+  } else {
+    do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+      error = "cannot open '" + name + "': " + std::strerror(errno);
+      return std::nullopt;
+    }
+  }
+  struct Closer {
+    int fd;
+    bool own;
+    ~Closer() {
+      if (own) ::close(fd);
+    }
+  } closer{fd, !is_stdin};
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    error = "'" + name + "' is a directory";
     return std::nullopt;
   }
-  in.seekg(0, std::ios::end);
-  auto size = in.tellg();
-  if (size < 0) {
-    error = "cannot read '" + path + "'";
-    return std::nullopt;
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      error = errno == EISDIR ? "'" + name + "' is a directory" : "cannot read '" + name + "': " + std::strerror(errno);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    if (text.size() + static_cast<size_t>(n) > Limits::kMaxFileBytes) {
+      error = "'" + name + "' is larger than 16 MiB (the limit of an input: 16777216 bytes)";
+      return std::nullopt;
+    }
+    text.append(buf, static_cast<size_t>(n));
   }
-  if (static_cast<size_t>(size) > Limits::kMaxFileBytes) {
-    error = "'" + path + "' is larger than 16 MiB";
-    return std::nullopt;
-  }
-  in.seekg(0);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  // A UTF-8 byte order mark is not part of the text (CSV headers, JSON, .rml): drop it
+  // here, once, so every consumer sees the text from its first character (column 1).
+  if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+  return text;
 }
 
 std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::string text, const FrontendOptions &opts) {
@@ -40,7 +79,7 @@ std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::strin
     r->files.push_back(std::make_unique<SourceFile>(kPreludePath, kPreludeSource));
     prelude = parse_program(*r->files.back(), r->diags);
   }
-  r->files.push_back(std::make_unique<SourceFile>(path, std::move(text)));
+  r->files.push_back(std::make_unique<SourceFile>(input_name(path), std::move(text)));
   size_t before = r->diags.error_count();
   r->user = parse_program(*r->files.back(), r->diags);
   r->parsed_ok = !r->diags.has_errors();

@@ -2,6 +2,7 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,13 @@ struct FrontendOptions {
 
 std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::string text, const FrontendOptions &opts = {});
 
-// Reads a file; on failure returns nullopt and sets `error`.
+// Reads a file, or standard input when `path` is "-" (once per process), in chunks: at
+// most Limits::kMaxFileBytes (16 MiB), whatever the file claims (pipes, /dev/zero); a
+// directory is an error; a leading UTF-8 byte order mark is dropped. On failure returns
+// nullopt and sets `error` (naming the file as input_name(path)).
 std::optional<std::string> read_file(const std::string &path, std::string &error);
+
+// The name of an input in diagnostics: "<stdin>" for "-", else the path.
+std::string input_name(const std::string &path);
 
 }  // namespace rml
