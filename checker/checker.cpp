@@ -653,8 +653,9 @@ struct Checker {
     size_t run_start = 0;               // the cycle where that run starts
   };
   RunBound bound_runs(const std::function<z3::expr(const TransitionSystem::Frame &)> &cont,
-                      const std::set<std::string> &roots) {
+                      const std::set<std::string> &roots, std::optional<int64_t> search = std::nullopt) {
     RunBound out;
+    const int64_t M = search ? *search : max_h();  // the largest bound searched
     Smt smt(prog, clocks, opts, &roots);
     // Base case for bound H: from the initial state, no run of H + 1 continuations.
     auto base_holds = [&](int64_t H, bool keep_cex) -> std::optional<bool> {
@@ -713,15 +714,15 @@ struct Checker {
     };
     // The smallest H whose base case holds: doubling, then bisection.
     int64_t lo = -1, hi = -1;  // base fails at lo, holds at hi
-    for (int64_t H = 0;; H = H ? std::min<int64_t>(2 * H, max_h()) : 1) {
-      auto b = base_holds(H, H == max_h());
+    for (int64_t H = 0;; H = H ? std::min<int64_t>(2 * H, M) : 1) {
+      auto b = base_holds(H, H == M);
       if (!b) return out;
       if (*b) {
         hi = H;
         break;
       }
       lo = H;
-      if (H == max_h()) return out;  // runs longer than the largest bound searched
+      if (H == M) return out;  // runs longer than the largest bound searched
     }
     while (hi - lo > 1) {
       int64_t mid = (lo + hi) / 2;
@@ -729,7 +730,7 @@ struct Checker {
       if (!b) return out;
       (*b ? hi : lo) = mid;
     }
-    for (int64_t H = hi; H <= std::min<int64_t>(hi + 2, max_h()); ++H)
+    for (int64_t H = hi; H <= std::min<int64_t>(hi + 2, M); ++H)
       if (step_holds(H)) {
         out.h = H;
         return out;
@@ -823,7 +824,7 @@ struct Checker {
         std::set<std::string> roots{l.cond};
         RunBound b = bound_runs([&](const TransitionSystem::Frame &f) {
           return f.p.at(l.cond) && (l.positive ? f.v.at(l.cond) : !f.v.at(l.cond));
-        }, roots);
+        }, roots, 0);  // only "never holds" (H = 0) is of use here
         dead[key] = b.h && *b.h == 0;
       }
     }
