@@ -28,6 +28,9 @@ struct Counterexample {
   std::string csv;
   std::vector<std::string> show;    // variables that exhibit the failure
   std::string what;                 // e.g. "error value in 'x' at cycle 3"
+  // A refutation of productivity by a lasso: the inputs of cycles [first, last] may repeat
+  // forever (the trace holds them at least once more), and the failure stays.
+  std::optional<std::pair<size_t, size_t>> loop;
 };
 
 struct PropertyResult {
