@@ -16,6 +16,7 @@
 #include "common/test_files.hpp"
 #include "core/normalize.hpp"
 #include "oracle/oracle.hpp"
+#include "oracle/trace_io.hpp"
 #include "sema/frontend.hpp"
 #include "tools/expectations.hpp"
 
@@ -542,10 +543,45 @@ bool admissible(const Checked &c, const oracle::Inputs &in) {
   return true;
 }
 
+// ---- components that go back in time (issue 17 item 3: time-expanded analysis) ----
+
+// The cex of a lasso refutation, with its loop repeated `more` times beyond the trace.
+oracle::Inputs repeat_loop(const check::Counterexample &cx, size_t more) {
+  oracle::Inputs in = cx.inputs;
+  auto [from, to] = *cx.loop;
+  size_t period = to - from + 1, len = in.cycles + more * period;
+  for (auto &[name, cells] : in.streams)
+    for (size_t n = cells.size(); n < len; ++n) cells.push_back(cells[from + (n - from) % period]);
+  in.cycles = len;
+  return in;
+}
+
+// Law of a productivity refutation by a lasso: the unknown cell it shows stays unknown
+// when the loop repeats further (so no prefix length makes it known). "" when it holds.
+std::string refutation_violation(const Checked &c, const check::Counterexample &cx, size_t more) {
+  oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(cx.inputs);
+  std::optional<std::pair<std::string, size_t>> cell;
+  for (auto &v : cx.show)
+    for (size_t n = 0; n < res.cycles && !cell; ++n)
+      if (res.at(v, n).tag == oracle::Tag::Bot) cell = std::make_pair(v, n);
+  if (!cell) return "no unknown cell in the counterexample";
+  oracle::Result longer = oracle::Oracle(c.fe->checked, c.prog).run(repeat_loop(cx, more));
+  if (longer.at(cell->first, cell->second).tag != oracle::Tag::Bot)
+    return "'" + cell->first + "' at cycle " + std::to_string(cell->second) + " is known once the loop repeats";
+  return "";
+}
+
+std::string read_source(const std::string &rel) {
+  std::ifstream f(std::string(RML_SOURCE_DIR) + "/" + rel);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
 // Negative control of the law above: issue 17's program, which the checker once accepted
 // with horizon 4, violates it on the issue's trace, so the property can fail.
 TEST(CheckSoundness, TheLawCatchesIssue17sUnsoundVerdict) {
-  std::ifstream f(std::string(RML_SOURCE_DIR) + "/tests/check/hard/05_cut_reads_chain_fby.rml");
+  std::ifstream f(std::string(RML_SOURCE_DIR) + "/tests/check/ko/64_cut_reads_chain_fby.rml");
   std::stringstream ss;
   ss << f.rdbuf();
   std::string text = ss.str();
@@ -564,8 +600,10 @@ TEST(CheckSoundness, TheLawCatchesIssue17sUnsoundVerdict) {
 
 // Soundness on the hard shapes (issue 17): backward recurrences cut by inputs under
 // `within` assumptions or by counters, whose cutting branch may read the chain back in
-// time, alternating posts, recurrences on a sampled clock. Law: accepted with horizon H
-// ⇒ every admissible prefix of length N has no ‖ and no ⊥ before N − H.
+// time, alternating posts, recurrences on a sampled clock. Laws: accepted with horizon H
+// ⇒ every admissible prefix of length N has no ‖ and no ⊥ before N − H; falsified by a
+// lasso ⇒ the unknown cell stays unknown when the loop repeats (negative controls:
+// TheLawCatchesIssue17sUnsoundVerdict, TheRefutationLawCatchesAPrefixEndingInsideAChain).
 // Under the sanitizers (a Debug build, ~20x slower here) one case in five is checked:
 // memory errors need coverage, not the thousand cases the Release run checks.
 #if defined(__SANITIZE_ADDRESS__)
@@ -591,9 +629,13 @@ RC_GTEST_PROP(CheckSoundness, BackwardChainsWithCutsRespectTheirHorizon, ()) {
   o.max_horizon = 8;
   Checked c = run_check("gen.rml", text, "main", o);
   bool accepted = c.rep.exit_code() == 0;
-  RC_TAG(accepted ? "accepted" : c.rep.exit_code() == 1 ? "falsified" : "unknown");
-  RC_TAG(g.reads_back ? "cut reads back" : "cut reads forward", g.counter ? "counter cut" : g.within >= 0 ? "assumed cut" : "free cut",
-         g.sampled ? "sampled clock" : "base clock");
+  const auto &pr = prop(c.rep, "productivity");
+  bool lasso = pr.verdict == check::Verdict::Falsified && pr.cex && pr.cex->loop;
+  RC_TAG(accepted ? "accepted" : lasso ? "falsified by a lasso" : c.rep.exit_code() == 1 ? "falsified" : "unknown");
+  RC_TAG(g.reads_back ? (g.param.empty() ? "cut reads back" : "parameter update reads the chain") : "cut reads forward",
+         g.counter ? "counter cut" : g.within >= 0 ? "assumed cut" : "free cut", g.sampled ? "sampled clock" : "base clock");
+  // Law of a refutation by a lasso: its unknown cell stays unknown when the loop repeats.
+  if (lasso) RC_ASSERT(refutation_violation(c, *pr.cex, 4) == "");
   if (!accepted) return;
   int64_t H = *prop(c.rep, "productivity").horizon;
   size_t N = static_cast<size_t>(H) + *rc::gen::inRange<size_t>(1, 12);
@@ -616,6 +658,134 @@ RC_GTEST_PROP(CheckSoundness, BackwardChainsWithCutsRespectTheirHorizon, ()) {
   RC_PRE(admissible(c, in));
   std::string why = productivity_violation(c, H, in);
   RC_ASSERT(why.empty());
+}
+
+// Figure 20 repaired, under the paper's assumption alone, is NOT productive: a sequence
+// that ends at a cycle without bp leaves the backward chain (on the clock of bp) uncut,
+// and the forward pass after the reset reads parameters updated with that chain's
+// gradient: a cell needs itself. The refutation is a lasso replayed in the oracle.
+TEST(CheckTimeExpanded, Figure20UnderThePapersAssumptionAloneIsFalsified) {
+  auto c = run_check("fig20.rml",
+                     read_source("reference/paper/fig20_diff_lstm_end.rml") + "  assume always eventually (end and bp) within 4;\n",
+                     "check_diff_lstm_end");
+  const auto &p = prop(c.rep, "productivity");
+  ASSERT_EQ(p.verdict, check::Verdict::Falsified) << p.method;
+  ASSERT_TRUE(p.cex && p.cex->loop);
+  ASSERT_FALSE(p.findings.empty());
+  EXPECT_EQ(p.findings[0].rule, "productivity.self");
+  EXPECT_EQ(refutation_violation(c, *p.cex, 3), "");
+  // The trace has a cycle where end holds and bp does not (else the chain is cut).
+  bool end_without_bp = false;
+  for (size_t n = 0; n < p.cex->inputs.cycles; ++n) {
+    const auto &e = p.cex->inputs.streams.at("end")[n], &b = p.cex->inputs.streams.at("bp")[n];
+    end_without_bp |= e.tag == oracle::Tag::Val && e.value.i[0] && b.value.i[0] == 0;
+  }
+  EXPECT_TRUE(end_without_bp);
+}
+
+// With `end => bp` as well (a sequence ends only on a training cycle), it is productive:
+// the checker proves a horizon, and on the corpus trace (which respects both assumptions)
+// the oracle knows every cell before N - H.
+TEST(CheckTimeExpanded, Figure20WithEndImpliesBpIsProved) {
+  auto c = run_check("fig20.rml",
+                     read_source("reference/paper/fig20_diff_lstm_end.rml") +
+                         "  assume always eventually (end and bp) within 4;\n  assume always (bp or not end);\n",
+                     "check_diff_lstm_end");
+  const auto &p = prop(c.rep, "productivity");
+  ASSERT_EQ(p.verdict, check::Verdict::Valid) << p.method;
+  ASSERT_TRUE(p.horizon);
+  EXPECT_GE(*p.horizon, 2);
+  EXPECT_LE(*p.horizon, 6);
+  auto trace = oracle::read_trace("fig20.csv", read_source("reference/verdicts/fig20_check_diff_lstm_end.csv"), c.prog, 0);
+  EXPECT_TRUE(admissible(c, trace));
+  EXPECT_EQ(productivity_violation(c, *p.horizon, trace), "");
+}
+
+// Figure 3's diff_app_pipe: the backward chain (diff_fby1's post) and the parameters' fby
+// are one component; under `within 3` it is productive, and the horizon is sound on
+// random admissible bp traces.
+TEST(CheckTimeExpanded, Figure3PipelineIsProvedUnderItsAssumption) {
+  auto c = run_check("fig03.rml", read_source("reference/paper/fig03_gradient_descent.rml") , "diff_app_pipe");
+  EXPECT_NE(prop(c.rep, "productivity").verdict, check::Verdict::Valid);  // bp = F forever: never cut
+  std::string text = read_source("reference/paper/fig03_gradient_descent.rml");
+  auto at = text.find("node diff_app_pipe");
+  ASSERT_NE(at, std::string::npos);
+  auto body = text.find('\n', text.find(")", text.find("->", at)));
+  text.insert(body + 1, "  assume always eventually bp within 3;\n");
+  auto d = run_check("fig03.rml", text, "diff_app_pipe");
+  const auto &p = prop(d.rep, "productivity");
+  ASSERT_EQ(p.verdict, check::Verdict::Valid) << p.method;
+  ASSERT_TRUE(p.horizon);
+  uint64_t seed = 7;
+  auto next = [&] { return (seed = seed * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+  for (int run = 0; run < 20; ++run) {
+    oracle::Inputs in;
+    in.cycles = 24;
+    for (size_t n = 0; n < in.cycles; ++n) {
+      bool bp = (next() & 1) || n % 4 == 3;  // bp at least every 4th cycle
+      auto real = [&] { return oracle::Cell::of(array::Tensor::real(static_cast<double>(next() % 5) - 2)); };
+      in.streams["i"].push_back(real());
+      in.streams["bp"].push_back(oracle::Cell::of(array::Tensor::boolean(bp)));
+      in.streams["gt"].push_back(bp ? real() : oracle::Cell::absent());
+      in.streams["learn_rate"].push_back(bp ? real() : oracle::Cell::absent());
+    }
+    ASSERT_TRUE(admissible(d, in));
+    EXPECT_EQ(productivity_violation(d, *p.horizon, in), "") << "run " << run;
+  }
+}
+
+// Figure 17: the variance backfill reads the mean backfill, both cut by batch_end. The
+// longest-path composition adds their bounds (9 under `within 4`); the cell query over
+// the whole graph reads both cuts at their own cycles and proves 5. The oracle needs at
+// least 4 (with ends at 4 and 9 of 14 cycles, y at 10 waits for the end at 14) and never
+// more than the bound.
+TEST(CheckTimeExpanded, ComposedChainsOfFigure17GetATightHorizon) {
+  auto c = run_check("fig17.rml",
+                     read_source("reference/paper/fig17_batch_norm.rml") + "  assume always eventually batch_end within 4;\n",
+                     "check_batch_norm");
+  const auto &p = prop(c.rep, "productivity");
+  ASSERT_EQ(p.verdict, check::Verdict::Valid) << p.method;
+  ASSERT_TRUE(p.horizon);
+  EXPECT_LE(*p.horizon, 5);
+  EXPECT_GE(*p.horizon, 4);
+  // batch_end every 5th cycle (phases 0..4): no cell unknown before N - H.
+  for (size_t phase = 0; phase < 5; ++phase) {
+    oracle::Inputs in;
+    in.cycles = 17;
+    for (size_t n = 0; n < in.cycles; ++n) {
+      in.streams["epsilon"].push_back(oracle::Cell::of(array::Tensor::real(0.001)));
+      array::Tensor x = array::Tensor::zeros(Scalar::Real, {3});
+      x.r = {static_cast<double>(n % 3), 1.0, -1.0};
+      in.streams["x"].push_back(oracle::Cell::of(x));
+      in.streams["batch_end"].push_back(oracle::Cell::of(array::Tensor::boolean((n + phase) % 5 == 4)));
+    }
+    ASSERT_TRUE(admissible(c, in));
+    EXPECT_EQ(productivity_violation(c, *p.horizon, in), "") << "phase " << phase;
+    if (phase == 0) {  // ends at 4 and 9: on 14 cycles, a horizon of 3 is not enough
+      in.cycles = 14;
+      for (auto &kv : in.streams) kv.second.resize(14);
+      EXPECT_EQ(productivity_violation(c, 3, in), "'y' unknown at cycle 10 of 14");
+    }
+  }
+}
+
+// Negative control of that law: a "refutation" of Figure 16's backfill (productive under
+// its assumption) made of a prefix that ends inside a chain is caught once the loop,
+// which holds a bp, repeats.
+TEST(CheckSoundness, TheRefutationLawCatchesAPrefixEndingInsideAChain) {
+  auto c = run_check("b.rml",
+                     "node backfill(i: int, bp: bool) -> (o: int)\n  assume always eventually bp within 3;\n"
+                     "  o = merge bp (i when bp) ((post o) when not bp);\n",
+                     "backfill");
+  check::Counterexample fake;
+  fake.show = {"o"};
+  fake.inputs.cycles = 4;
+  for (bool b : {true, false, false, false}) {
+    fake.inputs.streams["i"].push_back(oracle::Cell::of(array::Tensor::integer(1)));
+    fake.inputs.streams["bp"].push_back(oracle::Cell::of(array::Tensor::boolean(b)));
+  }
+  fake.loop = std::make_pair(size_t{0}, size_t{3});
+  EXPECT_EQ(refutation_violation(c, fake, 1), "'o' at cycle 1 is known once the loop repeats");
 }
 
 // Every counterexample the checker reports reproduces its failure in the oracle.

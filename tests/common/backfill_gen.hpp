@@ -24,6 +24,7 @@ struct BackfillGen {
   bool sampled = false;        // the recurrence runs in a node instance on clock d
   bool reads_back = false;     // the cutting branch reads the chain's own stream
   bool alternates = false;     // the continuing side is a merge of two posts
+  std::string param;           // a parameter w updated with the chain's value (as in training code)
   int within = -1;             // the assumption's bound, or -1 without one
   std::string assumed;         // the assumed condition (an input or an expression of inputs)
 
@@ -34,7 +35,7 @@ struct BackfillGen {
 
   // The cutting branch: a value on the chain's clock, possibly reading `o` back in time.
   std::string cutting(const std::string &self) {
-    int k = uniform(0, 8);
+    int k = uniform(0, 11);
     reads_back = k >= 2;
     switch (k) {
       case 0: return "xx";
@@ -44,7 +45,13 @@ struct BackfillGen {
       case 4: return "delay(" + self + ")";
       case 5: return "back";  // a local stream: back = 0.0 fby o, read through another equation
       case 6: return "(post (0.0 fby (0.0 fby " + self + ")))";
-      default: return "(xx + (0.0 fby (0.0 fby " + self + ")))";
+      case 7: return "(xx + (0.0 fby (0.0 fby " + self + ")))";
+      // A parameter w that takes the chain's value at cuts (Figure 3's diff_app_pipe,
+      // Figure 20): the chain and w's fby form one component. Read only at cuts (lazy
+      // merge) it is productive; read at every cycle (eager if) a cell needs itself.
+      case 8: param = "  w = 1.0 fby w1;\n  w1 = merge k ((w + " + self + ") when k) (w when not k);\n"; return "(xx * w)";
+      case 9: param = "  w = 1.0 fby w1;\n  w1 = merge k ((w * 0.5 + " + self + ") when k) (w when not k);\n"; return "(xx + w)";
+      default: param = "  w = 1.0 fby w1;\n  w1 = if k then w + " + self + " else w;\n"; return "(xx * w)";
     }
   }
   // The continuing branch: needs the chain's next value.
@@ -65,6 +72,7 @@ struct BackfillGen {
     std::string cont = continuing("r", "k");
     std::string cutb = cutting("r");
     if (cutb == "back") s += "  back = 0.0 fby r;\n";
+    s += param;
     s += "  r = merge k ((" + cutb + ") when k) ((" + cont + ") when not k);\n";
     return s;
   }
