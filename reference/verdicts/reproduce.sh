@@ -41,6 +41,7 @@ row reference/paper/fig16_backfill.rml --assume 'always eventually bp within 5'
 row reference/paper/fig16_backfill.rml --assume 'always eventually bp'
 row reference/paper/fig17_batch_norm.rml --assume 'always eventually batch_end within 4'
 row reference/paper/fig20_diff_lstm_end.rml --assume 'always eventually (end and bp) within 4'
+row reference/paper/fig20_diff_lstm_end.rml --assume 'always eventually (end and bp) within 4' --assume 'always (bp or not end)'
 row reference/paper/fig21_lstm_bi.rml --assume 'always eventually end within 4'
 row "$OUT/fig20_eager_fby_end.rml"
 row "$OUT/fig20_eager_fby_end.rml" --assume 'always eventually (end and bp) within 4'
