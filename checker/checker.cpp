@@ -334,6 +334,21 @@ std::string trace_csv(const core::Program &p, const oracle::Inputs &in) {
   return s;
 }
 
+// The uninterpreted constants of some expressions (the variables of a Horn clause).
+z3::expr_vector free_constants(z3::context &ctx, const std::vector<z3::expr> &roots) {
+  z3::expr_vector out(ctx);
+  std::set<unsigned> seen;
+  std::vector<z3::expr> todo(roots.begin(), roots.end());
+  while (!todo.empty()) {
+    z3::expr e = todo.back();
+    todo.pop_back();
+    if (!seen.insert(e.id()).second || !e.is_app()) continue;
+    if (e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED) out.push_back(e);
+    for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back(e.arg(i));
+  }
+  return out;
+}
+
 struct Checker {
   const CheckedProgram &cp;
   const core::Program &prog;
@@ -597,9 +612,89 @@ struct Checker {
         }
       }
     }
+    // k-induction failed: IC3/PDR (Z3's Spacer) looks for an inductive invariant itself.
+    if (auto proved = pdr_proves(smt, bad, ticking); proved && *proved) {
+      r.verdict = Verdict::Valid;
+      r.method = "proved by Z3's Spacer (IC3/PDR): " + what + " (an inductive invariant of the transition system)";
+      return;
+    }
     r.verdict = Verdict::Unknown;
-    r.method = std::string("neither proved by k-induction nor falsified up to depth ") + std::to_string(opts.max_depth) +
+    r.method = std::string("neither proved by k-induction (up to depth ") + std::to_string(opts.max_depth) +
+               ") or IC3/PDR nor falsified" +
                (spurious ? " (the bounded runs found were not reproduced by the oracle)" : "");
+  }
+
+  // IC3/PDR through Z3's fixedpoint engine Spacer, over the same transition system: Horn
+  // clauses Init(s) ∧ T(s, s') ⇒ Inv(s), Inv(s) ∧ T(s, s') ⇒ Inv(s'), and the query
+  // Inv(s) ∧ T(s, s') ∧ bad. true: proved (Spacer found an inductive invariant excluding
+  // bad; the system over-approximates the oracle, so the property holds there); false or
+  // nullopt: not proved (a reachable bad state of the system is not a counterexample
+  // until the oracle replays it, which BMC already tried).
+  std::optional<bool> pdr_proves(Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad, bool ticking) {
+    z3::context &ctx = smt.ctx;
+    try {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(opts.deadline - std::chrono::steady_clock::now()).count();
+      if (left <= 0) return std::nullopt;
+      z3::fixedpoint fp(ctx);
+      z3::params prm(ctx);
+      prm.set("engine", "spacer");
+      // At most half of what is left, so that the properties checked after this one keep
+      // a budget (Spacer may search until its timeout).
+      prm.set("timeout", static_cast<unsigned>(std::min<long long>(left / 2 + 1, 0xFFFFFFF0LL)));
+      fp.set(prm);
+      auto frame_of = [&](bool initial) {
+        TransitionSystem::Frame f = smt.ts->frame(0, nullptr, initial);
+        std::vector<z3::expr> body;
+        for (auto e : f.constraints) body.push_back(e);
+        if (ticking && !prog.inputs.empty()) {
+          z3::expr any = ctx.bool_val(false);
+          for (auto &v : prog.inputs) any = any || f.p.at(v.name);
+          body.push_back(any);
+        }
+        return std::make_pair(std::move(f), std::move(body));
+      };
+      auto [f0, b0] = frame_of(true);
+      z3::sort_vector sorts(ctx);
+      for (auto &x : f0.state_in) sorts.push_back(x.get_sort());
+      z3::func_decl inv = ctx.function("rml_inv", sorts, ctx.bool_sort());
+      fp.register_relation(inv);
+      auto conj = [&](const std::vector<z3::expr> &xs) {
+        z3::expr_vector v(ctx);
+        for (auto &x : xs) v.push_back(x);
+        return z3::mk_and(v);
+      };
+      auto app = [&](const std::vector<z3::expr> &args) {
+        z3::expr_vector v(ctx);
+        for (auto &x : args) v.push_back(x);
+        return inv(v);
+      };
+      auto rule = [&](const z3::expr &body, const z3::expr &head, const char *name) {
+        z3::expr_vector vars = free_constants(ctx, {body, head});
+        z3::expr r = vars.empty() ? z3::implies(body, head) : z3::forall(vars, z3::implies(body, head));
+        fp.add_rule(r, ctx.str_symbol(name));
+      };
+      rule(conj(b0), app(f0.state_in), "init");
+      auto [f1, b1] = frame_of(false);
+      std::vector<z3::expr> next;  // fresh names for the next state (a head takes variables)
+      for (size_t k = 0; k < f1.state_out.size(); ++k) {
+        z3::expr n = ctx.constant(("rml_next!" + std::to_string(k)).c_str(), f1.state_out[k].get_sort());
+        b1.push_back(n == f1.state_out[k]);
+        next.push_back(n);
+      }
+      b1.push_back(app(f1.state_in));
+      rule(conj(b1), app(next), "step");
+      auto [f2, b2] = frame_of(false);
+      b2.push_back(app(f2.state_in));
+      b2.push_back(bad(f2));
+      z3::expr q = conj(b2);
+      z3::expr_vector qv = free_constants(ctx, {q});
+      z3::expr query = qv.empty() ? q : z3::exists(qv, q);
+      z3::check_result c = fp.query(query);
+      if (c == z3::unknown) return std::nullopt;
+      return c == z3::unsat;
+    } catch (z3::exception &) {
+      return std::nullopt;
+    }
   }
 
   // --------------------------------------------------------------- causality

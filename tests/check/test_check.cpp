@@ -293,7 +293,7 @@ RC_GTEST_PROP(CheckProperties, ProvedPropertiesHoldAndRefutationsReplay, ()) {
   Checked c = run_check("gen.rml", text, "main", o);
   const auto &p = c.rep.properties.back();
   RC_ASSERT(p.kind == std::string("property"));
-  RC_TAG(check::verdict_name(p.verdict));
+  RC_TAG(check::verdict_name(p.verdict), p.method.find("Spacer") != std::string::npos ? "by IC3/PDR" : "");
   const std::string var = c.prog.properties.at(0).var;
   auto fails_at = [&](const oracle::Result &res, size_t n) {
     auto cell = res.at(var, n);
@@ -316,6 +316,22 @@ RC_GTEST_PROP(CheckProperties, ProvedPropertiesHoldAndRefutationsReplay, ()) {
   }
   oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(in);
   for (size_t n = 0; n < res.cycles; ++n) RC_ASSERT(!fails_at(res, n));
+}
+
+// Issue 17 item 3: IC3/PDR (Z3's Spacer) proves what k-induction cannot. `j <> 1` for
+// j = 0, 2, 4, ... is not k-inductive for any k (from j = 1 - 2k, k steps stay odd and
+// then reach 1) and the oracle-guided ranges of j are not inductive; its strengthening
+// "j is even" is. The engine that proved it is named; a false one is still refuted.
+TEST(CheckProperties, SpacerProvesWhatKInductionCannot) {
+  auto c = run_check("p.lus", "node main(x: bool) returns (o: bool);\nlet\n  j = 0 fby (j + 2);\n  o = x;\n"
+                              "  check j <> 1;\n  check j <> 4;\ntel\n", "main");
+  const check::PropertyResult *odd = nullptr, *four = nullptr;
+  for (auto &p : c.rep.properties)
+    if (p.kind == "property") (p.name == "j <> 1" ? odd : four) = &p;
+  ASSERT_TRUE(odd && four);
+  EXPECT_EQ(odd->verdict, check::Verdict::Valid) << odd->method;
+  EXPECT_NE(odd->method.find("Spacer (IC3/PDR)"), std::string::npos) << odd->method;
+  EXPECT_EQ(four->verdict, check::Verdict::Falsified) << four->method;
 }
 
 // Issue 15: a search limit is never a refutation. `within 33` once gave "falsified"
