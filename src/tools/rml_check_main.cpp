@@ -11,6 +11,7 @@
 
 int main(int argc, char **argv) {
   CLI::App app{"rml-check: verify an R(ML)2 program before deployment"};
+  app.set_version_flag("--version", std::string("rml-check ") + RML_VERSION);
   rml::CheckCmd check;
   app.add_option("file", check.file, "source file")->required();
   app.add_option("--main", check.main_node, "main node");

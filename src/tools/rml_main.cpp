@@ -10,6 +10,7 @@
 int main(int argc, char **argv) {
   CLI::App app{"rml: reference implementation and verification toolkit for R(ML)2"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("rml ") + RML_VERSION);
 
   rml::ParseCmd parse;
   auto *p = app.add_subcommand("parse", "parse and check a file, print it (or its normalised form)");
