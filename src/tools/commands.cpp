@@ -26,6 +26,8 @@
 #include "syntax/parser.hpp"
 #include "syntax/printer.hpp"
 #include "tools/expectations.hpp"
+#include "tools/main_node.hpp"
+#include "sema/suggest.hpp"
 
 namespace rml {
 
@@ -118,13 +120,6 @@ int report(const FrontendResult &r, std::ostream &err) {
   return kOk;
 }
 
-std::vector<std::string> user_nodes(const FrontendResult &r) {
-  std::vector<std::string> out;
-  for (auto &d : r.user.decls)
-    if (std::holds_alternative<NodeDecl>(d)) out.push_back(decl_name(d));
-  return out;
-}
-
 }  // namespace
 
 int cmd_parse(const ParseCmd &c, std::ostream &out, std::ostream &err) {
@@ -135,11 +130,12 @@ int cmd_parse(const ParseCmd &c, std::ostream &out, std::ostream &err) {
     out << print_program(r->user);
     return kOk;
   }
+  // --main, else the '// main:' header, else every node that can be a main.
   std::vector<std::string> mains;
+  if (!c.main_node.empty() && !check_main_name(*r, c.main_node, err)) return kFrontendError;
   if (!c.main_node.empty()) mains.push_back(c.main_node);
-  else
-    for (auto &n : user_nodes(*r))
-      if (core::can_be_main(r->checked, n)) mains.push_back(n);
+  else if (std::string h = header_main(*r); !h.empty()) mains.push_back(h);
+  else mains = main_candidates(*r);
   int rc = kOk;
   for (size_t i = 0; i < mains.size(); ++i) {
     try {
@@ -273,14 +269,11 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
   if (int rc = report(*r, err)) return rc;
   // Which nodes: --main, the file's `// main:` header, or every node that can be a main.
   std::vector<std::string> mains;
-  if (!c.main_node.empty()) mains.push_back(c.main_node);
-  else {
-    Expectations ex = parse_expectations(r->files.back()->text);
-    if (!ex.main_node.empty() && core::can_be_main(r->checked, ex.main_node)) mains.push_back(ex.main_node);
-    else
-      for (auto &n : user_nodes(*r))
-        if (core::can_be_main(r->checked, n)) mains.push_back(n);
-  }
+  if (!c.main_node.empty()) {
+    if (!check_main_name(*r, c.main_node, c.json ? out : err)) return kFrontendError;
+    mains.push_back(c.main_node);
+  } else if (std::string h = header_main(*r); !h.empty()) mains.push_back(h);
+  else mains = main_candidates(*r);
   if (c.frontend_only) {
     if (!c.json) out << c.file << ": front end ok (" << user_nodes(*r).size() << " nodes)\n";
     else out << nlohmann::json{{"file", c.file}, {"verdict", "ok"}, {"diagnostics", nlohmann::json::array()}}.dump(2) << "\n";
@@ -524,15 +517,9 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
   auto r = load(c.file, err);
   if (!r) return kFrontendError;
   if (int rc = report(*r, err)) return rc;
-  std::string main = c.main_node;
-  if (main.empty()) {
-    Expectations ex = parse_expectations(r->files.back()->text);
-    main = ex.main_node;
-  }
-  if (main.empty()) {
-    err << "rml: error: name the node to run with --main\n";
-    return kFrontendError;
-  }
+  std::optional<std::string> chosen = choose_main(*r, c.main_node, err);
+  if (!chosen) return kFrontendError;
+  const std::string main = *chosen;
   oracle::Format fmt;
   if (c.format == "table") fmt = oracle::Format::Table;
   else if (c.format == "csv") fmt = oracle::Format::Csv;
@@ -796,21 +783,6 @@ std::string join(const std::vector<std::string> &v) {
   return s.empty() ? "(none)" : s;
 }
 
-size_t edit_distance(const std::string &a, const std::string &b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 // `--fun` names no fun: list the file's funs, and point at the closest name.
 void unknown_fun(const FrontendResult &r, const GradCmd &c, std::ostream &err) {
   const CheckedProgram &cp = r.checked;
@@ -828,12 +800,12 @@ void unknown_fun(const FrontendResult &r, const GradCmd &c, std::ostream &err) {
   }
   err << c.file << ": error[grad.unknown-fun]: no fun '" << c.fun << "' in " << c.file << " or the prelude (funs of "
       << c.file << ": " << join(user) << ")\n";
-  std::string best;
-  size_t best_d = 3;
-  for (auto &[name, idx] : cp.decls)
-    if (std::holds_alternative<FunDecl>(cp.program.decls[idx]))
-      if (size_t dist = edit_distance(name, c.fun); dist < best_d) best_d = dist, best = name;
-  if (!best.empty()) {
+  // The user's funs first: a misspelt name of theirs is not a prelude function's.
+  std::vector<std::string> prelude;
+  for (size_t k = 0; k < cp.prelude_decls; ++k)
+    if (std::holds_alternative<FunDecl>(cp.program.decls[k])) prelude.push_back(decl_name(cp.program.decls[k]));
+  std::string best = suggest_name(c.fun, user, prelude);
+  if (!best.empty() && cp.find(best)) {
     Diagnostic note;
     note.severity = Severity::Note;
     note.rule = "grad.unknown-fun";
