@@ -27,6 +27,7 @@
 #include "syntax/printer.hpp"
 #include "tools/expectations.hpp"
 #include "tools/main_node.hpp"
+#include "tools/chronogram.hpp"
 #include "sema/suggest.hpp"
 
 namespace rml {
@@ -136,6 +137,12 @@ int cmd_parse(const ParseCmd &c, std::ostream &out, std::ostream &err) {
   if (!c.main_node.empty()) mains.push_back(c.main_node);
   else if (std::string h = header_main(*r); !h.empty()) mains.push_back(h);
   else mains = main_candidates(*r);
+  // The user's constants and funs first: the elaborated nodes call the funs (and the
+  // funs may name the constants), so the output parses and checks on its own.
+  Program defs;
+  for (auto &d : r->user.decls)
+    if (!std::holds_alternative<NodeDecl>(d)) defs.decls.push_back(clone_decl(d));
+  if (!defs.decls.empty()) out << print_program(defs) << (mains.empty() ? "" : "\n");
   int rc = kOk;
   for (size_t i = 0; i < mains.size(); ++i) {
     try {
@@ -543,7 +550,16 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
           << " (the oracle continues with the first unification)\n";
     oracle::Solver solver = c.solver == "kleene" ? oracle::Solver::Kleene : oracle::Solver::Worklist;
     // The variables to print (--all: those of Result::vars, in its order).
-    std::vector<std::string> vars = c.show;
+    std::vector<std::string> vars;
+    if (!c.show.empty()) {
+      std::string why;
+      auto shown = resolve_shown(prog, c.show, why);
+      if (!shown) {
+        err << c.file << ": error[run.show]: " << why << "\n";
+        return kFrontendError;
+      }
+      vars = *shown;
+    }
     if (c.show_all) {
       vars.clear();
       auto add = [&](const std::string &v) {
@@ -588,12 +604,15 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     }
     memory_check(in.cycles);
     oracle::Result res = orc.run(in, solver);
-    for (auto &v : vars)
-      if (!res.has(v)) {
-        err << "rml: error: no variable '" << v << "' in the elaborated '" << main << "' (see rml parse --normalized)\n";
-        return kFrontendError;
-      }
-    out << oracle::format_result(res, vars, fmt);
+    // Every variable under the name rml parse --normalized prints (what --show accepts).
+    auto printed = core::printed_names(prog);
+    auto label = [&](const std::string &v) {
+      auto it = printed.find(v);
+      return it == printed.end() ? v : it->second;
+    };
+    std::vector<std::string> labels;
+    for (auto &v : vars) labels.push_back(label(v));
+    out << format_chronogram(res, vars, fmt, labels);
     if (c.backend == "compiled")
       err << "note: compiled backend: " << stats->cache.size() << " executable" << (stats->cache.size() == 1 ? "" : "s")
           << " (fun at argument types) for " << stats->applications << " fun application"
@@ -609,7 +628,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
         if (cell.value.elem != Scalar::Real) break;
         auto bad_elem = std::find_if(cell.value.r.begin(), cell.value.r.end(), [](double x) { return !std::isfinite(x); });
         if (bad_elem == cell.value.r.end()) continue;
-        err << "warning[run.non-finite]: '" << v << "' is " << (std::isnan(*bad_elem) ? "nan" : *bad_elem > 0 ? "inf" : "-inf")
+        err << "warning[run.non-finite]: '" << label(v) << "' is " << (std::isnan(*bad_elem) ? "nan" : *bad_elem > 0 ? "inf" : "-inf")
             << " at cycle " << n << (cell.value.r.size() > 1 ? " (element " + std::to_string(bad_elem - cell.value.r.begin()) + ")" : "")
             << ", its first non-finite value\n";
         break;
@@ -617,7 +636,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     }
     for (auto &e : res.errors)
       err << (e.span.valid() ? location(e.span) + ": " : std::string()) << "error value at cycle " << e.cycle << " in '"
-          << e.var << "' [" << e.rule << "]: " << e.message << "\n";
+          << label(e.var) << "' [" << e.rule << "]: " << e.message << "\n";
     // Unknown cells of the shown variables, as ranges.
     for (auto &v : vars) {
       std::string ranges;
@@ -631,7 +650,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
         ranges += (ranges.empty() ? "" : ", ") + (m == n ? std::to_string(n) : std::to_string(n) + "-" + std::to_string(m));
         n = m + 1;
       }
-      if (!ranges.empty()) err << "unknown: '" << v << "' at cycles " << ranges << " (not determined by this prefix)\n";
+      if (!ranges.empty()) err << "unknown: '" << label(v) << "' at cycles " << ranges << " (not determined by this prefix)\n";
     }
     return res.any_error() ? kFalsified : kOk;
   } catch (core::ElabError &e) {
@@ -662,29 +681,6 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-// Reals JSON cannot write are strings, spelled as Tensor::str spells them.
-ojson real_json(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
-
-[[maybe_unused]] ojson tensor_json(const array::Tensor &t) {
-  size_t k = 0;
-  std::function<ojson(size_t)> go = [&](size_t d) -> ojson {
-    if (d == t.shape.size()) {
-      size_t q = k++;
-      if (t.elem == Scalar::Real) return real_json(t.r[q]);
-      if (t.elem == Scalar::Bool) return t.i[q] != 0;
-      return t.i[q];
-    }
-    ojson a = ojson::array();
-    for (int64_t j = 0; j < t.shape[d]; ++j) a.push_back(go(d + 1));
-    return a;
-  };
-  return go(0);
-}
 
 struct ArgError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -979,6 +975,32 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
     err << what << ": error[grad.arguments]: " << e.what() << "\n";
     return kFrontendError;
   }
+  // --wrt: each name a real parameter of F (located at F's parameters: the names come
+  // from the command line).
+  for (auto &w : c.wrt) {
+    const VarDecl *param = nullptr;
+    for (auto &p : f.params)
+      if (p.name == w) param = &p;
+    const Param *sp = nullptr;
+    for (auto &p : sig.inputs)
+      if (p.name == w) sp = &p;
+    std::vector<std::string> reals;
+    for (auto &p : sig.inputs)
+      if (!p.is_const && !(p.type.kind == Type::Tensor && p.type.elem != Scalar::Real)) reals.push_back(p.name);
+    std::string why;
+    if (!param || !sp) why = "'" + w + "' is not a parameter of '" + c.fun + "'";
+    else if (sp->is_const || (sp->type.kind == Type::Tensor && sp->type.elem != Scalar::Real))
+      why = "'" + w + "' is not a real parameter of '" + c.fun + "': an int, bool or const parameter has no gradient";
+    if (why.empty()) continue;
+    Diagnostic d;
+    d.rule = "grad.wrt";
+    d.span = param ? param->span : f.name_span;
+    std::string near = closest_name(w, reals);
+    d.message = "--wrt " + w + ": " + why + " (its real parameters: " + join(reals) + ")" +
+                (near.empty() ? "" : "; did you mean '" + near + "'?");
+    err << render(d);
+    return kFrontendError;
+  }
   lower::Lowered l;
   try {
     l = lower::lower_fun(cp, c.fun, statics, types);
@@ -995,7 +1017,7 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
     return kFrontendError;
   }
   try {
-    ir::Program g = ad::gradient_program(l.body, l.inputs);
+    ir::Program g = c.wrt.empty() ? ad::gradient_program(l.body, l.inputs) : ad::gradient_program(l.body, l.inputs, c.wrt);
     if (c.at.empty()) {
       ir::Program v = as_program(ad::vectorise(l.body), l.inputs, "value");
       std::vector<std::string> fixed;  // the static names the programs are specialised to
@@ -1011,10 +1033,12 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
     in.push_back(array::Tensor::real(1.0));  // the cotangent of the objective
     std::vector<array::Tensor> res = c.backend == "reference" ? ir::evaluate(g, in) : exec::compile(g)->run(in);
     // One line per tensor: the layout of the object, compact values.
-    out << "{\n  \"value\": " << tensor_json(res.at(0)).dump() << ",\n  \"gradient\": {";
+    // Numbers spelt as rml run spells them (array::format_real: round-trip exact).
+    auto text = [](const array::Tensor &t) { return cell_json_text(oracle::Cell::of(t), ","); };
+    out << "{\n  \"value\": " << text(res.at(0)) << ",\n  \"gradient\": {";
     for (size_t k = 1; k < res.size(); ++k)
       out << (k > 1 ? "," : "") << "\n    " << ojson(k < g.output_names.size() ? g.output_names[k] : std::to_string(k)).dump()
-          << ": " << tensor_json(res[k]).dump();
+          << ": " << text(res[k]);
     out << (res.size() > 1 ? "\n  }\n}\n" : "}\n}\n");
     return kOk;
   } catch (std::exception &e) {  // ir::IrError from AD, exec::ExecError: not the user's fault

@@ -73,6 +73,7 @@ struct GradCmd {
   std::string at;                  // JSON object: argument name -> value (nested lists)
   std::vector<std::string> sizes;  // without --at: "n=3", "s=[2,3]" fix the static names
   std::string backend = "compiled";  // compiled (executor) | reference (ir::evaluate)
+  std::vector<std::string> wrt;      // --wrt a,b: the gradient of these real parameters only (empty: all)
 };
 int cmd_grad(const GradCmd &c, std::ostream &out, std::ostream &err);
 

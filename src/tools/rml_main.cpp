@@ -71,6 +71,8 @@ int main(int argc, char **argv) {
   g->add_option("--size", grad.sizes, "without --at: fix a static name, NAME=N or NAME=[N, ...] (repeatable)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  g->add_option("--wrt", grad.wrt, "differentiate with respect to these real parameters only, e.g. --wrt a,b (default: every real parameter)")
+      ->delimiter(',');
   g->add_option("--backend", grad.backend, "with --at: compiled (the executor, default) or reference (ir::evaluate)")
       ->check(CLI::IsMember({"compiled", "reference"}));
 
