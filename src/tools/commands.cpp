@@ -28,6 +28,7 @@
 #include "tools/expectations.hpp"
 #include "tools/main_node.hpp"
 #include "tools/chronogram.hpp"
+#include "tools/assumptions.hpp"
 #include "sema/suggest.hpp"
 
 namespace rml {
@@ -652,7 +653,19 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
       }
       if (!ranges.empty()) err << "unknown: '" << label(v) << "' at cycles " << ranges << " (not determined by this prefix)\n";
     }
-    return res.any_error() ? kFalsified : kOk;
+    // The environment the main node assumes: a trace outside it runs, but is said.
+    bool broken = false;
+    for (auto &b : broken_assumptions(prog, res)) {
+      Diagnostic d;
+      d.severity = c.strict_assume ? Severity::Error : Severity::Warning;
+      d.rule = "run.assume";
+      d.span = b.assumption->span;
+      d.message = "the input trace breaks '" + b.text + "': " + b.message +
+                  (c.strict_assume ? "" : " (the run continues; --strict-assume makes this an error)");
+      err << render(d);
+      broken = true;
+    }
+    return res.any_error() || (broken && c.strict_assume) ? kFalsified : kOk;
   } catch (core::ElabError &e) {
     err << (e.span.valid() ? location(e.span) + ": " : std::string("rml: ")) << "error[elab]: " << e.message << "\n";
   } catch (oracle::TraceError &e) {

@@ -60,6 +60,7 @@ struct RunCmd {
   std::string format = "table";      // table | csv | json
   std::string solver = "worklist";   // worklist | kleene
   bool post_clock_data = false, strict_when_merge = false, lazy_if = false;
+  bool strict_assume = false;        // a trace that breaks an `assume` of the main node: error (exit 1), not a warning
   // reference: pointwise `fun` applications by array::Evaluator; compiled: lowering +
   // bot + simplifier + executor, one executable per (fun, static arguments, argument types).
   std::string backend = "reference";

@@ -52,6 +52,8 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"worklist", "kleene"}));
   r->add_flag("--post-clock-data", run.post_clock_data, "refuted alternative: post takes its presence from its argument");
   r->add_flag("--strict-when-merge", run.strict_when_merge, "refuted alternative: when/merge strict in every operand");
+  r->add_flag("--strict-assume", run.strict_assume,
+              "a trace that breaks an 'assume' of the main node is an error (exit 1), not a warning");
   r->add_flag("--lazy-if", run.lazy_if, "alternative: if is non-strict in the unselected branch");
   r->add_option("--backend", run.backend,
                 "pointwise fun applications: reference (array::Evaluator, default) or compiled (lowering, bot, executor)")
