@@ -371,7 +371,11 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
           for (auto &v : prog.inputs) show.push_back(v.name);
           for (auto &v : p.cex->show)
             if (std::find(show.begin(), show.end(), v) == show.end() && res.has(v)) show.push_back(v);
-          chronogram = oracle::format_result(res, show, oracle::Format::Table);
+          // Labelled as rml parse --normalized and rml run --show spell the variables.
+          auto printed = core::printed_names(prog);
+          std::vector<std::string> labels;
+          for (auto &v : show) labels.push_back(printed.count(v) ? printed.at(v) : v);
+          chronogram = format_chronogram(res, show, oracle::Format::Table, labels);
         } catch (oracle::OracleError &e) {
           chronogram = std::string("(not replayed: ") + e.what() + ")\n";
         } catch (std::bad_alloc &) {
