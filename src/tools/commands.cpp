@@ -278,7 +278,13 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
   // Which nodes: --main, the file's `// main:` header, or every node that can be a main.
   std::vector<std::string> mains;
   if (!c.main_node.empty()) {
-    if (!check_main_name(*r, c.main_node, c.json ? out : err)) return kFrontendError;
+    std::ostringstream why;
+    if (!check_main_name(*r, c.main_node, why)) {
+      if (!c.json) err << why.str();
+      else  // the diagnostic's text, in the JSON shape of the other front-end errors
+        out << nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", nlohmann::json::array({{{"kind", "frontend"}, {"severity", "error"}, {"rule", "main.unknown"}, {"message", why.str()}}})}}.dump(2) << "\n";
+      return kFrontendError;
+    }
     mains.push_back(c.main_node);
   } else if (std::string h = header_main(*r); !h.empty()) mains.push_back(h);
   else mains = main_candidates(*r);
@@ -362,7 +368,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     if (!c.json) out << c.file << ": node " << main << "\n";
     size_t cex_no = 0;
     for (auto &p : rep.properties) {
-      std::string chronogram, cex_file;
+      std::string chronogram, cex_file, replay_show;
       if (p.cex) {
         try {
           oracle::Oracle orc(r->checked, prog);
@@ -376,6 +382,16 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
           std::vector<std::string> labels;
           for (auto &v : show) labels.push_back(printed.count(v) ? printed.at(v) : v);
           chronogram = format_chronogram(res, show, oracle::Format::Table, labels);
+          // The replay shows what rml run shows by default (inputs, outputs) and the
+          // variables the counterexample blames, which it would not.
+          std::vector<std::string> replay = show;
+          replay.resize(prog.inputs.size());
+          for (auto &v : prog.outputs) replay.push_back(v.name);
+          bool extra = false;
+          for (auto &v : show)
+            if (std::find(replay.begin(), replay.end(), v) == replay.end()) replay.push_back(v), extra = true;
+          for (size_t k = 0; extra && k < replay.size(); ++k)
+            replay_show += (k ? "," : " --show ") + (printed.count(replay[k]) ? printed.at(replay[k]) : replay[k]);
         } catch (oracle::OracleError &e) {
           chronogram = std::string("(not replayed: ") + e.what() + ")\n";
         } catch (std::bad_alloc &) {
@@ -451,7 +467,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
         out << "  replay: rml run " << c.file << " --main " << main;
         if (!cex_file.empty()) out << " --inputs " << cex_file;
         else if (!prog.inputs.empty()) out << " --inputs <this trace>";
-        out << " --cycles " << p.cex->inputs.cycles << "\n";
+        out << " --cycles " << p.cex->inputs.cycles << replay_show << "\n";
         if (cex_file.empty() && !prog.inputs.empty()) {
           std::istringstream csv(p.cex->csv);
           while (std::getline(csv, line)) out << "    | " << line << "\n";

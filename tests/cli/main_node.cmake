@@ -61,3 +61,8 @@ file(WRITE ${WORK}/funs.rml "fun dots(a: real[3]) : real = sumOuter(a);\n")
 expect_exit(2 ${RML} grad ${WORK}/funs.rml --fun dotz)
 expect_text(ERR "error\\[grad.unknown-fun\\]")
 expect_text(ERR "funs.rml:1:5: note: did you mean 'dots'\\?")
+
+# rml-check --json: an unknown --main is a JSON error object (stdout stays JSON).
+expect_exit(2 ${RMLCHECK} --json --main movag ${WORK}/one.rml)
+expect_text(OUT "^{\n  \"diagnostics\": \\[\n")
+expect_text(OUT "\"rule\": \"main.unknown\"")
