@@ -29,10 +29,12 @@ foreach(line IN LISTS listed_lines)
   list(APPEND listed "${CMAKE_MATCH_2}")
 endforeach()
 
-# The scratch folder: links to the sources, and the programs on PATH.
+# The scratch folder: links to the source folders (not to files, nor to cex/: what the
+# commands write stays in the scratch folder, even when a reader's run left a.json or
+# cex/ in the source tree), and the programs on PATH.
 file(GLOB tops RELATIVE ${SRC} ${SRC}/*)
 foreach(t IN LISTS tops)
-  if(NOT t MATCHES "^(build.*|\\.git)$")
+  if(IS_DIRECTORY ${SRC}/${t} AND NOT t MATCHES "^(build.*|\\.git|cex)$")
     file(CREATE_LINK ${SRC}/${t} ${WORK}/${t} SYMBOLIC)
   endif()
 endforeach()
