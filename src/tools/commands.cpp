@@ -469,8 +469,11 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
         else if (!prog.inputs.empty()) out << " --inputs <this trace>";
         out << " --cycles " << p.cex->inputs.cycles << replay_show << "\n";
         if (cex_file.empty() && !prog.inputs.empty()) {
+          // Indented only: a '|' prefix would look like a source excerpt's, and be
+          // copied with the trace.
+          out << "  trace (CSV; save it and pass it with --inputs, or use --cex-dir DIR):\n";
           std::istringstream csv(p.cex->csv);
-          while (std::getline(csv, line)) out << "    | " << line << "\n";
+          while (std::getline(csv, line)) out << "    " << line << "\n";
         }
       }
       if (c.explain && !p.smt.empty()) out << p.smt;
