@@ -682,8 +682,9 @@ std::vector<HandPair> hand_pairs() {
 
 // `print_core` of an elaborated program, read back as a source program: the `var`
 // section is dropped (paper-form locals get their clocks by inference, as the elaborated
-// temporaries do) and the names made by elaboration (`$k`, `f$k.x`), which are not
-// identifiers, are renamed `n_<k>`. `names` receives the renaming.
+// temporaries do, rather than from the annotations print_core writes). `names` receives
+// how print_core spells the names made by elaboration (`$k` -> `tk`, `f$k.x` -> `f_k_x`:
+// core::printed_names).
 std::string reprint(const rml::core::Program &p, std::map<std::string, std::string> &names) {
   std::istringstream lines(rml::core::print_core(p));
   std::string line, text;
@@ -693,24 +694,9 @@ std::string reprint(const rml::core::Program &p, std::map<std::string, std::stri
     else if (line == "let") in_var = false;
     if (!in_var) text += line + "\n";
   }
-  std::string out;
-  auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '$' || ch == '.'; };
-  for (size_t i = 0; i < text.size();) {
-    if (!word(text[i])) {
-      out += text[i++];
-      continue;
-    }
-    size_t j = i;
-    while (j < text.size() && word(text[j])) ++j;
-    std::string tok = text.substr(i, j - i);
-    if (tok.find('$') != std::string::npos) {
-      auto [it, added] = names.emplace(tok, "n_" + std::to_string(names.size()));
-      tok = it->second;
-    }
-    out += tok;
-    i = j;
-  }
-  return out;
+  for (auto &[name, spelt] : rml::core::printed_names(p))
+    if (name != spelt) names[name] = spelt;
+  return text;
 }
 
 }  // namespace

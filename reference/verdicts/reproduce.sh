@@ -61,9 +61,9 @@ $RML run reference/paper/fig15_pcounter.rml --main pcounter --cycles 6 2>&1
 echo "### rml run reference/paper/fig16_backfill.rml --inputs reference/paper/fig16_backfill.trace.csv"
 $RML run reference/paper/fig16_backfill.rml --main backfill --inputs reference/paper/fig16_backfill.trace.csv 2>&1
 $RML run reference/paper/fig16_backfill.rml --main backfill --inputs $V/fig16_gap6.csv 2>&1
-runall reference/paper/fig03_gradient_descent.rml infer $V/fig03_infer.csv o,diff_app_pipe\$1.diff_fby1\$1.s
+runall reference/paper/fig03_gradient_descent.rml infer $V/fig03_infer.csv o,diff_app_pipe_1_diff_fby1_1_s
 runall reference/paper/fig03_gradient_descent.printed.rml infer $V/fig03_infer.csv o
-runall reference/paper/fig03_gradient_descent.printed.rml train $V/fig03_train.csv i,diff_app_pipe\$1.di
+runall reference/paper/fig03_gradient_descent.printed.rml train $V/fig03_train.csv i,diff_app_pipe_1_di
 runall reference/paper/fig17_batch_norm.rml check_batch_norm $V/fig17_check_batch_norm.csv batch_end,y
 runall reference/paper/fig20_diff_lstm_end.rml check_diff_lstm_end $V/fig20_check_diff_lstm_end.csv end,bp,h_next,dx
 runall "$OUT/fig20_eager_fby_end.rml" check_diff_lstm_end $V/fig20_check_diff_lstm_end.csv end,bp,h_next,dx

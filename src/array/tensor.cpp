@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 
+#include <fmt/format.h>
+
 namespace rml::array {
 
 size_t Tensor::numel() const {
@@ -48,23 +50,19 @@ bool Tensor::operator==(const Tensor &o) const {
   return i == o.i;
 }
 
+std::string format_real(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  std::string s = fmt::format("{}", v);  // shortest round-trip (Dragonbox)
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
 static std::string scalar_str(const Tensor &t, size_t k) {
   switch (t.elem) {
     case Scalar::Bool: return t.i[k] ? "T" : "F";
     case Scalar::Int: return std::to_string(t.i[k]);
-    case Scalar::Real: {
-      double v = t.r[k];
-      if (std::isnan(v)) return "nan";
-      if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-      char buf[40];
-      std::snprintf(buf, sizeof buf, "%.15g", v);
-      std::string s = buf;
-      if (std::strtod(buf, nullptr) != v) {  // keep every bit: 17 digits when 15 are not exact
-        std::snprintf(buf, sizeof buf, "%.17g", v);
-        s = buf;
-      }
-      return s;
-    }
+    case Scalar::Real: return format_real(t.r[k]);
   }
   return "?";
 }

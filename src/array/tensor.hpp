@@ -21,8 +21,13 @@ struct Tensor {
   static Tensor boolean(bool v);
   double get_real(size_t k) const { return elem == Scalar::Real ? r[k] : static_cast<double>(i[k]); }
   bool operator==(const Tensor &o) const;  // bitwise on reals (NaN == NaN)
-  std::string str() const;                 // "2.5", "[1, 2]", "[[T, F], [F, T]]"
+  std::string str() const;                 // "2.5", "[1.0, 2.0]", "[1, 2]", "[[T, F], [F, T]]"
 };
+
+// The one spelling of a real, wherever rml prints one (tables, CSV, JSON, messages): the
+// shortest decimal that reads back (strtod) to the same double, with ".0" when it would
+// otherwise read as an int ("1.0", "0.1", "1e+16", "-0.0"); "nan", "inf", "-inf".
+std::string format_real(double v);
 
 // Integer arithmetic is total and wraps (two's complement); x div 0 = x mod 0 = 0
 // (semantics/semantics.md §3: the function layer never fails).

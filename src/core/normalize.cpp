@@ -1,10 +1,14 @@
 #include "core/normalize.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <unordered_map>
+#include <unordered_set>
 
+#include "core/clocks.hpp"
 #include "syntax/printer.hpp"
 
 namespace rml::core {
@@ -352,22 +356,74 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
   return std::move(el.out);
 }
 
+std::unordered_map<std::string, std::string> printed_names(const Program &p) {
+  std::vector<std::string> all;
+  for (auto *vs : {&p.inputs, &p.outputs, &p.locals})
+    for (auto &v : *vs) all.push_back(v.name);
+  for (auto &eq : p.equations) all.push_back(eq.lhs);
+  auto generated = [](const std::string &n) { return n.find_first_of("$.") != std::string::npos; };
+  // The user's own names keep their spelling and are taken first.
+  std::unordered_set<std::string> taken;
+  std::unordered_map<std::string, std::string> out;
+  for (auto &n : all)
+    if (!generated(n)) taken.insert(n), out[n] = n;
+  for (auto &n : all) {
+    if (out.count(n)) continue;
+    // "movavg$2.x1" -> "movavg_2_x1", "movavg$2.$1" -> "movavg_2_t1", "$4" -> "t4".
+    std::string s;
+    for (size_t k = 0; k < n.size(); ++k) {
+      char ch = n[k];
+      if (ch == '.') s += '_';
+      else if (ch == '$') s += (k == 0 || n[k - 1] == '.') ? "t" : "_";
+      else s += ch;
+    }
+    while (taken.count(s)) s += '_';
+    taken.insert(s);
+    out[n] = s;
+  }
+  return out;
+}
+
 std::string print_core(const Program &p) {
+  auto names = printed_names(p);
+  auto name = [&](const std::string &n) {
+    auto it = names.find(n);
+    return it == names.end() ? n : it->second;
+  };
+  // Clock annotations from clock inference: `x: real when c when not d` (conditions
+  // sampled on the base clock are written outermost first).
+  Clocks clocks = infer_clocks(p);
+  auto clock_ann = [&](const std::string &v) {
+    auto it = clocks.of_var.find(v);
+    if (it == clocks.of_var.end()) return std::string();
+    std::vector<std::string> on;
+    for (int t = it->second; t >= 0 && clocks.terms[t].kind == ClockTerm::On; t = clocks.terms[t].parent)
+      on.push_back((clocks.terms[t].positive ? " when " : " when not ") + name(clocks.terms[t].cond));
+    std::string s;
+    for (auto k = on.rbegin(); k != on.rend(); ++k) s += *k;
+    return s;
+  };
+  auto decl = [&](const Var &v) { return name(v.name) + ": " + type_str(v.type) + clock_ann(v.name); };
   std::string out = "node " + p.main + "(";
   auto vars = [&](const std::vector<Var> &vs, const char *sep) {
     std::string s;
-    for (size_t i = 0; i < vs.size(); ++i) s += (i ? sep : "") + vs[i].name + ": " + type_str(vs[i].type);
+    for (size_t i = 0; i < vs.size(); ++i) s += (i ? sep : "") + decl(vs[i]);
     return s;
   };
   out += vars(p.inputs, ", ") + ") -> (" + vars(p.outputs, ", ") + ")\n";
   if (!p.locals.empty()) {
     out += "var\n";
-    for (auto &v : p.locals) out += "  " + v.name + ": " + type_str(v.type) + ";\n";
+    // In the order of their printed names: the order elaborating the printed node gives
+    // (a node's locals come sorted), so that printing is a fixpoint.
+    std::vector<const Var *> locals;
+    for (auto &v : p.locals) locals.push_back(&v);
+    std::sort(locals.begin(), locals.end(), [&](const Var *x, const Var *y) { return name(x->name) < name(y->name); });
+    for (auto *v : locals) out += "  " + decl(*v) + ";\n";
   }
   out += "let\n";
   for (auto &eq : p.equations) {
-    out += "  " + eq.lhs + " = ";
-    auto a = [&](size_t k) { return eq.args.at(k); };
+    out += "  " + name(eq.lhs) + " = ";
+    auto a = [&](size_t k) { return name(eq.args.at(k)); };
     switch (eq.prim) {
       case Prim::Const: out += eq.lit.str(); break;
       case Prim::Copy: out += a(0); break;
@@ -387,17 +443,17 @@ std::string print_core(const Program &p) {
         else if (eq.fn == "if") out += "if " + a(0) + " then " + a(1) + " else " + a(2);
         else if (eq.fn == "index") {
           out += a(0) + "[";
-          for (size_t k = 1; k < eq.args.size(); ++k) out += (k > 1 ? ", " : "") + eq.args[k];
+          for (size_t k = 1; k < eq.args.size(); ++k) out += (k > 1 ? ", " : "") + a(k);
           out += "]";
         } else if (eq.fn == "array") {
           out += "[";
-          for (size_t k = 0; k < eq.args.size(); ++k) out += (k ? ", " : "") + eq.args[k];
+          for (size_t k = 0; k < eq.args.size(); ++k) out += (k ? ", " : "") + a(k);
           out += "]";
         } else {
           out += eq.fn + "(";
           size_t k = 0;
-          for (auto &s : eq.static_args) out += (k++ ? ", " : "") + s.str();
-          for (auto &v : eq.args) out += (k++ ? ", " : "") + v;
+          for (auto &st : eq.static_args) out += (k++ ? ", " : "") + st.str();
+          for (size_t j = 0; j < eq.args.size(); ++j) out += (k++ ? ", " : "") + a(j);
           out += ")";
         }
         break;

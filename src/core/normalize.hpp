@@ -3,6 +3,7 @@
 // expression it came from, and every variable its concrete type.
 #pragma once
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sema/checker.hpp"
@@ -109,6 +110,14 @@ Program elaborate(const CheckedProgram &cp, const std::string &main);
 // Nodes that can be a main: no static parameters, no size/shape/type variables.
 bool can_be_main(const CheckedProgram &cp, const std::string &node);
 
+// The elaborated program as source the lexer and parser accept again (rml parse
+// --normalized): generated names spelt by printed_names, clocks from clock inference.
 std::string print_core(const Program &p);
+
+// How print_core (and rml run's output) spells each variable: the user's names as they
+// are; generated ones with '_' for '.' and '$' and 't' for a temporary ("movavg$2.x1" ->
+// "movavg_2_x1", "movavg$2.$1" -> "movavg_2_t1", "$4" -> "t4"), with '_' appended until
+// no other name of the program has that spelling.
+std::unordered_map<std::string, std::string> printed_names(const Program &p);
 
 }  // namespace rml::core

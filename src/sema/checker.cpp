@@ -1,5 +1,7 @@
 #include "sema/checker.hpp"
 
+#include "sema/suggest.hpp"
+
 #include <algorithm>
 #include <functional>
 
@@ -727,6 +729,31 @@ class Checker {
     return Type::tensor(ts.scalar, std::move(shape));
   }
 
+  // The variables, parameters and statics visible in `ctx` (the user's own names).
+  std::vector<std::string> variables_in_scope(const Ctx &ctx) const {
+    std::vector<std::string> out;
+    for (auto it = ctx.scopes.rbegin(); it != ctx.scopes.rend(); ++it)
+      for (auto &[k, v] : *it) out.push_back(k);
+    if (ctx.node)
+      for (auto &[k, v] : ctx.node->info->vars) out.push_back(k);
+    for (auto &[k, v] : ctx.statics) out.push_back(k);
+    return out;
+  }
+
+  // " (did you mean 'x'?)": `own` (variables in scope) and the user's declarations first,
+  // then the prelude's (constants when `values`, else nodes and funs).
+  std::string did_you_mean(const std::string &n, std::vector<std::string> own, bool values) const {
+    std::vector<std::string> prelude;
+    for (auto &[name, idx] : cp_.decls) {
+      const Decl &d = cp_.program.decls[idx];
+      if (values != std::holds_alternative<ConstDecl>(d)) continue;
+      if (!visible(name)) continue;
+      (idx < prelude_count() ? prelude : own).push_back(name);
+    }
+    std::string s = suggest_name(n, own, prelude);
+    return s.empty() ? "" : " (did you mean '" + s + "'?)";
+  }
+
   Type var_type(const Expr &e, Ctx &ctx) {
     const std::string &n = e.name;
     if (n == "_") {
@@ -759,7 +786,7 @@ class Checker {
       d_.error("name.unknown", e.span, "'" + n + "' is a node or function, not a variable; call it with arguments");
       return Type::error();
     }
-    d_.error("name.unknown", e.span, "unknown variable '" + n + "'");
+    d_.error("name.unknown", e.span, "unknown variable '" + n + "'" + did_you_mean(n, variables_in_scope(ctx), true));
     return Type::error();
   }
 
@@ -1163,7 +1190,7 @@ class Checker {
           d_.error("name.unknown", callee_span(e), "'" + e.name + "' is a variable, not a node or function");
           return Type::error();
         }
-      d_.error("name.unknown", callee_span(e), "unknown node or function '" + e.name + "'");
+      d_.error("name.unknown", callee_span(e), "unknown node or function '" + e.name + "'" + did_you_mean(e.name, {}, false));
       for (auto &a : e.args) infer(*a, ctx);
       return Type::error();
     }

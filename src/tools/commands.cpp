@@ -26,6 +26,10 @@
 #include "syntax/parser.hpp"
 #include "syntax/printer.hpp"
 #include "tools/expectations.hpp"
+#include "tools/main_node.hpp"
+#include "tools/chronogram.hpp"
+#include "tools/assumptions.hpp"
+#include "sema/suggest.hpp"
 
 namespace rml {
 
@@ -118,13 +122,6 @@ int report(const FrontendResult &r, std::ostream &err) {
   return kOk;
 }
 
-std::vector<std::string> user_nodes(const FrontendResult &r) {
-  std::vector<std::string> out;
-  for (auto &d : r.user.decls)
-    if (std::holds_alternative<NodeDecl>(d)) out.push_back(decl_name(d));
-  return out;
-}
-
 }  // namespace
 
 int cmd_parse(const ParseCmd &c, std::ostream &out, std::ostream &err) {
@@ -135,11 +132,18 @@ int cmd_parse(const ParseCmd &c, std::ostream &out, std::ostream &err) {
     out << print_program(r->user);
     return kOk;
   }
+  // --main, else the '// main:' header, else every node that can be a main.
   std::vector<std::string> mains;
+  if (!c.main_node.empty() && !check_main_name(*r, c.main_node, err)) return kFrontendError;
   if (!c.main_node.empty()) mains.push_back(c.main_node);
-  else
-    for (auto &n : user_nodes(*r))
-      if (core::can_be_main(r->checked, n)) mains.push_back(n);
+  else if (std::string h = header_main(*r); !h.empty()) mains.push_back(h);
+  else mains = main_candidates(*r);
+  // The user's constants and funs first: the elaborated nodes call the funs (and the
+  // funs may name the constants), so the output parses and checks on its own.
+  Program defs;
+  for (auto &d : r->user.decls)
+    if (!std::holds_alternative<NodeDecl>(d)) defs.decls.push_back(clone_decl(d));
+  if (!defs.decls.empty()) out << print_program(defs) << (mains.empty() ? "" : "\n");
   int rc = kOk;
   for (size_t i = 0; i < mains.size(); ++i) {
     try {
@@ -273,14 +277,17 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
   if (int rc = report(*r, err)) return rc;
   // Which nodes: --main, the file's `// main:` header, or every node that can be a main.
   std::vector<std::string> mains;
-  if (!c.main_node.empty()) mains.push_back(c.main_node);
-  else {
-    Expectations ex = parse_expectations(r->files.back()->text);
-    if (!ex.main_node.empty() && core::can_be_main(r->checked, ex.main_node)) mains.push_back(ex.main_node);
-    else
-      for (auto &n : user_nodes(*r))
-        if (core::can_be_main(r->checked, n)) mains.push_back(n);
-  }
+  if (!c.main_node.empty()) {
+    std::ostringstream why;
+    if (!check_main_name(*r, c.main_node, why)) {
+      if (!c.json) err << why.str();
+      else  // the diagnostic's text, in the JSON shape of the other front-end errors
+        out << nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", nlohmann::json::array({{{"kind", "frontend"}, {"severity", "error"}, {"rule", "main.unknown"}, {"message", why.str()}}})}}.dump(2) << "\n";
+      return kFrontendError;
+    }
+    mains.push_back(c.main_node);
+  } else if (std::string h = header_main(*r); !h.empty()) mains.push_back(h);
+  else mains = main_candidates(*r);
   if (c.frontend_only) {
     if (!c.json) out << c.file << ": front end ok (" << user_nodes(*r).size() << " nodes)\n";
     else out << nlohmann::json{{"file", c.file}, {"verdict", "ok"}, {"diagnostics", nlohmann::json::array()}}.dump(2) << "\n";
@@ -361,7 +368,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     if (!c.json) out << c.file << ": node " << main << "\n";
     size_t cex_no = 0;
     for (auto &p : rep.properties) {
-      std::string chronogram, cex_file;
+      std::string chronogram, cex_file, replay_show;
       if (p.cex) {
         try {
           oracle::Oracle orc(r->checked, prog);
@@ -370,7 +377,21 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
           for (auto &v : prog.inputs) show.push_back(v.name);
           for (auto &v : p.cex->show)
             if (std::find(show.begin(), show.end(), v) == show.end() && res.has(v)) show.push_back(v);
-          chronogram = oracle::format_result(res, show, oracle::Format::Table);
+          // Labelled as rml parse --normalized and rml run --show spell the variables.
+          auto printed = core::printed_names(prog);
+          std::vector<std::string> labels;
+          for (auto &v : show) labels.push_back(printed.count(v) ? printed.at(v) : v);
+          chronogram = format_chronogram(res, show, oracle::Format::Table, labels);
+          // The replay shows what rml run shows by default (inputs, outputs) and the
+          // variables the counterexample blames, which it would not.
+          std::vector<std::string> replay = show;
+          replay.resize(prog.inputs.size());
+          for (auto &v : prog.outputs) replay.push_back(v.name);
+          bool extra = false;
+          for (auto &v : show)
+            if (std::find(replay.begin(), replay.end(), v) == replay.end()) replay.push_back(v), extra = true;
+          for (size_t k = 0; extra && k < replay.size(); ++k)
+            replay_show += (k ? "," : " --show ") + (printed.count(replay[k]) ? printed.at(replay[k]) : replay[k]);
         } catch (oracle::OracleError &e) {
           chronogram = std::string("(not replayed: ") + e.what() + ")\n";
         } catch (std::bad_alloc &) {
@@ -446,10 +467,13 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
         out << "  replay: rml run " << c.file << " --main " << main;
         if (!cex_file.empty()) out << " --inputs " << cex_file;
         else if (!prog.inputs.empty()) out << " --inputs <this trace>";
-        out << " --cycles " << p.cex->inputs.cycles << "\n";
+        out << " --cycles " << p.cex->inputs.cycles << replay_show << "\n";
         if (cex_file.empty() && !prog.inputs.empty()) {
+          // Indented only: a '|' prefix would look like a source excerpt's, and be
+          // copied with the trace.
+          out << "  trace (CSV; save it and pass it with --inputs, or use --cex-dir DIR):\n";
           std::istringstream csv(p.cex->csv);
-          while (std::getline(csv, line)) out << "    | " << line << "\n";
+          while (std::getline(csv, line)) out << "    " << line << "\n";
         }
       }
       if (c.explain && !p.smt.empty()) out << p.smt;
@@ -524,15 +548,9 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
   auto r = load(c.file, err);
   if (!r) return kFrontendError;
   if (int rc = report(*r, err)) return rc;
-  std::string main = c.main_node;
-  if (main.empty()) {
-    Expectations ex = parse_expectations(r->files.back()->text);
-    main = ex.main_node;
-  }
-  if (main.empty()) {
-    err << "rml: error: name the node to run with --main\n";
-    return kFrontendError;
-  }
+  std::optional<std::string> chosen = choose_main(*r, c.main_node, err);
+  if (!chosen) return kFrontendError;
+  const std::string main = *chosen;
   oracle::Format fmt;
   if (c.format == "table") fmt = oracle::Format::Table;
   else if (c.format == "csv") fmt = oracle::Format::Csv;
@@ -556,7 +574,16 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
           << " (the oracle continues with the first unification)\n";
     oracle::Solver solver = c.solver == "kleene" ? oracle::Solver::Kleene : oracle::Solver::Worklist;
     // The variables to print (--all: those of Result::vars, in its order).
-    std::vector<std::string> vars = c.show;
+    std::vector<std::string> vars;
+    if (!c.show.empty()) {
+      std::string why;
+      auto shown = resolve_shown(prog, c.show, why);
+      if (!shown) {
+        err << c.file << ": error[run.show]: " << why << "\n";
+        return kFrontendError;
+      }
+      vars = *shown;
+    }
     if (c.show_all) {
       vars.clear();
       auto add = [&](const std::string &v) {
@@ -601,12 +628,15 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     }
     memory_check(in.cycles);
     oracle::Result res = orc.run(in, solver);
-    for (auto &v : vars)
-      if (!res.has(v)) {
-        err << "rml: error: no variable '" << v << "' in the elaborated '" << main << "' (see rml parse --normalized)\n";
-        return kFrontendError;
-      }
-    out << oracle::format_result(res, vars, fmt);
+    // Every variable under the name rml parse --normalized prints (what --show accepts).
+    auto printed = core::printed_names(prog);
+    auto label = [&](const std::string &v) {
+      auto it = printed.find(v);
+      return it == printed.end() ? v : it->second;
+    };
+    std::vector<std::string> labels;
+    for (auto &v : vars) labels.push_back(label(v));
+    out << format_chronogram(res, vars, fmt, labels);
     if (c.backend == "compiled")
       err << "note: compiled backend: " << stats->cache.size() << " executable" << (stats->cache.size() == 1 ? "" : "s")
           << " (fun at argument types) for " << stats->applications << " fun application"
@@ -622,7 +652,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
         if (cell.value.elem != Scalar::Real) break;
         auto bad_elem = std::find_if(cell.value.r.begin(), cell.value.r.end(), [](double x) { return !std::isfinite(x); });
         if (bad_elem == cell.value.r.end()) continue;
-        err << "warning[run.non-finite]: '" << v << "' is " << (std::isnan(*bad_elem) ? "nan" : *bad_elem > 0 ? "inf" : "-inf")
+        err << "warning[run.non-finite]: '" << label(v) << "' is " << (std::isnan(*bad_elem) ? "nan" : *bad_elem > 0 ? "inf" : "-inf")
             << " at cycle " << n << (cell.value.r.size() > 1 ? " (element " + std::to_string(bad_elem - cell.value.r.begin()) + ")" : "")
             << ", its first non-finite value\n";
         break;
@@ -630,7 +660,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     }
     for (auto &e : res.errors)
       err << (e.span.valid() ? location(e.span) + ": " : std::string()) << "error value at cycle " << e.cycle << " in '"
-          << e.var << "' [" << e.rule << "]: " << e.message << "\n";
+          << label(e.var) << "' [" << e.rule << "]: " << e.message << "\n";
     // Unknown cells of the shown variables, as ranges.
     for (auto &v : vars) {
       std::string ranges;
@@ -644,9 +674,21 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
         ranges += (ranges.empty() ? "" : ", ") + (m == n ? std::to_string(n) : std::to_string(n) + "-" + std::to_string(m));
         n = m + 1;
       }
-      if (!ranges.empty()) err << "unknown: '" << v << "' at cycles " << ranges << " (not determined by this prefix)\n";
+      if (!ranges.empty()) err << "unknown: '" << label(v) << "' at cycles " << ranges << " (not determined by this prefix)\n";
     }
-    return res.any_error() ? kFalsified : kOk;
+    // The environment the main node assumes: a trace outside it runs, but is said.
+    bool broken = false;
+    for (auto &b : broken_assumptions(prog, res)) {
+      Diagnostic d;
+      d.severity = c.strict_assume ? Severity::Error : Severity::Warning;
+      d.rule = "run.assume";
+      d.span = b.assumption->span;
+      d.message = "the input trace breaks '" + b.text + "': " + b.message +
+                  (c.strict_assume ? "" : " (the run continues; --strict-assume makes this an error)");
+      err << render(d);
+      broken = true;
+    }
+    return res.any_error() || (broken && c.strict_assume) ? kFalsified : kOk;
   } catch (core::ElabError &e) {
     err << (e.span.valid() ? location(e.span) + ": " : std::string("rml: ")) << "error[elab]: " << e.message << "\n";
   } catch (oracle::TraceError &e) {
@@ -675,29 +717,6 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-// Reals JSON cannot write are strings, spelled as Tensor::str spells them.
-ojson real_json(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
-
-[[maybe_unused]] ojson tensor_json(const array::Tensor &t) {
-  size_t k = 0;
-  std::function<ojson(size_t)> go = [&](size_t d) -> ojson {
-    if (d == t.shape.size()) {
-      size_t q = k++;
-      if (t.elem == Scalar::Real) return real_json(t.r[q]);
-      if (t.elem == Scalar::Bool) return t.i[q] != 0;
-      return t.i[q];
-    }
-    ojson a = ojson::array();
-    for (int64_t j = 0; j < t.shape[d]; ++j) a.push_back(go(d + 1));
-    return a;
-  };
-  return go(0);
-}
 
 struct ArgError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -796,21 +815,6 @@ std::string join(const std::vector<std::string> &v) {
   return s.empty() ? "(none)" : s;
 }
 
-size_t edit_distance(const std::string &a, const std::string &b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 // `--fun` names no fun: list the file's funs, and point at the closest name.
 void unknown_fun(const FrontendResult &r, const GradCmd &c, std::ostream &err) {
   const CheckedProgram &cp = r.checked;
@@ -828,12 +832,12 @@ void unknown_fun(const FrontendResult &r, const GradCmd &c, std::ostream &err) {
   }
   err << c.file << ": error[grad.unknown-fun]: no fun '" << c.fun << "' in " << c.file << " or the prelude (funs of "
       << c.file << ": " << join(user) << ")\n";
-  std::string best;
-  size_t best_d = 3;
-  for (auto &[name, idx] : cp.decls)
-    if (std::holds_alternative<FunDecl>(cp.program.decls[idx]))
-      if (size_t dist = edit_distance(name, c.fun); dist < best_d) best_d = dist, best = name;
-  if (!best.empty()) {
+  // The user's funs first: a misspelt name of theirs is not a prelude function's.
+  std::vector<std::string> prelude;
+  for (size_t k = 0; k < cp.prelude_decls; ++k)
+    if (std::holds_alternative<FunDecl>(cp.program.decls[k])) prelude.push_back(decl_name(cp.program.decls[k]));
+  std::string best = suggest_name(c.fun, user, prelude);
+  if (!best.empty() && cp.find(best)) {
     Diagnostic note;
     note.severity = Severity::Note;
     note.rule = "grad.unknown-fun";
@@ -1007,6 +1011,32 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
     err << what << ": error[grad.arguments]: " << e.what() << "\n";
     return kFrontendError;
   }
+  // --wrt: each name a real parameter of F (located at F's parameters: the names come
+  // from the command line).
+  for (auto &w : c.wrt) {
+    const VarDecl *param = nullptr;
+    for (auto &p : f.params)
+      if (p.name == w) param = &p;
+    const Param *sp = nullptr;
+    for (auto &p : sig.inputs)
+      if (p.name == w) sp = &p;
+    std::vector<std::string> reals;
+    for (auto &p : sig.inputs)
+      if (!p.is_const && !(p.type.kind == Type::Tensor && p.type.elem != Scalar::Real)) reals.push_back(p.name);
+    std::string why;
+    if (!param || !sp) why = "'" + w + "' is not a parameter of '" + c.fun + "'";
+    else if (sp->is_const || (sp->type.kind == Type::Tensor && sp->type.elem != Scalar::Real))
+      why = "'" + w + "' is not a real parameter of '" + c.fun + "': an int, bool or const parameter has no gradient";
+    if (why.empty()) continue;
+    Diagnostic d;
+    d.rule = "grad.wrt";
+    d.span = param ? param->span : f.name_span;
+    std::string near = closest_name(w, reals);
+    d.message = "--wrt " + w + ": " + why + " (its real parameters: " + join(reals) + ")" +
+                (near.empty() ? "" : "; did you mean '" + near + "'?");
+    err << render(d);
+    return kFrontendError;
+  }
   lower::Lowered l;
   try {
     l = lower::lower_fun(cp, c.fun, statics, types);
@@ -1023,7 +1053,7 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
     return kFrontendError;
   }
   try {
-    ir::Program g = ad::gradient_program(l.body, l.inputs);
+    ir::Program g = c.wrt.empty() ? ad::gradient_program(l.body, l.inputs) : ad::gradient_program(l.body, l.inputs, c.wrt);
     if (c.at.empty()) {
       ir::Program v = as_program(ad::vectorise(l.body), l.inputs, "value");
       std::vector<std::string> fixed;  // the static names the programs are specialised to
@@ -1039,10 +1069,12 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
     in.push_back(array::Tensor::real(1.0));  // the cotangent of the objective
     std::vector<array::Tensor> res = c.backend == "reference" ? ir::evaluate(g, in) : exec::compile(g)->run(in);
     // One line per tensor: the layout of the object, compact values.
-    out << "{\n  \"value\": " << tensor_json(res.at(0)).dump() << ",\n  \"gradient\": {";
+    // Numbers spelt as rml run spells them (array::format_real: round-trip exact).
+    auto text = [](const array::Tensor &t) { return cell_json_text(oracle::Cell::of(t), ","); };
+    out << "{\n  \"value\": " << text(res.at(0)) << ",\n  \"gradient\": {";
     for (size_t k = 1; k < res.size(); ++k)
       out << (k > 1 ? "," : "") << "\n    " << ojson(k < g.output_names.size() ? g.output_names[k] : std::to_string(k)).dump()
-          << ": " << tensor_json(res[k]).dump();
+          << ": " << text(res[k]);
     out << (res.size() > 1 ? "\n  }\n}\n" : "}\n}\n");
     return kOk;
   } catch (std::exception &e) {  // ir::IrError from AD, exec::ExecError: not the user's fault

@@ -60,6 +60,7 @@ struct RunCmd {
   std::string format = "table";      // table | csv | json
   std::string solver = "worklist";   // worklist | kleene
   bool post_clock_data = false, strict_when_merge = false, lazy_if = false;
+  bool strict_assume = false;        // a trace that breaks an `assume` of the main node: error (exit 1), not a warning
   // reference: pointwise `fun` applications by array::Evaluator; compiled: lowering +
   // bot + simplifier + executor, one executable per (fun, static arguments, argument types).
   std::string backend = "reference";
@@ -73,6 +74,7 @@ struct GradCmd {
   std::string at;                  // JSON object: argument name -> value (nested lists)
   std::vector<std::string> sizes;  // without --at: "n=3", "s=[2,3]" fix the static names
   std::string backend = "compiled";  // compiled (executor) | reference (ir::evaluate)
+  std::vector<std::string> wrt;      // --wrt a,b: the gradient of these real parameters only (empty: all)
 };
 int cmd_grad(const GradCmd &c, std::ostream &out, std::ostream &err);
 

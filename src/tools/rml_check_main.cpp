@@ -11,9 +11,10 @@
 
 int main(int argc, char **argv) {
   CLI::App app{"rml-check: verify an R(ML)2 program before deployment"};
+  app.set_version_flag("--version", std::string("rml-check ") + RML_VERSION);
   rml::CheckCmd check;
   app.add_option("file", check.file, "source file")->required();
-  app.add_option("--main", check.main_node, "main node");
+  app.add_option("--main", check.main_node, "main node (default: the file's '// main:' header, else every node without static parameters)");
   app.add_flag("--json", check.json, "JSON output (one object per property)");
   rml::add_numeric_option(&app, "--timeout", check.timeout_s, &rml::parse_timeout,
                           "seconds for the whole check, > 0 and <= 86400 (default 20); reaching it gives 'unknown'");

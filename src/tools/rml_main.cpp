@@ -10,12 +10,13 @@
 int main(int argc, char **argv) {
   CLI::App app{"rml: reference implementation and verification toolkit for R(ML)2"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("rml ") + RML_VERSION);
 
   rml::ParseCmd parse;
   auto *p = app.add_subcommand("parse", "parse and check a file, print it (or its normalised form)");
   p->add_option("file", parse.file, "source file")->required();
   p->add_flag("--normalized", parse.normalized, "print the elaborated program: nodes inlined, one primitive per equation");
-  p->add_option("--main", parse.main_node, "node to elaborate (default: every node without static parameters)");
+  p->add_option("--main", parse.main_node, "node to elaborate (default: the file's '// main:' header, else every node without static parameters)");
 
   rml::FmtCmd fmt;
   auto *f = app.add_subcommand("fmt", "format a file (canonical layout and parentheses)");
@@ -26,7 +27,7 @@ int main(int argc, char **argv) {
   rml::CheckCmd check;
   auto *c = app.add_subcommand("check", "verify a program (as rml-check): front end, clocks, causality, productivity");
   c->add_option("file", check.file, "source file")->required();
-  c->add_option("--main", check.main_node, "main node");
+  c->add_option("--main", check.main_node, "main node (default: the file's '// main:' header, else every node without static parameters)");
   c->add_flag("--json", check.json, "JSON output");
   rml::add_numeric_option(c, "--timeout", check.timeout_s, &rml::parse_timeout,
                           "seconds for the whole check, > 0 and <= 86400 (default 20); reaching it gives 'unknown'");
@@ -38,19 +39,21 @@ int main(int argc, char **argv) {
   rml::RunCmd run;
   auto *r = app.add_subcommand("run", "run a node on an input trace with the oracle; print its chronogram");
   r->add_option("file", run.file, "source file")->required();
-  r->add_option("--main", run.main_node, "node to run (default: the file's '// main:' header)");
+  r->add_option("--main", run.main_node, "node to run (default: the file's '// main:' header, else its only node without static parameters)");
   r->add_option("--inputs", run.inputs, "input trace: CSV (header = input names, '_' absent) or JSON (list of objects)");
   rml::add_numeric_option(r, "--cycles", run.cycles, &rml::parse_cycles,
                           "prefix length, 1..100000000 (default: the trace's; 10 without inputs)");
   rml::add_numeric_option(r, "--max-memory", run.max_memory, &rml::parse_memory,
                           "memory cap of the run (streams, inputs, printed chronogram), e.g. 4G; 1M..1T (default 2G)");
-  r->add_option("--show", run.show, "variables to show (default: inputs and outputs)")->delimiter(',');
+  r->add_option("--show", run.show, "variables to show, named as 'rml parse --normalized' prints them (default: inputs and outputs)")->delimiter(',');
   r->add_flag("--all", run.show_all, "show every variable of the elaborated program");
   r->add_option("--format", run.format, "table, csv or json")->check(CLI::IsMember({"table", "csv", "json"}));
   r->add_option("--solver", run.solver, "worklist (default) or kleene (the literal iteration)")
       ->check(CLI::IsMember({"worklist", "kleene"}));
   r->add_flag("--post-clock-data", run.post_clock_data, "refuted alternative: post takes its presence from its argument");
   r->add_flag("--strict-when-merge", run.strict_when_merge, "refuted alternative: when/merge strict in every operand");
+  r->add_flag("--strict-assume", run.strict_assume,
+              "a trace that breaks an 'assume' of the main node is an error (exit 1), not a warning");
   r->add_flag("--lazy-if", run.lazy_if, "alternative: if is non-strict in the unselected branch");
   r->add_option("--backend", run.backend,
                 "pointwise fun applications: reference (array::Evaluator, default) or compiled (lowering, bot, executor)")
@@ -70,6 +73,8 @@ int main(int argc, char **argv) {
   g->add_option("--size", grad.sizes, "without --at: fix a static name, NAME=N or NAME=[N, ...] (repeatable)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  g->add_option("--wrt", grad.wrt, "differentiate with respect to these real parameters only, e.g. --wrt a,b (default: every real parameter)")
+      ->delimiter(',');
   g->add_option("--backend", grad.backend, "with --at: compiled (the executor, default) or reference (ir::evaluate)")
       ->check(CLI::IsMember({"compiled", "reference"}));
 

@@ -269,7 +269,7 @@ if(selected)
   file(MAKE_DIRECTORY ${WORK}/cex/blocked/main.clocks.1.csv)
   expect_exit(1 ${RMLCHECK} ${ADD_SAMPLED} --cex-dir ${WORK}/cex/blocked)
   expect_text(ERR "rml-check: error: cannot write the counterexample trace to '${WORK}/cex/blocked/main.clocks.1.csv': ")
-  expect_text(OUT "--inputs <this trace> --cycles 1\n    \\| x,c\n    \\| 0,F\n")
+  expect_text(OUT "--inputs <this trace> --cycles 1\n  trace \\(CSV; save it and pass it with --inputs, or use --cex-dir DIR\\):\n    x,c\n    0,F\n")
 endif()
 
 # ---- --assume: each option is a source of its own, located in the option's text

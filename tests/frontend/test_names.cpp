@@ -178,8 +178,9 @@ TEST(Names, UserConstantsWithThePreludeRunInTheOracle) {
       "\"[1.0, 2.0]\",\"[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]\",\"[[1.0, 2.0, 0.0, 1.0], [0.0, 1.0, 3.0, 1.0]]\",\"[7.0]\"\n";
   const std::string want =
       "x,a,b,w,o,d,v,c,k,e,t,u\n"
-      "\"[1, 2]\",\"[[1, 0], [0, 1], [1, 1]]\",\"[[1, 2, 0, 1], [0, 1, 3, 1]]\",[7],\"[1, 2]\",5,\"[1, 2, 3]\","
-      "\"[[1, 2, 0, 1], [0, 1, 3, 1], [1, 3, 3, 2]]\",\"[1, 2, 1, 2, 3]\",3,\"[2, 4]\",\"[1, 2, 7]\"\n";
+      "\"[1.0, 2.0]\",\"[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]\",\"[[1.0, 2.0, 0.0, 1.0], [0.0, 1.0, 3.0, 1.0]]\",[7.0],"
+      "\"[1.0, 2.0]\",5.0,\"[1.0, 2.0, 3.0]\",\"[[1.0, 2.0, 0.0, 1.0], [0.0, 1.0, 3.0, 1.0], [1.0, 3.0, 3.0, 2.0]]\","
+      "\"[1.0, 2.0, 1.0, 2.0, 3.0]\",3.0,\"[2.0, 4.0]\",\"[1.0, 2.0, 7.0]\"\n";
   for (const char *backend : {"reference", "compiled"}) {
     auto [rc, out] = run_csv(program, trace, backend);
     EXPECT_EQ(rc, kOk) << backend << ": " << out;
@@ -250,7 +251,7 @@ TEST(Names, TheUsersDotIsUsedInTheUsersCodeAndThePreludeKeepsItsOwn) {
       "fun maximum(x: real[n]) : real = 1000.0;\n"
       "node main(x: real[2]) returns (d: real; s: real[2]; h: real[2, 2]; l: real);\n"
       "let\n  d = dot(x, x);\n  s = softmax(x - x);\n  h = householder(eye(2), x);\n  l = maximum(x);\ntel\n";
-  const std::string want = "x,d,s,h,l\n\"[1, 1]\",102,\"[0.5, 0.5]\",\"[[0, -1], [-1, 0]]\",1000\n";
+  const std::string want = "x,d,s,h,l\n\"[1.0, 1.0]\",102.0,\"[0.5, 0.5]\",\"[[0.0, -1.0], [-1.0, 0.0]]\",1000.0\n";
   for (const char *backend : {"reference", "compiled"}) {
     auto [rc, out] = run_csv(program, "x\n\"[1.0, 1.0]\"\n", backend);
     EXPECT_EQ(rc, kOk) << backend << ": " << out;
@@ -364,7 +365,9 @@ TEST(Names, ElaborationOfAProgramWithUserConstantsAndPreludeCalls) {
   c.main_node = "main";
   std::ostringstream out, err;
   ASSERT_EQ(cmd_parse(c, out, err), kOk) << err.str();
+  // The user's constants come first (the printed program reads back on its own).
   EXPECT_EQ(out.str(),
+            "const n = 2;\n\nconst m = 3;\n\n"
             "node main(x: real[2], a: real[3, 2]) -> (d: real, v: real[3])\n"
             "let\n"
             "  d = dot(x, x);\n"

@@ -29,28 +29,28 @@ TEST(ArrayEval, ScatterExampleOfSeed004) {
 
 TEST(ArrayEval, OutOfBoundsIndexAndGatherReadZeroScatterDrops) {
   EXPECT_EQ(value1("fun g(a: real[3]) : real[5] = gather([5], a, \\(i) => [i - 1]);\n", "g([1.0, 2.0, 3.0])", "real[5]").str(),
-            "[0, 1, 2, 3, 0]");
+            "[0.0, 1.0, 2.0, 3.0, 0.0]");
   EXPECT_EQ(value1("fun s(a: real[3]) : real[2] = scatter([2], a, \\(i) => [i + 1]);\n", "s([1.0, 2.0, 3.0])", "real[2]").str(),
-            "[0, 1]");
+            "[0.0, 1.0]");
   EXPECT_EQ(value1("fun ix(a: real[2, 2], i: int) : real[2] = a[i];\n", "ix([[1.0, 2.0], [3.0, 4.0]], 7)", "real[2]").str(),
-            "[0, 0]");
+            "[0.0, 0.0]");
   // build20 computes a ++ a through out-of-bounds reads with a strict if (array-ad.md §1).
   EXPECT_EQ(value1("fun twice(a: real[3]) : real[6] = build(6, \\i => if i < 3 then a[i] else a[i - 3]);\n",
                    "twice([1.0, 2.0, 3.0])", "real[6]")
                 .str(),
-            "[1, 2, 3, 1, 2, 3]");
+            "[1.0, 2.0, 3.0, 1.0, 2.0, 3.0]");
 }
 
 TEST(ArrayEval, PreludeLinearAlgebra) {
-  EXPECT_EQ(eval1("matmul([[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]])", "real[2, 2]"), "[[19, 22], [43, 50]]");
-  EXPECT_EQ(eval1("matvec([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [1.0, -1.0])", "real[3]"), "[-1, -1, -1]");
-  EXPECT_EQ(eval1("dot([1.0, 2.0, 3.0], [4.0, 5.0, 6.0])", "real"), "32");
-  EXPECT_EQ(eval1("concat([1.0], [2.0, 3.0])", "real[3]"), "[1, 2, 3]");
+  EXPECT_EQ(eval1("matmul([[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]])", "real[2, 2]"), "[[19.0, 22.0], [43.0, 50.0]]");
+  EXPECT_EQ(eval1("matvec([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [1.0, -1.0])", "real[3]"), "[-1.0, -1.0, -1.0]");
+  EXPECT_EQ(eval1("dot([1.0, 2.0, 3.0], [4.0, 5.0, 6.0])", "real"), "32.0");
+  EXPECT_EQ(eval1("concat([1.0], [2.0, 3.0])", "real[3]"), "[1.0, 2.0, 3.0]");
   EXPECT_EQ(eval1("transpose([1, 0], [[1, 2, 3], [4, 5, 6]])", "int[3, 2]"), "[[1, 4], [2, 5], [3, 6]]");
   EXPECT_EQ(eval1("sum(1, [[1, 2, 3], [4, 5, 6]])", "int[2]"), "[6, 15]");
   EXPECT_EQ(eval1("sum(0, [[1, 2, 3], [4, 5, 6]])", "int[3]"), "[5, 7, 9]");
   EXPECT_EQ(eval1("reshape([3, 2], [[1, 2, 3], [4, 5, 6]])", "int[3, 2]"), "[[1, 2], [3, 4], [5, 6]]");
-  EXPECT_EQ(eval1("zeros([2, 1])", "real[2, 1]"), "[[0], [0]]");
+  EXPECT_EQ(eval1("zeros([2, 1])", "real[2, 1]"), "[[0.0], [0.0]]");
 }
 
 TEST(ArrayEval, PreludeActivations) {
@@ -62,7 +62,7 @@ TEST(ArrayEval, PreludeActivations) {
   EXPECT_NEAR(big.r[0], 0.5, 1e-15);
   EXPECT_NEAR(value1("", "logsumexp([0.0, 0.0])", "real").r[0], std::log(2.0), 1e-15);
   EXPECT_NEAR(value1("", "sigmoid(0.5)", "real").r[0], 1.0 / (1.0 + std::exp(-0.5)), 1e-15);
-  EXPECT_EQ(eval1("relu([-1.0, 2.0])", "real[2]"), "[0, 2]");
+  EXPECT_EQ(eval1("relu([-1.0, 2.0])", "real[2]"), "[0.0, 2.0]");
   EXPECT_NEAR(value1("", "mse([1.0, 2.0], [3.0, 2.0])", "real").r[0], 2.0, 1e-15);
 }
 

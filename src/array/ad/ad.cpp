@@ -1,6 +1,7 @@
 // The wrapper of Fig. 21 (array-ad.md §6.5), forward mode, and the runtime path.
 #include "array/ad/ad.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "array/ad/d_transform.hpp"
@@ -96,6 +97,20 @@ ir::Program vjp_program(const Term &t, const Inputs &inputs, bool vectorise_firs
 ir::Program gradient_program(const Term &t, const Inputs &inputs) {
   if (t->type != Type{Elem::Real, {}}) throw IrError("ad.gradient: the objective has type " + t->type.str() + " (real scalar expected)");
   return vjp_program(t, inputs, true);
+}
+
+ir::Program gradient_program(const Term &t, const Inputs &inputs, const std::vector<std::string> &wrt) {
+  ir::Program p = gradient_program(t, inputs);
+  ir::Program q = p;
+  q.outputs = {p.outputs[0]};
+  q.output_names = {p.output_names[0]};
+  for (size_t k = 1; k < p.outputs.size(); ++k)
+    if (std::find(wrt.begin(), wrt.end(), p.output_names[k]) != wrt.end()) {
+      q.outputs.push_back(p.outputs[k]);
+      q.output_names.push_back(p.output_names[k]);
+    }
+  tidy(q);  // the binds only the dropped gradients needed go too
+  return q;
 }
 
 ir::Program jvp_program(const Term &t, const Inputs &inputs, bool vectorise_first) {

@@ -25,6 +25,9 @@ ir::Term vectorise(const ir::Term &t);
 // output_names are "value" and the input names. Throws ir::IrError if t is not a real
 // scalar or mentions variables outside `inputs`.
 ir::Program gradient_program(const ir::Term &t, const Inputs &inputs);
+// The same restricted to the real inputs named in `wrt` (rml grad --wrt): outputs[0] is
+// the value, then their gradients in input order; binds only the others needed are gone.
+ir::Program gradient_program(const ir::Term &t, const Inputs &inputs, const std::vector<std::string> &wrt);
 
 // ---- additions of the AD stage ----
 

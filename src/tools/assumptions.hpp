@@ -1,0 +1,27 @@
+// Whether an input trace keeps the main node's `assume` clauses (rml run): each
+// assumption's condition is an elaborated variable, evaluated by the oracle like any other.
+//   assume always c;                    c is true at every cycle where it is present
+//   assume always eventually c within N; every window of N+1 cycles has a cycle where c is
+//                                       present and true (only windows inside the prefix are
+//                                       judged; without `within`, a finite prefix cannot break it)
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/normalize.hpp"
+#include "oracle/oracle.hpp"
+
+namespace rml {
+
+struct BrokenAssumption {
+  const core::CoreAssumption *assumption = nullptr;
+  std::string text;       // the clause as written, "assume always eventually bp within 5"
+  size_t first = 0;       // the first cycle that breaks it (always: c false there; eventually:
+                          // the first window [first, first + N] without a true c)
+  size_t count = 0;       // how many such cycles (or windows)
+  std::string message;    // "'bp' is false at cycle 3 (and 2 other cycles)"
+};
+
+std::vector<BrokenAssumption> broken_assumptions(const core::Program &prog, const oracle::Result &res);
+
+}  // namespace rml

@@ -1,0 +1,28 @@
+// The chronogram `rml run` prints (--format table|csv|json), with one number format: every
+// real is array::format_real (round-trip exact, "1.0" for a real one, "1" for an int).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/normalize.hpp"
+#include "oracle/trace_io.hpp"
+
+namespace rml {
+
+// `labels[k]` names vars[k] in the output (rml run prints core::printed_names, the
+// spelling `rml parse --normalized` uses); empty: the variables' own names.
+std::string format_chronogram(const oracle::Result &r, const std::vector<std::string> &vars, oracle::Format f,
+                              const std::vector<std::string> &labels = {});
+
+// The variables `--show` names, as the program's own: each name may be spelt as `rml parse
+// --normalized` prints it (movavg_1_x1) or as the elaborator names it (movavg$1.x1).
+// Unknown names: nullopt and `error` lists the nearest variables (their printed spelling).
+std::optional<std::vector<std::string>> resolve_shown(const core::Program &prog, const std::vector<std::string> &show,
+                                                      std::string &error);
+
+// One cell as JSON text: null absent, "?" unknown, "error" (‖), "nil", true/false, numbers
+// (reals through array::format_real; "nan", "inf", "-inf" as strings), nested lists.
+std::string cell_json_text(const oracle::Cell &c, const char *sep = ", ");  // sep: between list elements
+
+}  // namespace rml

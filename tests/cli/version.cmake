@@ -1,0 +1,12 @@
+# `rml --version` and `rml-check --version` print the version of project(rml VERSION ...)
+# (passed here as VERSION from the same CMake variable), exit 0, and nothing else.
+foreach(prog "${RML}" "${RMLCHECK}")
+  get_filename_component(name "${prog}" NAME)
+  execute_process(COMMAND ${prog} --version RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${name} --version: exit ${rc}\n${out}${err}")
+  endif()
+  if(NOT out STREQUAL "${name} ${VERSION}\n")
+    message(FATAL_ERROR "${name} --version printed '${out}', expected '${name} ${VERSION}'")
+  endif()
+endforeach()
