@@ -9,6 +9,7 @@
 #include <z3++.h>
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <set>
@@ -1845,6 +1846,30 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
     guarded("property", [&] { return c.check_property(pp); });
     rep.properties.back().name = pp.text;
     rep.properties.back().span = pp.span;
+  }
+  // Findings are read by users: generated names are spelt as rml run prints them and
+  // --show accepts them (core::printed_names), not as the elaborated program holds them.
+  auto printed = core::printed_names(prog);
+  auto respell = [&](std::string &text) {
+    std::string out;
+    auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '$' || ch == '.'; };
+    for (size_t i = 0; i < text.size();) {
+      if (!word(text[i])) {
+        out += text[i++];
+        continue;
+      }
+      size_t j = i;
+      while (j < text.size() && word(text[j])) ++j;
+      std::string w = text.substr(i, j - i);
+      auto it = printed.find(w);
+      out += it != printed.end() ? it->second : w;
+      i = j;
+    }
+    text = std::move(out);
+  };
+  for (auto &p : rep.properties) {
+    for (auto &f : p.findings) respell(f.message);
+    if (p.cex) respell(p.cex->what);
   }
   // Assumptions that no input satisfies prove everything: a proof under them says nothing.
   bool vacuous = false;

@@ -284,11 +284,11 @@ TEST(Names, AUserDotWithAnotherSignatureLeavesThePreludeWorking) {
   // And it is orthogonal (Q Q^T = I), as the prelude's own dot makes it.
   std::vector<double> v = numbers_in(shadowed);
   ASSERT_EQ(v.size(), 1u + 9u) << shadowed;  // the input, then the 9 entries
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) {
+  for (int row = 0; row < 3; ++row)
+    for (int col = 0; col < 3; ++col) {
       double s = 0;
-      for (int k = 0; k < 3; ++k) s += v[1 + 3 * r + k] * v[1 + 3 * c + k];
-      EXPECT_NEAR(s, r == c ? 1.0 : 0.0, 1e-12) << r << ", " << c;
+      for (int k = 0; k < 3; ++k) s += v[1 + 3 * row + k] * v[1 + 3 * col + k];
+      EXPECT_NEAR(s, row == col ? 1.0 : 0.0, 1e-12) << row << ", " << col;
     }
 }
 
