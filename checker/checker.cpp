@@ -1657,6 +1657,7 @@ struct Checker {
     cx.csv = trace_csv(prog, cx.inputs);
     cx.show = {var};
     cx.loop = std::make_pair(i0, fs.size() - 1);
+    cx.unknown_cell = std::make_pair(var, at);
     cx.what = "'" + var + "' at cycle " + std::to_string(at) + " needs itself, and stays unknown for any prefix (the inputs of cycles " +
               std::to_string(i0) + ".." + std::to_string(fs.size() - 1) + " may repeat forever): " + path;
     const Edge *e0 = nullptr;
@@ -1773,6 +1774,7 @@ struct Checker {
         cx.csv = trace_csv(prog, cx.inputs);
         cx.show = {var};
         cx.show_at = at;
+        cx.unknown_cell = std::make_pair(var, at);
         cx.loop_from = i;
         cx.loop_to = j - 1;
         cx.loop = std::make_pair(i, j - 1);
@@ -1802,6 +1804,7 @@ struct Checker {
         cx.inputs = in;
         cx.csv = trace_csv(prog, in);
         cx.show = {v};
+        cx.unknown_cell = std::make_pair(v, n);
         cx.what = "'" + v + "' is unknown at cycle " + std::to_string(n) + " (and stays so for any prefix length)";
         r.cex = cx;
         return true;

@@ -31,6 +31,9 @@ struct Counterexample {
   // A refutation of productivity by a lasso: the inputs of cycles [first, last] may repeat
   // forever (the trace holds them at least once more), and the failure stays.
   std::optional<std::pair<size_t, size_t>> loop;
+  // A productivity counterexample: the cell (variable, cycle) that stays unknown, which the
+  // replay asks for with `rml run --require-known` (so the replay fails, exit 1).
+  std::optional<std::pair<std::string, size_t>> unknown_cell;
 };
 
 struct PropertyResult {

@@ -467,7 +467,13 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
         out << "  replay: rml run " << c.file << " --main " << main;
         if (!cex_file.empty()) out << " --inputs " << cex_file;
         else if (!prog.inputs.empty()) out << " --inputs <this trace>";
-        out << " --cycles " << p.cex->inputs.cycles << replay_show << "\n";
+        out << " --cycles " << p.cex->inputs.cycles << replay_show;
+        if (p.cex->unknown_cell) {  // the replay fails (exit 1) where the unknown cell shows
+          auto pn = core::printed_names(prog);
+          const std::string &v = p.cex->unknown_cell->first;
+          out << " --require-known " << (pn.count(v) ? pn.at(v) : v) << "@" << p.cex->unknown_cell->second;
+        }
+        out << "\n";
         if (cex_file.empty() && !prog.inputs.empty()) {
           // Indented only: a '|' prefix would look like a source excerpt's, and be
           // copied with the trace.
@@ -597,6 +603,23 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
       for (auto &v : prog.inputs) vars.push_back(v.name);
       for (auto &v : prog.outputs) vars.push_back(v.name);
     }
+    // --require-known VAR@CYCLE: checked after the run, named as --show names variables.
+    std::vector<std::pair<std::string, size_t>> required;
+    for (auto &cell : c.require_known) {
+      size_t at = cell.rfind('@');
+      std::string why, cyc = at == std::string::npos ? "" : cell.substr(at + 1);
+      bool digits = !cyc.empty() && cyc.size() <= 9 && std::all_of(cyc.begin(), cyc.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+      if (!digits) {
+        err << "rml: error: --require-known: expected VAR@CYCLE (a cycle from 0 to 999999999), got '" << cell << "'\n";
+        return kFrontendError;
+      }
+      auto var = resolve_shown(prog, {cell.substr(0, at)}, why);
+      if (!var) {
+        err << c.file << ": error[run.show]: --require-known: " << why << "\n";
+        return kFrontendError;
+      }
+      required.emplace_back(var->front(), static_cast<size_t>(std::stoul(cyc)));
+    }
     // The memory cap covers the oracle's store and inputs, and the printed chronogram (a
     // cell's text, ~26 bytes per element, held about three times while formatting).
     auto memory_check = [&](size_t cycles) {
@@ -688,7 +711,15 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
       err << render(d);
       broken = true;
     }
-    return res.any_error() || (broken && c.strict_assume) ? kFalsified : kOk;
+    bool unknown_required = false;
+    for (auto &[v, n] : required) {
+      if (n < res.cycles && res.tag(v, n) != oracle::Tag::Bot) continue;
+      err << "error[run.unknown]: '" << label(v) << "' at cycle " << n
+          << (n < res.cycles ? " is unknown" : " is past the run's " + std::to_string(res.cycles) + " cycles")
+          << ", but --require-known asks for its value\n";
+      unknown_required = true;
+    }
+    return res.any_error() || (broken && c.strict_assume) || unknown_required ? kFalsified : kOk;
   } catch (core::ElabError &e) {
     err << (e.span.valid() ? location(e.span) + ": " : std::string("rml: ")) << "error[elab]: " << e.message << "\n";
   } catch (oracle::TraceError &e) {

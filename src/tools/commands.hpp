@@ -61,6 +61,9 @@ struct RunCmd {
   std::string solver = "worklist";   // worklist | kleene
   bool post_clock_data = false, strict_when_merge = false, lazy_if = false;
   bool strict_assume = false;        // a trace that breaks an `assume` of the main node: error (exit 1), not a warning
+  // Cells "VAR@CYCLE" that must be known: one that is unknown (⊥) is an error (exit 1).
+  // rml-check's replay of a productivity counterexample names its unknown cell so.
+  std::vector<std::string> require_known;
   // reference: pointwise `fun` applications by array::Evaluator; compiled: lowering +
   // bot + simplifier + executor, one executable per (fun, static arguments, argument types).
   std::string backend = "reference";

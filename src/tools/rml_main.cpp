@@ -55,6 +55,10 @@ int main(int argc, char **argv) {
   r->add_flag("--strict-assume", run.strict_assume,
               "a trace that breaks an 'assume' of the main node is an error (exit 1), not a warning");
   r->add_flag("--lazy-if", run.lazy_if, "alternative: if is non-strict in the unselected branch");
+  r->add_option("--require-known", run.require_known,
+                "cells VAR@CYCLE that must be known: an unknown one is an error (exit 1); rml-check's replay of a "
+                "productivity counterexample uses it")
+      ->delimiter(',');
   r->add_option("--backend", run.backend,
                 "pointwise fun applications: reference (array::Evaluator, default) or compiled (lowering, bot, executor)")
       ->check(CLI::IsMember({"reference", "compiled"}));
