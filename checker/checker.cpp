@@ -496,6 +496,47 @@ struct Checker {
     return nil;
   }
 
+  // Initialisation (as Heptagon and Vélus check it): no output of the main node is ever
+  // nil, Lustre's uninitialised first value of `pre`. A static may-be-nil analysis proves
+  // most programs; otherwise k-induction (then IC3/PDR) on the nil flags, or a BMC run
+  // where an output is nil, replayed in the oracle.
+  PropertyResult check_initialisation() {
+    PropertyResult r;
+    r.kind = "initialisation";
+    std::set<std::string> nil = may_be_nil();
+    std::vector<std::string> outs;
+    for (auto &o : prog.outputs)
+      if (nil.count(o.name)) outs.push_back(o.name);
+    if (outs.empty()) {
+      r.verdict = Verdict::Valid;
+      r.method = "static analysis: no output can be the uninitialised first value of a 'pre'";
+      return r;
+    }
+    for (auto &o : outs)
+      r.findings.push_back(Finding{"init.nil", "the output '" + o + "' may be nil (the first value of a 'pre' not guarded by '->')",
+                                   def_of(o) ? def_of(o)->span : Span{}});
+    smt_invariant(
+        r,
+        [&](const TransitionSystem::Frame &f) {
+          z3::expr any = f.err.ctx().bool_val(false);
+          for (auto &o : outs) any = any || (f.p.at(o) && f.nil.at(o));
+          return any;
+        },
+        "no output is nil at any cycle",
+        [&](const oracle::Result &res, Counterexample &cx) {
+          for (size_t n = 0; n < res.cycles; ++n)
+            for (auto &o : outs)
+              if (res.has(o) && res.at(o, n).tag == oracle::Tag::Nil) {
+                cx.what = "the output '" + o + "' is nil at cycle " + std::to_string(n);
+                cx.show = {o};
+                return true;
+              }
+          return false;
+        });
+    if (r.verdict == Verdict::Valid) r.findings.clear();  // the may-be-nil warnings were false alarms
+    return r;
+  }
+
   PropertyResult check_clocks() {
     PropertyResult r;
     r.kind = "clocks";
@@ -1845,6 +1886,7 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
   guarded("clocks", [&] { return c.check_clocks(); });
   guarded("causality", [&] { return c.check_causality(); });
   guarded("productivity", [&] { return c.check_productivity(rep.properties.back()); });
+  guarded("initialisation", [&] { return c.check_initialisation(); });
   for (auto &pp : prog.properties) {
     guarded("property", [&] { return c.check_property(pp); });
     rep.properties.back().name = pp.text;
