@@ -303,3 +303,48 @@ if(selected)
   expect_exit(0 ${RML} run ${WORK}/nan.rml --main n --inputs ${WORK}/nan1.csv --show q,o)
   expect_text(ERR "'o' is nan at cycle 0")
 endif()
+
+# ---- numbers in traces and --at files: a double (nonzero magnitudes 4.9e-324 ..
+# 1.7976931348623157e308) and a 64-bit int; past either, an error at the value, exit 2,
+# never a rounded-away value (1e-400 is not 0). A NUL byte in a CSV trace is an error too.
+part(numbers selected)
+if(selected)
+  file(WRITE ${WORK}/num.rml "node t(x: real, i: int) -> (o: real; j: int)\n  o = x;\n  j = i;\n")
+  file(WRITE ${WORK}/at_bound.csv "x,i\n4.9e-324,9223372036854775807\n-1.7976931348623157e308,-9223372036854775808\n")
+  expect_exit(0 ${RML} run ${WORK}/num.rml --main t --inputs ${WORK}/at_bound.csv --format csv --show o,j)
+  expect_text(OUT "o,j\n4\\.94?[0-9]*e-324,9223372036854775807\n-1\\.797[0-9]*e\\+308,-9223372036854775808\n")
+  file(WRITE ${WORK}/at_bound.json "[{\"x\": 4.9e-324, \"i\": 9223372036854775807}, {\"x\": -1.7976931348623157e308, \"i\": -9223372036854775808}]")
+  expect_exit(0 ${RML} run ${WORK}/num.rml --main t --inputs ${WORK}/at_bound.json --format csv --show o,j)
+  expect_text(OUT "o,j\n4\\.94?[0-9]*e-324,9223372036854775807\n-1\\.797[0-9]*e\\+308,-9223372036854775808\n")
+  foreach(case "tiny;1e-400,1;2:1: input 'x' \\(real\\): '1e-400' is not 0 but is too small for a 64-bit float"
+               "huge;1e400,1;2:1: input 'x' \\(real\\): '1e400' is out of the range of a 64-bit float"
+               "wide;1,9223372036854775808;2:3: input 'i' \\(int\\): '9223372036854775808' is not a 64-bit integer")
+    list(GET case 0 name)
+    list(GET case 1 row)
+    list(GET case 2 want)
+    file(WRITE ${WORK}/${name}.csv "x,i\n${row}\n")
+    expect_exit(2 ${RML} run ${WORK}/num.rml --main t --inputs ${WORK}/${name}.csv)
+    expect_text(ERR "${name}.csv:${want}")
+  endforeach()
+  foreach(case "tiny;1e-400, \"i\": 1;1:8: 1e-400 is not 0 but is too small for a double"
+               "huge;1e400, \"i\": 1;1:8: 1e400 is beyond the range of a double"
+               "wide;1, \"i\": 9223372036854775808;1:16: cycle 0, input 'i' \\(int\\): the integer 9223372036854775808 does not fit in 64 bits")
+    list(GET case 0 name)
+    list(GET case 1 row)
+    list(GET case 2 want)
+    file(WRITE ${WORK}/${name}.json "[{\"x\": ${row}}]")
+    expect_exit(2 ${RML} run ${WORK}/num.rml --main t --inputs ${WORK}/${name}.json)
+    expect_text(ERR "${name}.json:${want}")
+  endforeach()
+  file(WRITE ${WORK}/tiny_at.json "{\"k\": 1, \"a\": [2, -3e-330]}")
+  expect_exit(2 ${RML} grad ${SRC}/tests/array/lower/grad_funs.rml --fun scaled_norm --at ${WORK}/tiny_at.json)
+  expect_text(ERR "tiny_at.json:1:19: error\\[grad.arguments\\]: -3e-330 is not 0 but is too small for a double")
+  # CMake strings hold no NUL byte: printf writes it.
+  execute_process(COMMAND printf "x,i\\n2.5,1\\n1\\0002,1\\n" OUTPUT_FILE ${WORK}/nul.csv)
+  file(SIZE ${WORK}/nul.csv size)
+  if(NOT size EQUAL 16)
+    message(FATAL_ERROR "nul.csv has ${size} bytes, not 16")
+  endif()
+  expect_exit(2 ${RML} run ${WORK}/num.rml --main t --inputs ${WORK}/nul.csv)
+  expect_text(ERR "nul.csv:3:2: a NUL byte: a trace is text \\(NUL bytes are not allowed\\)")
+endif()
