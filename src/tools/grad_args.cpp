@@ -144,7 +144,7 @@ GradArgs read_grad_sizes(const std::vector<std::string> &sizes, const CheckedPro
     std::string name = text.substr(0, eq);
     nlohmann::json v;
     try {
-      v = json_input::parse("--size " + name, text.substr(eq + 1));
+      v = json_input::parse("--size", text.substr(eq + 1));
     } catch (json_input::Error &e) {
       throw GradArgError("--size", "'" + text + "' is not NAME=N or NAME=[N, ...] (" + e.message + ")");
     }
