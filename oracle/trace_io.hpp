@@ -1,6 +1,7 @@
 // Input traces and output chronograms.
 //   CSV:  header = input names, one row per cycle; `_` absent, `?` unknown; tensors as
-//         nested lists `[1, 2]` (quote the field when it holds commas).
+//         nested lists `[1, 2]` (quote the field when it holds commas); decimal numbers
+//         only; blank lines and lines starting with `#` (rml-check's notes) are skipped.
 //   JSON: a list of per-cycle objects {"x": 1, "c": true}; null or "_" absent, "?" unknown;
 //         read by json_input (bounds, located errors).
 //   A NUL byte, a number a double cannot hold (1e400, or 1e-400: not 0 but read as 0) or
