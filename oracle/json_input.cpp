@@ -49,12 +49,17 @@ size_t skip_value(const std::string &t, size_t i) {
 }
 
 // The byte offset of the value at `path` (or of its last key, with `key`); npos if absent.
-// For a key present twice, the last one read: the duplicate the parser stopped at.
-size_t locate(const std::string &t, const Path &path, bool key) {
+// `text` may have parsed only up to that value (an error found while parsing): then what
+// follows is unread, may repeat any key, and must not be looked at. So each step takes the
+// first occurrence of its key, but the last step its `nth` (the parser stops at the second
+// occurrence of a key: that is where the duplicate is).
+size_t locate(const std::string &t, const Path &path, bool key, size_t nth = 1) {
   size_t i = t.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;  // nlohmann skips a BOM too
   i = skip_ws(t, i);
   size_t key_at = std::string::npos;
-  for (const std::string &step : path) {
+  for (size_t s = 0; s < path.size(); ++s) {
+    const std::string &step = path[s];
+    size_t seen = 0, wanted = s + 1 == path.size() ? nth : 1;
     key_at = std::string::npos;
     if (i >= t.size()) return std::string::npos;
     if (t[i] == '[') {
@@ -84,7 +89,10 @@ size_t locate(const std::string &t, const Path &path, bool key) {
         i = skip_ws(t, ke);
         if (i >= t.size() || t[i] != ':') break;
         i = skip_ws(t, i + 1);
-        if (k == step) found = i, key_at = ks;
+        if (k == step && ++seen == wanted) {
+          found = i, key_at = ks;
+          break;
+        }
         i = skip_ws(t, skip_value(t, i));
         if (i < t.size() && t[i] == ',') ++i;
         else break;
@@ -145,7 +153,11 @@ class Builder {
     Frame &f = stack_.back();
     bool twice = f.v->contains(k);
     f.key = std::move(k);
-    if (twice) fail(where(name_, text_, path(), true), "the key " + json_input::quoted(f.key) + " appears twice in this object");
+    if (twice) {
+      size_t at = locate(text_, path(), true, 2);
+      fail(at == std::string::npos ? name_ : name_ + ":" + line_col(text_, at),
+           "the key " + json_input::quoted(f.key) + " appears twice in this object");
+    }
     return true;
   }
   bool end_object() { return close(); }

@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH="${1:-720}"
 LOG_DIR="$(realpath -m "${2:-build-fuzz/fuzz-long}")"
-TARGETS=(fuzz_frontend fuzz_assume fuzz_trace_csv fuzz_trace_json fuzz_grad_at)
+# RML_FUZZ_TARGETS="a b" runs only those (e.g. again after a fix).
+read -r -a TARGETS <<< "${RML_FUZZ_TARGETS:-fuzz_frontend fuzz_assume fuzz_trace_csv fuzz_trace_json fuzz_grad_at}"
 mkdir -p "$LOG_DIR"
 
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DRML_FUZZ=ON >/dev/null

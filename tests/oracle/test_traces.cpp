@@ -163,3 +163,23 @@ TEST(JsonInput, WhereAndDepth) {
     EXPECT_EQ(std::string(e.what()), "d.json:2:257: JSON nested deeper than 256 levels of lists and objects (the limit)");
   }
 }
+
+// Found by fuzz_trace_json and fuzz_grad_at (the long run of issue 15): an error found while
+// parsing was located in the unread rest of the text when a key of its path appeared there
+// again (the locator took a key's last occurrence): the message lost its line and column.
+TEST(JsonInput, ErrorsWhileParsingIgnoreTheUnreadRest) {
+  auto error = [](const std::string &text) {
+    try {
+      json_input::parse("d.json", text);
+    } catch (json_input::Error &e) {
+      return std::string(e.what());
+    }
+    return std::string("parsed");
+  };
+  const std::string tiny = ": 1e-400 is not 0 but is too small for a double (the smallest nonzero double is 4.9e-324): write 0 if 0 is meant";
+  EXPECT_EQ(error("{\"a\": [1e-400], \"a\": []}"), "d.json:1:8" + tiny);
+  EXPECT_EQ(error("{\"a\": {\"b\": [2, 1e-400]}, \"a\": [], \"b\": 0}"), "d.json:1:17" + tiny);
+  EXPECT_EQ(error("{\"a\": [1e-400%, \"a\": []"), "d.json:1:8" + tiny);  // invalid after the number
+  EXPECT_EQ(error("{\"a\": 1, \"a\": 2, \"a\": 3}"), "d.json:1:10: the key 'a' appears twice in this object");
+  EXPECT_EQ(trace_error("[{\"x\": 1e-400, \"c\": true, \"v\": [1, 2], \"x\": 2}]"), "trace.csv:1:8" + tiny);
+}
