@@ -56,11 +56,9 @@ size_t skip_value(const std::string &t, size_t i) {
 size_t locate(const std::string &t, const Path &path, bool key, size_t nth = 1) {
   size_t i = t.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;  // nlohmann skips a BOM too
   i = skip_ws(t, i);
-  size_t key_at = std::string::npos;
   for (size_t s = 0; s < path.size(); ++s) {
     const std::string &step = path[s];
     size_t seen = 0, wanted = s + 1 == path.size() ? nth : 1;
-    key_at = std::string::npos;
     if (i >= t.size()) return std::string::npos;
     if (t[i] == '[') {
       if (step.empty() || step.size() > 18 || step.find_first_not_of("0123456789") != std::string::npos) return std::string::npos;
@@ -76,7 +74,8 @@ size_t locate(const std::string &t, const Path &path, bool key, size_t nth = 1) 
       }
     } else if (t[i] == '{') {
       ++i;
-      size_t found = std::string::npos;
+      bool matched = false;
+      size_t found = std::string::npos, key_at = std::string::npos;
       for (;;) {
         i = skip_ws(t, i);
         if (i >= t.size() || t[i] != '"') break;
@@ -87,23 +86,28 @@ size_t locate(const std::string &t, const Path &path, bool key, size_t nth = 1) 
           if (decoded.is_string()) k = decoded.get<std::string>();
         }
         i = skip_ws(t, ke);
-        if (i >= t.size() || t[i] != ':') break;
-        i = skip_ws(t, i + 1);
+        // The parser reports a key before it reads the ':' (a duplicate key may be
+        // followed by anything): match the key first.
+        bool colon = i < t.size() && t[i] == ':';
+        if (colon) i = skip_ws(t, i + 1);
         if (k == step && ++seen == wanted) {
-          found = i, key_at = ks;
+          matched = true, key_at = ks, found = colon ? i : std::string::npos;
           break;
         }
+        if (!colon) break;
         i = skip_ws(t, skip_value(t, i));
         if (i < t.size() && t[i] == ',') ++i;
         else break;
       }
+      if (!matched) return std::string::npos;
+      if (key && s + 1 == path.size()) return key_at;
       if (found == std::string::npos) return std::string::npos;
       i = found;
     } else {
       return std::string::npos;
     }
   }
-  return key && key_at != std::string::npos ? key_at : i;
+  return i;  // `key` with a last step into a list: the value
 }
 
 std::string clip(const std::string &s) {

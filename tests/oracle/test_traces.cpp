@@ -181,5 +181,8 @@ TEST(JsonInput, ErrorsWhileParsingIgnoreTheUnreadRest) {
   EXPECT_EQ(error("{\"a\": {\"b\": [2, 1e-400]}, \"a\": [], \"b\": 0}"), "d.json:1:17" + tiny);
   EXPECT_EQ(error("{\"a\": [1e-400%, \"a\": []"), "d.json:1:8" + tiny);  // invalid after the number
   EXPECT_EQ(error("{\"a\": 1, \"a\": 2, \"a\": 3}"), "d.json:1:10: the key 'a' appears twice in this object");
+  // The parser reports a key before its ':': a duplicate followed by anything is located.
+  EXPECT_EQ(error("[{\"c\": true,\"c\"; 1}]"), "d.json:1:13: the key 'c' appears twice in this object");
+  EXPECT_EQ(error("{\"c\": true, \"c\""), "d.json:1:13: the key 'c' appears twice in this object");
   EXPECT_EQ(trace_error("[{\"x\": 1e-400, \"c\": true, \"v\": [1, 2], \"x\": 2}]"), "trace.csv:1:8" + tiny);
 }
