@@ -198,16 +198,21 @@ GradArgs read_grad_args(const std::string &file, const std::string &text, const 
   for (auto &p : sig.inputs) params.push_back(p.name);
   for (auto &n : params)
     if (!j.contains(n)) missing.push_back(n);
+  // The unknown keys: the first few (a file may hold any number), located at the first.
+  constexpr size_t kShownKeys = 3;
   std::string first_extra;
+  size_t n_extra = 0;
   for (auto &[k, v] : j.items())
     if (std::find(params.begin(), params.end(), k) == params.end()) {
-      if (extra.empty()) first_extra = k;
-      extra.push_back(json_input::quoted(k));
+      if (n_extra == 0) first_extra = k;
+      if (++n_extra <= kShownKeys) extra.push_back(json_input::quoted(k));
     }
-  if (!missing.empty() || !extra.empty())
-    throw GradArgError(extra.empty() ? where({}) : json_input::where(file, text, {first_extra}, true),
-                       "the arguments of '" + fun + "' are " + join_names(params) + (missing.empty() ? "" : "; missing: " + join_names(missing)) +
-                           (extra.empty() ? "" : "; unknown: " + join_names(extra)));
+  std::string unknown = join_names(extra);
+  if (n_extra > kShownKeys) unknown += " and " + std::to_string(n_extra - kShownKeys) + " more";
+  if (!missing.empty() || n_extra)
+    throw GradArgError(n_extra ? json_input::where(file, text, {first_extra}, true) : where({}),
+                       "the arguments of '" + fun + "' are " + join_names(params) +
+                           (missing.empty() ? "" : "; missing: " + join_names(missing)) + (n_extra ? "; unknown: " + unknown : ""));
   for (auto *p : fp.statics) out.statics.push_back(json_static(j[p->name], *p, {p->name}, where));
   // Shapes: what the lists show; dims after an empty list (real[0, 3] is `[]`) come
   // from the signature, once the other arguments have fixed its sizes.

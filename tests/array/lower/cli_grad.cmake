@@ -75,6 +75,15 @@ expect_match(LAST_ERR "grad_funs.rml:7:[0-9]+: error\\[lower.argument-type\\]: a
 write_json(bad.json "{\"a\": [1,")
 expect_exit(2 ${RML} grad ${G} --fun scaled_norm --at ${TMP}/bad.json)
 expect_match(LAST_ERR "bad.json:1:10: error\\[grad.arguments\\]: not valid JSON: syntax error while parsing value - unexpected end of input")
+# At most three unknown keys are named, whatever their number (fuzz_grad_at: a file of
+# many long unknown keys gave a message as long as the file).
+set(keys "")
+foreach(q RANGE 9)
+  string(APPEND keys ", \"z${q}\": ${q}")
+endforeach()
+write_json(many.json "{\"a\": [1], \"k\": 3${keys}}")
+expect_exit(2 ${RML} grad ${G} --fun scaled_norm --at ${TMP}/many.json)
+expect_match(LAST_ERR "many.json:1:20: error\\[grad.arguments\\]: the arguments of 'scaled_norm' are a, k; unknown: 'z0', 'z1', 'z2' and 7 more\n$")
 # Issue 15: a number a double cannot hold is an error at its place, 1e-400 (not 0, yet read
 # as 0) as 1e400; the subnormals are numbers. (scaled_norm: 2 k a is the gradient.)
 write_json(tiny.json "{\"a\": [1,\n  1e-400], \"k\": 3}")
