@@ -6,31 +6,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "oracle/json_input.hpp"
+
 namespace rml::oracle {
 
-nlohmann::json parse_json_bounded(const std::string &text) {
-  // nlohmann's parser is iterative; the callback stops it at the depth limit before a
-  // deep value exists (printing or destroying one recursively would exhaust the stack).
-  auto bound = [](int depth, nlohmann::json::parse_event_t ev, nlohmann::json &) {
-    if ((ev == nlohmann::json::parse_event_t::array_start || ev == nlohmann::json::parse_event_t::object_start) &&
-        depth >= kMaxJsonDepth)
-      throw JsonInputError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (the limit)");
-    return true;
-  };
-  try {
-    return nlohmann::json::parse(text, bound);
-  } catch (nlohmann::json::parse_error &e) {
-    throw JsonInputError(std::string("not valid JSON (invalid JSON): ") + e.what());
-  } catch (nlohmann::json::out_of_range &e) {  // a number beyond a double (1e400)
-    throw JsonInputError(std::string("a number out of range: ") + e.what());
-  }
-}
-
-std::string short_dump(const nlohmann::json &j) {
-  std::string s = j.dump();
-  return s.size() <= 80 ? s : s.substr(0, 77) + "...";
-}
-
+using json_input::shown;
 
 namespace {
 
@@ -60,30 +40,53 @@ struct CellReader {
       case Scalar::Bool:
         if (tok == "true" || tok == "T") out.i.push_back(1);
         else if (tok == "false" || tok == "F") out.i.push_back(0);
-        else return fail("'" + tok + "' is not a bool (true, false, T or F)");
+        else return fail(json_input::quoted(tok) + " is not a bool (true, false, T or F)");
         return true;
       case Scalar::Int: {
         char *end = nullptr;
         errno = 0;
         long long v = std::strtoll(tok.c_str(), &end, 10);
-        if (*end || errno == ERANGE) return fail("'" + tok + "' is not a 64-bit integer");
+        // The whole token: strtoll stops at a NUL or any other stray byte.
+        if (end != tok.c_str() + tok.size() || errno == ERANGE) return fail(json_input::quoted(tok) + " is not a 64-bit integer");
         out.i.push_back(v);
         return true;
       }
       case Scalar::Real: {
-        char *end = nullptr;
-        errno = 0;
-        double v = std::strtod(tok.c_str(), &end);
-        if (*end || tok.find_first_of("0123456789") == std::string::npos) {
-          if (tok != "inf" && tok != "-inf" && tok != "nan") return fail("'" + tok + "' is not a number");
-        } else if (errno == ERANGE && std::isinf(v)) {
-          return fail("'" + tok + "' is out of the range of a 64-bit float");
+        if (tok == "inf" || tok == "-inf" || tok == "nan") {
+          out.r.push_back(tok == "nan" ? NAN : tok == "inf" ? INFINITY : -INFINITY);
+          return true;
         }
+        if (!is_decimal(tok)) return fail(json_input::quoted(tok) + " is not a number");
+        double v = std::strtod(tok.c_str(), nullptr);
+        if (std::isinf(v)) return fail(json_input::quoted(tok) + " is out of the range of a 64-bit float");
+        // strtod gives 0 below half the smallest subnormal: a silent loss, as 1e400 is not.
+        if (v == 0 && tok.substr(0, tok.find_first_of("eE")).find_first_of("123456789") != std::string::npos)
+          return fail(json_input::quoted(tok) + " is not 0 but is too small for a 64-bit float (the smallest nonzero one is 4.9e-324)");
         out.r.push_back(v);
         return true;
       }
     }
     return false;
+  }
+  // [+-] digits [. digits] [(e|E) [+-] digits], with a digit before or after the point:
+  // what strtod reads of it is all of it (no hex, no "nan(...)", no locale).
+  static bool is_decimal(const std::string &t) {
+    size_t i = 0, digits = 0;
+    auto run = [&] {
+      size_t n = 0;
+      while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i, ++n;
+      return n;
+    };
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    digits += run();
+    if (i < t.size() && t[i] == '.') ++i, digits += run();
+    if (digits == 0) return false;
+    if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+      ++i;
+      if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+      if (run() == 0) return false;
+    }
+    return i == t.size();
   }
   bool fail(std::string m) {
     if (err.empty()) err = std::move(m);
@@ -115,12 +118,16 @@ struct CellReader {
   }
 };
 
-Cell cell_from_json(const nlohmann::json &j, const Type &t, std::string &err);
+Cell cell_from_json(const nlohmann::json &j, const Type &t, std::string &err, json_input::Path &at);
 
 }  // namespace
 
 Cell parse_cell(const std::string &text0, const Type &t, std::string &error) {
   std::string text = trim(text0);
+  if (size_t z = text.find('\0'); z != std::string::npos) {
+    error = "a NUL byte in the value (byte " + std::to_string(z + 1) + "): a trace is text";
+    return Cell::bot();
+  }
   if (text == "_") return Cell::absent();
   if (text == "?") return Cell::bot();
   if (text == "nil") return Cell{Tag::Nil, {}};
@@ -136,7 +143,7 @@ Cell parse_cell(const std::string &text0, const Type &t, std::string &error) {
   }
   rd.ws();
   if (rd.p != text.size()) {
-    error = "unexpected text after the value: '" + text.substr(rd.p) + "'";
+    error = "unexpected text after the value: " + json_input::quoted(text.substr(rd.p));
     return Cell::bot();
   }
   return Cell::of(std::move(v));
@@ -191,42 +198,47 @@ std::vector<std::pair<std::string, size_t>> csv_fields(const std::string &line, 
   return out;
 }
 
-Cell cell_from_json(const nlohmann::json &j, const Type &t, std::string &err) {
+// A cell from JSON; on an error, `err` says what and `at` is the path of the offending
+// element inside `j`.
+Cell cell_from_json(const nlohmann::json &j, const Type &t, std::string &err, json_input::Path &at) {
   if (j.is_null()) return Cell::absent();
   if (j.is_string()) {
-    std::string s = j.get<std::string>();
-    if (s == "_") return Cell::absent();
-    if (s == "?") return Cell::bot();
-    err = "the string \"" + s + "\" is not a value (use null or \"_\" for absent, \"?\" for unknown)";
+    if (j == "_") return Cell::absent();
+    if (j == "?") return Cell::bot();
+    err = "the string " + shown(j) + " is not a value (use null or \"_\" for absent, \"?\" for unknown)";
     return Cell::bot();
   }
   std::vector<int64_t> shape = array::concrete_shape(t.shape);
   array::Tensor v;
   v.elem = t.elem;
   v.shape = shape;
+  // Depth is bounded by the type's rank (and the document's by the parser).
   std::function<bool(const nlohmann::json &, size_t)> rec = [&](const nlohmann::json &x, size_t d) -> bool {
     if (d < shape.size()) {
       if (!x.is_array() || x.size() != static_cast<size_t>(shape[d])) {
-        err = "expected a list of length " + std::to_string(shape[d]) + " at depth " + std::to_string(d + 1);
+        err = "expected a list of length " + std::to_string(shape[d]) + " at depth " + std::to_string(d + 1) + ", found " + shown(x);
         return false;
       }
-      for (auto &y : x)
-        if (!rec(y, d + 1)) return false;
+      for (size_t k = 0; k < x.size(); ++k) {
+        at.push_back(std::to_string(k));
+        if (!rec(x[k], d + 1)) return false;
+        at.pop_back();
+      }
       return true;
     }
     switch (t.elem) {
       case Scalar::Bool:
-        if (!x.is_boolean()) return err = "expected a bool, found " + short_dump(x), false;
+        if (!x.is_boolean()) return err = "expected a bool, found " + shown(x), false;
         v.i.push_back(x.get<bool>());
         return true;
       case Scalar::Int:
-        if (!x.is_number_integer()) return err = "expected an integer, found " + short_dump(x), false;
+        if (!x.is_number_integer()) return err = "expected an integer, found " + shown(x), false;
         if (x.is_number_unsigned() && x.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
           return err = "the integer " + x.dump() + " does not fit in 64 bits", false;
         v.i.push_back(x.get<int64_t>());
         return true;
       case Scalar::Real:
-        if (!x.is_number()) return err = "expected a number, found " + short_dump(x), false;
+        if (!x.is_number()) return err = "expected a number, found " + shown(x), false;
         v.r.push_back(x.get<double>());
         return true;
     }
@@ -238,34 +250,47 @@ Cell cell_from_json(const nlohmann::json &j, const Type &t, std::string &err) {
 
 }  // namespace
 
-Inputs read_trace(const std::string &path, const std::string &text, const core::Program &prog, size_t cycles) {
+bool is_json_trace(const std::string &text) {
+  size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && (text[first] == '[' || text[first] == '{');
+}
+
+Inputs read_trace(const std::string &path, const std::string &text0, const core::Program &prog, size_t cycles) {
+  // A UTF-8 BOM is not part of the text (read_file drops it already).
+  const bool bom = text0.compare(0, 3, "\xEF\xBB\xBF") == 0;
+  const std::string stripped = bom ? text0.substr(3) : std::string();
+  const std::string &text = bom ? stripped : text0;
   Inputs in;
   std::map<std::string, const core::Var *> want;
   for (auto &v : prog.inputs) want[v.name] = &v;
   auto fail = [&](size_t line, size_t col, const std::string &m) {
     throw TraceError(path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + m);
   };
-  size_t first = text.find_first_not_of(" \t\r\n");
-  bool json = first != std::string::npos && text[first] == '[';
-  if (json) {
+  if (is_json_trace(text)) {
     nlohmann::json j;
     try {
-      j = parse_json_bounded(text);
-    } catch (JsonInputError &e) {
-      throw TraceError(path + ": " + e.what());
+      j = json_input::parse(path, text);
+    } catch (json_input::Error &e) {
+      throw TraceError(e.what());
     }
-    if (!j.is_array()) throw TraceError(path + ": a JSON trace is a list of per-cycle objects");
+    auto at = [&](const json_input::Path &p, bool key = false) { return json_input::where(path, text, p, key); };
+    if (!j.is_array()) throw TraceError(at({}) + ": a JSON trace is a list of per-cycle objects, found " + shown(j));
     for (auto &[name, v] : want) in.streams[name];
     size_t n = 0;
     for (auto &row : j) {
-      if (!row.is_object()) throw TraceError(path + ": cycle " + std::to_string(n) + " is not an object");
+      const std::string cycle = "cycle " + std::to_string(n);
+      json_input::Path p{std::to_string(n)};
+      if (!row.is_object()) throw TraceError(at(p) + ": " + cycle + " is not an object: " + shown(row));
       for (auto &[k, val] : row.items())
-        if (!want.count(k)) throw TraceError(path + ": cycle " + std::to_string(n) + ": '" + k + "' is not an input of '" + prog.main + "'");
+        if (!want.count(k))
+          throw TraceError(at({p[0], k}, true) + ": " + cycle + ": " + json_input::quoted(k) + " is not an input of '" + prog.main + "'");
       for (auto &[name, v] : want) {
-        if (!row.contains(name)) throw TraceError(path + ": cycle " + std::to_string(n) + ": the input '" + name + "' is missing (use null for absent)");
+        if (!row.contains(name)) throw TraceError(at(p) + ": " + cycle + ": the input '" + name + "' is missing (use null for absent)");
         std::string err;
-        Cell c = cell_from_json(row[name], v->type, err);
-        if (!err.empty()) throw TraceError(path + ": cycle " + std::to_string(n) + ", input '" + name + "': " + err);
+        json_input::Path inside{p[0], name};
+        Cell c = cell_from_json(row[name], v->type, err, inside);
+        if (!err.empty())
+          throw TraceError(at(inside) + ": " + cycle + ", input '" + name + "' (" + type_str(v->type) + "): " + err);
         in.streams[name].push_back(std::move(c));
       }
       ++n;
@@ -278,6 +303,9 @@ Inputs read_trace(const std::string &path, const std::string &text, const core::
     std::vector<std::string> header;
     while (std::getline(ss, line)) {
       ++lineno;
+      // Every C-string step (strtod, strtoll) would stop at a NUL and drop the rest.
+      if (size_t z = line.find('\0'); z != std::string::npos)
+        fail(lineno, z + 1, "a NUL byte: a trace is text (NUL bytes are not allowed)");
       std::string t = trim(line);
       if (t.empty() || t[0] == '#') continue;
       std::string err;
@@ -285,8 +313,8 @@ Inputs read_trace(const std::string &path, const std::string &text, const core::
       if (!err.empty()) fail(lineno, 1, err);
       if (header.empty()) {
         for (auto &[f, col] : fields) {
-          if (!want.count(f)) fail(lineno, col, "'" + f + "' is not an input of '" + prog.main + "'");
-          if (std::find(header.begin(), header.end(), f) != header.end()) fail(lineno, col, "'" + f + "' appears twice in the header");
+          if (!want.count(f)) fail(lineno, col, json_input::quoted(f) + " is not an input of '" + prog.main + "'");
+          if (std::find(header.begin(), header.end(), f) != header.end()) fail(lineno, col, json_input::quoted(f) + " appears twice in the header");
           header.push_back(f);
         }
         for (auto &[name, v] : want)

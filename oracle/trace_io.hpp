@@ -1,9 +1,12 @@
 // Input traces and output chronograms.
 //   CSV:  header = input names, one row per cycle; `_` absent, `?` unknown; tensors as
-//         nested lists `[1, 2]` (quote the field when it holds commas).
-//   JSON: a list of per-cycle objects {"x": 1, "c": true}; null or "_" absent, "?" unknown.
+//         nested lists `[1, 2]` (quote the field when it holds commas); decimal numbers
+//         only; blank lines and lines starting with `#` (rml-check's notes) are skipped.
+//   JSON: a list of per-cycle objects {"x": 1, "c": true}; null or "_" absent, "?" unknown;
+//         read by json_input (bounds, located errors).
+//   A NUL byte, a number a double cannot hold (1e400, or 1e-400: not 0 but read as 0) or
+//   an integer beyond 64 bits is an error, never a truncated or rounded-away value.
 #pragma once
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,14 +20,8 @@ struct TraceError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// JSON inputs (traces, rml grad --at): at most kMaxJsonDepth nested lists/objects; a
-// deeper value, invalid JSON or a number beyond a double is a JsonInputError.
-constexpr int kMaxJsonDepth = 256;
-struct JsonInputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-nlohmann::json parse_json_bounded(const std::string &text);
-std::string short_dump(const nlohmann::json &j);  // at most 80 characters, for messages
+// A trace is JSON when its first non-blank character is '[' or '{' (else CSV).
+bool is_json_trace(const std::string &text);
 
 // Reads a trace for the inputs of `prog`. `cycles` (0: the trace's length) truncates, or
 // extends with unknown (⊥) cells, as the finite-prefix oracle extends inputs by ⊥^ω.

@@ -39,11 +39,23 @@ rm -rf "$seeds"
 echo "fuzzing: no crash, hang or sanitizer report in ${FUZZ_SECONDS} s"
 
 step "fuzzing rml-check --assume for 20 s (libFuzzer, ASan+UBSan)"
-cmake --build build-fuzz -j "$JOBS" --target fuzz_assume
-seeds=$(mktemp -d)
-printf 'always eventually bp within 5' > "$seeds/1"
-printf 'assume always (i > 0 or bp);' > "$seeds/2"
-./build-fuzz/tests/fuzz/fuzz_assume -max_total_time=20 -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
-  -print_final_stats=1 "$seeds" 2>&1 | tail -n 5
-rm -rf "$seeds"
+cmake --build build-fuzz -j "$JOBS" --target fuzz_assume fuzz_trace_csv fuzz_trace_json fuzz_grad_at
+# Each target starts from its seeds (tests/fuzz/seeds/TARGET); what it adds goes to a
+# scratch corpus, findings to build-fuzz/artifacts/.
+mkdir -p build-fuzz/artifacts
+fuzz_for() {  # fuzz_for TARGET SECONDS MAX_LEN
+  local corpus
+  corpus=$(mktemp -d)
+  ./build-fuzz/tests/fuzz/"$1" -max_total_time="$2" -timeout=10 -rss_limit_mb=2048 -max_len="$3" \
+    -print_final_stats=1 -artifact_prefix=build-fuzz/artifacts/"$1"- "$corpus" tests/fuzz/seeds/"$1" 2>&1 | tail -n 5
+  rm -rf "$corpus"
+}
+fuzz_for fuzz_assume 20 4096
 echo "fuzzing --assume: no crash, hang or sanitizer report in 20 s"
+
+# The input readers (issue 15): CSV and JSON traces, rml grad --at; 15 s each.
+for t in fuzz_trace_csv fuzz_trace_json fuzz_grad_at; do
+  step "fuzzing $t for 15 s (libFuzzer, ASan+UBSan)"
+  fuzz_for "$t" 15 8192
+  echo "$t: no crash, hang or sanitizer report in 15 s"
+done

@@ -30,6 +30,7 @@
 #include "tools/chronogram.hpp"
 #include "tools/assumptions.hpp"
 #include "sema/suggest.hpp"
+#include "tools/grad_args.hpp"
 
 namespace rml {
 
@@ -637,8 +638,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
         return kFrontendError;
       }
       // Before reading: at most a cycle per line (CSV) or per object (JSON).
-      size_t first = text->find_first_not_of(" \t\r\n");
-      bool json = first != std::string::npos && (*text)[first] == '[';
+      bool json = oracle::is_json_trace(*text);
       size_t rows = json ? static_cast<size_t>(std::count(text->begin(), text->end(), '{'))
                          : static_cast<size_t>(std::count(text->begin(), text->end(), '\n')) + 1;
       memory_check(std::max(rows, c.cycles));
@@ -749,103 +749,6 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-struct ArgError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// A tensor from nested JSON lists: regular (no ragged lists), every leaf of the element
-// kind `elem` (reals accept integers and the strings "nan", "inf", "-inf"). A type
-// variable's kind (`elem` empty) is inferred: all bools, all integers, else reals.
-// The dims that nested lists show along their first elements; an empty list ends them
-// (`[]` for a real[0, 3] shows only the 0).
-std::vector<int64_t> json_dims(const nlohmann::json &j) {
-  std::vector<int64_t> shape;
-  for (const nlohmann::json *p = &j; p->is_array(); p = &(*p)[0]) {
-    shape.push_back(static_cast<int64_t>(p->size()));
-    if (p->empty()) break;
-  }
-  return shape;
-}
-
-// `shape`: json_dims(j), completed after an empty list (from the signature).
-array::Tensor json_tensor(const nlohmann::json &j, std::optional<Scalar> elem, const std::vector<int64_t> &shape,
-                          const std::string &what) {
-  std::vector<const nlohmann::json *> leaves;
-  std::vector<std::string> paths;  // JSON pointers of the leaves, for messages
-  std::function<void(const nlohmann::json &, size_t, const std::string &)> walk = [&](const nlohmann::json &v, size_t d,
-                                                                                      const std::string &at) {
-    std::string where = what + (at.empty() ? "" : " at " + at);
-    if (d < shape.size()) {
-      if (!v.is_array())
-        throw ArgError(where + " is " + oracle::short_dump(v) + " where a list of " + std::to_string(shape[d]) +
-                       " elements is expected (the lists are not regular)");
-      if (static_cast<int64_t>(v.size()) != shape[d])
-        throw ArgError(where + " has " + std::to_string(v.size()) + " element" + (v.size() == 1 ? "" : "s") + " where " +
-                       std::to_string(shape[d]) + " are expected (ragged lists)");
-      for (size_t q = 0; q < v.size(); ++q) walk(v[q], d + 1, at + "/" + std::to_string(q));
-      return;
-    }
-    if (v.is_array()) throw ArgError(where + " is a list where a scalar is expected (ragged lists)");
-    leaves.push_back(&v);
-    paths.push_back(at);
-  };
-  walk(j, 0, "");
-  auto is_real = [](const nlohmann::json &v) {
-    return v.is_number() || (v.is_string() && (v == "nan" || v == "inf" || v == "-inf"));
-  };
-  auto is_int = [](const nlohmann::json &v) { return v.is_number_integer() && !(v.is_number_unsigned() && v.get<uint64_t>() > INT64_MAX); };
-  if (!elem) {
-    bool all_bool = std::all_of(leaves.begin(), leaves.end(), [](auto *v) { return v->is_boolean(); });
-    bool all_int = std::all_of(leaves.begin(), leaves.end(), [&](auto *v) { return is_int(*v); });
-    elem = !leaves.empty() && all_bool ? Scalar::Bool : all_int ? Scalar::Int : Scalar::Real;
-  }
-  array::Tensor t = array::Tensor::zeros(*elem, shape);
-  for (size_t q = 0; q < leaves.size(); ++q) {
-    const nlohmann::json &v = *leaves[q];
-    bool ok = *elem == Scalar::Real ? is_real(v) : *elem == Scalar::Int ? is_int(v) : v.is_boolean();
-    if (!ok)
-      throw ArgError(what + " is " + (shape.empty() ? "" : "a tensor of ") + scalar_name(*elem) + ", but " +
-                     (paths[q].empty() ? "it" : "its element " + paths[q]) + " is " + oracle::short_dump(v));
-    if (*elem == Scalar::Real) t.r[q] = v.is_string() ? (v == "nan" ? NAN : v == "inf" ? INFINITY : -INFINITY) : v.get<double>();
-    else if (*elem == Scalar::Int) t.i[q] = v.get<int64_t>();
-    else t.i[q] = v.get<bool>() ? 1 : 0;
-  }
-  return t;
-}
-
-// A static value from JSON (an int, or a list of ints for a shape) or from --size text.
-StaticValue json_static(const nlohmann::json &v, const Param &p) {
-  auto size = [&](const nlohmann::json &x) -> int64_t {
-    if (!x.is_number_integer() || x.get<int64_t>() < 0 || x.get<int64_t>() > kMaxStaticSize)
-      throw ArgError("static '" + p.name + "': " + oracle::short_dump(x) + " is not a size (an integer in 0..2^31)");
-    return x.get<int64_t>();
-  };
-  if (p.static_kind == StaticValue::Int) {
-    if (v.is_array()) throw ArgError("static '" + p.name + "' is an int, given the list " + oracle::short_dump(v));
-    return StaticValue::of_int(Poly::constant(size(v)));
-  }
-  if (!v.is_array()) throw ArgError("static '" + p.name + "' is a shape (a list of sizes), given " + oracle::short_dump(v));
-  Shape sh;
-  for (auto &x : v) sh.push_back(Poly::constant(size(x)));
-  return StaticValue::of_shape(sh);
-}
-
-// The static names of a fun: const parameters, then implicit size and shape variables.
-std::vector<std::string> static_names(const Signature &sig) {
-  std::vector<std::string> out;
-  for (auto &p : sig.inputs)
-    if (p.is_const) out.push_back(p.name);
-  out.insert(out.end(), sig.size_vars.begin(), sig.size_vars.end());
-  out.insert(out.end(), sig.shape_vars.begin(), sig.shape_vars.end());
-  return out;
-}
-
-std::string join(const std::vector<std::string> &v) {
-  std::string s;
-  for (auto &x : v) s += (s.empty() ? "" : ", ") + x;
-  return s.empty() ? "(none)" : s;
-}
-
 // `--fun` names no fun: list the file's funs, and point at the closest name.
 void unknown_fun(const FrontendResult &r, const GradCmd &c, std::ostream &err) {
   const CheckedProgram &cp = r.checked;
@@ -857,12 +760,12 @@ void unknown_fun(const FrontendResult &r, const GradCmd &c, std::ostream &err) {
     diag.rule = "grad.not-a-fun";
     diag.span = std::holds_alternative<NodeDecl>(*d) ? std::get<NodeDecl>(*d).name_span : std::get<ConstDecl>(*d).name_span;
     diag.message = "'" + c.fun + "' is a " + (std::holds_alternative<NodeDecl>(*d) ? "node" : "constant") +
-                   "; rml grad differentiates a fun (funs of " + c.file + ": " + join(user) + ")";
+                   "; rml grad differentiates a fun (funs of " + c.file + ": " + join_names(user) + ")";
     err << render(diag);
     return;
   }
   err << c.file << ": error[grad.unknown-fun]: no fun '" << c.fun << "' in " << c.file << " or the prelude (funs of "
-      << c.file << ": " << join(user) << ")\n";
+      << c.file << ": " << join_names(user) << ")\n";
   // The user's funs first: a misspelt name of theirs is not a prelude function's.
   std::vector<std::string> prelude;
   for (size_t k = 0; k < cp.prelude_decls; ++k)
@@ -901,15 +804,6 @@ ir::Program as_program(const ir::Term &t, const std::vector<std::pair<std::strin
   return p;
 }
 
-// --size NAME=N or NAME=[d, ...].
-bool parse_size(const std::string &text, std::string &name, nlohmann::json &value) {
-  size_t eq = text.find('=');
-  if (eq == std::string::npos || eq == 0) return false;
-  name = text.substr(0, eq);
-  value = nlohmann::json::parse(text.substr(eq + 1), nullptr, false);
-  return !value.is_discarded();
-}
-
 }  // namespace
 
 int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream &err) {
@@ -931,52 +825,10 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
     return kFrontendError;
   }
   const FunDecl &f = std::get<FunDecl>(*decl);
-  const Signature &sig = cp.sigs.at(c.fun);
-  lower::FunParams fp = lower::fun_params(cp, c.fun);
-  std::vector<StaticValue> statics;
-  std::vector<array::Tensor> args;
-  std::vector<ir::Type> types;
-  std::string what = c.at.empty() ? "--size" : c.at;
+  GradArgs ga;
   try {
     if (c.at.empty()) {
-      // The static names from --size; then every argument type must be concrete.
-      StaticSubst s;
-      std::vector<std::string> names = static_names(sig);
-      for (auto &text : c.sizes) {
-        std::string name;
-        nlohmann::json v;
-        if (!parse_size(text, name, v)) throw ArgError("'" + text + "' is not NAME=N or NAME=[N, ...]");
-        if (std::find(names.begin(), names.end(), name) == names.end())
-          throw ArgError("'" + name + "' is not a static name of '" + c.fun + "' (its static names: " + join(names) + ")");
-        Param as;
-        as.name = name;
-        bool is_shape = std::count(sig.shape_vars.begin(), sig.shape_vars.end(), name) > 0;
-        for (auto *p : fp.statics)
-          if (p->name == name) is_shape = p->static_kind == StaticValue::ShapeV;
-        as.static_kind = is_shape ? StaticValue::ShapeV : StaticValue::Int;
-        StaticValue sv = json_static(v, as);
-        if (is_shape) s.shapes[name] = sv.shape;
-        else s.sizes[name] = sv.size;
-      }
-      std::vector<std::string> missing;
-      for (auto &n : names)
-        if (!s.sizes.count(n) && !s.shapes.count(n)) missing.push_back(n);
-      for (auto *p : fp.statics) {
-        if (!s.sizes.count(p->name) && !s.shapes.count(p->name)) continue;
-        statics.push_back(p->static_kind == StaticValue::Int ? StaticValue::of_int(s.sizes[p->name])
-                                                             : StaticValue::of_shape(s.shapes[p->name]));
-      }
-      for (auto *p : fp.values) {
-        if (p->type.kind != Type::Tensor)
-          throw ArgError("argument '" + p->name + "' has the type variable " + p->type.tyvar + ": give its value with --at");
-        auto t = lower::concrete_type(p->type, s);
-        if (!t || statics.size() != fp.statics.size())
-          throw ArgError("the static names of '" + c.fun + "' are not all fixed: give --size for " + join(missing) +
-                         " (or the arguments with --at ARGS.json)");
-        types.push_back(*t);
-      }
-      if (statics.size() != fp.statics.size())
-        throw ArgError("the static names of '" + c.fun + "' are not all fixed: give --size for " + join(missing));
+      ga = read_grad_sizes(c.sizes, cp, c.fun);
     } else {
       std::string io;
       auto text = read_file(c.at, io);
@@ -984,64 +836,16 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
         err << "rml: error: " << io << "\n";
         return kFrontendError;
       }
-      nlohmann::json j;
-      try {
-        j = oracle::parse_json_bounded(*text);
-      } catch (oracle::JsonInputError &e) {
-        throw ArgError(e.what());
-      }
-      if (!j.is_object()) throw ArgError("expected a JSON object: argument name -> value");
-      std::vector<std::string> params, missing, extra;
-      for (auto &p : sig.inputs) params.push_back(p.name);
-      for (auto &n : params)
-        if (!j.contains(n)) missing.push_back(n);
-      for (auto &[k, v] : j.items())
-        if (std::find(params.begin(), params.end(), k) == params.end()) extra.push_back(k);
-      if (!missing.empty() || !extra.empty())
-        throw ArgError("the arguments of '" + c.fun + "' are " + join(params) +
-                       (missing.empty() ? "" : "; missing: " + join(missing)) + (extra.empty() ? "" : "; unknown: " + join(extra)));
-      for (auto *p : fp.statics) statics.push_back(json_static(j[p->name], *p));
-      // Shapes: what the lists show; dims after an empty list (real[0, 3] is `[]`) come
-      // from the signature, once the other arguments have fixed its sizes.
-      StaticSubst s;
-      for (size_t k = 0; k < fp.statics.size(); ++k) {
-        if (statics[k].kind == StaticValue::Int) s.sizes[fp.statics[k]->name] = statics[k].size;
-        else s.shapes[fp.statics[k]->name] = statics[k].shape;
-      }
-      std::vector<std::vector<int64_t>> dims;
-      for (auto *p : fp.values) dims.push_back(json_dims(j[p->name]));
-      auto fixed_rank = [](const Type &t) {  // the formal shape, if it splices no shape
-        return t.kind == Type::Tensor &&
-               std::none_of(t.shape.begin(), t.shape.end(), [](const DimItem &d) { return std::holds_alternative<ShapeSym>(d); });
-      };
-      for (size_t k = 0; k < fp.values.size(); ++k) {
-        if (!fixed_rank(fp.values[k]->type)) continue;
-        Shape formal = s.apply(fp.values[k]->type.shape);
-        for (size_t d = 0; d < formal.size() && d < dims[k].size(); ++d)
-          if (auto sym = std::get<Poly>(formal[d]).as_symbol(); sym && !s.sizes.count(*sym)) s.sizes[*sym] = Poly::constant(dims[k][d]);
-      }
-      for (size_t k = 0; k < fp.values.size(); ++k) {
-        const Param &p = *fp.values[k];
-        if (fixed_rank(p.type) && !dims[k].empty() && dims[k].back() == 0 && dims[k].size() < p.type.shape.size()) {
-          Shape formal = s.apply(p.type.shape);
-          for (size_t d = dims[k].size(); d < formal.size(); ++d) {
-            auto *q = std::get_if<Poly>(&formal[d]);
-            if (!q || !q->is_const())
-              throw ArgError("argument '" + p.name + "' is an empty list: the other arguments do not fix the rest of its shape " +
-                             shape_str(formal));
-            dims[k].push_back(q->const_value());
-          }
-        }
-        std::optional<Scalar> elem;
-        if (p.type.kind == Type::Tensor) elem = p.type.elem;
-        args.push_back(json_tensor(j[p.name], elem, dims[k], "argument '" + p.name + "'"));
-        types.push_back(ir::Type{args.back().elem, args.back().shape});
-      }
+      ga = read_grad_args(c.at, *text, cp, c.fun);
     }
-  } catch (ArgError &e) {
-    err << what << ": error[grad.arguments]: " << e.what() << "\n";
+  } catch (GradArgError &e) {
+    err << e.where << ": error[grad.arguments]: " << e.message << "\n";
     return kFrontendError;
   }
+  const std::vector<StaticValue> &statics = ga.statics;
+  const std::vector<array::Tensor> &args = ga.values;
+  const std::vector<ir::Type> &types = ga.types;
+  const Signature &sig = cp.sigs.at(c.fun);
   // --wrt: each name a real parameter of F (located at F's parameters: the names come
   // from the command line).
   for (auto &w : c.wrt) {
@@ -1063,7 +867,7 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
     d.rule = "grad.wrt";
     d.span = param ? param->span : f.name_span;
     std::string near = closest_name(w, reals);
-    d.message = "--wrt " + w + ": " + why + " (its real parameters: " + join(reals) + ")" +
+    d.message = "--wrt " + w + ": " + why + " (its real parameters: " + join_names(reals) + ")" +
                 (near.empty() ? "" : "; did you mean '" + near + "'?");
     err << render(d);
     return kFrontendError;
@@ -1090,7 +894,7 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
       std::vector<std::string> fixed;  // the static names the programs are specialised to
       for (auto &[n, p] : l.statics.sizes) fixed.push_back(n + " = " + p.str());
       for (auto &[n, sh] : l.statics.shapes) fixed.push_back(n + " = " + shape_str(sh));
-      std::string at = fixed.empty() ? "" : " at " + join(fixed);
+      std::string at = fixed.empty() ? "" : " at " + join_names(fixed);
       out << "-- " << c.fun << at << ": vectorised objective\n" << ir::print(v);
       out << "-- " << c.fun << at << ": gradient program (inputs: the arguments, then the cotangent of the value)\n"
           << ir::print(g);
