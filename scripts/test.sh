@@ -19,8 +19,9 @@ ctest --test-dir build --output-on-failure -j "$JOBS"
 
 step "debug build with clang, AddressSanitizer and UndefinedBehaviorSanitizer"
 # -O1 (ASan's own advice) keeps asserts on and runs the solver-heavy tests faster than -O0.
+# The benchmark executables are built and smoke-tested in the release configuration only.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DCMAKE_CXX_COMPILER=clang++ \
-  -DRML_SANITIZE=ON >/dev/null
+  -DRML_SANITIZE=ON -DRML_BENCHMARKS=OFF >/dev/null
 cmake --build build-asan -j "$JOBS"
 step "tests (clang, ASan+UBSan)"
 # Sanitizers slow the solver-heavy properties ~10x: 100 random cases each here, 1000 above.
