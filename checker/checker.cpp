@@ -529,6 +529,7 @@ struct Checker {
               if (res.has(o) && res.at(o, n).tag == oracle::Tag::Nil) {
                 cx.what = "the output '" + o + "' is nil at cycle " + std::to_string(n);
                 cx.show = {o};
+                cx.required = Counterexample::Cell{o, n, false};
                 return true;
               }
           return false;
@@ -908,6 +909,7 @@ struct Checker {
             if (!fails) continue;
             cx.what = "'" + pp.text + "' is " + (c.tag == oracle::Tag::Nil ? "nil" : "false") + " at cycle " + std::to_string(n);
             cx.show = {v};
+            cx.required = Counterexample::Cell{v, n, true};
             return true;
           }
           return false;
@@ -1698,7 +1700,7 @@ struct Checker {
     cx.csv = trace_csv(prog, cx.inputs);
     cx.show = {var};
     cx.loop = std::make_pair(i0, fs.size() - 1);
-    cx.unknown_cell = std::make_pair(var, at);
+    cx.required = Counterexample::Cell{var, at, false};
     cx.what = "'" + var + "' at cycle " + std::to_string(at) + " needs itself, and stays unknown for any prefix (the inputs of cycles " +
               std::to_string(i0) + ".." + std::to_string(fs.size() - 1) + " may repeat forever): " + path;
     const Edge *e0 = nullptr;
@@ -1815,7 +1817,7 @@ struct Checker {
         cx.csv = trace_csv(prog, cx.inputs);
         cx.show = {var};
         cx.show_at = at;
-        cx.unknown_cell = std::make_pair(var, at);
+        cx.required = Counterexample::Cell{var, at, false};
         cx.loop_from = i;
         cx.loop_to = j - 1;
         cx.loop = std::make_pair(i, j - 1);
@@ -1845,7 +1847,7 @@ struct Checker {
         cx.inputs = in;
         cx.csv = trace_csv(prog, in);
         cx.show = {v};
-        cx.unknown_cell = std::make_pair(v, n);
+        cx.required = Counterexample::Cell{v, n, false};
         cx.what = "'" + v + "' is unknown at cycle " + std::to_string(n) + " (and stays so for any prefix length)";
         r.cex = cx;
         return true;

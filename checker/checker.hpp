@@ -31,9 +31,16 @@ struct Counterexample {
   // A refutation of productivity by a lasso: the inputs of cycles [first, last] may repeat
   // forever (the trace holds them at least once more), and the failure stays.
   std::optional<std::pair<size_t, size_t>> loop;
-  // A productivity counterexample: the cell (variable, cycle) that stays unknown, which the
-  // replay asks for with `rml run --require-known` (so the replay fails, exit 1).
-  std::optional<std::pair<std::string, size_t>> unknown_cell;
+  // The cell (variable, cycle) where the replay shows the failure, which the replay command
+  // asks for so that it fails (exit 1) as the property does: `rml run --require-known`
+  // (a cell that stays unknown, or an output that is nil) or `--require-true` (the value
+  // of a user property). Clock counterexamples need none: an error value exits 1.
+  struct Cell {
+    std::string var;
+    size_t cycle = 0;
+    bool must_be_true = false;
+  };
+  std::optional<Cell> required;
 };
 
 struct PropertyResult {

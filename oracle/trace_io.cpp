@@ -1,9 +1,11 @@
 #include "oracle/trace_io.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "oracle/json_input.hpp"
@@ -255,6 +257,32 @@ bool is_json_trace(const std::string &text) {
   return first != std::string::npos && (text[first] == '[' || text[first] == '{');
 }
 
+namespace {
+std::string located(const std::string &path, size_t line, size_t col) {
+  return line ? path + ":" + std::to_string(line) + ":" + std::to_string(col) : path;
+}
+}  // namespace
+
+TraceError::TraceError(std::string p, size_t l, size_t c, std::string r, std::string m)
+    : std::runtime_error(located(p, l, c) + ": " + m), path(std::move(p)), rule(std::move(r)), message(std::move(m)), line(l), col(c) {}
+
+// Splits "FILE:LINE:COL" at its last two colons when both parts are numbers.
+TraceError::TraceError(const std::string &where, std::string r, std::string m)
+    : std::runtime_error(where + ": " + m), path(where), rule(std::move(r)), message(std::move(m)) {
+  auto number_after = [&](size_t colon) -> std::optional<size_t> {
+    std::string d = where.substr(colon + 1, where.find(':', colon + 1) == std::string::npos ? std::string::npos : where.find(':', colon + 1) - colon - 1);
+    if (d.empty() || d.size() > 9 || !std::all_of(d.begin(), d.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) return std::nullopt;
+    return static_cast<size_t>(std::stoul(d));
+  };
+  size_t c2 = where.rfind(':');
+  if (c2 == std::string::npos || c2 == 0) return;
+  size_t c1 = where.rfind(':', c2 - 1);
+  if (c1 == std::string::npos) return;
+  auto l = number_after(c1), c = number_after(c2);
+  if (!l || !c) return;
+  path = where.substr(0, c1), line = *l, col = *c;
+}
+
 Inputs read_trace(const std::string &path, const std::string &text0, const core::Program &prog, size_t cycles) {
   // A UTF-8 BOM is not part of the text (read_file drops it already).
   const bool bom = text0.compare(0, 3, "\xEF\xBB\xBF") == 0;
@@ -263,34 +291,32 @@ Inputs read_trace(const std::string &path, const std::string &text0, const core:
   Inputs in;
   std::map<std::string, const core::Var *> want;
   for (auto &v : prog.inputs) want[v.name] = &v;
-  auto fail = [&](size_t line, size_t col, const std::string &m) {
-    throw TraceError(path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + m);
-  };
+  auto fail = [&](const char *rule, size_t line, size_t col, const std::string &m) { throw TraceError(path, line, col, rule, m); };
   if (is_json_trace(text)) {
     nlohmann::json j;
     try {
       j = json_input::parse(path, text);
     } catch (json_input::Error &e) {
-      throw TraceError(e.what());
+      throw TraceError(e.where, "trace.syntax", e.message);
     }
     auto at = [&](const json_input::Path &p, bool key = false) { return json_input::where(path, text, p, key); };
-    if (!j.is_array()) throw TraceError(at({}) + ": a JSON trace is a list of per-cycle objects, found " + shown(j));
+    if (!j.is_array()) throw TraceError(at({}), "trace.row", "a JSON trace is a list of per-cycle objects, found " + shown(j));
     for (auto &[name, v] : want) in.streams[name];
     size_t n = 0;
     for (auto &row : j) {
       const std::string cycle = "cycle " + std::to_string(n);
       json_input::Path p{std::to_string(n)};
-      if (!row.is_object()) throw TraceError(at(p) + ": " + cycle + " is not an object: " + shown(row));
+      if (!row.is_object()) throw TraceError(at(p), "trace.row", cycle + " is not an object: " + shown(row));
       for (auto &[k, val] : row.items())
         if (!want.count(k))
-          throw TraceError(at({p[0], k}, true) + ": " + cycle + ": " + json_input::quoted(k) + " is not an input of '" + prog.main + "'");
+          throw TraceError(at({p[0], k}, true), "trace.header", cycle + ": " + json_input::quoted(k) + " is not an input of '" + prog.main + "'");
       for (auto &[name, v] : want) {
-        if (!row.contains(name)) throw TraceError(at(p) + ": " + cycle + ": the input '" + name + "' is missing (use null for absent)");
+        if (!row.contains(name)) throw TraceError(at(p), "trace.header", cycle + ": the input '" + name + "' is missing (use null for absent)");
         std::string err;
         json_input::Path inside{p[0], name};
         Cell c = cell_from_json(row[name], v->type, err, inside);
         if (!err.empty())
-          throw TraceError(at(inside) + ": " + cycle + ", input '" + name + "' (" + type_str(v->type) + "): " + err);
+          throw TraceError(at(inside), "trace.cell", cycle + ", input '" + name + "' (" + type_str(v->type) + "): " + err);
         in.streams[name].push_back(std::move(c));
       }
       ++n;
@@ -305,36 +331,36 @@ Inputs read_trace(const std::string &path, const std::string &text0, const core:
       ++lineno;
       // Every C-string step (strtod, strtoll) would stop at a NUL and drop the rest.
       if (size_t z = line.find('\0'); z != std::string::npos)
-        fail(lineno, z + 1, "a NUL byte: a trace is text (NUL bytes are not allowed)");
+        fail("trace.syntax", lineno, z + 1, "a NUL byte: a trace is text (NUL bytes are not allowed)");
       std::string t = trim(line);
       if (t.empty() || t[0] == '#') continue;
       std::string err;
       auto fields = csv_fields(line, err);
-      if (!err.empty()) fail(lineno, 1, err);
+      if (!err.empty()) fail("trace.syntax", lineno, 1, err);
       if (header.empty()) {
         for (auto &[f, col] : fields) {
-          if (!want.count(f)) fail(lineno, col, json_input::quoted(f) + " is not an input of '" + prog.main + "'");
-          if (std::find(header.begin(), header.end(), f) != header.end()) fail(lineno, col, json_input::quoted(f) + " appears twice in the header");
+          if (!want.count(f)) fail("trace.header", lineno, col, json_input::quoted(f) + " is not an input of '" + prog.main + "'");
+          if (std::find(header.begin(), header.end(), f) != header.end()) fail("trace.header", lineno, col, json_input::quoted(f) + " appears twice in the header");
           header.push_back(f);
         }
         for (auto &[name, v] : want)
           if (std::find(header.begin(), header.end(), name) == header.end())
-            fail(lineno, 1, "the header lacks the input '" + name + "'");
+            fail("trace.header", lineno, 1, "the header lacks the input '" + name + "'");
         for (auto &h : header) in.streams[h];
         continue;
       }
       if (fields.size() != header.size())
-        fail(lineno, 1, "this row has " + std::to_string(fields.size()) + " fields, the header has " + std::to_string(header.size()));
+        fail("trace.row", lineno, 1, "this row has " + std::to_string(fields.size()) + " fields, the header has " + std::to_string(header.size()));
       for (size_t k = 0; k < fields.size(); ++k) {
         std::string cerr;
         Cell c = parse_cell(fields[k].first, want[header[k]]->type, cerr);
         if (!cerr.empty())
-          fail(lineno, fields[k].second, "input '" + header[k] + "' (" + type_str(want[header[k]]->type) + "): " + cerr);
+          fail("trace.cell", lineno, fields[k].second, "input '" + header[k] + "' (" + type_str(want[header[k]]->type) + "): " + cerr);
         in.streams[header[k]].push_back(std::move(c));
       }
       ++in.cycles;
     }
-    if (header.empty() && !want.empty()) throw TraceError(path + ": the trace is empty (it needs a header naming the inputs)");
+    if (header.empty() && !want.empty()) throw TraceError(path, 0, 0, "trace.header", "the trace is empty (it needs a header naming the inputs)");
   }
   if (cycles) {
     for (auto &[name, cells] : in.streams) cells.resize(cycles, Cell::bot());

@@ -15,9 +15,17 @@
 
 namespace rml::oracle {
 
-// A bad trace file: the message starts with "FILE:LINE:COL:" (or "FILE:" when global).
+// A bad trace file: what() is "FILE:LINE:COL: MESSAGE" (or "FILE: MESSAGE" when the
+// error has no place, line 0). `rule` names what failed, as a diagnostic's rule does:
+// trace.syntax (CSV quoting, a NUL byte, JSON syntax), trace.header (the inputs named:
+// unknown, twice, missing; an empty trace), trace.row (a row's shape: fields, objects),
+// trace.cell (a value that is not of its input's type).
 struct TraceError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  std::string path, rule, message;
+  size_t line = 0, col = 0;
+  TraceError(std::string path, size_t line, size_t col, std::string rule, std::string message);
+  // From "FILE:LINE:COL" or "FILE" as json_input::where writes it.
+  TraceError(const std::string &where, std::string rule, std::string message);
 };
 
 // A trace is JSON when its first non-blank character is '[' or '{' (else CSV).

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "tools/commands.hpp"
+
 namespace rml {
 
 template <class T>
@@ -20,6 +22,27 @@ CLI::Option *add_numeric_option(CLI::App *app, const std::string &name, T &dest,
         dest = *v;
       },
       help);
+}
+
+// The options of `rml-check FILE` and `rml check FILE`, defined once for both.
+inline void add_check_options(CLI::App *app, CheckCmd &check) {
+  app->add_option("file", check.file, "source file")->required();
+  app->add_option("--main", check.main_node, "main node (default: the file's '// main:' header, else every node without static parameters)");
+  app->add_flag("--json", check.json, "JSON output (one object per property)");
+  add_numeric_option(app, "--timeout", check.timeout_s, &parse_timeout,
+                     "seconds for the whole check, > 0 and <= 86400 (default 20); reaching it gives 'unknown'");
+  app->add_option("--assume", check.assume, "an extra assumption on the main node, e.g. 'always eventually bp within 8'");
+  app->add_flag("--explain", check.explain, "print the proof obligations in SMT-LIB");
+  app->add_option_function<std::string>(
+      "--cex-dir",
+      [&check](const std::string &dir) {
+        check.cex_dir = dir;
+        check.cex_dir_given = true;
+      },
+      "write counterexample traces (CSV) to this folder (default: rml-cex, made when the first counterexample is found)");
+  app->add_flag("--no-cex-files", check.no_cex_files, "print counterexample traces inline instead of writing them")
+      ->excludes("--cex-dir");
+  app->add_flag("--frontend-only", check.frontend_only, "stop after the front end (names, types, shapes)");
 }
 
 }  // namespace rml

@@ -316,8 +316,10 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
       return report(*r, err);
     }
   }
-  // --cex-dir: made before checking, so that a counterexample has somewhere to go.
-  if (!c.cex_dir.empty()) {
+  // --cex-dir: made before checking, so that a counterexample has somewhere to go (the
+  // default folder is made when the first counterexample is found).
+  bool cex_dir_made = false;
+  if (c.cex_dir_given && !c.no_cex_files) {
     std::error_code ec;
     std::filesystem::create_directories(c.cex_dir, ec);
     if (ec || !std::filesystem::is_directory(c.cex_dir)) {
@@ -325,6 +327,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
           << (ec ? ": " + ec.message() : std::string(": a file of that name exists")) << "\n";
       return kFrontendError;
     }
+    cex_dir_made = true;
   }
   check::Options opts;
   opts.timeout_s = c.timeout_s;
@@ -398,7 +401,15 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
         } catch (std::bad_alloc &) {
           chronogram = "(not replayed: out of memory)\n";
         }
-        if (!c.cex_dir.empty()) {
+        if (!c.no_cex_files && !cex_dir_made) {
+          std::error_code ec;
+          std::filesystem::create_directories(c.cex_dir, ec);
+          cex_dir_made = !ec && std::filesystem::is_directory(c.cex_dir);
+          if (!cex_dir_made)
+            err << "rml-check: error: cannot make the folder '" << c.cex_dir << "' for counterexample traces"
+                << (ec ? ": " + ec.message() : std::string(": a file of that name exists")) << " (printed inline instead)\n";
+        }
+        if (cex_dir_made) {
           // A written trace replays exactly the counterexample's cycles with --cycles N
           // (an input-less node's CSV has no rows: the comment says so).
           cex_file = (std::filesystem::path(c.cex_dir) / (main + "." + p.kind + "." + std::to_string(++cex_no) + ".csv")).string();
@@ -413,6 +424,20 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
                 << " (printed inline instead)\n";
             cex_file.clear();
           }
+        }
+      }
+      // The command that replays the counterexample and fails (exit 1) as the property does.
+      std::string replay_cmd;
+      if (p.cex) {
+        replay_cmd = "rml run " + c.file + " --main " + main;
+        if (!cex_file.empty()) replay_cmd += " --inputs " + cex_file;
+        else if (!prog.inputs.empty()) replay_cmd += " --inputs <this trace>";
+        replay_cmd += " --cycles " + std::to_string(p.cex->inputs.cycles) + replay_show;
+        if (p.cex->required) {
+          auto pn = core::printed_names(prog);
+          const std::string &v = p.cex->required->var;
+          replay_cmd += (p.cex->required->must_be_true ? " --require-true " : " --require-known ") + (pn.count(v) ? pn.at(v) : v) +
+                        "@" + std::to_string(p.cex->required->cycle);
         }
       }
       if (c.json) {
@@ -443,6 +468,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
         if (p.cex) {
           o["counterexample"] = {{"what", p.cex->what}, {"trace_csv", p.cex->csv}, {"chronogram", chronogram}, {"cycles", p.cex->inputs.cycles}};
           if (!cex_file.empty()) o["counterexample"]["trace_file"] = cex_file;
+          o["counterexample"]["replay"] = replay_cmd;
         }
         else o["counterexample"] = nullptr;
         if (c.explain) o["smt"] = p.smt;
@@ -465,20 +491,11 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
         std::istringstream lines(chronogram);
         std::string line;
         while (std::getline(lines, line)) out << "    " << line << "\n";
-        out << "  replay: rml run " << c.file << " --main " << main;
-        if (!cex_file.empty()) out << " --inputs " << cex_file;
-        else if (!prog.inputs.empty()) out << " --inputs <this trace>";
-        out << " --cycles " << p.cex->inputs.cycles << replay_show;
-        if (p.cex->unknown_cell) {  // the replay fails (exit 1) where the unknown cell shows
-          auto pn = core::printed_names(prog);
-          const std::string &v = p.cex->unknown_cell->first;
-          out << " --require-known " << (pn.count(v) ? pn.at(v) : v) << "@" << p.cex->unknown_cell->second;
-        }
-        out << "\n";
+        out << "  replay: " << replay_cmd << "\n";
         if (cex_file.empty() && !prog.inputs.empty()) {
           // Indented only: a '|' prefix would look like a source excerpt's, and be
           // copied with the trace.
-          out << "  trace (CSV; save it and pass it with --inputs, or use --cex-dir DIR):\n";
+          out << "  trace (CSV; save it and pass it with --inputs):\n";
           std::istringstream csv(p.cex->csv);
           while (std::getline(csv, line)) out << "    " << line << "\n";
         }
@@ -492,6 +509,22 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
 }
 
 namespace {
+
+// A bad trace as a diagnostic: FILE:LINE:COL, the rule, and the trace's line with a caret.
+std::string render_trace_error(const oracle::TraceError &e, const std::string &text) {
+  if (e.line == 0) return e.path + ": error[" + e.rule + "]: " + e.message + "\n";
+  bool bom = text.compare(0, 3, "\xEF\xBB\xBF") == 0;  // the reader's columns skip it
+  SourceFile file(e.path, bom ? text.substr(3) : text);
+  Diagnostic d;
+  d.rule = e.rule;
+  d.message = e.message;
+  uint32_t line = static_cast<uint32_t>(std::min<size_t>(e.line, file.line_starts.size()));
+  uint32_t begin = file.line_starts[line - 1];
+  uint32_t end = line < file.line_starts.size() ? file.line_starts[line] : static_cast<uint32_t>(file.text.size());
+  uint32_t at = static_cast<uint32_t>(std::min<size_t>(begin + e.col - (e.col ? 1 : 0), end));
+  d.span = Span{&file, at, at + 1};
+  return render(d);
+}
 
 // A failure of the compiled path (lowering, bot, the executor) during `rml run`: not the
 // user's program's fault once the front end accepted it, so it exits 3, not 2.
@@ -604,23 +637,31 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
       for (auto &v : prog.inputs) vars.push_back(v.name);
       for (auto &v : prog.outputs) vars.push_back(v.name);
     }
-    // --require-known VAR@CYCLE: checked after the run, named as --show names variables.
-    std::vector<std::pair<std::string, size_t>> required;
-    for (auto &cell : c.require_known) {
-      size_t at = cell.rfind('@');
-      std::string why, cyc = at == std::string::npos ? "" : cell.substr(at + 1);
-      bool digits = !cyc.empty() && cyc.size() <= 9 && std::all_of(cyc.begin(), cyc.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
-      if (!digits) {
-        err << "rml: error: --require-known: expected VAR@CYCLE (a cycle from 0 to 999999999), got '" << cell << "'\n";
-        return kFrontendError;
+    // --require-known / --require-true VAR@CYCLE: checked after the run, named as --show
+    // names variables.
+    struct Required {
+      std::string var;
+      size_t cycle;
+      bool must_be_true;
+    };
+    std::vector<Required> required;
+    for (bool must_be_true : {false, true})
+      for (auto &cell : must_be_true ? c.require_true : c.require_known) {
+        const char *flag = must_be_true ? "--require-true" : "--require-known";
+        size_t at = cell.rfind('@');
+        std::string why, cyc = at == std::string::npos ? "" : cell.substr(at + 1);
+        bool digits = !cyc.empty() && cyc.size() <= 9 && std::all_of(cyc.begin(), cyc.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+        if (!digits) {
+          err << "rml: error: " << flag << ": expected VAR@CYCLE (a cycle from 0 to 999999999), got '" << cell << "'\n";
+          return kFrontendError;
+        }
+        auto var = resolve_shown(prog, {cell.substr(0, at)}, why);
+        if (!var) {
+          err << c.file << ": error[run.show]: " << flag << ": " << why << "\n";
+          return kFrontendError;
+        }
+        required.push_back({var->front(), static_cast<size_t>(std::stoul(cyc)), must_be_true});
       }
-      auto var = resolve_shown(prog, {cell.substr(0, at)}, why);
-      if (!var) {
-        err << c.file << ": error[run.show]: --require-known: " << why << "\n";
-        return kFrontendError;
-      }
-      required.emplace_back(var->front(), static_cast<size_t>(std::stoul(cyc)));
-    }
     // The memory cap covers the oracle's store and inputs, and the printed chronogram (a
     // cell's text, ~26 bytes per element, held about three times while formatting).
     auto memory_check = [&](size_t cycles) {
@@ -642,7 +683,12 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
       size_t rows = json ? static_cast<size_t>(std::count(text->begin(), text->end(), '{'))
                          : static_cast<size_t>(std::count(text->begin(), text->end(), '\n')) + 1;
       memory_check(std::max(rows, c.cycles));
-      in = oracle::read_trace(c.inputs, *text, prog, c.cycles);
+      try {
+        in = oracle::read_trace(c.inputs, *text, prog, c.cycles);
+      } catch (oracle::TraceError &e) {
+        err << render_trace_error(e, *text);
+        return kFrontendError;
+      }
     } else if (!prog.inputs.empty()) {
       err << "rml: error: '" << main << "' has inputs: give a trace with --inputs\n";
       return kFrontendError;
@@ -712,11 +758,29 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
       broken = true;
     }
     bool unknown_required = false;
-    for (auto &[v, n] : required) {
-      if (n < res.cycles && res.tag(v, n) != oracle::Tag::Bot) continue;
-      err << "error[run.unknown]: '" << label(v) << "' at cycle " << n
-          << (n < res.cycles ? " is unknown" : " is past the run's " + std::to_string(res.cycles) + " cycles")
-          << ", but --require-known asks for its value\n";
+    for (auto &[v, n, must_be_true] : required) {
+      const char *flag = must_be_true ? "--require-true" : "--require-known";
+      if (n >= res.cycles) {
+        err << "error[run.unknown]: '" << label(v) << "' at cycle " << n << " is past the run's " << res.cycles << " cycles, but "
+            << flag << " asks for its value\n";
+        unknown_required = true;
+        continue;
+      }
+      const oracle::Cell cell = res.at(v, n);
+      if (cell.tag == oracle::Tag::Bot)
+        err << "error[run.unknown]: '" << label(v) << "' at cycle " << n << " is unknown, but " << flag << " asks for its value\n";
+      else if (cell.tag == oracle::Tag::Nil)
+        err << "error[run.nil]: '" << label(v) << "' at cycle " << n << " is nil (the first value of a 'pre' not guarded by '->'), but "
+            << flag << " asks for its value\n";
+      else if (!must_be_true)
+        continue;
+      else if (cell.tag == oracle::Tag::Val && cell.value.elem == Scalar::Bool && cell.value.i.size() == 1 && cell.value.i[0] != 0)
+        continue;
+      else
+        err << "error[run.false]: '" << label(v) << "' at cycle " << n << " is "
+            << (cell.tag == oracle::Tag::Abs ? "absent" : cell.tag == oracle::Tag::Err ? "an error value (‖)"
+                : cell.value.elem == Scalar::Bool && cell.value.i.size() == 1 ? "false" : cell.value.str() + " (not a bool)")
+            << ", but --require-true asks for true\n";
       unknown_required = true;
     }
     return res.any_error() || (broken && c.strict_assume) || unknown_required ? kFalsified : kOk;

@@ -46,7 +46,12 @@ struct CheckCmd {
   double timeout_s = 20;             // seconds for the whole check, (0, kMaxTimeoutSeconds]
   std::vector<std::string> assume;  // extra assumptions, e.g. "always eventually bp within 8"
   bool explain = false;             // print the SMT-LIB obligations
-  std::string cex_dir;              // write counterexample traces there
+  // Counterexample traces are written as files, each with the command that replays it:
+  // to cex_dir, made before checking when --cex-dir names it (an error if it cannot be),
+  // else to ./rml-cex when the first counterexample is found; inline with --no-cex-files.
+  std::string cex_dir = "rml-cex";
+  bool cex_dir_given = false;
+  bool no_cex_files = false;
   bool frontend_only = false;
 };
 int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err);
@@ -61,9 +66,10 @@ struct RunCmd {
   std::string solver = "worklist";   // worklist | kleene
   bool post_clock_data = false, strict_when_merge = false, lazy_if = false;
   bool strict_assume = false;        // a trace that breaks an `assume` of the main node: error (exit 1), not a warning
-  // Cells "VAR@CYCLE" that must be known: one that is unknown (⊥) is an error (exit 1).
-  // rml-check's replay of a productivity counterexample names its unknown cell so.
-  std::vector<std::string> require_known;
+  // Cells "VAR@CYCLE" that must have a value: one that is unknown (⊥) or nil is an error
+  // (exit 1); and cells that must be true (a property's variable). rml-check's replay
+  // commands name the counterexample's cell so, and fail as the property does.
+  std::vector<std::string> require_known, require_true;
   // reference: pointwise `fun` applications by array::Evaluator; compiled: lowering +
   // bot + simplifier + executor, one executable per (fun, static arguments, argument types).
   std::string backend = "reference";

@@ -13,15 +13,7 @@ int main(int argc, char **argv) {
   CLI::App app{"rml-check: verify an R(ML)2 program before deployment"};
   app.set_version_flag("--version", std::string("rml-check ") + RML_VERSION);
   rml::CheckCmd check;
-  app.add_option("file", check.file, "source file")->required();
-  app.add_option("--main", check.main_node, "main node (default: the file's '// main:' header, else every node without static parameters)");
-  app.add_flag("--json", check.json, "JSON output (one object per property)");
-  rml::add_numeric_option(&app, "--timeout", check.timeout_s, &rml::parse_timeout,
-                          "seconds for the whole check, > 0 and <= 86400 (default 20); reaching it gives 'unknown'");
-  app.add_option("--assume", check.assume, "an extra assumption on the main node, e.g. 'always eventually bp within 8'");
-  app.add_flag("--explain", check.explain, "print the proof obligations in SMT-LIB");
-  app.add_option("--cex-dir", check.cex_dir, "write counterexample traces (CSV) to this folder");
-  app.add_flag("--frontend-only", check.frontend_only, "stop after the front end (names, types, shapes)");
+  rml::add_check_options(&app, check);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

@@ -26,15 +26,7 @@ int main(int argc, char **argv) {
 
   rml::CheckCmd check;
   auto *c = app.add_subcommand("check", "verify a program (as rml-check): front end, clocks, causality, productivity");
-  c->add_option("file", check.file, "source file")->required();
-  c->add_option("--main", check.main_node, "main node (default: the file's '// main:' header, else every node without static parameters)");
-  c->add_flag("--json", check.json, "JSON output");
-  rml::add_numeric_option(c, "--timeout", check.timeout_s, &rml::parse_timeout,
-                          "seconds for the whole check, > 0 and <= 86400 (default 20); reaching it gives 'unknown'");
-  c->add_option("--assume", check.assume, "an extra assumption on the main node");
-  c->add_flag("--explain", check.explain, "print the proof obligations in SMT-LIB");
-  c->add_option("--cex-dir", check.cex_dir, "write counterexample traces (CSV) to this folder");
-  c->add_flag("--frontend-only", check.frontend_only, "stop after the front end");
+  rml::add_check_options(c, check);
 
   rml::RunCmd run;
   auto *r = app.add_subcommand("run", "run a node on an input trace with the oracle; print its chronogram");
@@ -56,8 +48,12 @@ int main(int argc, char **argv) {
               "a trace that breaks an 'assume' of the main node is an error (exit 1), not a warning");
   r->add_flag("--lazy-if", run.lazy_if, "alternative: if is non-strict in the unselected branch");
   r->add_option("--require-known", run.require_known,
-                "cells VAR@CYCLE that must be known: an unknown one is an error (exit 1); rml-check's replay of a "
-                "productivity counterexample uses it")
+                "cells VAR@CYCLE that must have a value: one that is unknown or nil is an error (exit 1); rml-check's "
+                "replays of productivity, causality and initialisation counterexamples use it")
+      ->delimiter(',');
+  r->add_option("--require-true", run.require_true,
+                "cells VAR@CYCLE that must be true: false, nil, absent, unknown or an error value is an error (exit 1); "
+                "rml-check's replay of a falsified property uses it")
       ->delimiter(',');
   r->add_option("--backend", run.backend,
                 "pointwise fun applications: reference (array::Evaluator, default) or compiled (lowering, bot, executor)")

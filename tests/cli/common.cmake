@@ -31,3 +31,13 @@ function(expect_equal which text)
     message(FATAL_ERROR "std${which} differs.\n--- expected\n${text}--- got\n${LAST_${which}}")
   endif()
 endfunction()
+
+# expect_exit_in(DIR CODE cmd args...): expect_exit, run in the folder DIR.
+function(expect_exit_in dir code)
+  execute_process(COMMAND ${ARGN} WORKING_DIRECTORY ${dir} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc STREQUAL "${code}")
+    message(FATAL_ERROR "expected exit ${code}, got ${rc} in ${dir}: ${ARGN}\nstdout: ${out}\nstderr: ${err}")
+  endif()
+  set(LAST_OUT "${out}" PARENT_SCOPE)
+  set(LAST_ERR "${err}" PARENT_SCOPE)
+endfunction()

@@ -34,7 +34,7 @@ endforeach()
 # cex/ in the source tree), and the programs on PATH.
 file(GLOB tops RELATIVE ${SRC} ${SRC}/*)
 foreach(t IN LISTS tops)
-  if(IS_DIRECTORY ${SRC}/${t} AND NOT t MATCHES "^(build.*|\\.git|cex)$")
+  if(IS_DIRECTORY ${SRC}/${t} AND NOT t MATCHES "^(build.*|\\.git|cex|rml-cex)$")
     file(CREATE_LINK ${SRC}/${t} ${WORK}/${t} SYMBOLIC)
   endif()
 endforeach()

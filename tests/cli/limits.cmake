@@ -81,7 +81,7 @@ if(selected)
   expect_exit(0 ${RML} run ${WORK}/rank254.rml --main t --inputs ${WORK}/rank254.json --format csv)
   expect_text(OUT "2.5")
   expect_exit(2 ${RML} run ${WORK}/rank255.rml --main t --inputs ${WORK}/rank255.json)
-  expect_text(ERR "rank255.json:1:262: JSON nested deeper than 256 levels of lists and objects \\(the limit\\)")
+  expect_text(ERR "rank255.json:1:262: error\\[trace.syntax\\]: JSON nested deeper than 256 levels of lists and objects \\(the limit\\)")
   # Far deeper (a crash of a recursive reader before the limit): still exit 2.
   string(REPEAT "[" 100000 open)
   string(REPEAT "]" 100000 close)
@@ -90,7 +90,7 @@ if(selected)
   expect_text(ERR "deep_at.json:1:262: error\\[grad.arguments\\]: JSON nested deeper than 256 levels")
   file(WRITE ${WORK}/deep_trace.json "[{\"i\": ${open}${close}, \"bp\": true}]\n")
   expect_exit(2 ${RML} run ${BACKFILL} --inputs ${WORK}/deep_trace.json)
-  expect_text(ERR "deep_trace.json:1:262: JSON nested deeper than 256 levels")
+  expect_text(ERR "deep_trace.json:1:262: error\\[trace.syntax\\]: JSON nested deeper than 256 levels")
 endif()
 
 # ---- equations of the elaborated program: 1000000; more -> exit 2 error[elab] (slow: its
@@ -261,7 +261,7 @@ if(selected)
   file(MAKE_DIRECTORY ${WORK}/cex/blocked/main.clocks.1.csv)
   expect_exit(1 ${RMLCHECK} ${ADD_SAMPLED} --cex-dir ${WORK}/cex/blocked)
   expect_text(ERR "rml-check: error: cannot write the counterexample trace to '${WORK}/cex/blocked/main.clocks.1.csv': ")
-  expect_text(OUT "--inputs <this trace> --cycles 1\n  trace \\(CSV; save it and pass it with --inputs, or use --cex-dir DIR\\):\n    x,c\n    0,F\n")
+  expect_text(OUT "--inputs <this trace> --cycles 1\n  trace \\(CSV; save it and pass it with --inputs\\):\n    x,c\n    0,F\n")
 endif()
 
 # ---- --assume: each option is a source of its own, located in the option's text
@@ -308,9 +308,9 @@ if(selected)
   file(WRITE ${WORK}/at_bound.json "[{\"x\": 4.9e-324, \"i\": 9223372036854775807}, {\"x\": -1.7976931348623157e308, \"i\": -9223372036854775808}]")
   expect_exit(0 ${RML} run ${WORK}/num.rml --main t --inputs ${WORK}/at_bound.json --format csv --show o,j)
   expect_text(OUT "o,j\n5e-324,9223372036854775807\n-1\\.797[0-9]*e\\+308,-9223372036854775808\n")
-  foreach(case "tiny;1e-400,1;2:1: input 'x' \\(real\\): '1e-400' is not 0 but is too small for a 64-bit float"
-               "huge;1e400,1;2:1: input 'x' \\(real\\): '1e400' is out of the range of a 64-bit float"
-               "wide;1,9223372036854775808;2:3: input 'i' \\(int\\): '9223372036854775808' is not a 64-bit integer")
+  foreach(case "tiny;1e-400,1;2:1: error\\[trace.cell\\]: input 'x' \\(real\\): '1e-400' is not 0 but is too small for a 64-bit float"
+               "huge;1e400,1;2:1: error\\[trace.cell\\]: input 'x' \\(real\\): '1e400' is out of the range of a 64-bit float"
+               "wide;1,9223372036854775808;2:3: error\\[trace.cell\\]: input 'i' \\(int\\): '9223372036854775808' is not a 64-bit integer")
     list(GET case 0 name)
     list(GET case 1 row)
     list(GET case 2 want)
@@ -318,9 +318,9 @@ if(selected)
     expect_exit(2 ${RML} run ${WORK}/num.rml --main t --inputs ${WORK}/${name}.csv)
     expect_text(ERR "${name}.csv:${want}")
   endforeach()
-  foreach(case "tiny;1e-400, \"i\": 1;1:8: 1e-400 is not 0 but is too small for a double"
-               "huge;1e400, \"i\": 1;1:8: 1e400 is beyond the range of a double"
-               "wide;1, \"i\": 9223372036854775808;1:16: cycle 0, input 'i' \\(int\\): the integer 9223372036854775808 does not fit in 64 bits")
+  foreach(case "tiny;1e-400, \"i\": 1;1:8: error\\[trace.syntax\\]: 1e-400 is not 0 but is too small for a double"
+               "huge;1e400, \"i\": 1;1:8: error\\[trace.syntax\\]: 1e400 is beyond the range of a double"
+               "wide;1, \"i\": 9223372036854775808;1:16: error\\[trace.cell\\]: cycle 0, input 'i' \\(int\\): the integer 9223372036854775808 does not fit in 64 bits")
     list(GET case 0 name)
     list(GET case 1 row)
     list(GET case 2 want)
@@ -338,5 +338,5 @@ if(selected)
     message(FATAL_ERROR "nul.csv has ${size} bytes, not 16")
   endif()
   expect_exit(2 ${RML} run ${WORK}/num.rml --main t --inputs ${WORK}/nul.csv)
-  expect_text(ERR "nul.csv:3:2: a NUL byte: a trace is text \\(NUL bytes are not allowed\\)")
+  expect_text(ERR "nul.csv:3:2: error\\[trace.syntax\\]: a NUL byte: a trace is text \\(NUL bytes are not allowed\\)")
 endif()

@@ -38,3 +38,35 @@ TEST(DiagnosticsSuiteSize, EveryRuleIsCovered) {
         "node.function-stateful"})
     EXPECT_TRUE(seen.count(rule)) << "no test for rule " << rule;
 }
+
+// The caret excerpt: a short line whole; a long one (a trace's tensor row) as a window of
+// 160 bytes around the column with "..." on each cut side, the caret still under the
+// place; control characters (a NUL) shown as '?'.
+TEST(DiagnosticExcerpt, LongLinesShowAWindowAroundTheColumn) {
+  auto render_at = [](const SourceFile &f, uint32_t at) {
+    Diagnostic d;
+    d.rule = "trace.cell";
+    d.message = "m";
+    d.span = Span{&f, at, at + 1};
+    return render(d);
+  };
+  SourceFile short_line("s.csv", "a,b\n1,x\n");
+  EXPECT_EQ(render_at(short_line, 6), "s.csv:2:3: error[trace.cell]: m\n 2 | 1,x\n   |   ^\n");
+  // 160 bytes exactly: still whole (the boundary).
+  std::string l160(159, 'a');
+  l160 += 'Z';
+  SourceFile exact("e.csv", l160 + "\n");
+  EXPECT_EQ(render_at(exact, 159), "e.csv:1:160: error[trace.cell]: m\n 1 | " + l160 + "\n   | " + std::string(159, ' ') + "^\n");
+  // 1000 bytes, column 500: bytes 439..598 with "..." both sides; the caret under 'Z'.
+  std::string l(1000, 'b');
+  l[499] = 'Z';
+  SourceFile longer("l.csv", l + "\n");
+  std::string got = render_at(longer, 499);
+  std::string want_line = "..." + l.substr(439, 160) + "...";
+  EXPECT_EQ(got, "l.csv:1:500: error[trace.cell]: m\n 1 | " + want_line + "\n   | " + std::string(3 + 60, ' ') + "^\n");
+  // Column 1 of a long line: no "..." before.
+  EXPECT_EQ(render_at(longer, 0), "l.csv:1:1: error[trace.cell]: m\n 1 | " + l.substr(0, 160) + "...\n   | ^\n");
+  // A NUL byte prints as '?'.
+  SourceFile nul("n.csv", std::string("1,T\0,x\n", 7));
+  EXPECT_EQ(render_at(nul, 3), "n.csv:1:4: error[trace.cell]: m\n 1 | 1,T?,x\n   |    ^\n");
+}

@@ -69,6 +69,45 @@ TEST(Traces, BadFilesGetClearErrors) {
   EXPECT_NE(trace_error("x,c,v\n1,T,[1,99999999999999999999]\n").find("not a 64-bit integer"), std::string::npos);
 }
 
+// Each bad trace names the rule that failed and its place as numbers (the CLI renders
+// them as a diagnostic with the trace's line); what() stays "FILE:LINE:COL: MESSAGE".
+TEST(Traces, ErrorsNameTheirRuleAndPlace) {
+  Fixture fx;
+  struct Case {
+    std::string text, rule;
+    size_t line, col;
+  };
+  const std::vector<Case> cases = {
+      {"x,c,w\n", "trace.header", 1, 5},
+      {"x,c\n", "trace.header", 1, 1},
+      {"x,c,v,x\n", "trace.header", 1, 7},
+      {"", "trace.header", 0, 0},
+      {"x,c,v\n1,T\n", "trace.row", 2, 1},
+      {"x,c,v\n1,maybe,[1,2]\n", "trace.cell", 2, 3},
+      {"x,c,v\n1,T,\"[1, 2]\n", "trace.syntax", 2, 1},
+      {std::string("x,c,v\n1,T\0,[1,2]\n", 19), "trace.syntax", 2, 4},
+      {"[{\"x\": 1,", "trace.syntax", 1, 10},
+      {"[{\"x\": 1e400, \"c\": true, \"v\": [1, 2]}]", "trace.syntax", 1, 8},
+      {"\n  {\"x\": [1]}", "trace.row", 2, 3},
+      {"[{\"x\": 1, \"c\": true, \"v\": [1, 2]}, 7]", "trace.row", 1, 36},
+      {"[{\"x\": 1, \"c\": true, \"v\": [1, 2]}, {\"x\": 1}]", "trace.header", 1, 36},
+      {"[{\"x\": 1, \"c\": true, \"v\": [1, 2], \"w\": 0}]", "trace.header", 1, 35},
+      {"[{\"x\": 1, \"c\": true,\n  \"v\": [1, 2.5]}]", "trace.cell", 2, 12},
+  };
+  for (auto &c : cases) {
+    try {
+      oracle::read_trace("trace.csv", c.text, fx.prog, 0);
+      ADD_FAILURE() << "read: " << c.text;
+    } catch (oracle::TraceError &e) {
+      EXPECT_EQ(e.rule, c.rule) << e.what();
+      EXPECT_EQ(e.line, c.line) << e.what();
+      EXPECT_EQ(e.col, c.col) << e.what();
+      EXPECT_EQ(e.path, "trace.csv") << e.what();
+      EXPECT_EQ(std::string(e.what()), (c.line ? "trace.csv:" + std::to_string(c.line) + ":" + std::to_string(c.col) : std::string("trace.csv")) + ": " + e.message);
+    }
+  }
+}
+
 TEST(Traces, OutputFormats) {
   auto r = rml::test::run_both("node f(c: bool, y: int) -> (x: int) x = y when c;\n", "f",
                                {{"c", {"T", "_", "F"}}, {"y", {"1", "2", "3"}}});
