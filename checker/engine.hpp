@@ -1,0 +1,161 @@
+// The checker of one main node: its needs graph, clocks and options, and the analyses of
+// the four properties, one file each (the method groups below name their files).
+// Internal to checker/: check_program (checker.cpp) is the interface.
+#pragma once
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <z3++.h>
+
+#include "checker/checker.hpp"
+#include "checker/dep_graph.hpp"
+#include "checker/smt_session.hpp"
+#include "core/clocks.hpp"
+
+namespace rml::check {
+
+struct Checker {
+  // The node, its clocks and needs graph (built once), and the options with the deadline.
+  const CheckedProgram &cp;
+  const core::Program &prog;
+  Options opts;  // with its deadline
+  core::Clocks clocks;
+  DepGraph graph;
+
+  Checker(const CheckedProgram &c, const core::Program &p, const Options &o)
+      : cp(c), prog(p), opts(o), clocks(core::infer_clocks(p)), graph(build_graph(p, clocks)) {
+    opts.deadline = std::chrono::steady_clock::now() +
+                    std::chrono::milliseconds(static_cast<long long>(std::min(opts.timeout_s, 1e9) * 1000));
+  }
+
+  // Methods are grouped by the file that defines them (with their documentation).
+  z3::expr inv_at(Smt &smt, const std::vector<z3::expr> &state) { return inv_of(smt, smt.invariants, state); }
+
+  std::map<std::string, const core::Equation *> defs;  // def_of's index
+
+  // The longest run of consecutive cycles where `cont` holds is at most H: returns the
+  // smallest such H ≤ max_horizon that Z3 proves (with the run's shortest counterexample
+  // for H - 1 kept), or nullopt.
+  struct RunBound {
+    std::optional<int64_t> h;
+    bool falsified_at_max = false;  // a run longer than max_horizon exists (BMC from the initial state)
+    std::optional<Counterexample> cex;  // inputs ending with the long run
+    size_t run_start = 0;               // the cycle where that run starts
+  };
+
+  int vacuous_depth = 0;
+  static constexpr int64_t kMaxSearchedHorizon = 512;
+
+  // A segment: a path of instantaneous edges inside one component, from the cell a post
+  // reads (its target) to the source of a post. A chain that passes cycle t in that
+  // component walks one segment at t, so its guards are facts about cycle t.
+  struct Segment {
+    int from_post, to_post;  // edge indices
+    std::vector<int> edges;
+    std::vector<Lit> guards;  // all at offset 0 (the segment's cycle)
+    bool exact = true;
+  };
+
+  // The cells of one component reachable from a start cell, over the frames of an
+  // unrolling: an exact least-fixpoint encoding (a reached cell has a justification from a
+  // cell of smaller rank, so only cells reachable by a finite path are reached), with
+  // every guard read at its own cycle. Shared by the proof (free state, start at frame 0,
+  // every edge) and the refutation (initial state, any start frame, real dependences only).
+  struct CellReach {
+    struct Why {
+      int edge;
+      size_t from;  // cell index (node position * frames + frame)
+      z3::expr cond;
+    };
+    size_t frames = 0;
+    std::vector<int> members;
+    std::map<int, size_t> index;
+    std::vector<z3::expr> sel, sel_t, reach, rank;
+    std::vector<std::vector<Why>> why;
+    z3::expr_vector escape;  // a post edge whose next tick is past the last frame
+    std::vector<z3::expr> self;  // the start cell is reached again
+    explicit CellReach(z3::context &c) : escape(c) {}
+    size_t cell(int node, size_t t) const { return index.at(node) * frames + t; }
+  };
+
+  static constexpr int64_t kMaxTimeExpanded = 64;  // frames of the time-expanded query
+
+  // Looks for a lasso: states equal at cycles i < j, `g` at every cycle of [i, j) and
+  // `first` (if given) at i - 1. When the cone of `roots` is encoded exactly, repeating the
+  // inputs of [i, j) repeats the states, so `g` holds forever from i: an infinite run, not
+  // a long one. The unrolled trace (longer than the search bound after i) is replayed in
+  // the oracle, which must show `var` unknown at cycle i + shift; else no evidence.
+  struct LassoCex : Counterexample {
+    size_t show_at = 0, loop_from = 0, loop_to = 0;
+  };
+
+  // invariants.cpp
+  static z3::expr inv_of(Smt &smt, const std::vector<Interval> &invariants, const std::vector<z3::expr> &state);
+  void discover_invariants(Smt &smt);
+  void smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
+                     const std::string &what,
+                     const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
+                     bool ticking = false);
+  std::optional<bool> pdr_proves(Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad, bool ticking);
+  RunBound bound_runs(const std::function<z3::expr(const TransitionSystem::Frame &)> &cont,
+                      const std::set<std::string> &roots, std::optional<int64_t> search = std::nullopt);
+  bool assumptions_vacuous();
+
+  // initialisation.cpp
+  const core::Equation *def_of(const std::string &v);
+  std::set<std::string> may_be_nil();
+  PropertyResult check_initialisation();
+
+  // clocks.cpp
+  PropertyResult check_clocks();
+  bool silent_clock_cex(int t, const std::string &var, PropertyResult &r);
+
+  // causality.cpp
+  PropertyResult check_causality();
+
+  // user_properties.cpp
+  PropertyResult check_property(const core::CoreProperty &pp);
+
+  // productivity.cpp
+  PropertyResult check_productivity(const PropertyResult &causality);
+  void drop_dead_edges();
+  PropertyResult productivity_of_chains(PropertyResult r);
+  bool has_unbounded_assumption() const;
+  int64_t max_h() const;
+
+  // backward_chains.cpp
+  std::vector<Segment> segments(const std::vector<int> &comp, int c, const std::vector<int> &posts, bool &truncated);
+  std::string describe_segment(const Segment &sg);
+  static std::string pred_str(const std::vector<Lit> &lits);
+  std::optional<int64_t> backward_component(PropertyResult &r, const std::vector<int> &comp, int c,
+                                            const std::vector<int> &edges, bool &truncated, bool &no_chain,
+                                            bool &bound_is_own);
+
+  // time_expanded.cpp
+  CellReach cell_reach(Smt &smt, z3::solver &s, const std::vector<TransitionSystem::Frame> &fs, const std::vector<int> &members,
+                       const std::vector<int> &inner, int start_node, bool any_start, bool real_only);
+  std::string describe_path(const CellReach &R, z3::model &m, size_t to);
+  std::optional<bool> cells_escape(const std::vector<int> &members, const std::vector<int> &inner, const std::set<std::string> &roots,
+                                   int64_t B, const Options &o, std::string &reason, int &self_node);
+  std::set<std::string> cell_roots(const std::vector<int> &inner);
+  int64_t tighten_horizon(int64_t H);
+  std::optional<int64_t> time_expanded_component(PropertyResult &r, const std::vector<int> &comp, int c,
+                                                 const std::vector<int> &edges);
+  bool refute_self_dependence(PropertyResult &r, const std::vector<int> &members, const std::vector<int> &inner,
+                              const std::set<std::string> &roots, int start_node);
+
+  // refutation.cpp
+  bool exact_cone(const std::set<std::string> &vars);
+  bool refute_forever(PropertyResult &r, const Segment &sg, const std::string &chain);
+  std::optional<LassoCex> lasso(const std::set<std::string> &exact_roots, const std::set<std::string> &roots,
+                                const std::function<z3::expr(const TransitionSystem::Frame &)> &g,
+                                const std::function<z3::expr(const TransitionSystem::Frame &)> &first, const std::string &var,
+                                int shift);
+  bool attach_unproductive_cex(PropertyResult &r);
+};
+
+}  // namespace rml::check

@@ -1,0 +1,373 @@
+// Invariants and the generic engines every property uses: Houdini ranges of memories
+// proved inductive, k-induction with BMC counterexamples replayed in the oracle
+// (smt_invariant), IC3/PDR via Spacer (pdr_proves), bounds on runs of a condition
+// (bound_runs), and whether the assumptions admit any run.
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "checker/engine.hpp"
+#include "oracle/trace_io.hpp"
+
+namespace rml::check {
+
+z3::expr Checker::inv_of(Smt &smt, const std::vector<Interval> &invariants, const std::vector<z3::expr> &state) {
+  z3::expr all = smt.ctx.bool_val(true);
+  for (auto &iv : invariants) {
+    z3::expr m = state[iv.slot];
+    if (iv.same_started) all = all && (m == state[iv.started]);
+    else if (iv.never_nil) all = all && z3::implies(state[iv.started], !m);
+    else if (iv.is_bool) all = all && z3::implies(state[iv.started], iv.lo ? m : !m);
+    else all = all && z3::implies(state[iv.started], z3::sge(m, smt.ctx.bv_val(iv.lo, 64)) && z3::sle(m, smt.ctx.bv_val(iv.hi, 64)));
+  }
+  return all;
+}
+
+// Candidate ranges of integer memories from oracle runs on random inputs, kept only when
+// Z3 proves them inductive (Houdini). They let k-induction ignore unreachable states.
+void Checker::discover_invariants(Smt &smt) {
+  if (smt.invariants_done) return;
+  smt.invariants_done = true;
+  std::vector<Interval> &invariants = smt.invariants;
+  auto mems = smt.ts->int_memories();
+  if (mems.empty()) return;
+  for (auto &v : prog.inputs)
+    if (clocks.terms[static_cast<size_t>(clocks.of(v.name))].kind != core::ClockTerm::Base) return;
+  std::map<std::string, std::pair<int64_t, int64_t>> range;
+  uint64_t seed = 0x9e3779b97f4a7c15ull;
+  auto rnd = [&] { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; return seed; };
+  oracle::Oracle orc(cp, prog);
+  for (int run = 0; run < 8; ++run) {
+    oracle::Inputs in;
+    in.cycles = 64;
+    for (auto &v : prog.inputs) {
+      auto &cells = in.streams[v.name];
+      for (size_t n = 0; n < in.cycles; ++n) {
+        array::Tensor t = array::Tensor::zeros(v.type.elem, array::concrete_shape(v.type.shape));
+        for (auto &x : t.i) x = v.type.elem == Scalar::Bool ? static_cast<int64_t>(rnd() & 1) : static_cast<int64_t>(rnd() % 7) - 3;
+        for (auto &x : t.r) x = static_cast<double>(rnd() % 7) - 3;
+        cells.push_back(oracle::Cell::of(t));
+      }
+    }
+    oracle::Result res = orc.run(in);
+    for (auto &m : mems)
+      for (size_t n = 0; n < res.cycles; ++n) {
+        oracle::Cell c = res.at(m.source, n);
+        if (c.tag != oracle::Tag::Val) continue;
+        int64_t x = c.value.i[0];
+        auto it = range.find(m.source);
+        if (it == range.end()) range[m.source] = {x, x};
+        else it->second = {std::min(it->second.first, x), std::max(it->second.second, x)};
+      }
+  }
+  // started flags of memories on the same clock agree (a -> pre x, pairs of fby)
+  std::vector<size_t> starts;
+  for (auto &m : mems) starts.push_back(m.started);
+  for (size_t a : smt.ts->arrow_started()) starts.push_back(a);
+  if (starts.size() <= 40)
+    for (size_t i = 0; i < starts.size(); ++i)
+      for (size_t j = i + 1; j < starts.size(); ++j) {
+        Interval eqv{starts[i], starts[j], 0, 0, false, false};
+        eqv.same_started = true;
+        invariants.push_back(eqv);
+      }
+  for (auto &m : mems) {
+    Interval nn{m.nil_slot, m.started, 0, 0, false, true};
+    invariants.push_back(nn);
+    if (!range.count(m.source)) continue;
+    auto [lo, hi] = range[m.source];
+    if (m.is_bool && lo != hi) continue;  // both values seen: nothing to say
+    invariants.push_back(Interval{m.slot, m.started, lo, hi, m.is_bool});
+  }
+  // Houdini: drop candidates that one transition can break, until the rest is inductive.
+  for (bool dropped = true; dropped && !invariants.empty();) {
+    dropped = false;
+    z3::solver s = smt.solver();
+    auto fs = smt.unroll(1, false, s);
+    s.add(inv_at(smt, fs[0].state_in));
+    for (size_t k = 0; k < invariants.size(); ++k) {
+      std::vector<Interval> one{invariants[k]};
+      z3::expr next = inv_of(smt, one, fs[0].state_out);
+      s.push();
+      s.add(!next);
+      if (s.check() != z3::unsat) {
+        invariants.erase(invariants.begin() + static_cast<long>(k));
+        dropped = true;
+        s.pop();
+        break;
+      }
+      s.pop();
+    }
+  }
+}
+
+// Proves that `bad` never holds (k-induction), or finds a run where it does (BMC) and
+// replays it in the oracle; `confirm` decides whether the replay shows the failure.
+void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
+                            const std::string &what, const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
+                            bool ticking) {
+  Smt smt(prog, clocks, opts);
+  // With `ticking`, only runs where the main node ticks at every cycle: a cycle where
+  // every input is absent changes no state and has no value, so for a property of the
+  // present values these runs lose nothing (stuttering), and k-induction is not defeated
+  // by runs of silent cycles.
+  auto ticks = [&](z3::solver &s, const std::vector<TransitionSystem::Frame> &fs) {
+    if (!ticking || prog.inputs.empty()) return;
+    for (auto &f : fs) {
+      z3::expr any = smt.ctx.bool_val(false);
+      for (auto &v : prog.inputs) any = any || f.p.at(v.name);
+      s.add(any);
+    }
+  };
+  bool spurious = false;
+  for (int k = 1; k <= opts.max_depth; ++k) {
+    // Base: no bad cycle among the first k from the initial state.
+    {
+      z3::solver s = smt.solver();
+      auto fs = smt.unroll(k, true, s);
+      ticks(s, fs);
+      z3::expr any = smt.ctx.bool_val(false);
+      for (auto &f : fs) any = any || bad(f);
+      s.add(any);
+      if (opts.explain && k == 1) r.smt += "; BMC base, depth 1: sat iff a bad cycle is reachable\n" + s.to_smt2() + "\n";
+      z3::check_result c = s.check();
+      if (c == z3::unknown) {
+        r.verdict = Verdict::Unknown;
+        r.method = "the solver gave up (timeout or incompleteness) at depth " + std::to_string(k);
+        return;
+      }
+      if (c == z3::sat) {
+        z3::model m = s.get_model();
+        Counterexample cx;
+        cx.inputs = model_inputs(prog, fs, m);
+        // Replay with lookahead, so that post's prophecies are confirmed by real ticks.
+        oracle::Inputs longer = cx.inputs;
+        oracle::Oracle orc(cp, prog);
+        oracle::Result res = orc.run(longer);
+        if (confirm(res, cx)) {
+          cx.csv = trace_csv(prog, cx.inputs);
+          r.verdict = Verdict::Falsified;
+          r.method = "bounded model checking (depth " + std::to_string(k) + "), replayed in the oracle";
+          r.cex = std::move(cx);
+          return;
+        }
+        spurious = true;  // the model used a freedom the oracle does not have: look deeper
+        continue;
+      }
+    }
+    // Step: k good cycles from any state imply a good next cycle.
+    {
+      z3::solver s = smt.solver();
+      auto fs = smt.unroll(k + 1, false, s);
+      ticks(s, fs);
+      discover_invariants(smt);
+      s.add(inv_at(smt, fs[0].state_in));
+      for (int j = 0; j < k; ++j) s.add(!bad(fs[static_cast<size_t>(j)]));
+      s.add(bad(fs[static_cast<size_t>(k)]));
+      if (opts.explain && k == 1) r.smt += "; k-induction step, k = 1: unsat proves the property\n" + s.to_smt2() + "\n";
+      z3::check_result c = s.check();
+      if (c == z3::unsat) {
+        r.verdict = Verdict::Valid;
+        r.method = "proved by Z3: " + what + " (" + std::to_string(k) + "-induction)";
+        return;
+      }
+    }
+  }
+  // k-induction failed: IC3/PDR (Z3's Spacer) looks for an inductive invariant itself.
+  if (auto proved = pdr_proves(smt, bad, ticking); proved && *proved) {
+    r.verdict = Verdict::Valid;
+    r.method = "proved by Z3's Spacer (IC3/PDR): " + what + " (an inductive invariant of the transition system)";
+    return;
+  }
+  r.verdict = Verdict::Unknown;
+  r.method = std::string("neither proved by k-induction (up to depth ") + std::to_string(opts.max_depth) +
+             ") or IC3/PDR nor falsified" +
+             (spurious ? " (the bounded runs found were not reproduced by the oracle)" : "");
+}
+
+// IC3/PDR through Z3's fixedpoint engine Spacer, over the same transition system: Horn
+// clauses Init(s) ∧ T(s, s') ⇒ Inv(s), Inv(s) ∧ T(s, s') ⇒ Inv(s'), and the query
+// Inv(s) ∧ T(s, s') ∧ bad. true: proved (Spacer found an inductive invariant excluding
+// bad; the system over-approximates the oracle, so the property holds there); false or
+// nullopt: not proved (a reachable bad state of the system is not a counterexample
+// until the oracle replays it, which BMC already tried).
+std::optional<bool> Checker::pdr_proves(Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
+                                        bool ticking) {
+  z3::context &ctx = smt.ctx;
+  try {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(opts.deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) return std::nullopt;
+    z3::fixedpoint fp(ctx);
+    z3::params prm(ctx);
+    prm.set("engine", "spacer");
+    // At most half of what is left, so that the properties checked after this one keep
+    // a budget (Spacer may search until its timeout).
+    prm.set("timeout", static_cast<unsigned>(std::min<long long>(left / 2 + 1, 0xFFFFFFF0LL)));
+    fp.set(prm);
+    auto frame_of = [&](bool initial) {
+      TransitionSystem::Frame f = smt.ts->frame(0, nullptr, initial);
+      std::vector<z3::expr> body;
+      for (auto e : f.constraints) body.push_back(e);
+      if (ticking && !prog.inputs.empty()) {
+        z3::expr any = ctx.bool_val(false);
+        for (auto &v : prog.inputs) any = any || f.p.at(v.name);
+        body.push_back(any);
+      }
+      return std::make_pair(std::move(f), std::move(body));
+    };
+    auto [f0, b0] = frame_of(true);
+    z3::sort_vector sorts(ctx);
+    for (auto &x : f0.state_in) sorts.push_back(x.get_sort());
+    z3::func_decl inv = ctx.function("rml_inv", sorts, ctx.bool_sort());
+    fp.register_relation(inv);
+    auto conj = [&](const std::vector<z3::expr> &xs) {
+      z3::expr_vector v(ctx);
+      for (auto &x : xs) v.push_back(x);
+      return z3::mk_and(v);
+    };
+    auto app = [&](const std::vector<z3::expr> &args) {
+      z3::expr_vector v(ctx);
+      for (auto &x : args) v.push_back(x);
+      return inv(v);
+    };
+    auto rule = [&](const z3::expr &body, const z3::expr &head, const char *name) {
+      z3::expr_vector vars = free_constants(ctx, {body, head});
+      z3::expr r = vars.empty() ? z3::implies(body, head) : z3::forall(vars, z3::implies(body, head));
+      fp.add_rule(r, ctx.str_symbol(name));
+    };
+    rule(conj(b0), app(f0.state_in), "init");
+    auto [f1, b1] = frame_of(false);
+    std::vector<z3::expr> next;  // fresh names for the next state (a head takes variables)
+    for (size_t k = 0; k < f1.state_out.size(); ++k) {
+      z3::expr n = ctx.constant(("rml_next!" + std::to_string(k)).c_str(), f1.state_out[k].get_sort());
+      b1.push_back(n == f1.state_out[k]);
+      next.push_back(n);
+    }
+    b1.push_back(app(f1.state_in));
+    rule(conj(b1), app(next), "step");
+    auto [f2, b2] = frame_of(false);
+    b2.push_back(app(f2.state_in));
+    b2.push_back(bad(f2));
+    z3::expr q = conj(b2);
+    z3::expr_vector qv = free_constants(ctx, {q});
+    z3::expr query = qv.empty() ? q : z3::exists(qv, q);
+    z3::check_result c = fp.query(query);
+    if (c == z3::unknown) return std::nullopt;
+    return c == z3::unsat;
+  } catch (z3::exception &) {
+    return std::nullopt;
+  }
+}
+
+auto Checker::bound_runs(const std::function<z3::expr(const TransitionSystem::Frame &)> &cont, const std::set<std::string> &roots,
+                         std::optional<int64_t> search) -> RunBound {
+  RunBound out;
+  const int64_t M = search ? *search : max_h();  // the largest bound searched
+  Smt smt(prog, clocks, opts, &roots);
+  // Base case for bound H: from the initial state, no run of H + 1 continuations.
+  auto base_holds = [&](int64_t H, bool keep_cex) -> std::optional<bool> {
+    int win = static_cast<int>(H) + 1, depth = win + 2;
+    z3::solver s = smt.solver();
+    auto fs = smt.unroll(depth, true, s);
+    z3::expr any = smt.ctx.bool_val(false);
+    for (int st = 0; st + win <= depth; ++st) {
+      z3::expr all = smt.ctx.bool_val(true);
+      for (int j = 0; j < win; ++j) all = all && cont(fs[static_cast<size_t>(st + j)]);
+      any = any || all;
+    }
+    s.add(any);
+    z3::check_result c = s.check();
+    if (c == z3::unknown) return std::nullopt;
+    if (c == z3::sat && keep_cex) {
+      out.falsified_at_max = true;
+      z3::model m = s.get_model();
+      Counterexample cx;
+      cx.inputs = model_inputs(prog, fs, m);
+      // Find the long run and cut the trace where it ends: its first cell then needs
+      // a cycle beyond the prefix although the prefix is longer than the bound.
+      for (int st = 0; st + win <= depth; ++st) {
+        bool run = true;
+        for (int j = 0; j < win && run; ++j) run = m.eval(cont(fs[static_cast<size_t>(st + j)]), true).is_true();
+        if (!run) continue;
+        out.run_start = static_cast<size_t>(st);
+        cx.inputs.cycles = static_cast<size_t>(st + win);
+        for (auto &kv : cx.inputs.streams) kv.second.resize(cx.inputs.cycles);
+        break;
+      }
+      out.cex = std::move(cx);
+    }
+    return c == z3::unsat;
+  };
+  // Step: k windows without a bad one, then a bad one, from any state satisfying the
+  // invariants (k-induction on windows).
+  auto step_holds = [&](int64_t H) {
+    int win = static_cast<int>(H) + 1;
+    for (int k = 1; k <= opts.max_depth; ++k) {
+      z3::solver t = smt.solver();
+      int n = k + win;
+      auto gs = smt.unroll(n, false, t);
+      discover_invariants(smt);
+      t.add(inv_at(smt, gs[0].state_in));
+      auto window = [&](int end) {
+        z3::expr all = smt.ctx.bool_val(true);
+        for (int j = end - win + 1; j <= end; ++j) all = all && cont(gs[static_cast<size_t>(j)]);
+        return all;
+      };
+      for (int end = win - 1; end < n - 1; ++end) t.add(!window(end));
+      t.add(window(n - 1));
+      if (t.check() == z3::unsat) return true;
+    }
+    return false;
+  };
+  // The smallest H whose base case holds: doubling, then bisection.
+  int64_t lo = -1, hi = -1;  // base fails at lo, holds at hi
+  for (int64_t H = 0;; H = H ? std::min<int64_t>(2 * H, M) : 1) {
+    auto b = base_holds(H, H == M);
+    if (!b) return out;
+    if (*b) {
+      hi = H;
+      break;
+    }
+    lo = H;
+    if (H == M) return out;  // runs longer than the largest bound searched
+  }
+  while (hi - lo > 1) {
+    int64_t mid = (lo + hi) / 2;
+    auto b = base_holds(mid, false);
+    if (!b) return out;
+    (*b ? hi : lo) = mid;
+  }
+  for (int64_t H = hi; H <= std::min<int64_t>(hi + 2, M); ++H)
+    if (step_holds(H)) {
+      out.h = H;
+      return out;
+    }
+  return out;
+}
+
+// Whether the assumptions admit no run of `depth` cycles from the initial state (e.g.
+// `assume always bp and not bp;`): then every proof under them is vacuous.
+bool Checker::assumptions_vacuous() {
+  if (prog.assumptions.empty()) return false;
+  int depth = opts.max_depth + 1;
+  for (auto &a : prog.assumptions)
+    if (a.eventually && a.within >= 0) depth = std::max<int>(depth, static_cast<int>(std::min<int64_t>(a.within, kMaxSearchedHorizon)) + 2);
+  std::set<std::string> roots;
+  for (auto &a : prog.assumptions) roots.insert(a.var);
+  Smt smt(prog, clocks, opts, &roots);
+  z3::solver s = smt.solver();
+  auto fs = smt.unroll(depth, true, s);
+  // The main node runs at every cycle (otherwise "nothing ever ticks" satisfies all).
+  if (!prog.inputs.empty())
+    for (auto &f : fs) {
+      z3::expr tick = smt.ctx.bool_val(false);
+      for (auto &v : prog.inputs) tick = tick || f.p.at(v.name);
+      s.add(tick);
+    }
+  vacuous_depth = depth;
+  return s.check() == z3::unsat;
+}
+
+}  // namespace rml::check

@@ -1,0 +1,71 @@
+#include "checker/smt_session.hpp"
+
+#include <sstream>
+
+namespace rml::check {
+
+std::string fmt_seconds(double s) {
+  std::ostringstream o;
+  o << s;
+  return o.str();
+}
+
+oracle::Inputs model_inputs(const core::Program &p, const std::vector<TransitionSystem::Frame> &fs, z3::model &m) {
+  oracle::Inputs in;
+  in.cycles = fs.size();
+  for (auto &v : p.inputs) {
+    auto &cells = in.streams[v.name];
+    for (auto &f : fs) {
+      bool present = m.eval(f.p.at(v.name), true).is_true();
+      if (!present) {
+        cells.push_back(oracle::Cell::absent());
+        continue;
+      }
+      std::vector<int64_t> shape = array::concrete_shape(v.type.shape);
+      array::Tensor t = array::Tensor::zeros(v.type.elem, shape);
+      auto it = f.v.find(v.name);
+      if (it != f.v.end()) {
+        z3::expr val = m.eval(it->second, true);
+        if (v.type.elem == Scalar::Bool) t.i[0] = val.is_true();
+        else {
+          uint64_t u = 0;
+          val.is_numeral_u64(u);
+          t.i[0] = static_cast<int64_t>(u);
+        }
+      }
+      cells.push_back(oracle::Cell::of(std::move(t)));
+    }
+  }
+  return in;
+}
+
+std::string trace_csv(const core::Program &p, const oracle::Inputs &in) {
+  std::string s;
+  for (size_t k = 0; k < p.inputs.size(); ++k) s += (k ? "," : "") + p.inputs[k].name;
+  s += "\n";
+  for (size_t n = 0; n < in.cycles; ++n) {
+    for (size_t k = 0; k < p.inputs.size(); ++k) {
+      std::string c = in.streams.at(p.inputs[k].name)[n].str();
+      if (c.find(',') != std::string::npos) c = "\"" + c + "\"";
+      s += (k ? "," : "") + c;
+    }
+    s += "\n";
+  }
+  return s;
+}
+
+z3::expr_vector free_constants(z3::context &ctx, const std::vector<z3::expr> &roots) {
+  z3::expr_vector out(ctx);
+  std::set<unsigned> seen;
+  std::vector<z3::expr> todo(roots.begin(), roots.end());
+  while (!todo.empty()) {
+    z3::expr e = todo.back();
+    todo.pop_back();
+    if (!seen.insert(e.id()).second || !e.is_app()) continue;
+    if (e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED) out.push_back(e);
+    for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back(e.arg(i));
+  }
+  return out;
+}
+
+}  // namespace rml::check
