@@ -5,6 +5,8 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/strong_components.hpp>
 
+#include "core/primitives.hpp"
+
 namespace rml::check {
 
 DepGraph build_graph(const core::Program &p, const core::Clocks &ck) {
@@ -14,42 +16,34 @@ DepGraph build_graph(const core::Program &p, const core::Clocks &ck) {
     for (int t = ck.of(y); t >= 0 && ck.terms[t].kind == core::ClockTerm::On; t = ck.terms[t].parent)
       g.add(y, ck.terms[t].cond, 0, {}, eq);
   };
+  // One edge per operand, as the primitive table says it is read (core/primitives.hpp);
+  // a primitive on the clock of its context also needs that clock's conditions. Guards
+  // come before the operands they guard (node numbers, and so the order in which cycles
+  // are found and described, follow the order of the edges).
   for (auto &eq : p.equations) {
     const std::string &y = eq.lhs;
     g.node(y);
-    auto a = [&](size_t i) { return eq.args.at(i); };
-    switch (eq.prim) {
-      case core::Prim::Const: clock_conds(y, &eq); break;
-      case core::Prim::Copy: g.add(y, a(0), 0, {}, &eq); break;
-      case core::Prim::Apply:
-        if (eq.args.empty()) clock_conds(y, &eq);
-        for (auto &x : eq.args) g.add(y, x, 0, {}, &eq);
-        break;
-      case core::Prim::When:
-        g.add(y, a(1), 0, {}, &eq);
-        g.add(y, a(0), 0, {Lit{a(1), eq.positive, 0}}, &eq);
-        break;
-      case core::Prim::Merge:
-        g.add(y, a(0), 0, {}, &eq);
-        g.add(y, a(1), 0, {Lit{a(0), true, 0}}, &eq);
-        g.add(y, a(2), 0, {Lit{a(0), false, 0}}, &eq);
-        break;
-      case core::Prim::Fby:
-        g.add(y, a(0), 0, {}, &eq, Edge::Need::FirstOnly);
-        g.add(y, a(1), -1, {}, &eq);
-        break;
-      case core::Prim::Pre:
-        clock_conds(y, &eq);
-        g.add(y, a(0), -1, {}, &eq);
-        break;
-      case core::Prim::Arrow:
-        g.add(y, a(0), 0, {}, &eq, Edge::Need::FirstOnly);
-        g.add(y, a(1), 0, {}, &eq, Edge::Need::NotFirst);
-        break;
-      case core::Prim::Post:
-        clock_conds(y, &eq);
-        g.add(y, a(0), +1, {}, &eq);
-        break;
+    if (core::takes_context_clock(eq)) clock_conds(y, &eq);
+    std::vector<size_t> order;
+    for (size_t k = 0; k < eq.args.size(); ++k)
+      for (size_t j = 0; j < eq.args.size(); ++j)
+        if (core::use_of(eq, j).guard == static_cast<int>(k)) {
+          order.push_back(k);
+          break;
+        }
+    for (size_t k = 0; k < eq.args.size(); ++k)
+      if (std::find(order.begin(), order.end(), k) == order.end()) order.push_back(k);
+    for (size_t k : order) {
+      const core::OperandUse &u = core::use_of(eq, k);
+      std::vector<Lit> guards;
+      if (u.guard_kind != core::GuardKind::None) {
+        bool positive = u.guard_kind == core::GuardKind::OnTrue || (u.guard_kind == core::GuardKind::OnPolarity && eq.positive);
+        guards.push_back(Lit{eq.args.at(static_cast<size_t>(u.guard)), positive, 0});
+      }
+      Edge::Need need = u.ticks == core::Ticks::First ? Edge::Need::FirstOnly
+                        : u.ticks == core::Ticks::Later ? Edge::Need::NotFirst
+                                                        : Edge::Need::Always;
+      g.add(y, eq.args[k], u.offset, std::move(guards), &eq, need);
     }
   }
   return g;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "checker/engine.hpp"
+#include "core/primitives.hpp"
 #include "oracle/trace_io.hpp"
 
 namespace rml::check {
@@ -26,22 +27,15 @@ std::set<std::string> Checker::may_be_nil() {
     changed = false;
     for (auto &eq : prog.equations) {
       if (nil.count(eq.lhs)) continue;
-      bool n = false;
-      switch (eq.prim) {
-        case core::Prim::Pre: n = true; break;
-        case core::Prim::Arrow: {
-          // a -> b is a at the first tick (which may be nil), then b. In the idiom
-          // a -> pre x, the pre's own first-tick nil is never read: only x's nil matters.
-          const core::Equation *b = def_of(eq.args[1]);
-          bool b_nil = b && b->prim == core::Prim::Pre ? nil.count(b->args[0]) > 0 : nil.count(eq.args[1]) > 0;
-          n = nil.count(eq.args[0]) > 0 || b_nil;
-          break;
-        }
-        case core::Prim::Const: break;
-        case core::Prim::Merge: n = nil.count(eq.args[1]) || nil.count(eq.args[2]); break;
-        case core::Prim::Fby: n = nil.count(eq.args[0]) || nil.count(eq.args[1]); break;
-        default:
-          for (auto &a : eq.args) n |= nil.count(a) > 0;
+      // Nil comes from pre's first value and flows through the operands the primitive
+      // table marks (core/primitives.hpp). An operand read only at later ticks that is a
+      // `pre x` (the idiom a -> pre x) has x's nil, not the pre's own first-tick nil.
+      bool n = core::info(eq.prim).makes_nil;
+      for (size_t k = 0; k < eq.args.size() && !n; ++k) {
+        const core::OperandUse &u = core::use_of(eq, k);
+        if (!u.nil_flows) continue;
+        const core::Equation *d = u.ticks == core::Ticks::Later ? def_of(eq.args[k]) : nullptr;
+        n = d && d->prim == core::Prim::Pre ? nil.count(d->args[0]) > 0 : nil.count(eq.args[k]) > 0;
       }
       if (n) {
         nil.insert(eq.lhs);

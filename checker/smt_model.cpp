@@ -1,5 +1,7 @@
 #include "checker/smt_model.hpp"
 
+#include "core/primitives.hpp"
+
 namespace rml::check {
 
 namespace {
@@ -53,13 +55,7 @@ TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, 
       state_base_.push_back(-1);
       continue;
     }
-    switch (eq.prim) {
-      case core::Prim::Fby:
-      case core::Prim::Pre:
-      case core::Prim::Post: k = 3; break;
-      case core::Prim::Arrow: k = 1; break;
-      default: break;
-    }
+    if (core::info(eq.prim).state_slots > 0) k = core::info(eq.prim).state_slots;  // core/primitives.hpp
     state_base_.push_back(k < 0 ? -1 : state_size_);
     if (k > 0) state_size_ += k;
   }
@@ -143,7 +139,7 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
     for (size_t e = 0; e < prog_.equations.size(); ++e) {
       if (state_base_[e] < 0) continue;
       add(!f.state_in[k]);
-      k += prog_.equations[e].prim == core::Prim::Arrow ? 1 : 3;
+      k += core::info(prog_.equations[e].prim).state_slots;
     }
     for (; k < state_sorts.size(); ++k) add(f.state_in[k] == 0);
   }

@@ -4,6 +4,8 @@
 // call the same rules, through `Store` views of the current (or previous) iterate.
 #include "oracle/oracle.hpp"
 
+#include "core/primitives.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -218,20 +220,17 @@ struct Oracle::Impl {
       nd.eq = &eq;
       nd.out = col(eq.lhs);
       for (auto &a : eq.args) nd.in.push_back(col(a));
-      int ck = clock_col[static_cast<size_t>(clocks.of(eq.lhs))];
+      // A primitive on the clock of its context reads that clock (core/primitives.hpp).
+      if (core::takes_context_clock(eq)) nd.clock = clock_col[static_cast<size_t>(clocks.of(eq.lhs))];
       switch (eq.prim) {
         case core::Prim::Const:
           nd.k = K::Const;
-          nd.clock = ck;
           nd.constant = literal(eq.lit);
           break;
         case core::Prim::Copy: nd.k = K::Copy; break;
         case core::Prim::Apply:
           nd.k = K::Apply;
-          if (eq.args.empty()) {  // f(static args) only: a constant on the clock of its context
-            nd.clock = ck;
-            nd.constant = apply(eq, {});
-          }
+          if (eq.args.empty()) nd.constant = apply(eq, {});  // f(static args) only: a constant
           nd.scalar_fast = is_scalar_op(eq.fn) && eq.static_args.empty() && templ[nd.out].numel == 1 &&
                            std::all_of(nd.in.begin(), nd.in.end(), [&](int c) { return templ[c].numel == 1; });
           if (nd.scalar_fast) nd.op = static_cast<uint8_t>(scalar_op(eq.fn));
@@ -239,39 +238,28 @@ struct Oracle::Impl {
         case core::Prim::When: nd.k = K::When; nd.positive = eq.positive; break;
         case core::Prim::Merge: nd.k = K::Merge; break;
         case core::Prim::Fby: nd.k = K::Fby; break;
-        case core::Prim::Pre: nd.k = K::Pre; nd.clock = ck; break;
+        case core::Prim::Pre: nd.k = K::Pre; break;
         case core::Prim::Arrow: nd.k = K::Arrow; break;
-        case core::Prim::Post: nd.k = K::Post; nd.clock = ck; break;
+        case core::Prim::Post: nd.k = K::Post; break;
       }
       nodes.push_back(std::move(nd));
     }
-    // Who reads what, and how far a change must travel.
+    // Who reads what, and how far a change must travel: within the cycle, or forward
+    // (state) or backward (a prophecy) along the ticks of the node's clock — its own, or
+    // its first operand's (core/primitives.hpp, Time).
     readers.assign(templ.size(), {});
     for (size_t k = 0; k < nodes.size(); ++k) {
       const Node &nd = nodes[k];
       int id = static_cast<int>(k);
-      auto inst = [&](int c) { readers[c].push_back({id, Mode::Inst, -1}); };
-      switch (nd.k) {
-        case K::Fby:
-        case K::Arrow:
-          for (int c : nd.in) readers[c].push_back({id, Mode::Fwd, nd.in[0]});
-          break;
-        case K::Pre:
-          readers[nd.in[0]].push_back({id, Mode::Fwd, nd.clock});
-          readers[nd.clock].push_back({id, Mode::Fwd, nd.clock});
-          break;
-        case K::Post:
-          if (opts.post_clock_data) {
-            readers[nd.in[0]].push_back({id, Mode::Back, nd.in[0]});
-          } else {
-            readers[nd.in[0]].push_back({id, Mode::Back, nd.clock});
-            readers[nd.clock].push_back({id, Mode::Back, nd.clock});
-          }
-          break;
-        default:
-          for (int c : nd.in) inst(c);
-          if (nd.clock >= 0) inst(nd.clock);
+      core::Time time = nd.eq ? core::info(nd.eq->prim).time : core::Time::Instant;
+      Mode mode = time == core::Time::Instant ? Mode::Inst : time == core::Time::Forward ? Mode::Fwd : Mode::Back;
+      int ticks = time == core::Time::Instant ? -1 : nd.clock >= 0 ? nd.clock : nd.in[0];
+      if (time == core::Time::Backward && opts.post_clock_data) {  // refuted variant: post's presence from its argument
+        readers[nd.in[0]].push_back({id, mode, nd.in[0]});
+        continue;
       }
+      for (int c : nd.in) readers[c].push_back({id, mode, ticks});
+      if (nd.clock >= 0) readers[nd.clock].push_back({id, mode, ticks});
     }
     order_nodes();
   }
@@ -303,9 +291,12 @@ struct Oracle::Impl {
       while (!stack.empty()) {
         auto &[n, i] = stack.back();
         const Node &nd = nodes[n];
-        std::vector<int> deps = nd.in;
-        if (nd.k == K::Fby || nd.k == K::Post || nd.k == K::Pre || nd.k == K::Arrow) deps.resize(1);
-        if (nd.k == K::Post || nd.k == K::Pre) deps = {};
+        // The operands read in the same cycle, at the first tick or every one.
+        std::vector<int> deps;
+        for (size_t j = 0; j < nd.in.size(); ++j) {
+          const core::OperandUse *u = nd.eq ? &core::use_of(*nd.eq, j) : nullptr;
+          if (!u || (u->offset == 0 && u->ticks != core::Ticks::Later)) deps.push_back(nd.in[j]);
+        }
         if (nd.clock >= 0) deps.push_back(nd.clock);
         if (i < deps.size()) {
           int p = producer[deps[i++]];

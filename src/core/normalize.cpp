@@ -1,4 +1,5 @@
 #include "core/normalize.hpp"
+#include "core/primitives.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,20 +14,7 @@
 
 namespace rml::core {
 
-const char *prim_name(Prim p) {
-  switch (p) {
-    case Prim::Const: return "const";
-    case Prim::Copy: return "copy";
-    case Prim::Apply: return "apply";
-    case Prim::When: return "when";
-    case Prim::Merge: return "merge";
-    case Prim::Fby: return "fby";
-    case Prim::Pre: return "pre";
-    case Prim::Arrow: return "arrow";
-    case Prim::Post: return "post";
-  }
-  return "?";
-}
+const char *prim_name(Prim p) { return info(p).name; }
 
 std::string Literal::str() const {
   switch (type) {

@@ -21,6 +21,7 @@ enum class Prim : uint8_t {
   Arrow,   // x = y -> z
   Post,    // x = post y
 };
+inline constexpr Prim kLastPrim = Prim::Post;  // what each primitive reads: core/primitives.hpp
 const char *prim_name(Prim p);
 
 struct Literal {
