@@ -22,6 +22,7 @@ inline constexpr uint64_t kMinMaxMemory = 1ull << 20;      // --max-memory: 1 Mi
 inline constexpr uint64_t kMaxMaxMemory = 1ull << 40;
 std::optional<size_t> parse_cycles(const std::string &text, std::string &error);
 std::optional<double> parse_timeout(const std::string &text, std::string &error);
+std::string timeout_message(const std::string &got);  // parse_timeout's error, also for a timeout the caller checks
 std::optional<uint64_t> parse_memory(const std::string &text, std::string &error);  // "4G", "512M", "1048576"
 std::string format_bytes(uint64_t bytes);  // "2 GiB", "1.5 MiB", "812 bytes"
 

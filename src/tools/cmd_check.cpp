@@ -1,0 +1,320 @@
+// rml-check / rml check: the properties of each main node, their counterexamples written
+// as traces with the commands that replay them, as text or JSON.
+#include "tools/commands.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <nlohmann/json.hpp>
+
+#include "checker/checker.hpp"
+#include "core/normalize.hpp"
+#include "oracle/oracle.hpp"
+#include "oracle/trace_io.hpp"
+#include "syntax/parser.hpp"
+#include "tools/chronogram.hpp"
+#include "tools/load.hpp"
+#include "tools/main_node.hpp"
+
+namespace rml {
+
+namespace {
+
+// --assume: each text is a source of its own, "<--assume K>" (a diagnostic's column is the
+// position inside the option), parsed as one assumption (parse_assumption) and attached to
+// the main node before checking, as if written in its body.
+FrontendOptions assume_options(const std::string &main, const std::vector<std::string> &assume) {
+  FrontendOptions o;
+  o.before_check = [main, assume](FrontendResult &r) {
+    NodeDecl *node = nullptr;
+    for (size_t k = r.checked.prelude_decls; k < r.checked.program.decls.size(); ++k)
+      if (auto *n = std::get_if<NodeDecl>(&r.checked.program.decls[k]); n && n->name == main) node = n;
+    for (size_t k = 0; k < assume.size(); ++k) {
+      auto file = std::make_unique<SourceFile>("<--assume " + std::to_string(k + 1) + ">", assume[k]);
+      std::optional<Assumption> a = parse_assumption(*file, r.diags);
+      r.files.insert(r.files.end() - 1, std::move(file));  // the user's file stays last
+      if (a && node) node->assumptions.push_back(std::move(*a));
+    }
+  };
+  return o;
+}
+
+void print_findings(const check::PropertyResult &p, std::ostream &out) {
+  for (auto &f : p.findings) {
+    Diagnostic d;
+    d.severity = p.verdict == check::Verdict::Falsified ? Severity::Error : Severity::Warning;
+    d.rule = f.rule;
+    d.message = f.message;
+    d.span = f.span;
+    if (f.span.valid()) out << render(d);
+    else out << "  " << f.rule << ": " << f.message << "\n";
+  }
+}
+
+}  // namespace
+
+int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
+  if (!(c.timeout_s > 0 && c.timeout_s <= kMaxTimeoutSeconds)) {  // NaN fails too
+    std::ostringstream got;
+    got << c.timeout_s;
+    err << "rml-check: error: " << timeout_message(got.str()) << "\n";
+    return kFrontendError;
+  }
+  auto r = load(c.file, err);
+  if (!r) return kFrontendError;
+  if (c.json && r->diags.has_errors()) {
+    nlohmann::json j = nlohmann::json::array();
+    for (auto &d : r->diags.all()) {
+      nlohmann::json o;
+      o["kind"] = "frontend";
+      o["severity"] = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
+      o["rule"] = d.rule;
+      o["message"] = d.message;
+      if (d.span.valid()) {
+        auto [l, col] = d.span.file->line_col(d.span.begin);
+        o["file"] = d.span.file->path;
+        o["line"] = l;
+        o["col"] = col;
+      }
+      j.push_back(o);
+    }
+    out << nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", j}}.dump(2) << "\n";
+    return kFrontendError;
+  }
+  if (int rc = report(*r, err)) return rc;
+  // Which nodes: --main, the file's `// main:` header, or every node that can be a main.
+  std::vector<std::string> mains;
+  if (!c.main_node.empty()) {
+    std::ostringstream why;
+    if (!check_main_name(*r, c.main_node, why)) {
+      if (!c.json) err << why.str();
+      else  // the diagnostic's text, in the JSON shape of the other front-end errors
+        out << nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", nlohmann::json::array({{{"kind", "frontend"}, {"severity", "error"}, {"rule", "main.unknown"}, {"message", why.str()}}})}}.dump(2) << "\n";
+      return kFrontendError;
+    }
+    mains.push_back(c.main_node);
+  } else if (std::string h = header_main(*r); !h.empty()) mains.push_back(h);
+  else mains = main_candidates(*r);
+  if (c.frontend_only) {
+    if (!c.json) out << c.file << ": front end ok (" << user_nodes(*r).size() << " nodes)\n";
+    else out << nlohmann::json{{"file", c.file}, {"verdict", "ok"}, {"diagnostics", nlohmann::json::array()}}.dump(2) << "\n";
+    return kOk;
+  }
+  if (mains.empty()) {  // nothing to check is not a success (README "Limits and exit codes")
+    size_t n = user_nodes(*r).size();
+    std::string why = n == 0 ? "the file declares no node" : std::to_string(n) + (n == 1 ? " node, generic" : " nodes, all generic") + " (static parameters)";
+    if (!c.json)
+      err << "rml-check: error: " << c.file << ": no node to check: " << why
+          << "; --frontend-only checks names, types and shapes only\n";
+    else
+      out << nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", nlohmann::json::array({{{"kind", "frontend"}, {"severity", "error"}, {"rule", "check.no-node"}, {"message", "no node to check: " + why}}})}}.dump(2) << "\n";
+    return kFrontendError;
+  }
+  if (!c.assume.empty()) {
+    if (mains.size() != 1) {
+      err << "rml-check: error: --assume needs one main node (use --main)\n";
+      return kFrontendError;
+    }
+    std::string text = r->files.back()->text;
+    r = run_frontend(c.file, std::move(text), assume_options(mains[0], c.assume));
+    if (r->diags.has_errors()) {
+      err << "rml-check: error: in --assume:\n";
+      return report(*r, err);
+    }
+  }
+  // --cex-dir: made before checking, so that a counterexample has somewhere to go (the
+  // default folder is made when the first counterexample is found).
+  bool cex_dir_made = false;
+  if (c.cex_dir_given && !c.no_cex_files) {
+    std::error_code ec;
+    std::filesystem::create_directories(c.cex_dir, ec);
+    if (ec || !std::filesystem::is_directory(c.cex_dir)) {
+      err << "rml-check: error: --cex-dir '" << c.cex_dir << "': cannot create the folder"
+          << (ec ? ": " + ec.message() : std::string(": a file of that name exists")) << "\n";
+      return kFrontendError;
+    }
+    cex_dir_made = true;
+  }
+  check::Options opts;
+  opts.timeout_s = c.timeout_s;
+  opts.explain = c.explain;
+  int worst = kOk;
+  nlohmann::json jreports = nlohmann::json::array();
+  for (auto &main : mains) {
+    core::Program prog;
+    try {
+      prog = core::elaborate(r->checked, main);
+    } catch (core::ElabError &e) {
+      err << (e.span.valid() ? location(e.span) + ": " : std::string("rml-check: ")) << "error[elab]: " << e.message << "\n";
+      return kFrontendError;
+    }
+    // A limit reached while checking (the oracle's memory cap, out of memory) leaves the
+    // node's properties unknown (exit 3), never falsified; the other mains are checked.
+    check::Report rep;
+    std::string failure;
+    try {
+      // The checker replays counterexamples in the oracle: a program one cycle of which
+      // exceeds the oracle's memory cap (oracle::Options::max_memory) is not checked.
+      oracle::Oracle probe(r->checked, prog);
+      rep = check::check_program(r->checked, prog, opts);
+    } catch (oracle::MemoryLimitError &e) {
+      failure = std::string(e.what()) + " (rml-check runs counterexamples in the oracle)";
+    } catch (oracle::OracleError &e) {
+      failure = e.what();
+    } catch (std::bad_alloc &) {
+      failure = "out of memory while checking '" + main + "'";
+    }
+    if (!failure.empty()) {
+      err << "rml-check: error: " << failure << ": the properties of '" << main << "' are unknown\n";
+      if (worst == kOk) worst = kUnknown;
+      jreports.push_back({{"main", main}, {"verdict", "unknown"}, {"error", failure}});
+      continue;
+    }
+    int rc = rep.exit_code();
+    if (rc == kFalsified || (rc == kUnknown && worst == kOk)) worst = rc;
+    nlohmann::json jr;
+    jr["main"] = main;
+    jr["properties"] = nlohmann::json::array();
+    if (!c.json) out << c.file << ": node " << main << "\n";
+    size_t cex_no = 0;
+    for (auto &p : rep.properties) {
+      std::string chronogram, cex_file, replay_show;
+      if (p.cex) {
+        try {
+          oracle::Oracle orc(r->checked, prog);
+          oracle::Result res = orc.run(p.cex->inputs);
+          std::vector<std::string> show;
+          for (auto &v : prog.inputs) show.push_back(v.name);
+          for (auto &v : p.cex->show)
+            if (std::find(show.begin(), show.end(), v) == show.end() && res.has(v)) show.push_back(v);
+          // Labelled as rml parse --normalized and rml run --show spell the variables.
+          auto printed = core::printed_names(prog);
+          std::vector<std::string> labels;
+          for (auto &v : show) labels.push_back(printed.count(v) ? printed.at(v) : v);
+          chronogram = format_chronogram(res, show, oracle::Format::Table, labels);
+          // The replay shows what rml run shows by default (inputs, outputs) and the
+          // variables the counterexample blames, which it would not.
+          std::vector<std::string> replay = show;
+          replay.resize(prog.inputs.size());
+          for (auto &v : prog.outputs) replay.push_back(v.name);
+          bool extra = false;
+          for (auto &v : show)
+            if (std::find(replay.begin(), replay.end(), v) == replay.end()) replay.push_back(v), extra = true;
+          for (size_t k = 0; extra && k < replay.size(); ++k)
+            replay_show += (k ? "," : " --show ") + (printed.count(replay[k]) ? printed.at(replay[k]) : replay[k]);
+        } catch (oracle::OracleError &e) {
+          chronogram = std::string("(not replayed: ") + e.what() + ")\n";
+        } catch (std::bad_alloc &) {
+          chronogram = "(not replayed: out of memory)\n";
+        }
+        if (!c.no_cex_files && !cex_dir_made) {
+          std::error_code ec;
+          std::filesystem::create_directories(c.cex_dir, ec);
+          cex_dir_made = !ec && std::filesystem::is_directory(c.cex_dir);
+          if (!cex_dir_made)
+            err << "rml-check: error: cannot make the folder '" << c.cex_dir << "' for counterexample traces"
+                << (ec ? ": " + ec.message() : std::string(": a file of that name exists")) << " (printed inline instead)\n";
+        }
+        if (cex_dir_made) {
+          // A written trace replays exactly the counterexample's cycles with --cycles N
+          // (an input-less node's CSV has no rows: the comment says so).
+          cex_file = (std::filesystem::path(c.cex_dir) / (main + "." + p.kind + "." + std::to_string(++cex_no) + ".csv")).string();
+          std::ofstream f(cex_file, std::ios::binary | std::ios::trunc);
+          if (prog.inputs.empty())
+            f << "# '" << main << "' has no inputs: replay " << p.cex->inputs.cycles << " cycles with --cycles "
+              << p.cex->inputs.cycles << "\n";
+          f << p.cex->csv;
+          f.close();
+          if (!f) {  // never lose it: say so, and print the trace inline below
+            err << "rml-check: error: cannot write the counterexample trace to '" << cex_file << "': " << std::strerror(errno)
+                << " (printed inline instead)\n";
+            cex_file.clear();
+          }
+        }
+      }
+      // The command that replays the counterexample and fails (exit 1) as the property does.
+      std::string replay_cmd;
+      if (p.cex) {
+        replay_cmd = "rml run " + c.file + " --main " + main;
+        if (!cex_file.empty()) replay_cmd += " --inputs " + cex_file;
+        else if (!prog.inputs.empty()) replay_cmd += " --inputs <this trace>";
+        replay_cmd += " --cycles " + std::to_string(p.cex->inputs.cycles) + replay_show;
+        if (p.cex->required) {
+          auto pn = core::printed_names(prog);
+          const std::string &v = p.cex->required->var;
+          replay_cmd += (p.cex->required->must_be_true ? " --require-true " : " --require-known ") + (pn.count(v) ? pn.at(v) : v) +
+                        "@" + std::to_string(p.cex->required->cycle);
+        }
+      }
+      if (c.json) {
+        nlohmann::json o;
+        o["kind"] = p.kind;
+        if (p.kind == "property") {
+          o["name"] = p.name;
+          if (p.span.valid()) {
+            auto [l, col] = p.span.file->line_col(p.span.begin);
+            o["line"] = l;
+            o["col"] = col;
+          }
+        }
+        o["verdict"] = check::verdict_name(p.verdict);
+        o["method"] = p.method;
+        o["horizon"] = p.horizon ? nlohmann::json(*p.horizon) : nlohmann::json(nullptr);
+        o["findings"] = nlohmann::json::array();
+        for (auto &f : p.findings) {
+          nlohmann::json fj{{"rule", f.rule}, {"message", f.message}};
+          if (f.span.valid()) {
+            auto [l, col] = f.span.file->line_col(f.span.begin);
+            fj["file"] = f.span.file->path;
+            fj["line"] = l;
+            fj["col"] = col;
+          }
+          o["findings"].push_back(fj);
+        }
+        if (p.cex) {
+          o["counterexample"] = {{"what", p.cex->what}, {"trace_csv", p.cex->csv}, {"chronogram", chronogram}, {"cycles", p.cex->inputs.cycles}};
+          if (!cex_file.empty()) o["counterexample"]["trace_file"] = cex_file;
+          o["counterexample"]["replay"] = replay_cmd;
+        }
+        else o["counterexample"] = nullptr;
+        if (c.explain) o["smt"] = p.smt;
+        jr["properties"].push_back(o);
+        continue;
+      }
+      out << "  " << p.kind;
+      if (p.kind == "property") {
+        out << " '" << p.name << "'";
+        if (p.span.valid()) out << " (line " << p.span.file->line_col(p.span.begin).first << ")";
+      }
+      out << ": " << check::verdict_name(p.verdict);
+      if (p.horizon)
+        out << " (horizon " << *p.horizon << (*p.horizon == 1 ? " cycle" : " cycles")
+            << (*p.horizon ? ", buffering " + std::to_string(*p.horizon + 1) + " cycles" : "") << ")";
+      out << " -- " << p.method << "\n";
+      print_findings(p, out);
+      if (p.cex) {
+        out << "  counterexample: " << p.cex->what << "\n";
+        std::istringstream lines(chronogram);
+        std::string line;
+        while (std::getline(lines, line)) out << "    " << line << "\n";
+        out << "  replay: " << replay_cmd << "\n";
+        if (cex_file.empty() && !prog.inputs.empty()) {
+          // Indented only: a '|' prefix would look like a source excerpt's, and be
+          // copied with the trace.
+          out << "  trace (CSV; save it and pass it with --inputs):\n";
+          std::istringstream csv(p.cex->csv);
+          while (std::getline(csv, line)) out << "    " << line << "\n";
+        }
+      }
+      if (c.explain && !p.smt.empty()) out << p.smt;
+    }
+    jreports.push_back(jr);
+  }
+  if (c.json) out << nlohmann::json{{"file", c.file}, {"reports", jreports}}.dump(2) << "\n";
+  return worst;
+}
+
+}  // namespace rml

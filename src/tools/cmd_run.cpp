@@ -1,0 +1,322 @@
+// rml run: a node on an input trace in the oracle (pointwise funs by the reference
+// evaluator or the compiled path), its chronogram, and what the run breaks or leaves unknown.
+#include "tools/commands.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+
+#include "array/bot/bot.hpp"
+#include "array/exec/exec.hpp"
+#include "array/lower/lower.hpp"
+#include "core/normalize.hpp"
+#include "oracle/oracle.hpp"
+#include "oracle/trace_io.hpp"
+#include "tools/assumptions.hpp"
+#include "tools/chronogram.hpp"
+#include "tools/load.hpp"
+#include "tools/main_node.hpp"
+
+namespace rml {
+
+namespace {
+
+// A bad trace as a diagnostic: FILE:LINE:COL, the rule, and the trace's line with a caret.
+std::string render_trace_error(const oracle::TraceError &e, const std::string &text) {
+  if (e.line == 0) return e.path + ": error[" + e.rule + "]: " + e.message + "\n";
+  bool bom = text.compare(0, 3, "\xEF\xBB\xBF") == 0;  // the reader's columns skip it
+  SourceFile file(e.path, bom ? text.substr(3) : text);
+  Diagnostic d;
+  d.rule = e.rule;
+  d.message = e.message;
+  uint32_t line = static_cast<uint32_t>(std::min<size_t>(e.line, file.line_starts.size()));
+  uint32_t begin = file.line_starts[line - 1];
+  uint32_t end = line < file.line_starts.size() ? file.line_starts[line] : static_cast<uint32_t>(file.text.size());
+  uint32_t at = static_cast<uint32_t>(std::min<size_t>(begin + e.col - (e.col ? 1 : 0), end));
+  d.span = Span{&file, at, at + 1};
+  return render(d);
+}
+
+// A failure of the compiled path (lowering, bot, the executor) during `rml run`: not the
+// user's program's fault once the front end accepted it, so it exits 3, not 2.
+struct CompiledPathError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Pointwise `fun` applications through lowering + bot + simplifier + executor, with one
+// executable per (fun, static arguments, argument types): a stream applies the same fun
+// at the same types every cycle, so each is compiled once.
+struct CompiledStats {
+  std::map<std::string, std::shared_ptr<exec::Executable>> cache;
+  size_t applications = 0;
+};
+
+oracle::Options::FunApply compiled_fun_apply(const CheckedProgram &cp, std::shared_ptr<CompiledStats> stats) {
+  return [&cp, stats](const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<array::Tensor> &args) {
+    ++stats->applications;
+    std::vector<ir::Type> types;
+    std::string key = fn;
+    for (auto &v : statics) key += "\x1f#" + v.str();
+    for (auto &a : args) {
+      types.push_back(ir::Type{a.elem, a.shape});
+      key += "\x1f" + types.back().str();
+    }
+    auto &exe = stats->cache[key];
+    try {
+      if (!exe) {
+        lower::Lowered l = lower::lower_fun(cp, fn, statics, types);
+        ir::Program p = l.program();
+        p.outputs[0] = bot::simplify(bot::bot(l.body));
+        exe = exec::compile(p);
+      }
+      return exe->run(args).at(0);
+    } catch (lower::LowerError &e) {
+      throw CompiledPathError(std::string("cannot lower '") + fn + "':\n" + e.what());
+    } catch (std::bad_alloc &) {
+      throw;  // out of memory: cmd_run's diagnostic
+    } catch (std::exception &e) {  // ir::IrError, exec::ExecError
+      throw CompiledPathError("compiled backend, '" + fn + "' at " + key.substr(fn.size()) + ": " + e.what());
+    }
+  };
+}
+
+}  // namespace
+
+int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
+  if (c.backend != "reference" && c.backend != "compiled") {
+    err << "rml: error: --backend is reference or compiled\n";
+    return kFrontendError;
+  }
+  std::string bad;
+  if (c.cycles && !parse_cycles(std::to_string(c.cycles), bad)) {
+    err << "rml: error: " << bad << "\n";
+    return kFrontendError;
+  }
+  if (!parse_memory(std::to_string(c.max_memory), bad)) {
+    err << "rml: error: " << bad << "\n";
+    return kFrontendError;
+  }
+  auto r = load(c.file, err);
+  if (!r) return kFrontendError;
+  if (int rc = report(*r, err)) return rc;
+  std::optional<std::string> chosen = choose_main(*r, c.main_node, err);
+  if (!chosen) return kFrontendError;
+  const std::string main = *chosen;
+  oracle::Format fmt;
+  if (c.format == "table") fmt = oracle::Format::Table;
+  else if (c.format == "csv") fmt = oracle::Format::Csv;
+  else if (c.format == "json") fmt = oracle::Format::Json;
+  else {
+    err << "rml: error: --format is table, csv or json\n";
+    return kFrontendError;
+  }
+  try {
+    core::Program prog = core::elaborate(r->checked, main);
+    oracle::Options opts;
+    opts.post_clock_data = c.post_clock_data;
+    opts.strict_when_merge = c.strict_when_merge;
+    opts.lazy_if = c.lazy_if;
+    opts.max_memory = c.max_memory;
+    auto stats = std::make_shared<CompiledStats>();
+    if (c.backend == "compiled") opts.apply_fun = compiled_fun_apply(r->checked, stats);
+    oracle::Oracle orc(r->checked, prog, opts);
+    for (auto &clash : orc.clocks().clashes)
+      err << (clash.span.valid() ? location(clash.span) + ": " : std::string()) << "warning[clock.clash]: " << clash.message
+          << " (the oracle continues with the first unification)\n";
+    oracle::Solver solver = c.solver == "kleene" ? oracle::Solver::Kleene : oracle::Solver::Worklist;
+    // The variables to print (--all: those of Result::vars, in its order).
+    std::vector<std::string> vars;
+    if (!c.show.empty()) {
+      std::string why;
+      auto shown = resolve_shown(prog, c.show, why);
+      if (!shown) {
+        err << c.file << ": error[run.show]: " << why << "\n";
+        return kFrontendError;
+      }
+      vars = *shown;
+    }
+    if (c.show_all) {
+      vars.clear();
+      auto add = [&](const std::string &v) {
+        if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
+      };
+      for (auto &v : prog.inputs) add(v.name);
+      for (auto &v : prog.outputs) add(v.name);
+      for (auto &eq : prog.equations) add(eq.lhs);
+    }
+    if (vars.empty()) {
+      for (auto &v : prog.inputs) vars.push_back(v.name);
+      for (auto &v : prog.outputs) vars.push_back(v.name);
+    }
+    // --require-known / --require-true VAR@CYCLE: checked after the run, named as --show
+    // names variables.
+    struct Required {
+      std::string var;
+      size_t cycle;
+      bool must_be_true;
+    };
+    std::vector<Required> required;
+    for (bool must_be_true : {false, true})
+      for (auto &cell : must_be_true ? c.require_true : c.require_known) {
+        const char *flag = must_be_true ? "--require-true" : "--require-known";
+        size_t at = cell.rfind('@');
+        std::string why, cyc = at == std::string::npos ? "" : cell.substr(at + 1);
+        bool digits = !cyc.empty() && cyc.size() <= 9 && std::all_of(cyc.begin(), cyc.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+        if (!digits) {
+          err << "rml: error: " << flag << ": expected VAR@CYCLE (a cycle from 0 to 999999999), got '" << cell << "'\n";
+          return kFrontendError;
+        }
+        auto var = resolve_shown(prog, {cell.substr(0, at)}, why);
+        if (!var) {
+          err << c.file << ": error[run.show]: " << flag << ": " << why << "\n";
+          return kFrontendError;
+        }
+        required.push_back({var->front(), static_cast<size_t>(std::stoul(cyc)), must_be_true});
+      }
+    // The memory cap covers the oracle's store and inputs, and the printed chronogram (a
+    // cell's text, ~26 bytes per element, held about three times while formatting).
+    auto memory_check = [&](size_t cycles) {
+      long double print = 48;
+      for (auto &v : vars) print += 128.0L + 80.0L * static_cast<long double>(orc.cell_elements(v));
+      long double need = static_cast<long double>(orc.memory_needed(cycles, solver)) + print * static_cast<long double>(cycles);
+      orc.check_memory(cycles, need >= 1.8e19L ? UINT64_MAX : static_cast<uint64_t>(need), c.max_memory);
+    };
+    oracle::Inputs in;
+    if (!c.inputs.empty()) {
+      std::string io;
+      auto text = read_file(c.inputs, io);
+      if (!text) {
+        err << "rml: error: " << io << "\n";
+        return kFrontendError;
+      }
+      // Before reading: at most a cycle per line (CSV) or per object (JSON).
+      bool json = oracle::is_json_trace(*text);
+      size_t rows = json ? static_cast<size_t>(std::count(text->begin(), text->end(), '{'))
+                         : static_cast<size_t>(std::count(text->begin(), text->end(), '\n')) + 1;
+      memory_check(std::max(rows, c.cycles));
+      try {
+        in = oracle::read_trace(c.inputs, *text, prog, c.cycles);
+      } catch (oracle::TraceError &e) {
+        err << render_trace_error(e, *text);
+        return kFrontendError;
+      }
+    } else if (!prog.inputs.empty()) {
+      err << "rml: error: '" << main << "' has inputs: give a trace with --inputs\n";
+      return kFrontendError;
+    } else {
+      in.cycles = c.cycles ? c.cycles : 10;
+    }
+    memory_check(in.cycles);
+    oracle::Result res = orc.run(in, solver);
+    // Every variable under the name rml parse --normalized prints (what --show accepts).
+    auto printed = core::printed_names(prog);
+    auto label = [&](const std::string &v) {
+      auto it = printed.find(v);
+      return it == printed.end() ? v : it->second;
+    };
+    std::vector<std::string> labels;
+    for (auto &v : vars) labels.push_back(label(v));
+    out << format_chronogram(res, vars, fmt, labels);
+    if (c.backend == "compiled")
+      err << "note: compiled backend: " << stats->cache.size() << " executable" << (stats->cache.size() == 1 ? "" : "s")
+          << " (fun at argument types) for " << stats->applications << " fun application"
+          << (stats->applications == 1 ? "" : "s") << "\n";
+    for (auto &v : res.input_clock_violations) err << "warning[input.clock]: input " << v << "\n";
+    // Non-finite reals in what is printed: not an error value of the language, but worth
+    // a warning (the exit code stays 0).
+    for (auto &v : vars) {
+      if (orc.cell_elements(v) == 0) continue;
+      for (size_t n = 0; n < res.cycles; ++n) {
+        if (res.tag(v, n) != oracle::Tag::Val) continue;
+        oracle::Cell cell = res.at(v, n);
+        if (cell.value.elem != Scalar::Real) break;
+        auto bad_elem = std::find_if(cell.value.r.begin(), cell.value.r.end(), [](double x) { return !std::isfinite(x); });
+        if (bad_elem == cell.value.r.end()) continue;
+        err << "warning[run.non-finite]: '" << label(v) << "' is " << (std::isnan(*bad_elem) ? "nan" : *bad_elem > 0 ? "inf" : "-inf")
+            << " at cycle " << n << (cell.value.r.size() > 1 ? " (element " + std::to_string(bad_elem - cell.value.r.begin()) + ")" : "")
+            << ", its first non-finite value\n";
+        break;
+      }
+    }
+    for (auto &e : res.errors)
+      err << (e.span.valid() ? location(e.span) + ": " : std::string()) << "error value at cycle " << e.cycle << " in '"
+          << label(e.var) << "' [" << e.rule << "]: " << e.message << "\n";
+    // Unknown cells of the shown variables, as ranges.
+    for (auto &v : vars) {
+      std::string ranges;
+      for (size_t n = 0; n < res.cycles;) {
+        if (res.tag(v, n) != oracle::Tag::Bot) {
+          ++n;
+          continue;
+        }
+        size_t m = n;
+        while (m + 1 < res.cycles && res.tag(v, m + 1) == oracle::Tag::Bot) ++m;
+        ranges += (ranges.empty() ? "" : ", ") + (m == n ? std::to_string(n) : std::to_string(n) + "-" + std::to_string(m));
+        n = m + 1;
+      }
+      if (!ranges.empty()) err << "unknown: '" << label(v) << "' at cycles " << ranges << " (not determined by this prefix)\n";
+    }
+    // The environment the main node assumes: a trace outside it runs, but is said.
+    bool broken = false;
+    for (auto &b : broken_assumptions(prog, res)) {
+      Diagnostic d;
+      d.severity = c.strict_assume ? Severity::Error : Severity::Warning;
+      d.rule = "run.assume";
+      d.span = b.assumption->span;
+      d.message = "the input trace breaks '" + b.text + "': " + b.message +
+                  (c.strict_assume ? "" : " (the run continues; --strict-assume makes this an error)");
+      err << render(d);
+      broken = true;
+    }
+    bool unknown_required = false;
+    for (auto &[v, n, must_be_true] : required) {
+      const char *flag = must_be_true ? "--require-true" : "--require-known";
+      if (n >= res.cycles) {
+        err << "error[run.unknown]: '" << label(v) << "' at cycle " << n << " is past the run's " << res.cycles << " cycles, but "
+            << flag << " asks for its value\n";
+        unknown_required = true;
+        continue;
+      }
+      const oracle::Cell cell = res.at(v, n);
+      if (cell.tag == oracle::Tag::Bot)
+        err << "error[run.unknown]: '" << label(v) << "' at cycle " << n << " is unknown, but " << flag << " asks for its value\n";
+      else if (cell.tag == oracle::Tag::Nil)
+        err << "error[run.nil]: '" << label(v) << "' at cycle " << n << " is nil (the first value of a 'pre' not guarded by '->'), but "
+            << flag << " asks for its value\n";
+      else if (!must_be_true)
+        continue;
+      else if (cell.tag == oracle::Tag::Val && cell.value.elem == Scalar::Bool && cell.value.i.size() == 1 && cell.value.i[0] != 0)
+        continue;
+      else
+        err << "error[run.false]: '" << label(v) << "' at cycle " << n << " is "
+            << (cell.tag == oracle::Tag::Abs ? "absent" : cell.tag == oracle::Tag::Err ? "an error value (‖)"
+                : cell.value.elem == Scalar::Bool && cell.value.i.size() == 1 ? "false" : cell.value.str() + " (not a bool)")
+            << ", but --require-true asks for true\n";
+      unknown_required = true;
+    }
+    return res.any_error() || (broken && c.strict_assume) || unknown_required ? kFalsified : kOk;
+  } catch (core::ElabError &e) {
+    err << (e.span.valid() ? location(e.span) + ": " : std::string("rml: ")) << "error[elab]: " << e.message << "\n";
+  } catch (oracle::TraceError &e) {
+    err << e.what() << "\n";
+  } catch (oracle::MemoryLimitError &e) {
+    err << "rml: error[run.memory]: " << e.what() << "; ";
+    const char *instead = e.cycles > 1 ? "run fewer cycles" : "use smaller tensors";
+    if (e.needed <= kMaxMaxMemory)
+      err << "raise the limit with --max-memory (e.g. --max-memory " << ((e.needed + (1ull << 30) - 1) >> 30) << "G) or " << instead << "\n";
+    else
+      err << "that is more than --max-memory allows (" << format_bytes(kMaxMaxMemory) << "): " << instead << "\n";
+  } catch (oracle::OracleError &e) {
+    err << "rml: error: " << e.what() << "\n";
+  } catch (CompiledPathError &e) {
+    err << "rml: error: " << e.what() << "\n";
+    return kUnknown;
+  } catch (std::bad_alloc &) {
+    err << "rml: error: out of memory while running '" << main << "' in the oracle: run fewer cycles or use smaller tensors\n";
+    return kUnknown;
+  }
+  return kFrontendError;
+}
+
+}  // namespace rml

@@ -1,0 +1,76 @@
+// The numeric options of both executables, one validator each (commands.hpp).
+#include "tools/commands.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <iomanip>
+#include <sstream>
+
+namespace rml {
+
+std::optional<size_t> parse_cycles(const std::string &text, std::string &error) {
+  // Digits only (no sign, no exponent, no spaces): the value is a count of cycles.
+  size_t v = 0;
+  bool ok = !text.empty() && text.size() <= 12 && std::all_of(text.begin(), text.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+  if (ok) {
+    for (char ch : text) v = v * 10 + static_cast<size_t>(ch - '0');
+    ok = v >= 1 && v <= kMaxCycles;
+  }
+  if (ok) return v;
+  error = "--cycles: expected an integer from 1 to " + std::to_string(kMaxCycles) + ", got '" + text + "'";
+  return std::nullopt;
+}
+
+std::string timeout_message(const std::string &got) {
+  return "--timeout: expected a number of seconds greater than 0 and at most " +
+         std::to_string(static_cast<long>(kMaxTimeoutSeconds)) + ", got '" + got + "'";
+}
+
+std::optional<double> parse_timeout(const std::string &text, std::string &error) {
+  const char *b = text.c_str();
+  char *e = nullptr;
+  double v = text.empty() || std::isspace(static_cast<unsigned char>(text[0])) ? NAN : std::strtod(b, &e);
+  if (e && *e == '\0' && std::isfinite(v) && v > 0 && v <= kMaxTimeoutSeconds) return v;
+  error = timeout_message(text);
+  return std::nullopt;
+}
+
+std::optional<uint64_t> parse_memory(const std::string &text, std::string &error) {
+  // An integer, optionally followed by K, M, G or T (powers of 1024), optionally "iB" or "B".
+  size_t k = 0;
+  uint64_t v = 0;
+  bool ok = true;
+  while (k < text.size() && text[k] >= '0' && text[k] <= '9' && ok) {
+    ok = v <= (UINT64_MAX - 9) / 10;
+    v = v * 10 + static_cast<uint64_t>(text[k++] - '0');
+  }
+  ok = ok && k > 0;
+  std::string unit = text.substr(k);
+  static const std::pair<const char *, int> kUnits[] = {{"", 0},    {"B", 0},    {"K", 10},   {"KB", 10}, {"KiB", 10},
+                                                        {"M", 20},   {"MB", 20},  {"MiB", 20}, {"G", 30},  {"GB", 30},
+                                                        {"GiB", 30}, {"T", 40},   {"TB", 40},  {"TiB", 40}};
+  int shift = -1;
+  for (auto &[name, sh] : kUnits)
+    if (unit == name) shift = sh;
+  ok = ok && shift >= 0 && v <= (kMaxMaxMemory >> shift);
+  if (ok) v <<= shift;
+  if (ok && v >= kMinMaxMemory && v <= kMaxMaxMemory) return v;
+  error = "--max-memory: expected a size from 1M to 1T (an integer, optionally followed by K, M, G or T), got '" + text + "'";
+  return std::nullopt;
+}
+
+std::string format_bytes(uint64_t bytes) {
+  const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 6) v /= 1024, ++u;
+  std::ostringstream s;
+  if (u == 0) s << bytes << " bytes";
+  else if (v == std::floor(v)) s << static_cast<uint64_t>(v) << " " << units[u];
+  else s << std::fixed << std::setprecision(1) << v << " " << units[u];
+  return s.str();
+}
+
+}  // namespace rml
