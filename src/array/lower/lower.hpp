@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "array/ir/program.hpp"
-#include "sema/checker.hpp"
+#include "sema/typecheck.hpp"
 #include "syntax/diag.hpp"
 
 namespace rml::lower {
