@@ -1,4 +1,4 @@
-// rml-check's cost (issue 4): the whole reference corpus, and synthetic programs of 100,
+// rml-check's cost: the whole reference corpus, and synthetic programs of 100,
 // 1000 and 10000 equations (front end + elaboration + all three properties). The baseline
 // in the same run is the front end alone on the same text, so the ratio is the checker's
 // own cost.

@@ -1,4 +1,4 @@
-// Oracle throughput (issue 3): cell evaluations per second on scalar programs, against a
+// Oracle throughput: cell evaluations per second on scalar programs, against a
 // hand-written C++ loop computing the same streams (the baseline, in the same run);
 // linearity in the prefix length; memory per cell.
 //

@@ -10,7 +10,7 @@
 
 #include "core/normalize.hpp"
 #include "oracle/oracle.hpp"
-#include "sema/checker.hpp"
+#include "sema/typecheck.hpp"
 
 namespace rml::check {
 

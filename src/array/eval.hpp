@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "array/tensor.hpp"
-#include "sema/checker.hpp"
+#include "sema/typecheck.hpp"
 
 namespace rml::array {
 

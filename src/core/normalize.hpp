@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sema/checker.hpp"
+#include "sema/typecheck.hpp"
 
 namespace rml::core {
 

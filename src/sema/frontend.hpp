@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sema/checker.hpp"
+#include "sema/typecheck.hpp"
 
 namespace rml {
 

@@ -9,7 +9,7 @@
 
 #include "array/ir/ir.hpp"
 #include "array/tensor.hpp"
-#include "sema/checker.hpp"
+#include "sema/typecheck.hpp"
 
 namespace rml {
 

@@ -229,7 +229,7 @@ TEST(Check, ContradictoryAssumptionsMakeProofsVacuousNotValid) {
   }
 }
 
-// User properties (issue 17 item 4): `check e;`, `guarantee e;` and Kind 2's pragmas
+// User properties: `check e;`, `guarantee e;` and Kind 2's pragmas
 // `--%PROPERTY ["name"] e;` and `--!PROPERTY : e;` are proved by k-induction or
 // falsified by BMC with a counterexample the oracle replays; `check` stays a usable name.
 TEST(CheckProperties, ProvedAndFalsifiedWithAReplayedCounterexample) {
@@ -426,7 +426,7 @@ TEST(Check, NilConditionThroughAnArrowIsCaught) {
 }
 
 TEST(Check, DeclaredClockConditionsAreOnTheClockTheyRefine) {
-  // Lustre's reading of declared clocks (issue 17 item 4): `o: int when d` with
+  // Lustre's reading of declared clocks: `o: int when d` with
   // `d: bool when c` is on clock(d) on d = base on c on d, as in Lustre V6, Heptagon and
   // Vélus; the chain `o: int when c when d` says the same. (rml once read `base on d`,
   // and refuted valid Vélus programs with a counterexample.) Both are proved, and the
@@ -468,7 +468,7 @@ TEST(Check, FreeInstanceBaseDefinedThroughItselfDoesNotCrash) {
   EXPECT_EQ(c.rep.properties.size(), 4u);  // clocks, causality, productivity, initialisation
 }
 
-// Initialisation (issue 16): an output that is the first value of a bare `pre` is nil at
+// Initialisation: an output that is the first value of a bare `pre` is nil at
 // the first cycle: falsified, and the oracle replays the nil; `->` initialises it.
 TEST(Check, InitialisationCatchesANilOutput) {
   auto c = run_check("i.lus", "node f(x: int) returns (o: int; p: int);\nlet\n  o = pre x;\n  p = 0 -> pre x;\ntel\n", "f");
@@ -589,7 +589,7 @@ bool admissible(const Checked &c, const oracle::Inputs &in) {
   return true;
 }
 
-// ---- components that go back in time (issue 17 item 3: time-expanded analysis) ----
+// ---- components that go back in time (time-expanded analysis) ----
 
 // The cex of a lasso refutation, with its loop repeated `more` times beyond the trace.
 oracle::Inputs repeat_loop(const check::Counterexample &cx, size_t more) {
@@ -624,8 +624,8 @@ std::string read_source(const std::string &rel) {
   return ss.str();
 }
 
-// Negative control of the law above: issue 17's program, which the checker once accepted
-// with horizon 4, violates it on the issue's trace, so the property can fail.
+// Negative control of the law above: ko/64's program, which the checker once accepted
+// with horizon 4, violates it on a trace, so the property can fail.
 TEST(CheckSoundness, TheLawCatchesIssue17sUnsoundVerdict) {
   std::ifstream f(std::string(RML_SOURCE_DIR) + "/tests/check/ko/64_cut_reads_chain_fby.rml");
   std::stringstream ss;
@@ -644,7 +644,7 @@ TEST(CheckSoundness, TheLawCatchesIssue17sUnsoundVerdict) {
   EXPECT_EQ(productivity_violation(c, 4, in), "'o' unknown at cycle 1 of 10");
 }
 
-// Soundness on the hard shapes (issue 17): backward recurrences cut by inputs under
+// Soundness on the hard shapes: backward recurrences cut by inputs under
 // `within` assumptions or by counters, whose cutting branch may read the chain back in
 // time, alternating posts, recurrences on a sampled clock. Laws: accepted with horizon H
 // ⇒ every admissible prefix of length N has no ‖ and no ⊥ before N − H; falsified by a

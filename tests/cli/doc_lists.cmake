@@ -1,4 +1,4 @@
-# Lists in the documents that must match the sources (issue 16):
+# Lists in the documents that must match the sources:
 #  - every rule tag the sources emit is listed in semantics/grammar.md §8;
 #  - every public declaration of the prelude is in grammar.md's prelude listing;
 #  - tests/README.md names every folder of tests/ and every CTest label in use.

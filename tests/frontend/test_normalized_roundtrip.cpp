@@ -1,4 +1,4 @@
-// `rml parse --normalized` prints source that reads back (issue 16): generated names the
+// `rml parse --normalized` prints source that reads back: generated names the
 // lexer accepts, clock annotations kept, the user's funs and constants included. Over the
 // whole reference corpus: print -> parse -> print is identical, for every node that can be
 // a main; and the same on random programs (every primitive, a node instance, clocks right

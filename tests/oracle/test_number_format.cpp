@@ -1,4 +1,4 @@
-// One number format across `rml run --format table|csv|json` (issue 16): a real prints as
+// One number format across `rml run --format table|csv|json`: a real prints as
 // array::format_real everywhere, reads back (as a trace) to the same double bits, and is
 // told apart from an int ("1.0" vs "1").
 #include <gtest/gtest.h>

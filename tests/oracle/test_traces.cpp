@@ -203,7 +203,7 @@ TEST(JsonInput, WhereAndDepth) {
   }
 }
 
-// Found by fuzz_trace_json and fuzz_grad_at (the long run of issue 15): an error found while
+// Found by fuzz_trace_json and fuzz_grad_at in a long fuzz run: an error found while
 // parsing was located in the unread rest of the text when a key of its path appeared there
 // again (the locator took a key's last occurrence): the message lost its line and column.
 TEST(JsonInput, ErrorsWhileParsingIgnoreTheUnreadRest) {

@@ -1,4 +1,4 @@
-// Lowering of the function layer to the IR (issue 5; array-ad.md §10.2 step 1): a checked
+// Lowering of the function layer to the IR (docs/design/array-ad.md §10.2 step 1): a checked
 // `fun`, at concrete argument types, becomes one ir::Term over variables named after its
 // value parameters. Every call (prelude included) is inlined; surface sugar becomes core
 // constructs (scalar broadcast → replicate, sum/sum(#axis) → transpose + sumOuter,
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "array/ir/program.hpp"
-#include "sema/checker.hpp"
+#include "sema/typecheck.hpp"
 #include "syntax/diag.hpp"
 
 namespace rml::lower {
