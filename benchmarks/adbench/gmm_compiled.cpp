@@ -1,10 +1,8 @@
 #include "gmm_compiled.hpp"
 
-#include <ctime>
 #include <stdexcept>
 
-#include "array/ad/ad.hpp"
-#include "array/lower/lower.hpp"
+#include "driver/fun_pipeline.hpp"
 #include "sema/frontend.hpp"
 
 #ifndef RML_SOURCE_DIR
@@ -26,50 +24,32 @@ const FrontendResult &gmm_frontend() {
   return *fe;
 }
 
-namespace {
-// Thread CPU time: the stages are single-threaded and the machine is shared (the
-// benchmarks report CPU time throughout).
-double cpu_now() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-double seconds_since(double t0) { return cpu_now() - t0; }
-}  // namespace
-
 GmmCompiled::GmmCompiled(const GmmInput &in, const Options &opt) : in_(in), m_(in.m) {
   const int64_t k = in.k, d = in.d, n = in.n, t = in.icf_size();
   const std::vector<ir::Type> types = {{ir::Elem::Real, {k}},    {ir::Elem::Real, {k, d}}, {ir::Elem::Real, {k, t}},
                                        {ir::Elem::Real, {n, d}}, {ir::Elem::Real, {}},     {ir::Elem::Int, {}}};
   const auto &fe = gmm_frontend();
-  double t0 = cpu_now();
-  lower::Lowered low = lower::lower_fun(fe.checked, opt.fun, {}, types);
-  times_.lower = seconds_since(t0);
-  if (opt.objective) {
-    t0 = cpu_now();
-    ir::Term body = ad::vectorise(low.body);
-    times_.vectorise = seconds_since(t0);
-    obj_prog_.inputs = low.inputs;
-    obj_prog_.outputs = {body};
-    obj_prog_.output_names = {"value"};
-    t0 = cpu_now();
-    obj_ = exec::compile(obj_prog_, opt.exec);
-    times_.compile_objective = seconds_since(t0);
-  }
+  // value, then one gradient per real input: alphas, means, icf, x, wishart_gamma;
+  // params_only keeps the parameters' (the executor then skips the others' computation).
+  driver::FunRequest request;
+  request.objective = opt.objective;
+  request.gradient = opt.gradient;
+  request.gradient_outputs = opt.params_only ? 4 : 0;
+  request.exec = opt.exec;
+  driver::CompiledFun c = driver::compile_fun(fe.checked, opt.fun, {}, types, request);
+  const driver::FunStageSeconds &s = c.seconds;
+  times_.lower = s.lower;
+  times_.vectorise = s.vectorise;
+  times_.compile_objective = s.compile_objective;
+  times_.gradient_program = s.gradient_program;
+  times_.compile_gradient = s.compile_gradient;
+  obj_prog_ = std::move(c.objective);
+  obj_ = std::move(c.objective_exe);
+  params_only_ = opt.params_only;
   if (opt.gradient) {
-    t0 = cpu_now();
-    grad_prog_ = ad::gradient_program(low.body, low.inputs);
-    times_.gradient_program = seconds_since(t0);
-    // value, then one gradient per real input: alphas, means, icf, x, wishart_gamma
-    if (grad_prog_.outputs.size() != 6) throw std::runtime_error("gradient program: expected 6 outputs");
-    params_only_ = opt.params_only;
-    if (params_only_) {
-      grad_prog_.outputs.resize(4);
-      if (grad_prog_.output_names.size() == 6) grad_prog_.output_names.resize(4);
-    }
-    t0 = cpu_now();
-    grad_ = exec::compile(grad_prog_, opt.exec);
-    times_.compile_gradient = seconds_since(t0);
+    grad_prog_ = std::move(c.gradient);
+    if (grad_prog_.outputs.size() != (opt.params_only ? 4u : 6u)) throw std::runtime_error("gradient program: expected 6 outputs (4 kept with params_only)");
+    grad_ = std::move(c.gradient_exe);
     x_grad_.resize(in.x.size());
   }
 }

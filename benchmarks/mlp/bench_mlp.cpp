@@ -19,9 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "array/ad/ad.hpp"
-#include "array/exec/exec.hpp"
-#include "array/lower/lower.hpp"
+#include "driver/fun_pipeline.hpp"
 #include "sema/frontend.hpp"
 
 namespace {
@@ -105,8 +103,6 @@ struct Compiled {
   const Model &m;
   double one = 1.0;
   explicit Compiled(const Model &model, bool params_only = true) : m(model) {
-    using clock = std::chrono::steady_clock;
-    auto secs = [](clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); };
     static std::unique_ptr<rml::FrontendResult> fe = [] {
       const std::string path = std::string(RML_SOURCE_DIR) + "/benchmarks/mlp/mlp.rml";
       std::string err;
@@ -120,28 +116,20 @@ struct Compiled {
     const std::vector<rml::ir::Type> types = {{Elem::Real, {kHidden, kIn}}, {Elem::Real, {kHidden}},
                                               {Elem::Real, {kOut, kHidden}}, {Elem::Real, {kOut}},
                                               {Elem::Real, {kBatch, kIn}},   {Elem::Real, {kBatch, kOut}}};
-    auto t0 = clock::now();
-    rml::lower::Lowered low = rml::lower::lower_fun(fe->checked, "mlp_loss", {}, types);
-    t_lower = secs(t0);
-    t0 = clock::now();
-    rml::ir::Program p;
-    p.inputs = low.inputs;
-    p.outputs = {rml::ad::vectorise(low.body)};
-    t_vectorise = secs(t0);
-    t0 = clock::now();
-    obj = rml::exec::compile(p);
-    t_compile_obj = secs(t0);
-    t0 = clock::now();
-    rml::ir::Program g = rml::ad::gradient_program(low.body, low.inputs);
-    t_gradient_program = secs(t0);
-    if (g.outputs.size() != 7) die("gradient program: expected 7 outputs");
     // Only the parameters' gradients (x and y are data, as torch's requires_grad=False):
-    // dropping the outputs lets the executor's liveness remove their computation.
-    if (params_only) g.outputs.resize(5);
-    g.output_names.clear();
-    t0 = clock::now();
-    grad = rml::exec::compile(g);
-    t_compile_grad = secs(t0);
+    // dropping the other outputs lets the executor's liveness remove their computation.
+    rml::driver::FunRequest request;
+    request.gradient = true;
+    request.gradient_outputs = params_only ? 5 : 0;
+    rml::driver::CompiledFun c = rml::driver::compile_fun(fe->checked, "mlp_loss", {}, types, request);
+    if (c.gradient.outputs.size() != (params_only ? 5u : 7u)) die("gradient program: expected 7 outputs (5 kept with params_only)");
+    obj = std::move(c.objective_exe);
+    grad = std::move(c.gradient_exe);
+    t_lower = c.seconds.lower;
+    t_vectorise = c.seconds.vectorise;
+    t_compile_obj = c.seconds.compile_objective;
+    t_gradient_program = c.seconds.gradient_program;
+    t_compile_grad = c.seconds.compile_gradient;
   }
   std::vector<const void *> args(bool ctg) const {
     std::vector<const void *> a = {m.w1.data(), m.b1.data(), m.w2.data(), m.b2.data(), m.x.data(), m.y.data()};

@@ -6,10 +6,8 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
-#include "array/ad/ad.hpp"
-#include "array/exec/exec.hpp"
 #include "array/ir/ir.hpp"
-#include "array/lower/lower.hpp"
+#include "driver/fun_pipeline.hpp"
 #include "oracle/oracle.hpp"
 #include "sema/suggest.hpp"
 #include "tools/chronogram.hpp"
@@ -161,9 +159,17 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
     return kFrontendError;
   }
   try {
-    ir::Program g = c.wrt.empty() ? ad::gradient_program(l.body, l.inputs) : ad::gradient_program(l.body, l.inputs, c.wrt);
+    // The value program is printed (not compiled) without --at; the gradient program is
+    // evaluated by the reference IR evaluator or compiled (--backend).
+    driver::FunRequest request;
+    request.objective = c.at.empty();
+    request.gradient = true;
+    request.wrt = c.wrt;
+    request.compile = !c.at.empty() && c.backend == "compiled";
+    driver::CompiledFun cf = driver::compile_lowered(l, request);
+    const ir::Program &g = cf.gradient;
     if (c.at.empty()) {
-      ir::Program v = as_program(ad::vectorise(l.body), l.inputs, "value");
+      ir::Program v = as_program(cf.objective.outputs.at(0), l.inputs, "value");
       std::vector<std::string> fixed;  // the static names the programs are specialised to
       for (auto &[n, p] : l.statics.sizes) fixed.push_back(n + " = " + p.str());
       for (auto &[n, sh] : l.statics.shapes) fixed.push_back(n + " = " + shape_str(sh));
@@ -175,7 +181,7 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
     }
     std::vector<array::Tensor> in = args;
     in.push_back(array::Tensor::real(1.0));  // the cotangent of the objective
-    std::vector<array::Tensor> res = c.backend == "reference" ? ir::evaluate(g, in) : exec::compile(g)->run(in);
+    std::vector<array::Tensor> res = c.backend == "reference" ? ir::evaluate(g, in) : cf.gradient_exe->run(in);
     // One line per tensor: the layout of the object, compact values.
     // Numbers spelt as rml run spells them (array::format_real: round-trip exact).
     auto text = [](const array::Tensor &t) { return cell_json_text(oracle::Cell::of(t), ","); };

@@ -7,9 +7,7 @@
 #include <map>
 #include <memory>
 
-#include "array/bot/bot.hpp"
-#include "array/exec/exec.hpp"
-#include "array/lower/lower.hpp"
+#include "driver/fun_pipeline.hpp"
 #include "core/normalize.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/trace_io.hpp"
@@ -64,12 +62,7 @@ oracle::Options::FunApply compiled_fun_apply(const CheckedProgram &cp, std::shar
     }
     auto &exe = stats->cache[key];
     try {
-      if (!exe) {
-        lower::Lowered l = lower::lower_fun(cp, fn, statics, types);
-        ir::Program p = l.program();
-        p.outputs[0] = bot::simplify(bot::bot(l.body));
-        exe = exec::compile(p);
-      }
+      if (!exe) exe = std::move(driver::compile_fun(cp, fn, statics, types).objective_exe);
       return exe->run(args).at(0);
     } catch (lower::LowerError &e) {
       throw CompiledPathError(std::string("cannot lower '") + fn + "':\n" + e.what());
