@@ -1,14 +1,62 @@
 #include "checker/smt_model.hpp"
 
+#include <optional>
+
 #include "core/primitives.hpp"
+#include "ops/ops.hpp"
 
 namespace rml::check {
 
 namespace {
-bool is_int_op(const std::string &f) {
-  return f == "+" || f == "-" || f == "*" || f == "/" || f == "div" || f == "mod";
+// The operators the table (ops.hpp) marks Smt::Encoded, on tracked values: ints as 64-bit
+// vectors (wrapping like ops::int_add; x div 0 = x mod 0 = 0), bools as booleans. Nothing:
+// a fresh value (an over-approximation), for the Smt::Fresh ones and for operands the
+// encoding does not cover (an order on bools).
+std::optional<z3::expr> encode(ops::UnOp op, const z3::expr &x) {
+  if (ops::row(op).smt == ops::Smt::Fresh) return std::nullopt;
+  switch (op) {
+    case ops::UnOp::Neg: return -x;
+    case ops::UnOp::Not: return !x;
+    case ops::UnOp::Exp:
+    case ops::UnOp::Log:
+    case ops::UnOp::Sqrt:
+    case ops::UnOp::Tanh:
+    case ops::UnOp::Abs:
+    case ops::UnOp::Sin:
+    case ops::UnOp::Cos:
+    case ops::UnOp::Floor:
+    case ops::UnOp::ToReal:
+    case ops::UnOp::ToInt:
+    case ops::UnOp::Lgamma:
+    case ops::UnOp::Digamma: break;  // Smt::Fresh
+  }
+  return std::nullopt;
 }
-bool is_cmp(const std::string &f) { return f == "=" || f == "<>" || f == "<" || f == "<=" || f == ">" || f == ">="; }
+std::optional<z3::expr> encode(ops::BinOp op, const z3::expr &x, const z3::expr &z, bool ints) {
+  if (ops::row(op).smt == ops::Smt::Fresh) return std::nullopt;
+  z3::expr zero = x.ctx().bv_val(0, 64);
+  switch (op) {
+    case ops::BinOp::And: return x && z;
+    case ops::BinOp::Or: return x || z;
+    case ops::BinOp::Xor: return x != z;
+    case ops::BinOp::Eq: return x == z;
+    case ops::BinOp::Ne: return x != z;
+    case ops::BinOp::Lt: return ints ? std::optional<z3::expr>(z3::slt(x, z)) : std::nullopt;
+    case ops::BinOp::Le: return ints ? std::optional<z3::expr>(z3::sle(x, z)) : std::nullopt;
+    case ops::BinOp::Gt: return ints ? std::optional<z3::expr>(z3::sgt(x, z)) : std::nullopt;
+    case ops::BinOp::Ge: return ints ? std::optional<z3::expr>(z3::sge(x, z)) : std::nullopt;
+    case ops::BinOp::Add: return ints ? std::optional<z3::expr>(x + z) : std::nullopt;
+    case ops::BinOp::Sub: return ints ? std::optional<z3::expr>(x - z) : std::nullopt;
+    case ops::BinOp::Mul: return ints ? std::optional<z3::expr>(x * z) : std::nullopt;
+    case ops::BinOp::Mod: return ints ? std::optional<z3::expr>(z3::ite(z == zero, zero, z3::srem(x, z))) : std::nullopt;
+    case ops::BinOp::Div:  // `/` on ints is div
+    case ops::BinOp::IDiv:  // bvsdiv: truncates, wraps
+      return ints ? std::optional<z3::expr>(z3::ite(z == zero, zero, x / z)) : std::nullopt;
+    case ops::BinOp::Max:
+    case ops::BinOp::Min: break;  // Smt::Fresh
+  }
+  return std::nullopt;
+}
 }  // namespace
 
 TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, const core::Clocks &clocks,
@@ -220,28 +268,13 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
           break;  // a fresh value: over-approximation
         }
         auto a = [&](size_t i) { return val(eq.args.at(i)); };
-        if (fn == "if") add(val(y) == z3::ite(a(0), a(1), a(2)));
-        else if (fn == "not") add(val(y) == !a(0));
-        else if (fn == "-" && eq.args.size() == 1) add(val(y) == -a(0));
-        else if (fn == "and") add(val(y) == (a(0) && a(1)));
-        else if (fn == "or") add(val(y) == (a(0) || a(1)));
-        else if (fn == "xor") add(val(y) == (a(0) != a(1)));
-        else if (eq.args.size() == 2 && is_cmp(fn)) {
-          z3::expr x = a(0), z = a(1);
-          bool ints = scalar_.at(eq.args[0]) == Scalar::Int;
-          if (fn == "=") add(val(y) == (x == z));
-          else if (fn == "<>") add(val(y) == (x != z));
-          else if (ints && fn == "<") add(val(y) == z3::slt(x, z));
-          else if (ints && fn == "<=") add(val(y) == z3::sle(x, z));
-          else if (ints && fn == ">") add(val(y) == z3::sgt(x, z));
-          else if (ints && fn == ">=") add(val(y) == z3::sge(x, z));
-        } else if (eq.args.size() == 2 && is_int_op(fn) && scalar_.at(y) == Scalar::Int) {
-          z3::expr x = a(0), z = a(1), zero = c.bv_val(0, 64);
-          if (fn == "+") add(val(y) == x + z);
-          else if (fn == "-") add(val(y) == x - z);
-          else if (fn == "*") add(val(y) == x * z);
-          else if (fn == "mod") add(val(y) == z3::ite(z == zero, zero, z3::srem(x, z)));
-          else add(val(y) == z3::ite(z == zero, zero, x / z));  // bvsdiv: truncates, wraps
+        if (fn == "if") {
+          add(val(y) == z3::ite(a(0), a(1), a(2)));
+        } else if (auto u = eq.args.size() == 1 ? ops::find_unary(fn) : std::nullopt) {
+          if (auto e = encode(*u, a(0))) add(val(y) == *e);
+        } else if (auto b = eq.args.size() == 2 ? ops::find_binary(fn) : std::nullopt) {
+          bool ints = scalar_.at(eq.args[0]) == Scalar::Int && (ops::is_comparison(*b) || scalar_.at(y) == Scalar::Int);
+          if (auto e = encode(*b, a(0), a(1), ints)) add(val(y) == *e);
         }
         // other functions: a fresh value
         break;

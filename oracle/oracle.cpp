@@ -5,6 +5,7 @@
 #include "oracle/oracle.hpp"
 
 #include "core/primitives.hpp"
+#include "ops/scalar_ops.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -99,6 +100,11 @@ struct Out {
 };
 
 // ------------------------------------------------------------------ the network
+// The scalar fast path: `if` and every operator of the table (ops.hpp) on scalars,
+// computed by the table's scalar meanings (ops/scalar_ops.hpp), which the evaluator's
+// elementwise loops also use: the same value, without building tensors.
+enum class Fast : uint8_t { None, If, Unary, Binary };
+
 enum class K : uint8_t { ClockBase, ClockOn, ClockNever, Const, Copy, Apply, When, Merge, Fby, Pre, Arrow, Post };
 
 struct Node {
@@ -109,8 +115,9 @@ struct Node {
   bool positive = true;      // When, ClockOn
   const core::Equation *eq = nullptr;
   array::Tensor constant;    // Const and zero-argument Apply
-  bool scalar_fast = false;  // Apply on scalars with a built-in operator
-  uint8_t op = 0;            // scalar_fast: index in kScalarOps
+  Fast fast = Fast::None;    // Apply on scalars with `if` or an operator of the table
+  ops::UnOp un = ops::UnOp::Neg;
+  ops::BinOp bin = ops::BinOp::Add;
 };
 
 enum class Mode : uint8_t { Inst, Fwd, Back };
@@ -126,15 +133,6 @@ bool skip(const Store &s, int c, size_t n) {
   return s.tag(c, n) == Tag::Abs;
 }
 
-// Operators with a scalar fast path; the order defines the opcodes below.
-const char *const kScalarOps[] = {"+", "-", "*", "/", "div", "mod", "=", "<>", "<", "<=", ">", ">=", "and", "or", "xor", "not", "if"};
-enum ScalarOp : uint8_t { OpAdd, OpSub, OpMul, OpDiv, OpIDiv, OpMod, OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpAnd, OpOr, OpXor, OpNot, OpIf };
-int scalar_op(const std::string &f) {
-  for (int k = 0; k < static_cast<int>(sizeof kScalarOps / sizeof *kScalarOps); ++k)
-    if (f == kScalarOps[k]) return k;
-  return -1;
-}
-bool is_scalar_op(const std::string &f) { return scalar_op(f) >= 0; }
 
 }  // namespace
 
@@ -231,9 +229,18 @@ struct Oracle::Impl {
         case core::Prim::Apply:
           nd.k = K::Apply;
           if (eq.args.empty()) nd.constant = apply(eq, {});  // f(static args) only: a constant
-          nd.scalar_fast = is_scalar_op(eq.fn) && eq.static_args.empty() && templ[nd.out].numel == 1 &&
-                           std::all_of(nd.in.begin(), nd.in.end(), [&](int c) { return templ[c].numel == 1; });
-          if (nd.scalar_fast) nd.op = static_cast<uint8_t>(scalar_op(eq.fn));
+          if (eq.static_args.empty() && templ[nd.out].numel == 1 && !cp.find(eq.fn) &&
+              std::all_of(nd.in.begin(), nd.in.end(), [&](int c) { return templ[c].numel == 1; })) {
+            if (eq.fn == "if" && nd.in.size() == 3) {
+              nd.fast = Fast::If;
+            } else if (auto u = nd.in.size() == 1 ? ops::find_unary(eq.fn) : std::nullopt) {
+              nd.fast = Fast::Unary;
+              nd.un = *u;
+            } else if (auto b = nd.in.size() == 2 ? ops::find_binary(eq.fn) : std::nullopt) {
+              nd.fast = Fast::Binary;
+              nd.bin = *b;
+            }
+          }
           break;
         case core::Prim::When: nd.k = K::When; nd.positive = eq.positive; break;
         case core::Prim::Merge: nd.k = K::Merge; break;
@@ -385,7 +392,7 @@ struct Oracle::Impl {
       return o.error("op", "the operands of '" + nd.eq->fn + "' are not all present or all absent");
     }
     if (any_nil) return o.set(Tag::Nil);  // Lustre's nil propagates; `->` never reads it
-    if (nd.scalar_fast) return scalar_apply(nd, n, s, o);
+    if (nd.fast != Fast::None) return scalar_apply(nd, n, s, o);
     std::vector<array::Tensor> args;
     for (int c : nd.in) args.push_back(s.tensor(c, n));
     o.value(apply(*nd.eq, args));
@@ -404,51 +411,34 @@ struct Oracle::Impl {
     int a = nd.in[0];
     o.tag = Tag::Val;
     o.rule = nullptr;
-    switch (nd.op) {
-      case OpIf: return o.copy(s, s.bval(a, n) ? nd.in[1] : nd.in[2], n);
-      case OpNot: return o.boolean(!s.bval(a, n));
-      default: break;
-    }
-    if (nd.in.size() == 1) {  // unary minus
-      if (s.cols[a].elem == Scalar::Real) o.r.assign(1, -s.rval(a, n));
-      else o.i.assign(1, array::int_sub(0, s.ival(a, n)));
-      return;
-    }
-    int b = nd.in[1];
-    switch (nd.op) {
-      case OpAnd: return o.boolean(s.bval(a, n) && s.bval(b, n));
-      case OpOr: return o.boolean(s.bval(a, n) || s.bval(b, n));
-      case OpXor: return o.boolean(s.bval(a, n) != s.bval(b, n));
-      default: break;
-    }
-    if (s.cols[a].elem == Scalar::Real) {
-      double x = s.rval(a, n), y = s.rval(b, n);
-      switch (nd.op) {
-        case OpEq: return o.boolean(x == y);
-        case OpNe: return o.boolean(x != y);
-        case OpLt: return o.boolean(x < y);
-        case OpLe: return o.boolean(x <= y);
-        case OpGt: return o.boolean(x > y);
-        case OpGe: return o.boolean(x >= y);
-        case OpAdd: o.r.assign(1, x + y); return;
-        case OpSub: o.r.assign(1, x - y); return;
-        case OpMul: o.r.assign(1, x * y); return;
-        default: o.r.assign(1, x / y); return;  // IEEE-754
+    bool real = s.cols[a].elem == Scalar::Real;
+    switch (nd.fast) {
+      case Fast::None: return;
+      case Fast::If: return o.copy(s, s.bval(a, n) ? nd.in[1] : nd.in[2], n);
+      case Fast::Unary: {
+        Scalar re = *ops::result_type(ops::row(nd.un).typing, s.cols[a].elem);
+        if (real && re == Scalar::Real) o.r.assign(1, ops::real_unary(nd.un, s.rval(a, n)));
+        else if (real) o.i.assign(1, ops::real_to_int(nd.un, s.rval(a, n)));  // floor, int
+        else if (re == Scalar::Real) o.r.assign(1, static_cast<double>(s.ival(a, n)));  // real
+        else if (re == Scalar::Bool) o.boolean(ops::int_unary(nd.un, s.bval(a, n)) != 0);  // not
+        else o.i.assign(1, ops::int_unary(nd.un, s.ival(a, n)));
+        return;
       }
-    }
-    int64_t x = s.ival(a, n), y = s.ival(b, n);
-    switch (nd.op) {
-      case OpEq: return o.boolean(x == y);
-      case OpNe: return o.boolean(x != y);
-      case OpLt: return o.boolean(x < y);
-      case OpLe: return o.boolean(x <= y);
-      case OpGt: return o.boolean(x > y);
-      case OpGe: return o.boolean(x >= y);
-      case OpAdd: o.i.assign(1, array::int_add(x, y)); return;
-      case OpSub: o.i.assign(1, array::int_sub(x, y)); return;
-      case OpMul: o.i.assign(1, array::int_mul(x, y)); return;
-      case OpMod: o.i.assign(1, array::int_mod(x, y)); return;
-      default: o.i.assign(1, array::int_div(x, y)); return;  // '/' and div on ints
+      case Fast::Binary: {
+        int b = nd.in[1];
+        bool cmp = ops::is_comparison(nd.bin);
+        if (real) {
+          double x = s.rval(a, n), y = s.rval(b, n);
+          if (cmp) return o.boolean(ops::compare(nd.bin, x, y));
+          o.r.assign(1, ops::real_binary(nd.bin, x, y));
+          return;
+        }
+        if (s.cols[a].elem == Scalar::Bool) return o.boolean(ops::int_binary(nd.bin, s.bval(a, n), s.bval(b, n)) != 0);
+        int64_t v = ops::int_binary(nd.bin, s.ival(a, n), s.ival(b, n));
+        if (cmp) return o.boolean(v != 0);
+        o.i.assign(1, v);
+        return;
+      }
     }
   }
 

@@ -1,5 +1,8 @@
 #include "array/eval.hpp"
 
+#include "array/elementwise.hpp"
+#include "ops/ops.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -46,13 +49,6 @@ size_t product(const std::vector<int64_t> &s) {
   return n;
 }
 
-// Element k of a (possibly broadcast scalar) operand.
-inline size_t at(const Tensor &t, size_t k) { return t.shape.empty() ? 0 : k; }
-
-bool is_cmp(const std::string &op) {
-  return op == "=" || op == "<>" || op == "<" || op == "<=" || op == ">" || op == ">=";
-}
-
 // The sub-tensor t[idx...] (a prefix index); out of bounds: zeros of the result shape.
 Tensor index_prefix(const Tensor &t, const std::vector<int64_t> &idx) {
   std::vector<int64_t> rest(t.shape.begin() + static_cast<long>(idx.size()), t.shape.end());
@@ -92,92 +88,18 @@ bool next_index(std::vector<int64_t> &ix, const std::vector<int64_t> &shape) {
 
 }  // namespace
 
+// The surface spellings name the table's operators; their meanings are elementwise.cpp's.
 Tensor Evaluator::unary(const std::string &op, const Tensor &a) {
-  Tensor out = a;
-  size_t n = a.numel();
-  if (op == "-") {
-    if (a.elem == Scalar::Real)
-      for (size_t k = 0; k < n; ++k) out.r[k] = -a.r[k];
-    else
-      for (size_t k = 0; k < n; ++k) out.i[k] = int_sub(0, a.i[k]);
-  } else if (op == "not") {
-    for (size_t k = 0; k < n; ++k) out.i[k] = !a.i[k];
-  } else if (op == "exp" || op == "log" || op == "sqrt" || op == "tanh" || op == "abs") {
-    if (a.elem == Scalar::Int && op == "abs") {
-      for (size_t k = 0; k < n; ++k) out.i[k] = a.i[k] < 0 ? int_sub(0, a.i[k]) : a.i[k];
-      return out;
-    }
-    double (*f)(double) = op == "exp" ? static_cast<double (*)(double)>(std::exp)
-                          : op == "log" ? static_cast<double (*)(double)>(std::log)
-                          : op == "sqrt" ? static_cast<double (*)(double)>(std::sqrt)
-                          : op == "tanh" ? static_cast<double (*)(double)>(std::tanh)
-                                         : static_cast<double (*)(double)>(std::fabs);
-    for (size_t k = 0; k < n; ++k) out.r[k] = f(a.r[k]);
-  } else if (op == "floor" || op == "int") {
-    out = Tensor::zeros(Scalar::Int, a.shape);
-    for (size_t k = 0; k < n; ++k) {
-      double v = op == "floor" ? std::floor(a.r[k]) : std::trunc(a.r[k]);
-      // Out of range (and NaN) saturate: conversions are total.
-      out.i[k] = std::isnan(v) ? 0 : v >= 9.2233720368547758e18 ? INT64_MAX : v <= -9.2233720368547758e18 ? INT64_MIN
-                                                                                                           : static_cast<int64_t>(v);
-    }
-  } else if (op == "real") {
-    out = Tensor::zeros(Scalar::Real, a.shape);
-    for (size_t k = 0; k < n; ++k) out.r[k] = static_cast<double>(a.i[k]);
-  } else {
-    throw EvalError("unknown unary operator '" + op + "'");
-  }
-  return out;
+  std::optional<ops::UnOp> u = ops::find_unary(op);
+  if (!u) throw EvalError("unknown unary operator '" + op + "'");
+  return elementwise_unary(*u, a);
 }
 
 Tensor Evaluator::binary(const std::string &op, const Tensor &a, const Tensor &b) {
-  const std::vector<int64_t> &shape = a.shape.empty() ? b.shape : a.shape;
+  std::optional<ops::BinOp> o = ops::find_binary(op);
+  if (!o) throw EvalError("unknown binary operator '" + op + "'");
   if (!a.shape.empty() && !b.shape.empty() && a.shape != b.shape) throw EvalError("shape mismatch in '" + op + "'");
-  size_t n = product(shape);
-  bool cmp = is_cmp(op);
-  bool logic = op == "and" || op == "or" || op == "xor";
-  Scalar re = cmp ? Scalar::Bool : a.elem;
-  Tensor out = Tensor::zeros(re, shape);
-  if (logic) {
-    for (size_t k = 0; k < n; ++k) {
-      int64_t x = a.i[at(a, k)], y = b.i[at(b, k)];
-      out.i[k] = op == "and" ? (x && y) : op == "or" ? (x || y) : (x != y);
-    }
-    return out;
-  }
-  if (a.elem == Scalar::Real) {
-    for (size_t k = 0; k < n; ++k) {
-      double x = a.r[at(a, k)], y = b.r[at(b, k)];
-      if (cmp) {
-        out.i[k] = op == "=" ? x == y : op == "<>" ? x != y : op == "<" ? x < y : op == "<=" ? x <= y : op == ">" ? x > y : x >= y;
-      } else {
-        double v;
-        if (op == "+") v = x + y;
-        else if (op == "-") v = x - y;
-        else if (op == "*") v = x * y;
-        else if (op == "/") v = x / y;  // IEEE-754
-        else if (op == "max") v = std::isnan(x) || std::isnan(y) ? NAN : std::max(x, y);
-        else if (op == "min") v = std::isnan(x) || std::isnan(y) ? NAN : std::min(x, y);
-        else throw EvalError("operator '" + op + "' on reals");
-        out.r[k] = v;
-      }
-    }
-    return out;
-  }
-  for (size_t k = 0; k < n; ++k) {
-    int64_t x = a.i[at(a, k)], y = b.i[at(b, k)];
-    if (cmp) {
-      out.i[k] = op == "=" ? x == y : op == "<>" ? x != y : op == "<" ? x < y : op == "<=" ? x <= y : op == ">" ? x > y : x >= y;
-    } else if (op == "+") out.i[k] = int_add(x, y);
-    else if (op == "-") out.i[k] = int_sub(x, y);
-    else if (op == "*") out.i[k] = int_mul(x, y);
-    else if (op == "/" || op == "div") out.i[k] = int_div(x, y);
-    else if (op == "mod") out.i[k] = int_mod(x, y);
-    else if (op == "max") out.i[k] = std::max(x, y);
-    else if (op == "min") out.i[k] = std::min(x, y);
-    else throw EvalError("operator '" + op + "' on ints");
-  }
-  return out;
+  return elementwise_binary(*o, a, b);
 }
 
 Tensor Evaluator::apply(const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<Tensor> &args) {
@@ -204,10 +126,9 @@ Tensor Evaluator::apply(const std::string &fn, const std::vector<StaticValue> &s
     return index_prefix(args.at(0), idx);
   }
   if (fn == "array") return stack(args, args.at(0).elem, args.at(0).shape);
-  if (args.size() == 1 && statics.empty() && (fn == "-" || fn == "not" || fn == "exp" || fn == "log" || fn == "sqrt" ||
-                                               fn == "tanh" || fn == "abs" || fn == "floor" || fn == "real" || fn == "int"))
-    return unary(fn, args[0]);
-  if (args.size() == 2 && statics.empty() && fn != "sum") return binary(fn, args[0], args[1]);
+  if (statics.empty() && args.size() == 1)
+    if (auto u = ops::find_unary(fn)) return elementwise_unary(*u, args[0]);
+  if (statics.empty() && args.size() == 2 && fn != "sum") return binary(fn, args[0], args[1]);
   return apply_builtin(fn, statics, args);
 }
 

@@ -84,18 +84,4 @@ std::string Tensor::str() const {
   return out;
 }
 
-int64_t int_add(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
-int64_t int_sub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
-int64_t int_mul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
-int64_t int_div(int64_t a, int64_t b) {
-  if (b == 0) return 0;
-  if (a == std::numeric_limits<int64_t>::min() && b == -1) return a;  // wraps
-  return a / b;
-}
-int64_t int_mod(int64_t a, int64_t b) {
-  if (b == 0) return 0;
-  if (b == -1) return 0;
-  return a % b;
-}
-
 }  // namespace rml::array

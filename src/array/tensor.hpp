@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/scalar_ops.hpp"
 #include "syntax/ast.hpp"
 
 namespace rml::array {
@@ -30,11 +31,12 @@ struct Tensor {
 std::string format_real(double v);
 
 // Integer arithmetic is total and wraps (two's complement); x div 0 = x mod 0 = 0
-// (semantics/semantics.md §3: the function layer never fails).
-int64_t int_add(int64_t a, int64_t b);
-int64_t int_sub(int64_t a, int64_t b);
-int64_t int_mul(int64_t a, int64_t b);
-int64_t int_div(int64_t a, int64_t b);
-int64_t int_mod(int64_t a, int64_t b);
+// (semantics/semantics.md §3: the function layer never fails). Defined with the
+// operator table (ops/scalar_ops.hpp).
+using ops::int_add;
+using ops::int_div;
+using ops::int_mod;
+using ops::int_mul;
+using ops::int_sub;
 
 }  // namespace rml::array

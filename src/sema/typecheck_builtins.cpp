@@ -3,14 +3,30 @@
 // scatter, sum, replicate, transpose, reshape, iota, rank, prod, ...).
 #include "sema/typecheck_internal.hpp"
 
+#include "ops/ops.hpp"
+
 namespace rml {
 
 namespace {
 
-const std::set<std::string> kElementwise1 = {"exp", "log", "sqrt", "tanh", "abs"};
-const std::set<std::string> kBuiltins = {"exp", "log", "sqrt", "tanh", "abs", "max", "min", "floor",
-                                         "real", "int", "build", "gather", "scatter", "sumOuter", "sum",
-                                         "replicate", "tr", "transpose", "reshape", "iota", "rank", "prod"};
+// The elementwise builtins come from the operator table (src/ops): kElementwise1 are
+// those of one argument whose result has the argument's type (exp, log, ..., abs).
+const std::set<std::string> kElementwise1 = [] {
+  std::set<std::string> s;
+  for (auto &r : ops::kUnary)
+    if (r.spelling == ops::Spelling::Builtin && (r.typing == ops::Typing::RealSame || r.typing == ops::Typing::NumericSame))
+      s.emplace(r.surface);
+  return s;
+}();
+const std::set<std::string> kBuiltins = [] {
+  std::set<std::string> s = {"build", "gather", "scatter", "sumOuter", "sum", "replicate",
+                             "tr", "transpose", "reshape", "iota", "rank", "prod"};
+  for (auto &r : ops::kUnary)
+    if (r.spelling == ops::Spelling::Builtin) s.emplace(r.surface);
+  for (auto &r : ops::kBinary)
+    if (r.spelling == ops::Spelling::Builtin) s.emplace(r.name);
+  return s;
+}();
 
 }  // namespace
 
@@ -38,7 +54,7 @@ Type TypeChecker::infer_builtin(const Expr &e, Ctx &ctx) {
     if (!arity(e, 1, 1)) return Type::error();
     Type t = need_tensor(*e.args[0], ctx, "the argument of '" + n + "'");
     if (t.is_error()) return t;
-    if (t.elem != Scalar::Real && !(n == "abs" && t.elem == Scalar::Int)) {
+    if (!ops::result_type(ops::row(*ops::find_unary(n)).typing, t.elem)) {
       d_.error("type.mismatch", start_span(*e.args[0]), "'" + n + "' needs a real argument, found " + type_str(t));
       return Type::error();
     }

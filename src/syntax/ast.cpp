@@ -32,15 +32,6 @@ const char *op_spelling(Op op) {
   return "?";
 }
 
-const char *scalar_name(Scalar s) {
-  switch (s) {
-    case Scalar::Int: return "int";
-    case Scalar::Bool: return "bool";
-    case Scalar::Real: return "real";
-  }
-  return "?";
-}
-
 ExprPtr Expr::clone() const {
   auto e = std::make_unique<Expr>(kind, span);
   e->op = op;

@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "ops/scalar.hpp"
 #include "syntax/source.hpp"
 
 namespace rml {
@@ -56,8 +57,10 @@ struct Expr {
   ExprPtr clone() const;
 };
 
-enum class Scalar : uint8_t { Int, Bool, Real };
-const char *scalar_name(Scalar s);
+// The element types live with the operator table (src/ops), which states its typing
+// rules in them; the front end names them rml::Scalar as before.
+using ops::Scalar;
+using ops::scalar_name;
 
 struct DimSyntax {
   bool splice_var = false;  // `*s`: an implicit shape variable

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "array/ir/eval.hpp"
+#include "ops/derivative.hpp"
 
 namespace rml::ad {
 
@@ -230,21 +231,32 @@ class DTransform {
     if (!real(t)) return {p};
     const Shape &s = t->type.shape;
     if (t->un == UnOp::ToReal || ex_.tape.is_zero(a.d)) return {p, ex_.tape.zero(s)};
-    auto one_over = [&](const Term &x) { return ir::binary(BinOp::Div, filled(s, 1.0), x); };
-    std::function<Term()> f;
-    switch (t->un) {
-      case UnOp::Neg: f = [&] { return constant(s, -1.0); }; break;
-      case UnOp::Exp: f = [&] { return p; }; break;
-      case UnOp::Log: f = [&] { return emit(one_over(a.p)); }; break;
-      case UnOp::Sqrt: f = [&] { return emit(ir::binary(BinOp::Div, filled(s, 0.5), p)); }; break;
-      case UnOp::Tanh: f = [&] { return emit(ir::binary(BinOp::Sub, filled(s, 1.0), ir::binary(BinOp::Mul, p, p))); }; break;
-      case UnOp::Sin: f = [&] { return emit(ir::unary(UnOp::Cos, a.p)); }; break;
-      case UnOp::Cos: f = [&] { return emit(ir::unary(UnOp::Neg, ir::unary(UnOp::Sin, a.p))); }; break;
-      case UnOp::Abs:  // sign x, 0 at 0
-        f = [&] { return emit(ir::binary(BinOp::Sub, step(a.p), step(ir::unary(UnOp::Neg, a.p)))); };
-        break;
-      default: throw IrError(std::string("ad.D: no derivative for ") + ir::op_name(t->un));
-    }
+    // The table's derivative recipe (ops/derivative.hpp) over IR builders: factors are
+    // emitted as lets of the derivative program, computed only for a non-zero Delta.
+    struct Builders {
+      DTransform &dt;
+      const Shape &s;
+      Term constant(double c) { return dt.constant(s, c); }
+      Term filled(double c) { return rml::ad::filled(s, c); }
+      Term add(const Term &x, const Term &y) { return ir::binary(BinOp::Add, x, y); }
+      Term sub(const Term &x, const Term &y) { return ir::binary(BinOp::Sub, x, y); }
+      Term mul(const Term &x, const Term &y) { return ir::binary(BinOp::Mul, x, y); }
+      Term div(const Term &x, const Term &y) { return ir::binary(BinOp::Div, x, y); }
+      Term neg(const Term &x) { return ir::unary(UnOp::Neg, x); }
+      Term apply(UnOp g, const Term &x) { return ir::unary(g, x); }
+      Term step(const Term &x) { return dt.step(x); }
+      Term emit(const Term &x) { return dt.emit(x); }
+      [[noreturn]] void missing(const ops::UnaryRow &r) {
+        throw IrError(std::string("ad.D: no derivative for ") + std::string(r.name) +
+                      (r.missing_why.empty() ? "" : " (" + std::string(r.missing_why) + ")"));
+      }
+    };
+    const Term x = a.p;
+    const UnOp op = t->un;
+    std::function<Term()> f = [this, &s, op, x, p] {
+      Builders b{*this, s};
+      return ops::derivative(b, op, x, p);
+    };
     return {p, ex_.tape.share(scaled(f, a.d))};
   }
 
@@ -254,7 +266,7 @@ class DTransform {
     if (!real(t)) return {p};  // Int arithmetic, and comparisons of reals
     const Shape &s = t->type.shape;
     Tape &tp = ex_.tape;
-    DeltaId d;
+    DeltaId d = -1;  // set by every case below (the others throw)
     switch (t->bin) {
       case BinOp::Add: d = tp.add(a.d, b.d); break;
       case BinOp::Sub: d = tp.add(a.d, scaled([&] { return constant(s, -1.0); }, b.d)); break;
@@ -280,7 +292,17 @@ class DTransform {
         d = tp.add(da, db);
         break;
       }
-      default: throw IrError(std::string("ad.D: no derivative for ") + ir::op_name(t->bin));
+      case BinOp::IDiv:
+      case BinOp::Mod:
+      case BinOp::Eq:
+      case BinOp::Ne:
+      case BinOp::Lt:
+      case BinOp::Le:
+      case BinOp::Gt:
+      case BinOp::Ge:
+      case BinOp::And:
+      case BinOp::Or:
+      case BinOp::Xor: throw IrError(std::string("ad.D: no derivative for ") + ir::op_name(t->bin));  // results not real
     }
     return {p, tp.share(d)};
   }

@@ -6,6 +6,8 @@
 #include <map>
 
 #include "array/ad/ad.hpp"
+#include "ops/derivative.hpp"
+#include "ops/scalar_ops.hpp"
 
 namespace rml::ad {
 
@@ -162,19 +164,26 @@ class ScalarAD {
     Tensor p = ir::apply_unary(t->un, a.p);
     if (t->un == UnOp::ToReal) return {p, std::vector<int32_t>(p.numel(), 0)};
     std::vector<int32_t> ds;
-    for (size_t e = 0; e < p.numel(); ++e) {
-      double x = a.p.r[e], y = p.r[e], dx;
-      switch (t->un) {
-        case UnOp::Neg: dx = -1; break;
-        case UnOp::Exp: dx = y; break;
-        case UnOp::Log: dx = 1 / x; break;
-        case UnOp::Sqrt: dx = 0.5 / y; break;
-        case UnOp::Tanh: dx = 1 - y * y; break;
-        case UnOp::Sin: dx = std::cos(x); break;
-        case UnOp::Cos: dx = -std::sin(x); break;
-        case UnOp::Abs: dx = x > 0 ? 1 : x < 0 ? -1 : 0; break;
-        default: throw IrError(std::string("ad.scalar: no derivative for ") + ir::op_name(t->un));
+    // The table's derivative recipe (ops/derivative.hpp) on doubles: the same
+    // definition D instantiates with IR builders.
+    struct Doubles {
+      double constant(double c) { return c; }
+      double filled(double c) { return c; }
+      double add(double x, double y) { return x + y; }
+      double sub(double x, double y) { return x - y; }
+      double mul(double x, double y) { return x * y; }
+      double div(double x, double y) { return x / y; }
+      double neg(double x) { return -x; }
+      double apply(UnOp g, double x) { return ops::real_unary(g, x); }
+      double step(double x) { return x >= 0 || std::isnan(x) ? 1.0 : 0.0; }
+      double emit(double x) { return x; }
+      [[noreturn]] void missing(const ops::UnaryRow &r) {
+        throw IrError(std::string("ad.scalar: no derivative for ") + std::string(r.name) +
+                      (r.missing_why.empty() ? "" : " (" + std::string(r.missing_why) + ")"));
       }
+    } alg;
+    for (size_t e = 0; e < p.numel(); ++e) {
+      double dx = ops::derivative(alg, t->un, a.p.r[e], p.r[e]);
       ds.push_back(share(scale(dx, a.d[e])));
     }
     return {p, ds};
@@ -186,7 +195,7 @@ class ScalarAD {
     std::vector<int32_t> ds;
     for (size_t e = 0; e < p.numel(); ++e) {
       double x = a.p.r[e], y = b.p.r[e];
-      int32_t da = a.d[e], db = b.d[e], d;
+      int32_t da = a.d[e], db = b.d[e], d = 0;  // d: set by every case below (the others throw)
       switch (t->bin) {
         case BinOp::Add: d = add(da, db); break;
         case BinOp::Sub: d = add(da, scale(-1, db)); break;
@@ -200,7 +209,17 @@ class ScalarAD {
           d = add(scale(first ? 1 : 0, da), scale(first ? 0 : 1, db));
           break;
         }
-        default: throw IrError(std::string("ad.scalar: no derivative for ") + ir::op_name(t->bin));
+        case BinOp::IDiv:
+        case BinOp::Mod:
+        case BinOp::Eq:
+        case BinOp::Ne:
+        case BinOp::Lt:
+        case BinOp::Le:
+        case BinOp::Gt:
+        case BinOp::Ge:
+        case BinOp::And:
+        case BinOp::Or:
+        case BinOp::Xor: throw IrError(std::string("ad.scalar: no derivative for ") + ir::op_name(t->bin));  // results not real
       }
       ds.push_back(share(d));
     }

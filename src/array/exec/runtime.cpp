@@ -15,6 +15,7 @@
 
 #include "array/exec/exec.hpp"
 #include "array/exec/plan.hpp"
+#include "ops/scalar_ops.hpp"
 
 namespace rml::exec {
 
@@ -24,93 +25,26 @@ namespace {
 using ir::BinOp;
 using ir::UnOp;
 
-// ---- scalar semantics (shared by the fused loops and the register machine) ----
-inline int64_t wadd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
-inline int64_t wsub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
-inline int64_t wmul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
-inline int64_t idiv(int64_t a, int64_t b) {
-  if (b == 0) return 0;
-  if (a == std::numeric_limits<int64_t>::min() && b == -1) return a;
-  return a / b;
-}
-inline int64_t imod(int64_t a, int64_t b) { return b == 0 || b == -1 ? 0 : a % b; }
-inline int64_t to_int(double v) {  // saturating, NaN → 0
-  return std::isnan(v) ? 0
-         : v >= 9.2233720368547758e18 ? std::numeric_limits<int64_t>::max()
-         : v <= -9.2233720368547758e18 ? std::numeric_limits<int64_t>::min()
-                                       : static_cast<int64_t>(v);
-}
-template <class R>
-inline R rmax(R x, R y) {
-  return std::isnan(x) || std::isnan(y) ? std::numeric_limits<R>::quiet_NaN() : std::max(x, y);
-}
-template <class R>
-inline R rmin(R x, R y) {
-  return std::isnan(x) || std::isnan(y) ? std::numeric_limits<R>::quiet_NaN() : std::min(x, y);
-}
-
+// ---- scalar semantics: the operator table's (ops/scalar_ops.hpp), in T = float or double ----
+using ops::int_add;
+using ops::int_sub;
+using ops::int_mul;
+using ops::compare;
+inline int64_t to_int(UnOp op, double v) { return ops::real_to_int(op, v); }
 template <class R>
 inline R un_r(UnOp op, R x) {
-  switch (op) {
-    case UnOp::Neg: return -x;
-    case UnOp::Exp: return std::exp(x);
-    case UnOp::Log: return std::log(x);
-    case UnOp::Sqrt: return std::sqrt(x);
-    case UnOp::Tanh: return std::tanh(x);
-    case UnOp::Abs: return std::fabs(x);
-    case UnOp::Sin: return std::sin(x);
-    case UnOp::Cos: return std::cos(x);
-    default: return x;
-  }
+  return ops::real_unary(op, x);
 }
-inline int64_t un_i(UnOp op, int64_t x) {
-  switch (op) {
-    case UnOp::Neg: return wsub(0, x);
-    case UnOp::Abs: return x < 0 ? wsub(0, x) : x;
-    case UnOp::Not: return !x;
-    default: return x;
-  }
-}
+inline int64_t un_i(UnOp op, int64_t x) { return ops::int_unary(op, x); }
 template <class R>
 inline R bin_r(BinOp op, R x, R y) {
-  switch (op) {
-    case BinOp::Add: return x + y;
-    case BinOp::Sub: return x - y;
-    case BinOp::Mul: return x * y;
-    case BinOp::Div: return x / y;
-    case BinOp::Max: return rmax(x, y);
-    case BinOp::Min: return rmin(x, y);
-    default: return 0;
-  }
+  return ops::real_binary(op, x, y);
 }
 template <class A>
 inline int64_t cmp(BinOp op, A x, A y) {
-  switch (op) {
-    case BinOp::Eq: return x == y;
-    case BinOp::Ne: return x != y;
-    case BinOp::Lt: return x < y;
-    case BinOp::Le: return x <= y;
-    case BinOp::Gt: return x > y;
-    case BinOp::Ge: return x >= y;
-    default: return 0;
-  }
+  return compare(op, x, y);
 }
-inline int64_t bin_i(BinOp op, int64_t x, int64_t y) {
-  switch (op) {
-    case BinOp::Add: return wadd(x, y);
-    case BinOp::Sub: return wsub(x, y);
-    case BinOp::Mul: return wmul(x, y);
-    case BinOp::Div:
-    case BinOp::IDiv: return idiv(x, y);
-    case BinOp::Mod: return imod(x, y);
-    case BinOp::Max: return std::max(x, y);
-    case BinOp::Min: return std::min(x, y);
-    case BinOp::And: return x && y;
-    case BinOp::Or: return x || y;
-    case BinOp::Xor: return (x != 0) != (y != 0);
-    default: return cmp(op, x, y);
-  }
-}
+inline int64_t bin_i(BinOp op, int64_t x, int64_t y) { return ops::int_binary(op, x, y); }
 
 // ---- strided loads ----
 constexpr int64_t kBlock = 256;
@@ -268,12 +202,9 @@ class MapEval {
   static void unary(const MInst &in, int64_t n, const void *a, void *o) {
     if (in.in == DT::Real) {
       const T *x = static_cast<const T *>(a);
-      if (in.un == UnOp::Floor || in.un == UnOp::ToInt) {
+      if (ops::row(in.un).typing == ops::Typing::RealToInt) {  // floor, int
         int64_t *y = static_cast<int64_t *>(o);
-        if (in.un == UnOp::Floor)
-          for (int64_t k = 0; k < n; ++k) y[k] = to_int(std::floor(static_cast<double>(x[k])));
-        else
-          for (int64_t k = 0; k < n; ++k) y[k] = to_int(std::trunc(static_cast<double>(x[k])));
+        for (int64_t k = 0; k < n; ++k) y[k] = to_int(in.un, static_cast<double>(x[k]));
         return;
       }
       T *y = static_cast<T *>(o);
@@ -282,10 +213,10 @@ class MapEval {
           for (int64_t k = 0; k < n; ++k) y[k] = -x[k];
           return;
         case UnOp::Abs:
-          for (int64_t k = 0; k < n; ++k) y[k] = std::fabs(x[k]);
+          for (int64_t k = 0; k < n; ++k) y[k] = ops::real_unary(UnOp::Abs, x[k]);
           return;
         case UnOp::Sqrt:
-          for (int64_t k = 0; k < n; ++k) y[k] = std::sqrt(x[k]);
+          for (int64_t k = 0; k < n; ++k) y[k] = ops::real_unary(UnOp::Sqrt, x[k]);
           return;
         default:
           for (int64_t k = 0; k < n; ++k) y[k] = un_r(in.un, x[k]);
@@ -301,7 +232,7 @@ class MapEval {
     int64_t *y = static_cast<int64_t *>(o);
     switch (in.un) {
       case UnOp::Neg:
-        for (int64_t k = 0; k < n; ++k) y[k] = wsub(0, x[k]);
+        for (int64_t k = 0; k < n; ++k) y[k] = int_sub(0, x[k]);
         return;
       case UnOp::Not:
         for (int64_t k = 0; k < n; ++k) y[k] = !x[k];
@@ -352,13 +283,13 @@ class MapEval {
     int64_t *z = static_cast<int64_t *>(o);
     switch (in.bin) {
       case BinOp::Add:
-        for (int64_t k = 0; k < n; ++k) z[k] = wadd(x[k], y[k]);
+        for (int64_t k = 0; k < n; ++k) z[k] = int_add(x[k], y[k]);
         return;
       case BinOp::Sub:
-        for (int64_t k = 0; k < n; ++k) z[k] = wsub(x[k], y[k]);
+        for (int64_t k = 0; k < n; ++k) z[k] = int_sub(x[k], y[k]);
         return;
       case BinOp::Mul:
-        for (int64_t k = 0; k < n; ++k) z[k] = wmul(x[k], y[k]);
+        for (int64_t k = 0; k < n; ++k) z[k] = int_mul(x[k], y[k]);
         return;
       default:
         for (int64_t k = 0; k < n; ++k) z[k] = bin_i(in.bin, x[k], y[k]);
@@ -392,8 +323,7 @@ void vm_exec(const VmProg &p, Reg *R, void *const *ptr, int begin, int end) {
       case VInst::Un:
         if (in.in == DT::Real) {
           double x = R[in.a].r;
-          if (in.un == UnOp::Floor) R[in.dst].i = to_int(std::floor(x));
-          else if (in.un == UnOp::ToInt) R[in.dst].i = to_int(std::trunc(x));
+          if (ops::row(in.un).typing == ops::Typing::RealToInt) R[in.dst].i = to_int(in.un, x);  // floor, int
           else R[in.dst].r = un_r(in.un, x);
         } else if (in.un == UnOp::ToReal) {
           R[in.dst].r = static_cast<double>(R[in.a].i);
@@ -422,7 +352,7 @@ void vm_exec(const VmProg &p, Reg *R, void *const *ptr, int begin, int end) {
         for (int64_t it = 0; it < total; ++it) {
           vm_exec<T>(p, R, ptr, pc + 1, pc + 1 + in.b);
           if (in.dt == DT::Real) acc.r += R[in.c].r;
-          else acc.i = wadd(acc.i, R[in.c].i);
+          else acc.i = int_add(acc.i, R[in.c].i);
           for (int q = in.npool; q-- > 0;) {  // next index, row-major
             if (++R[in.a + q].i < dims[q]) break;
             R[in.a + q].i = 0;
@@ -548,7 +478,7 @@ struct GemmRun {
 
 template <class E>
 inline E add(E a, E b) {
-  if constexpr (std::is_same_v<E, int64_t>) return wadd(a, b);
+  if constexpr (std::is_same_v<E, int64_t>) return int_add(a, b);
   else return a + b;
 }
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "array/eval.hpp"
+#include "array/elementwise.hpp"
 
 namespace rml::ir {
 
@@ -178,20 +178,9 @@ bool next_index(std::vector<int64_t> &ix, const Shape &shape) {
   return false;
 }
 
-Tensor apply_unary(UnOp op, const Tensor &a) {
-  switch (op) {
-    case UnOp::Sin:
-    case UnOp::Cos: {
-      Tensor out = a;
-      for (auto &v : out.r) v = op == UnOp::Sin ? std::sin(v) : std::cos(v);
-      return out;
-    }
-    case UnOp::Neg: return array::Evaluator::unary("-", a);
-    default: return array::Evaluator::unary(op_name(op), a);
-  }
-}
-
-Tensor apply_binary(BinOp op, const Tensor &a, const Tensor &b) { return array::Evaluator::binary(op_name(op), a, b); }
+// The table's meanings, by opcode (no detour through the surface spellings).
+Tensor apply_unary(UnOp op, const Tensor &a) { return array::elementwise_unary(op, a); }
+Tensor apply_binary(BinOp op, const Tensor &a, const Tensor &b) { return array::elementwise_binary(op, a, b); }
 
 Tensor evaluate(const Term &t, const Bindings &inputs) {
   Eval e;

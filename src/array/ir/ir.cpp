@@ -57,49 +57,6 @@ std::string Type::str() const {
   return out;
 }
 
-const char *op_name(UnOp op) {
-  switch (op) {
-    case UnOp::Neg: return "neg";
-    case UnOp::Not: return "not";
-    case UnOp::Exp: return "exp";
-    case UnOp::Log: return "log";
-    case UnOp::Sqrt: return "sqrt";
-    case UnOp::Tanh: return "tanh";
-    case UnOp::Abs: return "abs";
-    case UnOp::Sin: return "sin";
-    case UnOp::Cos: return "cos";
-    case UnOp::Floor: return "floor";
-    case UnOp::ToReal: return "real";
-    case UnOp::ToInt: return "int";
-  }
-  return "?";
-}
-const char *op_name(BinOp op) {
-  switch (op) {
-    case BinOp::Add: return "+";
-    case BinOp::Sub: return "-";
-    case BinOp::Mul: return "*";
-    case BinOp::Div: return "/";
-    case BinOp::IDiv: return "div";
-    case BinOp::Mod: return "mod";
-    case BinOp::Max: return "max";
-    case BinOp::Min: return "min";
-    case BinOp::Eq: return "=";
-    case BinOp::Ne: return "<>";
-    case BinOp::Lt: return "<";
-    case BinOp::Le: return "<=";
-    case BinOp::Gt: return ">";
-    case BinOp::Ge: return ">=";
-    case BinOp::And: return "and";
-    case BinOp::Or: return "or";
-    case BinOp::Xor: return "xor";
-  }
-  return "?";
-}
-bool is_comparison(BinOp op) {
-  return op == BinOp::Eq || op == BinOp::Ne || op == BinOp::Lt || op == BinOp::Le || op == BinOp::Gt || op == BinOp::Ge;
-}
-
 bool is_int_scalar(const Type &t) { return t.elem == Elem::Int && t.shape.empty(); }
 
 int64_t numel(const Shape &s) {
@@ -143,34 +100,10 @@ Term cond(Term b, Term u, Term v) {
 }
 
 Term unary(UnOp op, Term t) {
-  Elem in = t->type.elem, out = in;
-  switch (op) {
-    case UnOp::Neg:
-    case UnOp::Abs:
-      if (!numeric(in)) fail("unary", std::string(op_name(op)) + " on " + t->type.str());
-      break;
-    case UnOp::Not:
-      if (in != Elem::Bool) fail("unary", "not on " + t->type.str());
-      break;
-    case UnOp::Exp:
-    case UnOp::Log:
-    case UnOp::Sqrt:
-    case UnOp::Tanh:
-    case UnOp::Sin:
-    case UnOp::Cos:
-      if (in != Elem::Real) fail("unary", std::string(op_name(op)) + " on " + t->type.str());
-      break;
-    case UnOp::Floor:
-    case UnOp::ToInt:
-      if (in != Elem::Real) fail("unary", std::string(op_name(op)) + " on " + t->type.str());
-      out = Elem::Int;
-      break;
-    case UnOp::ToReal:
-      if (in != Elem::Int) fail("unary", "real on " + t->type.str());
-      out = Elem::Real;
-      break;
-  }
-  auto n = make(Kind::Unary, out, t->type.shape, "unary");
+  // The typing rule is the table's (ops.hpp).
+  std::optional<Elem> out = ops::result_type(ops::row(op).typing, t->type.elem);
+  if (!out) fail("unary", std::string(op_name(op)) + " on " + t->type.str());
+  auto n = make(Kind::Unary, *out, t->type.shape, "unary");
   n->un = op;
   n->kids = {std::move(t)};
   return n;
@@ -179,38 +112,9 @@ Term unary(UnOp op, Term t) {
 Term binary(BinOp op, Term a, Term b) {
   if (a->type != b->type)
     fail("binary", std::string(op_name(op)) + " on " + a->type.str() + " and " + b->type.str() + " (equal types expected)");
-  Elem e = a->type.elem, out = e;
-  switch (op) {
-    case BinOp::Add:
-    case BinOp::Sub:
-    case BinOp::Mul:
-    case BinOp::Div:
-    case BinOp::Max:
-    case BinOp::Min:
-      if (!numeric(e)) fail("binary", std::string(op_name(op)) + " on " + a->type.str());
-      break;
-    case BinOp::IDiv:
-    case BinOp::Mod:
-      if (e != Elem::Int) fail("binary", std::string(op_name(op)) + " on " + a->type.str());
-      break;
-    case BinOp::Eq:
-    case BinOp::Ne:
-      out = Elem::Bool;
-      break;
-    case BinOp::Lt:
-    case BinOp::Le:
-    case BinOp::Gt:
-    case BinOp::Ge:
-      if (!numeric(e)) fail("binary", std::string(op_name(op)) + " on " + a->type.str());
-      out = Elem::Bool;
-      break;
-    case BinOp::And:
-    case BinOp::Or:
-    case BinOp::Xor:
-      if (e != Elem::Bool) fail("binary", std::string(op_name(op)) + " on " + a->type.str());
-      break;
-  }
-  auto n = make(Kind::Binary, out, a->type.shape, "binary");
+  std::optional<Elem> out = ops::result_type(ops::row(op).typing, a->type.elem);
+  if (!out) fail("binary", std::string(op_name(op)) + " on " + a->type.str());
+  auto n = make(Kind::Binary, *out, a->type.shape, "binary");
   n->bin = op;
   n->kids = {std::move(a), std::move(b)};
   return n;

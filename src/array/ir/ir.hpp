@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "array/tensor.hpp"
+#include "ops/ops.hpp"
 
 namespace rml::ir {
 
@@ -57,11 +58,11 @@ enum class Kind : uint8_t {
   Share,      // share id kids[0]: identity on values; equal ids are one computation
 };
 
-enum class UnOp : uint8_t { Neg, Not, Exp, Log, Sqrt, Tanh, Abs, Sin, Cos, Floor, ToReal, ToInt };
-enum class BinOp : uint8_t { Add, Sub, Mul, Div, IDiv, Mod, Max, Min, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Xor };
-const char *op_name(UnOp op);   // "neg", "exp", "floor", "real", ...
-const char *op_name(BinOp op);  // "+", "div", "max", "=", "and", ...
-bool is_comparison(BinOp op);
+// The operators and their names, typing rules and meanings: the table (src/ops/ops.hpp).
+using ops::BinOp;
+using ops::UnOp;
+using ops::is_comparison;
+using ops::op_name;  // "neg", "exp", "floor", "real", "+", "div", "max", "=", "and", ...
 
 struct Node;
 using Term = std::shared_ptr<const Node>;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "array/eval.hpp"
+#include "ops/ops.hpp"
 
 namespace rml::lower {
 
@@ -172,25 +173,10 @@ class Lowerer {
     return v;
   }
 
+  // The surface operator symbols are the table's (ops.hpp); `->` and `fby` are not there.
   static ir::BinOp bin_op(Op op, Scalar elem, Span at) {
-    switch (op) {
-      case Op::Add: return ir::BinOp::Add;
-      case Op::Sub: return ir::BinOp::Sub;
-      case Op::Mul: return ir::BinOp::Mul;
-      case Op::Div: return elem == Scalar::Int ? ir::BinOp::IDiv : ir::BinOp::Div;  // `/` on ints is div
-      case Op::IntDiv: return ir::BinOp::IDiv;
-      case Op::Mod: return ir::BinOp::Mod;
-      case Op::Eq: return ir::BinOp::Eq;
-      case Op::Ne: return ir::BinOp::Ne;
-      case Op::Lt: return ir::BinOp::Lt;
-      case Op::Le: return ir::BinOp::Le;
-      case Op::Gt: return ir::BinOp::Gt;
-      case Op::Ge: return ir::BinOp::Ge;
-      case Op::And: return ir::BinOp::And;
-      case Op::Or: return ir::BinOp::Or;
-      case Op::Xor: return ir::BinOp::Xor;
-      default: break;
-    }
+    if (op == Op::Div && elem == Scalar::Int) return ir::BinOp::IDiv;  // `/` on ints is div
+    if (auto b = ops::find_binary(op_spelling(op)); b && ops::row(*b).spelling == ops::Spelling::Operator) return *b;
     fail("fun.stream-op", at, std::string("'") + op_spelling(op) + "' cannot be lowered: it is not an operator of the function layer");
   }
 
@@ -204,10 +190,11 @@ class Lowerer {
       case ExprKind::BoolLit: return ir::constant(array::Tensor::boolean(e.bval));
       case ExprKind::Var: return lookup(e, env);
       case ExprKind::Unary: {
-        if (e.op != Op::Neg && e.op != Op::Not)
+        std::optional<ops::UnOp> u = ops::find_unary(op_spelling(e.op));
+        if (!u || ops::row(*u).spelling != ops::Spelling::Operator)
           fail("fun.stream-op", head_span(e), std::string("'") + op_spelling(e.op) + "' is a stream operator; it cannot be lowered");
         ir::Term a = lower(*e.args[0], env);
-        return ir::unary(e.op == Op::Neg ? ir::UnOp::Neg : ir::UnOp::Not, a);
+        return ir::unary(*u, a);
       }
       case ExprKind::Binary: {
         ir::Term a = lower(*e.args[0], env), b = lower(*e.args[1], env);
@@ -320,16 +307,14 @@ class Lowerer {
       if (static_exprs.size() != nstatic || args.size() != nargs)
         fail("arity.args", e.span, "'" + n + "' with " + std::to_string(e.args.size()) + " arguments cannot be lowered");
     };
-    static const std::map<std::string, ir::UnOp> kUnary = {
-        {"exp", ir::UnOp::Exp},   {"log", ir::UnOp::Log},     {"sqrt", ir::UnOp::Sqrt}, {"tanh", ir::UnOp::Tanh},
-        {"abs", ir::UnOp::Abs},   {"floor", ir::UnOp::Floor}, {"real", ir::UnOp::ToReal}, {"int", ir::UnOp::ToInt}};
-    if (auto it = kUnary.find(n); it != kUnary.end()) {
+    // The elementwise builtins of the operator table (exp, floor, real, max, ...).
+    if (auto u = ops::find_unary(n); u && ops::row(*u).spelling == ops::Spelling::Builtin) {
       arity(0, 1);
-      return ir::unary(it->second, args[0]);
+      return ir::unary(*u, args[0]);
     }
-    if (n == "max" || n == "min") {
+    if (auto b = ops::find_binary(n); b && ops::row(*b).spelling == ops::Spelling::Builtin) {
       arity(0, 2);
-      return ir::broadcast_binary(n == "max" ? ir::BinOp::Max : ir::BinOp::Min, args[0], args[1]);
+      return ir::broadcast_binary(*b, args[0], args[1]);
     }
     if (n == "iota") {
       arity(1, 0);

@@ -1,4 +1,4 @@
-// The CLI built on lowering (src/tools/commands.cpp), in-process:
+// The CLI built on lowering (src/tools/cmd_grad.cpp, cmd_run.cpp), in-process:
 // - `rml run --backend compiled` prints what the reference evaluator prints for the
 //   reference programs that call funs. Cells are compared as text, and where the text
 //   differs both must be reals within 1e-12 relative: bot and the executor may associate

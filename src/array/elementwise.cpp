@@ -1,0 +1,50 @@
+#include "array/elementwise.hpp"
+
+#include <stdexcept>
+
+#include "ops/scalar_ops.hpp"
+
+namespace rml::array {
+
+using ops::BinOp;
+using ops::Typing;
+using ops::UnOp;
+
+Tensor elementwise_unary(UnOp op, const Tensor &a) {
+  size_t n = a.numel();
+  std::optional<Scalar> re = ops::result_type(ops::row(op).typing, a.elem);
+  Tensor out = Tensor::zeros(re.value_or(a.elem), a.shape);
+  if (a.elem == Scalar::Real) {
+    if (out.elem == Scalar::Int)  // floor, int
+      for (size_t k = 0; k < n; ++k) out.i[k] = ops::real_to_int(op, a.r[k]);
+    else
+      for (size_t k = 0; k < n; ++k) out.r[k] = ops::real_unary(op, a.r[k]);
+  } else if (out.elem == Scalar::Real) {  // real(i)
+    for (size_t k = 0; k < n; ++k) out.r[k] = static_cast<double>(a.i[k]);
+  } else {
+    for (size_t k = 0; k < n; ++k) out.i[k] = ops::int_unary(op, a.i[k]);
+  }
+  return out;
+}
+
+Tensor elementwise_binary(BinOp op, const Tensor &a, const Tensor &b) {
+  if (!a.shape.empty() && !b.shape.empty() && a.shape != b.shape)
+    throw std::invalid_argument(std::string("shape mismatch in '") + ops::op_name(op) + "'");
+  const std::vector<int64_t> &shape = a.shape.empty() ? b.shape : a.shape;
+  bool cmp = ops::is_comparison(op);
+  Tensor out = Tensor::zeros(cmp ? Scalar::Bool : a.elem, shape);
+  size_t n = out.numel();
+  // Element k of a (possibly broadcast scalar) operand.
+  size_t sa = a.shape.empty() ? 0 : 1, sb = b.shape.empty() ? 0 : 1;
+  if (a.elem == Scalar::Real) {
+    if (cmp)
+      for (size_t k = 0; k < n; ++k) out.i[k] = ops::compare(op, a.r[k * sa], b.r[k * sb]);
+    else
+      for (size_t k = 0; k < n; ++k) out.r[k] = ops::real_binary(op, a.r[k * sa], b.r[k * sb]);
+  } else {
+    for (size_t k = 0; k < n; ++k) out.i[k] = ops::int_binary(op, a.i[k * sa], b.i[k * sb]);
+  }
+  return out;
+}
+
+}  // namespace rml::array

@@ -1,0 +1,16 @@
+// Elementwise operators on tensors: the table's scalar meanings (ops/scalar_ops.hpp)
+// mapped over the elements, with the surface's scalar broadcast for binary operators (a
+// rank-0 operand meets every element of the other). Shared by the reference evaluator
+// (by surface name, eval.cpp) and the IR's evaluator (by opcode, ir/eval.cpp).
+#pragma once
+#include "array/tensor.hpp"
+#include "ops/ops.hpp"
+
+namespace rml::array {
+
+// The operands are well typed for op (the checker or the IR builders ensured it).
+Tensor elementwise_unary(ops::UnOp op, const Tensor &a);
+// Throws std::invalid_argument on two non-scalar operands of different shapes.
+Tensor elementwise_binary(ops::BinOp op, const Tensor &a, const Tensor &b);
+
+}  // namespace rml::array

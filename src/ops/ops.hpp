@@ -1,0 +1,169 @@
+// The operator table (issue 10): one row per elementwise operator or builtin of the
+// function layer, read by every stage that needs to know what an operator is. A row
+// gives the operator's spellings (surface and IR), arity, typing rule, derivative
+// recipe and SMT treatment; its scalar meaning is in scalar_ops.hpp (one definition for
+// the reference evaluator, the executor and the oracle) and its derivative recipe is
+// instantiated by derivative.hpp (for the symbolic AD and the scalar duals alike).
+// Adding an operator: an enumerator, a row here, a case in scalar_ops.hpp; the compiler
+// (-Wswitch, the static_asserts below) names every other place that must decide.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "ops/scalar.hpp"
+
+namespace rml::ops {
+
+enum class UnOp : uint8_t { Neg, Not, Exp, Log, Sqrt, Tanh, Abs, Sin, Cos, Floor, ToReal, ToInt, Lgamma, Digamma };
+enum class BinOp : uint8_t { Add, Sub, Mul, Div, IDiv, Mod, Max, Min, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Xor };
+
+// How the element type of the result follows from the operands' (equal) element type.
+enum class Typing : uint8_t {
+  NumericSame,    // int → int, real → real (neg, abs, + - * / max min)
+  RealSame,       // real → real (exp, log, ...)
+  BoolSame,       // bool → bool (not, and, or, xor)
+  IntSame,        // int → int (div, mod)
+  RealToInt,      // real → int (floor, int)
+  IntToReal,      // int → real (real)
+  AnyToBool,      // any → bool (= <>)
+  NumericToBool,  // int or real → bool (< <= > >=)
+};
+
+// The result element type of an operator of this typing on operands of type `in`, or
+// nothing when the rule rejects `in`.
+constexpr std::optional<Scalar> result_type(Typing t, Scalar in) {
+  bool numeric = in != Scalar::Bool;
+  switch (t) {
+    case Typing::NumericSame: return numeric ? std::optional<Scalar>(in) : std::nullopt;
+    case Typing::RealSame: return in == Scalar::Real ? std::optional<Scalar>(in) : std::nullopt;
+    case Typing::BoolSame: return in == Scalar::Bool ? std::optional<Scalar>(in) : std::nullopt;
+    case Typing::IntSame: return in == Scalar::Int ? std::optional<Scalar>(in) : std::nullopt;
+    case Typing::RealToInt: return in == Scalar::Real ? std::optional<Scalar>(Scalar::Int) : std::nullopt;
+    case Typing::IntToReal: return in == Scalar::Int ? std::optional<Scalar>(Scalar::Real) : std::nullopt;
+    case Typing::AnyToBool: return Scalar::Bool;
+    case Typing::NumericToBool: return numeric ? std::optional<Scalar>(Scalar::Bool) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// Where the surface language can write the operator.
+enum class Spelling : uint8_t {
+  Operator,  // a symbol or keyword of the grammar: `-x`, `not b`, `a + b`, `a div b`
+  Builtin,   // a builtin function call: `exp(x)`, `max(a, b)`, `real(i)`
+  IrOnly,    // produced by the passes only (sin, cos: derivatives in tests and proofs)
+};
+
+// The derivative of a unary real operator, d f(x)/dx, as a recipe over x and y = f(x)
+// (derivative.hpp instantiates it for the symbolic AD and for the scalar duals).
+enum class Deriv : uint8_t {
+  NotReal,     // argument or result not real: no real derivative flows (not, floor, real, int)
+  MinusOne,    // -1
+  Y,           // y                (exp)
+  InvX,        // 1 / x            (log)
+  HalfInvY,    // 0.5 / y          (sqrt)
+  OneMinusY2,  // 1 - y²           (tanh)
+  OpOfX,       // g(x), g = dop    (sin: cos; lgamma: digamma)
+  NegOpOfX,    // -g(x), g = dop   (cos: -sin)
+  SignX,       // sign x, 0 at 0 and NaN (abs)
+  Missing,     // not available: differentiating is an error that names the operator
+};
+
+// How checker/smt_model.cpp treats an application whose operands are tracked (int and
+// bool values are modelled as 64-bit vectors and booleans; reals are never tracked).
+enum class Smt : uint8_t {
+  Encoded,  // encoded exactly (its case in smt_model.cpp's switch)
+  Fresh,    // a fresh value: an over-approximation (max, min, every real builtin)
+};
+
+struct UnaryRow {
+  UnOp op;
+  std::string_view name;     // the IR's spelling (ir::print, messages): "neg", "exp"
+  std::string_view surface;  // the surface spelling: "-", "exp" ("" when IrOnly)
+  Spelling spelling;
+  Typing typing;
+  Deriv deriv;
+  UnOp dop;  // OpOfX / NegOpOfX: the operator g of the derivative
+  Smt smt;
+  std::string_view missing_why;  // Deriv::Missing: what is missing, for the error
+};
+
+struct BinaryRow {
+  BinOp op;
+  std::string_view name;  // the surface and IR spelling: "+", "div", "max", "="
+  Spelling spelling;
+  Typing typing;
+  Smt smt;
+};
+
+inline constexpr std::array<UnaryRow, 14> kUnary{{
+    {UnOp::Neg, "neg", "-", Spelling::Operator, Typing::NumericSame, Deriv::MinusOne, UnOp::Neg, Smt::Encoded, {}},
+    {UnOp::Not, "not", "not", Spelling::Operator, Typing::BoolSame, Deriv::NotReal, UnOp::Not, Smt::Encoded, {}},
+    {UnOp::Exp, "exp", "exp", Spelling::Builtin, Typing::RealSame, Deriv::Y, UnOp::Exp, Smt::Fresh, {}},
+    {UnOp::Log, "log", "log", Spelling::Builtin, Typing::RealSame, Deriv::InvX, UnOp::Log, Smt::Fresh, {}},
+    {UnOp::Sqrt, "sqrt", "sqrt", Spelling::Builtin, Typing::RealSame, Deriv::HalfInvY, UnOp::Sqrt, Smt::Fresh, {}},
+    {UnOp::Tanh, "tanh", "tanh", Spelling::Builtin, Typing::RealSame, Deriv::OneMinusY2, UnOp::Tanh, Smt::Fresh, {}},
+    {UnOp::Abs, "abs", "abs", Spelling::Builtin, Typing::NumericSame, Deriv::SignX, UnOp::Abs, Smt::Fresh, {}},
+    {UnOp::Sin, "sin", "", Spelling::IrOnly, Typing::RealSame, Deriv::OpOfX, UnOp::Cos, Smt::Fresh, {}},
+    {UnOp::Cos, "cos", "", Spelling::IrOnly, Typing::RealSame, Deriv::NegOpOfX, UnOp::Sin, Smt::Fresh, {}},
+    {UnOp::Floor, "floor", "floor", Spelling::Builtin, Typing::RealToInt, Deriv::NotReal, UnOp::Floor, Smt::Fresh, {}},
+    {UnOp::ToReal, "real", "real", Spelling::Builtin, Typing::IntToReal, Deriv::NotReal, UnOp::ToReal, Smt::Fresh, {}},
+    {UnOp::ToInt, "int", "int", Spelling::Builtin, Typing::RealToInt, Deriv::NotReal, UnOp::ToInt, Smt::Fresh, {}},
+    {UnOp::Lgamma, "lgamma", "lgamma", Spelling::Builtin, Typing::RealSame, Deriv::OpOfX, UnOp::Digamma, Smt::Fresh, {}},
+    {UnOp::Digamma, "digamma", "digamma", Spelling::Builtin, Typing::RealSame, Deriv::Missing, UnOp::Digamma, Smt::Fresh,
+     "its derivative, trigamma, is not implemented"},
+}};
+
+inline constexpr std::array<BinaryRow, 17> kBinary{{
+    {BinOp::Add, "+", Spelling::Operator, Typing::NumericSame, Smt::Encoded},
+    {BinOp::Sub, "-", Spelling::Operator, Typing::NumericSame, Smt::Encoded},
+    {BinOp::Mul, "*", Spelling::Operator, Typing::NumericSame, Smt::Encoded},
+    {BinOp::Div, "/", Spelling::Operator, Typing::NumericSame, Smt::Encoded},  // on ints: div
+    {BinOp::IDiv, "div", Spelling::Operator, Typing::IntSame, Smt::Encoded},
+    {BinOp::Mod, "mod", Spelling::Operator, Typing::IntSame, Smt::Encoded},
+    {BinOp::Max, "max", Spelling::Builtin, Typing::NumericSame, Smt::Fresh},
+    {BinOp::Min, "min", Spelling::Builtin, Typing::NumericSame, Smt::Fresh},
+    {BinOp::Eq, "=", Spelling::Operator, Typing::AnyToBool, Smt::Encoded},
+    {BinOp::Ne, "<>", Spelling::Operator, Typing::AnyToBool, Smt::Encoded},
+    {BinOp::Lt, "<", Spelling::Operator, Typing::NumericToBool, Smt::Encoded},
+    {BinOp::Le, "<=", Spelling::Operator, Typing::NumericToBool, Smt::Encoded},
+    {BinOp::Gt, ">", Spelling::Operator, Typing::NumericToBool, Smt::Encoded},
+    {BinOp::Ge, ">=", Spelling::Operator, Typing::NumericToBool, Smt::Encoded},
+    {BinOp::And, "and", Spelling::Operator, Typing::BoolSame, Smt::Encoded},
+    {BinOp::Or, "or", Spelling::Operator, Typing::BoolSame, Smt::Encoded},
+    {BinOp::Xor, "xor", Spelling::Operator, Typing::BoolSame, Smt::Encoded},
+}};
+
+// Row k describes the operator whose enumerator is k: lookups index the table directly.
+constexpr bool rows_in_order() {
+  for (size_t k = 0; k < kUnary.size(); ++k)
+    if (static_cast<size_t>(kUnary[k].op) != k) return false;
+  for (size_t k = 0; k < kBinary.size(); ++k)
+    if (static_cast<size_t>(kBinary[k].op) != k) return false;
+  return true;
+}
+static_assert(rows_in_order(), "the rows of kUnary and kBinary must follow the enumerators' order");
+static_assert(kUnary.back().op == UnOp::Digamma && kBinary.back().op == BinOp::Xor,
+              "a new enumerator needs its row (and the array's size)");
+
+constexpr const UnaryRow &row(UnOp op) { return kUnary[static_cast<size_t>(op)]; }
+constexpr const BinaryRow &row(BinOp op) { return kBinary[static_cast<size_t>(op)]; }
+constexpr const char *op_name(UnOp op) { return row(op).name.data(); }
+constexpr const char *op_name(BinOp op) { return row(op).name.data(); }
+constexpr bool is_comparison(BinOp op) {
+  return row(op).typing == Typing::AnyToBool || row(op).typing == Typing::NumericToBool;
+}
+
+// Surface lookups (the evaluator, the lowering, the oracle, the SMT model): the operator
+// a surface name denotes with one or two operands; IR-only operators have no surface name.
+std::optional<UnOp> find_unary(std::string_view surface);
+std::optional<BinOp> find_binary(std::string_view surface);
+// Lookups by IR name (op_name), e.g. for tests and printers that read names back.
+std::optional<UnOp> find_unary_ir(std::string_view name);
+
+// Whether `name` is a builtin function of the table (`exp`, `max`, `real`, ...).
+bool is_builtin(std::string_view name);
+
+}  // namespace rml::ops
