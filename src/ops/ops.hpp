@@ -1,4 +1,4 @@
-// The operator table (issue 10): one row per elementwise operator or builtin of the
+// The operator table: one row per elementwise operator or builtin of the
 // function layer, read by every stage that needs to know what an operator is. A row
 // gives the operator's spellings (surface and IR), arity, typing rule, derivative
 // recipe and SMT treatment; its scalar meaning is in scalar_ops.hpp (one definition for

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <type_traits>
 
 #include "array/exec/exec.hpp"
 #include "array/exec/plan.hpp"
@@ -204,20 +205,24 @@ class MapEval {
       const T *x = static_cast<const T *>(a);
       if (ops::row(in.un).typing == ops::Typing::RealToInt) {  // floor, int
         int64_t *y = static_cast<int64_t *>(o);
-        for (int64_t k = 0; k < n; ++k) y[k] = to_int(in.un, static_cast<double>(x[k]));
+        if (in.un == UnOp::Floor)
+          for (int64_t k = 0; k < n; ++k) y[k] = to_int(UnOp::Floor, static_cast<double>(x[k]));
+        else
+          for (int64_t k = 0; k < n; ++k) y[k] = to_int(UnOp::ToInt, static_cast<double>(x[k]));
         return;
       }
       T *y = static_cast<T *>(o);
+      // The operator is a constant in each loop: the table's switch folds away.
+      auto each = [&](auto op) {
+        for (int64_t k = 0; k < n; ++k) y[k] = ops::real_unary(decltype(op)::value, x[k]);
+      };
       switch (in.un) {
-        case UnOp::Neg:
-          for (int64_t k = 0; k < n; ++k) y[k] = -x[k];
-          return;
-        case UnOp::Abs:
-          for (int64_t k = 0; k < n; ++k) y[k] = ops::real_unary(UnOp::Abs, x[k]);
-          return;
-        case UnOp::Sqrt:
-          for (int64_t k = 0; k < n; ++k) y[k] = ops::real_unary(UnOp::Sqrt, x[k]);
-          return;
+        case UnOp::Neg: return each(std::integral_constant<UnOp, UnOp::Neg>{});
+        case UnOp::Abs: return each(std::integral_constant<UnOp, UnOp::Abs>{});
+        case UnOp::Sqrt: return each(std::integral_constant<UnOp, UnOp::Sqrt>{});
+        case UnOp::Exp: return each(std::integral_constant<UnOp, UnOp::Exp>{});
+        case UnOp::Log: return each(std::integral_constant<UnOp, UnOp::Log>{});
+        case UnOp::Tanh: return each(std::integral_constant<UnOp, UnOp::Tanh>{});
         default:
           for (int64_t k = 0; k < n; ++k) y[k] = un_r(in.un, x[k]);
           return;
