@@ -81,9 +81,9 @@ Type TypeChecker::type_from_syntax(const TypeSyntax &ts, Ctx &ctx) {
   StaticEnv env = ctx.env();
   for (auto &dim : ts.dims) {
     if (dim.splice_var) {
-      // In place: a push_back of a temporary variant draws a GCC 12 -Wmaybe-uninitialized
-      // false positive here.
-      shape.emplace_back(std::in_place_type<ShapeSym>, dim.var);
+      // In place (a push_back of a temporary variant draws a GCC 12 -Wmaybe-uninitialized
+      // false positive here), from a ShapeSym: clang 14 has no parenthesised aggregate init.
+      shape.emplace_back(std::in_place_type<ShapeSym>, ShapeSym{dim.var});
       continue;
     }
     try {
