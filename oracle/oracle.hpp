@@ -101,6 +101,8 @@ struct MemoryLimitError : OracleError {
 class Oracle {
  public:
   Oracle(const CheckedProgram &cp, const core::Program &prog, Options opts = {});
+  // With the node's clocks, inferred once by the caller (driver::Session, the checker).
+  Oracle(const CheckedProgram &cp, const core::Program &prog, const core::Clocks &clocks, Options opts = {});
   ~Oracle();
   Result run(const Inputs &in, Solver solver = Solver::Worklist);
   const core::Clocks &clocks() const;

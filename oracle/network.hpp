@@ -1,0 +1,122 @@
+// The oracle's data: columns of cells (one per variable and per clock term), the store of
+// one iterate, a rule's output, and the network of nodes (one per equation and per clock
+// term) with who reads what. Internal to oracle/.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "oracle/oracle.hpp"
+#include "ops/ops.hpp"
+
+namespace rml::oracle {
+
+// ------------------------------------------------------------------ storage
+struct Column {
+  std::string name;
+  bool clock = false;  // clock columns hold tt/ff as Val 1/0, never □
+  Scalar elem = Scalar::Bool;
+  std::vector<int64_t> shape;
+  size_t numel = 1;
+  std::vector<Tag> tag;
+  std::vector<double> r;
+  std::vector<int64_t> i;
+  void init(size_t n) {
+    tag.assign(n, Tag::Bot);
+    if (elem == Scalar::Real) r.assign(n * numel, 0.0);
+    else i.assign(n * numel, 0);
+  }
+};
+
+struct Store {
+  std::vector<Column> cols;
+  size_t N = 0;
+  // Reads beyond the prefix are ⊥ (exactness lemma, semantics.md §5).
+  Tag tag(int c, size_t n) const { return n < N ? cols[c].tag[n] : Tag::Bot; }
+  bool present(int c, size_t n) const { Tag t = tag(c, n); return t == Tag::Val || t == Tag::Nil; }
+  bool bval(int c, size_t n) const { return cols[c].i[n * cols[c].numel] != 0; }
+  double rval(int c, size_t n) const { return cols[c].r[n * cols[c].numel]; }
+  int64_t ival(int c, size_t n) const { return cols[c].i[n * cols[c].numel]; }
+  array::Tensor tensor(int c, size_t n) const {
+    const Column &col = cols[c];
+    array::Tensor t;
+    t.elem = col.elem;
+    t.shape = col.shape;
+    if (col.elem == Scalar::Real) t.r.assign(col.r.begin() + static_cast<long>(n * col.numel), col.r.begin() + static_cast<long>((n + 1) * col.numel));
+    else t.i.assign(col.i.begin() + static_cast<long>(n * col.numel), col.i.begin() + static_cast<long>((n + 1) * col.numel));
+    return t;
+  }
+};
+
+// The result of one rule application: a tag, a payload, and, for ‖, its origin.
+struct Out {
+  Tag tag = Tag::Bot;
+  std::vector<double> r;
+  std::vector<int64_t> i;
+  const char *rule = nullptr;   // set when this ‖ originates here (not propagated)
+  std::string why;
+  void set(Tag t) { tag = t; rule = nullptr; }
+  void error(const char *rl, std::string w) { tag = Tag::Err; rule = rl; why = std::move(w); }
+  void propagate_error() { tag = Tag::Err; rule = nullptr; }
+  // Copies the value of cell (c, n).
+  void copy(const Store &s, int c, size_t n) {
+    const Column &col = s.cols[c];
+    tag = col.tag[n];
+    rule = nullptr;
+    if (col.elem == Scalar::Real) r.assign(col.r.begin() + static_cast<long>(n * col.numel), col.r.begin() + static_cast<long>((n + 1) * col.numel));
+    else i.assign(col.i.begin() + static_cast<long>(n * col.numel), col.i.begin() + static_cast<long>((n + 1) * col.numel));
+  }
+  void value(const array::Tensor &t) {
+    tag = Tag::Val;
+    rule = nullptr;
+    if (t.elem == Scalar::Real) r = t.r;
+    else i = t.i;
+  }
+  void boolean(bool b) {
+    tag = Tag::Val;
+    rule = nullptr;
+    i.assign(1, b ? 1 : 0);
+  }
+};
+
+// ------------------------------------------------------------------ the network
+// The scalar fast path: `if` and every operator of the table (ops.hpp) on scalars,
+// computed by the table's scalar meanings (ops/scalar_ops.hpp), which the evaluator's
+// elementwise loops also use: the same value, without building tensors.
+enum class Fast : uint8_t { None, If, Unary, Binary };
+
+enum class K : uint8_t { ClockBase, ClockOn, ClockNever, Const, Copy, Apply, When, Merge, Fby, Pre, Arrow, Post };
+
+struct Node {
+  K k;
+  int out = -1;
+  std::vector<int> in;       // operand columns
+  int clock = -1;            // Const, zero-argument Apply, Pre, Post: the clock column
+  bool positive = true;      // When, ClockOn
+  const core::Equation *eq = nullptr;
+  array::Tensor constant;    // Const and zero-argument Apply
+  Fast fast = Fast::None;    // Apply on scalars with `if` or an operator of the table
+  ops::UnOp un = ops::UnOp::Neg;
+  ops::BinOp bin = ops::BinOp::Add;
+};
+
+enum class Mode : uint8_t { Inst, Fwd, Back };
+struct Reader {
+  int node;
+  Mode mode;
+  int scan;  // Fwd/Back: the column whose absences (□, or ff for clocks) a scan skips
+};
+
+inline bool skip(const Store &s, int c, size_t n) {
+  // A scan passes over absent cells: □ for data, ff for clocks.
+  if (s.cols[c].clock) return s.tag(c, n) == Tag::Val && !s.bval(c, n);
+  return s.tag(c, n) == Tag::Abs;
+}
+
+struct Result::Data {
+  std::unordered_map<std::string, int> col_of;
+  Store store;
+};
+
+}  // namespace rml::oracle

@@ -1,0 +1,209 @@
+// The two solvers over a finite prefix: Kleene iteration (the literal least fixpoint) and
+// the worklist (changes travel along the readers); a cell is written once it is known, and
+// error origins are recorded where a rule produces ‖.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <random>
+
+#include "core/primitives.hpp"
+#include "oracle/impl.hpp"
+#include "ops/scalar_ops.hpp"
+
+namespace rml::oracle {
+
+// Writes a rule's result; returns whether the cell changed. Values only go up in the
+// flat order ⊥ ⊑ v ⊑ ‖ (a rule that broke monotonicity is a bug, reported loudly).
+bool Oracle::Impl::commit(Store &s, const Node &nd, size_t n, const Out &o) {
+  Column &col = s.cols[nd.out];
+  Tag old = col.tag[n];
+  bool same_payload = true;
+  if (o.tag == Tag::Val) {
+    if (col.elem == Scalar::Real) {
+      if (o.r.size() != col.numel) throw OracleError("internal: result of '" + col.name + "' has the wrong size");
+      same_payload = std::memcmp(&col.r[n * col.numel], o.r.data(), col.numel * sizeof(double)) == 0;
+    } else {
+      if (o.i.size() != col.numel) throw OracleError("internal: result of '" + col.name + "' has the wrong size");
+      same_payload = std::equal(o.i.begin(), o.i.end(), col.i.begin() + static_cast<long>(n * col.numel));
+    }
+  }
+  if (old == o.tag && same_payload) return false;
+  if (opts.check_monotone && old != Tag::Bot && o.tag != Tag::Err)
+    throw OracleError("internal: non-monotone update of '" + col.name + "' at cycle " + std::to_string(n) + " (" +
+                      (old == Tag::Err ? "error" : "value") + " replaced)");
+  if (old == Tag::Err) return false;  // monotonicity off: never leave ‖
+  col.tag[n] = o.tag;
+  if (o.tag == Tag::Val) {
+    if (col.elem == Scalar::Real) std::memcpy(&col.r[n * col.numel], o.r.data(), col.numel * sizeof(double));
+    else std::copy(o.i.begin(), o.i.end(), col.i.begin() + static_cast<long>(n * col.numel));
+  }
+  if (o.tag == Tag::Err && o.rule) note_origin(nd, n, o);
+  return true;
+}
+
+void Oracle::Impl::note_origin(const Node &nd, size_t n, const Out &o) {
+  auto &seen = origin_seen[nd.out];
+  if (seen[n]) return;
+  seen[n] = 1;
+  ErrorOrigin e;
+  e.var = templ[nd.out].name;
+  e.cycle = n;
+  e.rule = o.rule;
+  e.message = o.why;
+  if (nd.eq) e.span = nd.eq->span;
+  origins.push_back(std::move(e));
+}
+
+Store Oracle::Impl::fresh_store(const Inputs &in) {
+  Store s;
+  s.N = in.cycles;
+  s.cols = templ;
+  for (auto &c : s.cols) c.init(s.N);
+  for (size_t k = 0; k < prog.inputs.size(); ++k) {
+    const core::Var &v = prog.inputs[k];
+    auto it = in.streams.find(v.name);
+    if (it == in.streams.end()) throw OracleError("no stream given for the input '" + v.name + "'");
+    if (it->second.size() != s.N)
+      throw OracleError("the input '" + v.name + "' has " + std::to_string(it->second.size()) + " cells, expected " +
+                        std::to_string(s.N));
+    Column &col = s.cols[input_cols[k]];
+    for (size_t n = 0; n < s.N; ++n) {
+      const Cell &c = it->second[n];
+      col.tag[n] = c.tag;
+      if (c.tag != Tag::Val) continue;
+      if (c.value.elem != col.elem || c.value.shape != col.shape)
+        throw OracleError("the input '" + v.name + "' at cycle " + std::to_string(n) + " has a value of the wrong type");
+      if (col.elem == Scalar::Real) std::copy(c.value.r.begin(), c.value.r.end(), col.r.begin() + static_cast<long>(n * col.numel));
+      else std::copy(c.value.i.begin(), c.value.i.end(), col.i.begin() + static_cast<long>(n * col.numel));
+    }
+  }
+  for (auto &kv : in.streams) {
+    const std::string &name = kv.first;
+    if (std::none_of(prog.inputs.begin(), prog.inputs.end(), [&](auto &v) { return v.name == name; }))
+      throw OracleError("'" + name + "' is not an input of '" + prog.main + "'");
+  }
+  origin_seen.assign(s.cols.size(), std::vector<uint8_t>(s.N, 0));
+  origins.clear();
+  evaluations = 0;
+  return s;
+}
+
+// The executable definition: Jacobi iteration φ^k(⊥) until nothing changes.
+uint64_t Oracle::Impl::solve_kleene(Store &s) {
+  uint64_t rounds = 0;
+  Out o;
+  for (;;) {
+    ++rounds;
+    Store prev = s;  // every rule reads the previous iterate only
+    bool changed = false;
+    for (size_t n = 0; n < s.N; ++n)
+      for (const Node &nd : nodes) {
+        apply_rule(nd, n, prev, o);
+        changed |= commit(s, nd, n, o);
+      }
+    if (!changed) return rounds;
+    // Each cell rises at most twice (⊥ → v → ‖): the iteration is bounded.
+    if (rounds > 2 * s.N * nodes.size() + 2) throw OracleError("internal: Kleene iteration does not converge");
+  }
+}
+
+// Chaotic iteration: one sweep in cycle order (producers first), plus a queue that
+// re-evaluates every already-visited cell whose inputs changed. The limit is the same
+// least fixpoint (every rule is monotone; tested against solve_kleene).
+void Oracle::Impl::solve_worklist(Store &s) {
+  const size_t N = s.N;
+  std::vector<std::vector<uint8_t>> queued(nodes.size(), std::vector<uint8_t>(N, 0));
+  std::vector<int> pos(nodes.size());
+  for (size_t k = 0; k < topo.size(); ++k) pos[topo[k]] = static_cast<int>(k);
+  std::deque<std::pair<int, size_t>> fifo;
+  std::vector<int> order = topo;
+  std::mt19937_64 rng(opts.shuffle_seed);
+  if (opts.shuffle_seed) {
+    std::shuffle(order.begin(), order.end(), rng);
+    for (size_t k = 0; k < order.size(); ++k) pos[order[k]] = static_cast<int>(k);
+  }
+  size_t cur_n = 0;
+  int cur_pos = -1;
+  auto visited = [&](int node, size_t m) { return m < cur_n || (m == cur_n && pos[node] <= cur_pos); };
+  auto push = [&](int node, size_t m) {
+    if (m >= N || !visited(node, m) || queued[node][m]) return;
+    queued[node][m] = 1;
+    fifo.emplace_back(node, m);
+  };
+  auto changed_cell = [&](int c, size_t n) {
+    for (const Reader &r : readers[c]) {
+      push(r.node, n);
+      if (r.mode == Mode::Fwd) {
+        for (size_t m = n + 1; m < N; ++m) {
+          push(r.node, m);
+          if (!skip(s, r.scan, m)) break;
+        }
+      } else if (r.mode == Mode::Back) {
+        for (size_t m = n; m-- > 0;) {
+          push(r.node, m);
+          if (!skip(s, r.scan, m)) break;
+        }
+      }
+    }
+  };
+  Out o;
+  auto run = [&](int node, size_t m) {
+    apply_rule(nodes[node], m, s, o);
+    if (commit(s, nodes[node], m, o)) changed_cell(nodes[node].out, m);
+  };
+  for (cur_n = 0; cur_n < N; ++cur_n) {
+    for (cur_pos = 0; cur_pos < static_cast<int>(order.size()); ++cur_pos) {
+      run(order[cur_pos], cur_n);
+      while (!fifo.empty()) {
+        if (opts.shuffle_seed) std::swap(fifo.front(), fifo[rng() % fifo.size()]);
+        auto [node, m] = fifo.front();
+        fifo.pop_front();
+        queued[node][m] = 0;
+        run(node, m);
+      }
+    }
+  }
+}
+
+Result Oracle::Impl::run(const Inputs &in, Solver solver) {
+  check_memory(in.cycles, memory_needed(in.cycles, solver), opts.max_memory);
+  Store s = fresh_store(in);
+  Result r;
+  r.cycles = s.N;
+  if (solver == Solver::Kleene) r.rounds = solve_kleene(s);
+  else solve_worklist(s);
+  for (auto &c : s.cols) r.store_bytes += c.tag.capacity() + c.r.capacity() * sizeof(double) + c.i.capacity() * sizeof(int64_t);
+  if (solver == Solver::Worklist) r.store_bytes += nodes.size() * s.N;  // the queued bitmap
+  r.evaluations = evaluations;
+  for (auto &v : prog.inputs) r.vars.push_back(v.name);
+  for (auto &v : prog.outputs)
+    if (std::find(r.vars.begin(), r.vars.end(), v.name) == r.vars.end()) r.vars.push_back(v.name);
+  for (auto &eq : prog.equations)
+    if (std::find(r.vars.begin(), r.vars.end(), eq.lhs) == r.vars.end()) r.vars.push_back(eq.lhs);
+  std::sort(origins.begin(), origins.end(), [](auto &a, auto &b) { return a.cycle != b.cycle ? a.cycle < b.cycle : a.var < b.var; });
+  r.errors = origins;
+  // Input clock assumptions A_P: an input is present exactly where its clock ticks.
+  for (auto &v : prog.inputs) {
+    int c = col(v.name), k = clock_col[static_cast<size_t>(clocks.of(v.name))];
+    for (size_t n = 0; n < s.N; ++n) {
+      Tag kt = s.tag(k, n), xt = s.tag(c, n);
+      if (kt != Tag::Val || xt == Tag::Bot || xt == Tag::Err) continue;
+      bool ticks = s.bval(k, n), present = xt == Tag::Val || xt == Tag::Nil;
+      if (ticks != present) {
+        r.input_clock_violations.push_back(v.name + " at cycle " + std::to_string(n) + ": " +
+                                           (present ? "present where its clock " + clocks.str(clocks.of(v.name)) + " is false"
+                                                    : "absent where its clock " + clocks.str(clocks.of(v.name)) + " is true"));
+        break;
+      }
+    }
+  }
+  auto data = std::make_shared<Result::Data>();
+  data->col_of = col_of;
+  data->store = std::move(s);
+  r.data = std::move(data);
+  return r;
+}
+
+}  // namespace rml::oracle
