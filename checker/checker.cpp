@@ -27,7 +27,11 @@ int Report::exit_code() const {
 }
 
 Report check_program(const CheckedProgram &cp, const core::Program &prog, const Options &opts) {
-  Checker c(cp, prog, opts);
+  return check_program(cp, prog, core::infer_clocks(prog), opts);
+}
+
+Report check_program(const CheckedProgram &cp, const core::Program &prog, const core::Clocks &clocks, const Options &opts) {
+  Checker c(cp, prog, clocks, opts);
   Report rep;
   rep.main = prog.main;
   // A solver failure is never a verdict: the property is "unknown", with the reason.

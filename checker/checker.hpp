@@ -71,5 +71,8 @@ struct Report {
 };
 
 Report check_program(const CheckedProgram &cp, const core::Program &prog, const Options &opts);
+// With the node's clocks, inferred once by the caller (driver::Session): the checker and
+// the oracles it runs for replays and invariants use them.
+Report check_program(const CheckedProgram &cp, const core::Program &prog, const core::Clocks &clocks, const Options &opts);
 
 }  // namespace rml::check

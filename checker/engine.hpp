@@ -26,8 +26,8 @@ struct Checker {
   core::Clocks clocks;
   DepGraph graph;
 
-  Checker(const CheckedProgram &c, const core::Program &p, const Options &o)
-      : cp(c), prog(p), opts(o), clocks(core::infer_clocks(p)), graph(build_graph(p, clocks)) {
+  Checker(const CheckedProgram &c, const core::Program &p, const core::Clocks &ck, const Options &o)
+      : cp(c), prog(p), opts(o), clocks(ck), graph(build_graph(p, clocks)) {
     opts.deadline = std::chrono::steady_clock::now() +
                     std::chrono::milliseconds(static_cast<long long>(std::min(opts.timeout_s, 1e9) * 1000));
   }

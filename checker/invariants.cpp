@@ -38,7 +38,7 @@ void Checker::discover_invariants(Smt &smt) {
   std::map<std::string, std::pair<int64_t, int64_t>> range;
   uint64_t seed = 0x9e3779b97f4a7c15ull;
   auto rnd = [&] { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; return seed; };
-  oracle::Oracle orc(cp, prog);
+  oracle::Oracle orc(cp, prog, clocks);
   for (int run = 0; run < 8; ++run) {
     oracle::Inputs in;
     in.cycles = 64;
@@ -144,7 +144,7 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
         cx.inputs = model_inputs(prog, fs, m);
         // Replay with lookahead, so that post's prophecies are confirmed by real ticks.
         oracle::Inputs longer = cx.inputs;
-        oracle::Oracle orc(cp, prog);
+        oracle::Oracle orc(cp, prog, clocks);
         oracle::Result res = orc.run(longer);
         if (confirm(res, cx)) {
           cx.csv = trace_csv(prog, cx.inputs);

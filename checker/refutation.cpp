@@ -102,7 +102,7 @@ auto Checker::lasso(const std::set<std::string> &exact_roots, const std::set<std
         for (size_t n = 0; n < len; ++n) out.push_back(cells[n < j ? n : i + (n - i) % period]);
       }
       size_t at = static_cast<size_t>(static_cast<int64_t>(i) + shift);
-      oracle::Result res = oracle::Oracle(cp, prog).run(cx.inputs);
+      oracle::Result res = oracle::Oracle(cp, prog, clocks).run(cx.inputs);
       if (!res.has(var) || res.at(var, at).tag != oracle::Tag::Bot) return std::nullopt;  // not replayed
       cx.csv = trace_csv(prog, cx.inputs);
       cx.show = {var};
@@ -128,7 +128,7 @@ bool Checker::attach_unproductive_cex(PropertyResult &r) {
     for (size_t n = 0; n < in.cycles; ++n)
       cells.push_back(oracle::Cell::of(array::Tensor::zeros(v.type.elem, array::concrete_shape(v.type.shape))));
   }
-  oracle::Oracle orc(cp, prog);
+  oracle::Oracle orc(cp, prog, clocks);
   oracle::Result res = orc.run(in);
   for (size_t n = 0; n < in.cycles; ++n)
     for (auto &v : res.vars) {

@@ -12,6 +12,7 @@
 
 #include "checker/checker.hpp"
 #include "core/normalize.hpp"
+#include "driver/elaborated.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/trace_io.hpp"
 #include "syntax/parser.hpp"
@@ -144,13 +145,14 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
   int worst = kOk;
   nlohmann::json jreports = nlohmann::json::array();
   for (auto &main : mains) {
-    core::Program prog;
+    driver::Elaborated elab;
     try {
-      prog = core::elaborate(r->checked, main);
+      elab = driver::elaborate(r->checked, main);
     } catch (core::ElabError &e) {
       err << (e.span.valid() ? location(e.span) + ": " : std::string("rml-check: ")) << "error[elab]: " << e.message << "\n";
       return kFrontendError;
     }
+    const core::Program &prog = elab.prog;
     // A limit reached while checking (the oracle's memory cap, out of memory) leaves the
     // node's properties unknown (exit 3), never falsified; the other mains are checked.
     check::Report rep;
@@ -158,8 +160,8 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     try {
       // The checker replays counterexamples in the oracle: a program one cycle of which
       // exceeds the oracle's memory cap (oracle::Options::max_memory) is not checked.
-      oracle::Oracle probe(r->checked, prog);
-      rep = check::check_program(r->checked, prog, opts);
+      oracle::Oracle probe(r->checked, prog, elab.clocks);
+      rep = check::check_program(r->checked, prog, elab.clocks, opts);
     } catch (oracle::MemoryLimitError &e) {
       failure = std::string(e.what()) + " (rml-check runs counterexamples in the oracle)";
     } catch (oracle::OracleError &e) {
@@ -184,7 +186,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
       std::string chronogram, cex_file, replay_show;
       if (p.cex) {
         try {
-          oracle::Oracle orc(r->checked, prog);
+          oracle::Oracle orc(r->checked, prog, elab.clocks);
           oracle::Result res = orc.run(p.cex->inputs);
           std::vector<std::string> show;
           for (auto &v : prog.inputs) show.push_back(v.name);

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 
+#include "driver/elaborated.hpp"
 #include "driver/fun_pipeline.hpp"
 #include "core/normalize.hpp"
 #include "oracle/oracle.hpp"
@@ -105,7 +106,8 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     return kFrontendError;
   }
   try {
-    core::Program prog = core::elaborate(r->checked, main);
+    driver::Elaborated elab = driver::elaborate(r->checked, main);
+    const core::Program &prog = elab.prog;
     oracle::Options opts;
     opts.post_clock_data = c.post_clock_data;
     opts.strict_when_merge = c.strict_when_merge;
@@ -113,7 +115,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     opts.max_memory = c.max_memory;
     auto stats = std::make_shared<CompiledStats>();
     if (c.backend == "compiled") opts.apply_fun = compiled_fun_apply(r->checked, stats);
-    oracle::Oracle orc(r->checked, prog, opts);
+    oracle::Oracle orc(r->checked, prog, elab.clocks, opts);
     for (auto &clash : orc.clocks().clashes)
       err << (clash.span.valid() ? location(clash.span) + ": " : std::string()) << "warning[clock.clash]: " << clash.message
           << " (the oracle continues with the first unification)\n";
