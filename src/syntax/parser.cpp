@@ -1,3 +1,6 @@
+// The recursive-descent parser of the paper syntax, the Lustre core and the function
+// layer (grammar.md §1-§5), with its recovery. One file (~830 lines) on purpose: the
+// precedence levels call each other, and splitting them would scatter one grammar.
 #include "syntax/parser.hpp"
 
 #include <algorithm>
