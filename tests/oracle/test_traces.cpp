@@ -85,7 +85,7 @@ TEST(Traces, ErrorsNameTheirRuleAndPlace) {
       {"x,c,v\n1,T\n", "trace.row", 2, 1},
       {"x,c,v\n1,maybe,[1,2]\n", "trace.cell", 2, 3},
       {"x,c,v\n1,T,\"[1, 2]\n", "trace.syntax", 2, 1},
-      {std::string("x,c,v\n1,T\0,[1,2]\n", 19), "trace.syntax", 2, 4},
+      {std::string("x,c,v\n1,T\0,[1,2]\n", 17), "trace.syntax", 2, 4},  // 17 bytes: the NUL is inside
       {"[{\"x\": 1,", "trace.syntax", 1, 10},
       {"[{\"x\": 1e400, \"c\": true, \"v\": [1, 2]}]", "trace.syntax", 1, 8},
       {"\n  {\"x\": [1]}", "trace.row", 2, 3},
