@@ -146,6 +146,10 @@ struct Solver {
       }
       constrain(ck(dc.var, dc.instance), k, dc.span);
     }
+    // `f(args) every c`: c is on the clock of the instance it restarts.
+    for (size_t i = 1; i < p.instances.size(); ++i)
+      if (!p.instances[i].reset.empty())
+        constrain(ck(p.instances[i].reset, p.instances[i].parent), inst_base[i], p.instances[i].reset_span);
     for (auto &v : p.inputs) constrain(ck(v.name, 0), ck(v.name, 0), {});
     for (auto &eq : p.equations) {
       int y = ck(eq.lhs, eq.instance);

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "core/clocks.hpp"
+#include "core/reset.hpp"
 #include "syntax/printer.hpp"
 
 namespace rml::core {
@@ -205,16 +206,23 @@ struct Elaborator {
         return outs;
       }
       case ExprKind::Call: return call(e, f, dests);
+      case ExprKind::Reset: {  // the condition first, in the caller; then the restarted instance
+        std::string c = one(*e.args[1]);
+        return call(*e.args[0], f, dests, Instance{"", -1, {}, c, e.args[1]->span});
+      }
       case ExprKind::Let:
       case ExprKind::Lambda: throw ElabError{e.span, "'let' and lambdas belong to 'fun' bodies"};
     }
     throw ElabError{e.span, "internal: unknown expression"};
   }
 
-  std::vector<std::string> call(const Expr &e, Frame &f, const std::vector<std::optional<std::string>> &dests) {
+  std::vector<std::string> call(const Expr &e, Frame &f, const std::vector<std::optional<std::string>> &dests,
+                                const Instance &reset = {}) {
     auto ci = cp.calls.find(&e);
     if (ci == cp.calls.end()) throw ElabError{e.span, "internal: unresolved call to '" + e.name + "'"};
     const Signature *sig = ci->second.kind == CallInfo::Builtin ? nullptr : &cp.sigs.at(e.name);
+    if (!reset.reset.empty() && (!sig || !sig->is_node))
+      throw ElabError{e.span, "internal: 'every' on a call that is not a node instance"};
     if (!sig || !sig->is_node) {
       // Pointwise application of a fun or builtin.
       Equation eq = base(e, f, Prim::Apply);
@@ -233,7 +241,7 @@ struct Elaborator {
     g.node = &callee;
     g.prefix = f.prefix + e.name + "$" + std::to_string(++instance_count[e.name]) + ".";
     g.instance = static_cast<int>(out.instances.size());
-    out.instances.push_back(Instance{g.prefix, f.instance, e.span});
+    out.instances.push_back(Instance{g.prefix, f.instance, e.span, reset.reset, reset.reset_span});
     g.subst = compose(ci->second.subst, f.subst);
     for (size_t k = 0; k < e.args.size(); ++k) {
       const Param &p = sig->inputs[k];
@@ -310,7 +318,7 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
                                  "(write a node that instantiates it with concrete values)"};
   Elaborator el(cp);
   el.out.main = main;
-  el.out.instances.push_back(Instance{"", -1, n.name_span});
+  el.out.instances.push_back(Instance{"", -1, n.name_span, "", {}});
   const Signature &sig = cp.sigs.at(main);
   Elaborator::Frame f;
   f.node = &n;
@@ -341,6 +349,7 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
     ca.var = el.expr(*a.cond, f, {}).at(0);
     el.out.assumptions.push_back(std::move(ca));
   }
+  expand_resets(el.out, el.temp_count);
   return std::move(el.out);
 }
 

@@ -56,6 +56,10 @@ struct Instance {
   std::string path;  // "" for main, "dense$1." inside an instance
   int parent = -1;
   Span call;         // the call that created it
+  // `f(args) every c`: the variable holding c, in the caller (its clock is the instance's
+  // base clock). Elaboration expands it away (core/reset.hpp); the clock calculus reads it.
+  std::string reset;
+  Span reset_span;
 };
 
 // A clock written in an interface or a `var` declaration, `x: t when c when not d`,

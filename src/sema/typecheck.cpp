@@ -16,7 +16,9 @@ Span callee_span(const Expr &e) {
 Span start_span(const Expr &e) {
   // The first token of an expression: for binary expressions, the left operand's start.
   const Expr *p = &e;
-  while ((p->kind == ExprKind::Binary || p->kind == ExprKind::When || p->kind == ExprKind::Index) && !p->args.empty())
+  while ((p->kind == ExprKind::Binary || p->kind == ExprKind::When || p->kind == ExprKind::Index ||
+          p->kind == ExprKind::Reset) &&
+         !p->args.empty())
     p = p->args[0].get();
   if (p->kind == ExprKind::Call) return callee_span(*p);
   return p->span;

@@ -179,7 +179,8 @@ void TypeChecker::check_node_pass(const NodeDecl &n, const std::map<std::string,
 
 // Output types of a call that follow from its static arguments alone, so that locals
 // defined by it are typed before its value arguments (which may depend on them).
-std::optional<std::vector<Type>> TypeChecker::early_outputs(const Expr &e, Ctx &ctx) {
+std::optional<std::vector<Type>> TypeChecker::early_outputs(const Expr &r, Ctx &ctx) {
+  const Expr &e = r.kind == ExprKind::Reset ? *r.args[0] : r;  // `f(x) every c` has f's outputs
   if (e.kind != ExprKind::Call || !visible(e.name)) return std::nullopt;
   auto it = cp_.sigs.find(e.name);
   if (it == cp_.sigs.end() || !it->second.ok || it->second.inputs.size() != e.args.size()) return std::nullopt;

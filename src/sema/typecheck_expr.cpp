@@ -447,6 +447,27 @@ Type TypeChecker::infer_inner(const Expr &e, Ctx &ctx, bool allow_tuple) {
       d_.error("fun.lambda-position", e.span, "a lambda can only be the last argument of build, gather or scatter in a 'fun' body");
       return Type::error();
     case ExprKind::Call: return infer_call(e, ctx, allow_tuple);
+    case ExprKind::Reset: {  // f(args) every c: a node instance restarted where c is true
+      const Expr &call = *e.args[0];
+      Type c = infer(*e.args[1], ctx);
+      require_bool_scalar(*e.args[1], c, "the condition of 'every'");
+      if (ctx.in_fun || ctx.const_mode) {
+        stream_op_in_fun(e, ctx, "every");
+        return Type::error();
+      }
+      auto sig = visible(call.name) ? cp_.sigs.find(call.name) : cp_.sigs.end();
+      if (sig != cp_.sigs.end() && !sig->second.is_node) {
+        d_.error("reset.not-node", e.op_span,
+                 "'every' restarts a node instance; '" + call.name + "' is a function, which has no state to restart");
+        return Type::error();
+      }
+      if (sig == cp_.sigs.end() && (is_builtin(call.name) || call.name == "real" || call.name == "int")) {
+        d_.error("reset.not-node", e.op_span,
+                 "'every' restarts a node instance; '" + call.name + "' is a builtin, which has no state to restart");
+        return Type::error();
+      }
+      return infer_call(call, ctx, allow_tuple);
+    }
   }
   return Type::error();
 }

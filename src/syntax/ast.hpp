@@ -26,6 +26,8 @@ enum class ExprKind : uint8_t {
   Tuple,   // (args...) with >= 2 elements
   Array,   // [args...]
   Lambda,  // \(binders) => args[0]
+  Reset,   // args[0] every args[1]: the node call args[0], restarted where args[1] is true
+           // (name "restart": written `(restart f every c)(...)`)
 };
 
 enum class Op : uint8_t {

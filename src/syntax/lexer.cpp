@@ -44,6 +44,8 @@ const char *tok_name(Tok t) {
     case Tok::KwReal: return "'real'";
     case Tok::KwFloat: return "'float'";
     case Tok::KwIn: return "'in'";
+    case Tok::KwEvery: return "'every'";
+    case Tok::KwRestart: return "'restart'";
     case Tok::KwType: return "'type'";
     case Tok::KwCurrent: return "'current'";
     case Tok::LParen: return "'('";
@@ -83,7 +85,8 @@ static const std::unordered_map<std::string, Tok> &keywords() {
       {"and", Tok::KwAnd},       {"or", Tok::KwOr},             {"xor", Tok::KwXor},
       {"mod", Tok::KwMod},       {"div", Tok::KwDiv},           {"true", Tok::KwTrue},
       {"false", Tok::KwFalse},   {"int", Tok::KwInt},           {"bool", Tok::KwBool},
-      {"real", Tok::KwReal},     {"float", Tok::KwFloat},
+      {"real", Tok::KwReal},     {"float", Tok::KwFloat},       {"every", Tok::KwEvery},
+      {"restart", Tok::KwRestart},
       {"in", Tok::KwIn},         {"type", Tok::KwType},         {"current", Tok::KwCurrent},
   };
   return kw;

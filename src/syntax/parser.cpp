@@ -1,5 +1,5 @@
 // The recursive-descent parser of the paper syntax, the Lustre core and the function
-// layer (grammar.md §1-§5), with its recovery. One file (~830 lines) on purpose: the
+// layer (grammar.md §1-§5), with its recovery. One file (~860 lines) on purpose: the
 // precedence levels call each other, and splitting them would scatter one grammar.
 #include "syntax/parser.hpp"
 
@@ -719,6 +719,36 @@ class Parser {
       }
     }
   }
+  // Modular reset, Vélus/Heptagon form: `f(args) every c` (c a primary expression).
+  ExprPtr every_suffix(ExprPtr call, Span b) {
+    if (!at(Tok::KwEvery)) return call;
+    Span kw = take().span;
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(call));
+    a.push_back(postfix());
+    auto e = node(ExprKind::Reset, from(b), std::move(a));
+    e->op_span = kw;
+    return e;
+  }
+  // Lustre V6 / Kind 2 form, after its '(': `(restart f every c)(args)`.
+  ExprPtr restart(Span b) {
+    Span kw = take().span;
+    Token id = cur();
+    std::string n = expect_ident("the node to restart");
+    expect(Tok::KwEvery, "after the restarted node");
+    auto c = expr();
+    expect(Tok::RParen, "to close '(restart ... every ...)'");
+    auto args = call_args();
+    auto call = node(ExprKind::Call, Span::cover(id.span, prev_span()), std::move(args));
+    call->name = n;
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(call));
+    a.push_back(std::move(c));
+    auto e = node(ExprKind::Reset, from(b), std::move(a));
+    e->op_span = kw;
+    e->name = "restart";  // the spelling, for the printer
+    return e;
+  }
   std::vector<ExprPtr> call_args() {
     std::vector<ExprPtr> a;
     expect(Tok::LParen);
@@ -761,12 +791,13 @@ class Parser {
           auto a = call_args();
           auto e = node(ExprKind::Call, from(b), std::move(a));
           e->name = n;
-          return e;
+          return every_suffix(std::move(e), b);
         }
         return mk_var(n, b);
       }
       case Tok::LParen: {
         take();
+        if (at(Tok::KwRestart)) return restart(b);
         int saved_merge = merge_operand_;
         merge_operand_ = 0;
         struct Restore { int &r; int v; ~Restore() { r = v; } } restore{merge_operand_, saved_merge};

@@ -33,7 +33,8 @@ int level(const Expr &e) {
       }
     case ExprKind::Unary: return e.op == Op::Not ? 6 : 11;
     case ExprKind::When: return 10;
-    case ExprKind::Merge: return 11;
+    case ExprKind::Merge:
+    case ExprKind::Reset: return 11;
     case ExprKind::Call:
     case ExprKind::Index: return 12;
     case ExprKind::IntLit: return e.ival < 0 ? 11 : 13;
@@ -193,6 +194,20 @@ struct Printer {
         out += '[';
         list(e.args);
         out += ']';
+        break;
+      case ExprKind::Reset:
+        if (e.name == "restart") {  // Lustre V6's spelling, kept as written
+          const Expr &call = *e.args[0];
+          out += "(restart " + call.name + " every ";
+          expr(*e.args[1]);
+          out += ")(";
+          list(call.args);
+          out += ')';
+          break;
+        }
+        expr(*e.args[0]);
+        out += " every ";
+        sub(*e.args[1], 12);
         break;
       case ExprKind::Lambda:
         out += '\\';

@@ -12,7 +12,7 @@ enum class Tok : uint8_t {
   // keywords
   KwNode, KwFunction, KwFun, KwReturns, KwVar, KwLet, KwTel, KwConst, KwWhen, KwWhenot,
   KwMerge, KwFby, KwPost, KwPre, KwIf, KwThen, KwElse, KwNot, KwAnd, KwOr, KwXor, KwMod,
-  KwDiv, KwTrue, KwFalse, KwInt, KwBool, KwReal, KwFloat, KwIn,
+  KwDiv, KwTrue, KwFalse, KwInt, KwBool, KwReal, KwFloat, KwIn, KwEvery, KwRestart,
   // reserved only to give a clear "unsupported" diagnostic
   KwType, KwCurrent,
   // symbols

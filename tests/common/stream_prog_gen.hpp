@@ -14,6 +14,9 @@ enum class Ty { Real, Int, Bool };
 
 struct ProgGen {
   bool well_clocked = false;  // only base-clock expressions: merge of complementary whens
+  // With well_clocked: merges may hold state on the sampled clock (a fby, -> pre or post
+  // of sampled operands), the shapes a modular reset must reach between two ticks.
+  bool sub_clocked_state = false;
   int locals = 0;
   std::vector<Ty> local_ty;
 
@@ -46,7 +49,14 @@ struct ProgGen {
       case 4:
         if (well_clocked) {
           std::string c = var_of(Ty::Bool, self);
-          return "(merge " + c + " (" + sub(t) + " when " + c + ") (" + sub(t) + " when not " + c + "))";
+          std::string on_c = "(" + sub(t) + " when " + c + ")";
+          if (sub_clocked_state) switch (*rc::gen::inRange(0, 4)) {
+              case 0: on_c = "(" + lit(t) + " fby " + on_c + ")"; break;
+              case 1: on_c = "(" + on_c + " -> pre (" + sub(t) + " when " + c + "))"; break;
+              case 2: on_c = "(post " + on_c + ")"; break;
+              default: break;
+            }
+          return "(merge " + c + " " + on_c + " (" + sub(t) + " when not " + c + "))";
         }
         return "(" + sub(t) + " when " + var_of(Ty::Bool, self) + ")";
       case 5:

@@ -145,7 +145,7 @@ std::vector<ExprPtr> exprs(Layer layer, int depth, int lo, int hi) {
 ExprPtr merge_branch(Layer layer, int depth, bool /*first*/) { return expr(layer, depth); }
 
 enum class Form {
-  Leaf, Unary, Binary, When, Merge, If, Let, Call, LambdaCall, Index, Array,
+  Leaf, Unary, Binary, When, Merge, If, Let, Call, LambdaCall, Index, Array, Reset,
 };
 
 ExprPtr expr(Layer layer, int depth) {
@@ -157,7 +157,7 @@ ExprPtr expr(Layer layer, int depth) {
       {3, Form::Leaf}, {4, Form::Binary}, {2, Form::Unary}, {2, Form::Call}, {1, Form::If},
       {1, Form::Index}, {1, Form::Array},
   };
-  if (stream) forms.insert(forms.end(), {{2, Form::When}, {2, Form::Merge}});
+  if (stream) forms.insert(forms.end(), {{2, Form::When}, {2, Form::Merge}, {1, Form::Reset}});
   if (fun) forms.insert(forms.end(), {{1, Form::Let}, {1, Form::LambdaCall}});
   int total = 0;
   for (auto &f : forms) total += f.first;
@@ -221,6 +221,16 @@ ExprPtr expr(Layer layer, int depth) {
           "relu", "matmul", "exp", "sumOuter", "tr", "transpose", "replicate", "param", "shape", "dense1"};
       auto e = node(ExprKind::Call, exprs(layer, d, 0, 3));
       e->name = chance(80) ? pick_of(callees) : ident();
+      return e;
+    }
+    case Form::Reset: {  // f(args) every c
+      auto call = node(ExprKind::Call, exprs(layer, d, 0, 3));
+      call->name = chance(50) ? "f" : ident();
+      std::vector<ExprPtr> a;
+      a.push_back(std::move(call));
+      a.push_back(condition(layer, d));
+      auto e = node(ExprKind::Reset, std::move(a));
+      if (chance(50)) e->name = "restart";
       return e;
     }
     case Form::LambdaCall: {  // build/gather/scatter(..., \binders => body)

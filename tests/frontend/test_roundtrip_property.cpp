@@ -57,6 +57,7 @@ const char *kind_name(rml::ExprKind k) {
     case rml::ExprKind::Tuple: return "Tuple";
     case rml::ExprKind::Array: return "Array";
     case rml::ExprKind::Lambda: return "Lambda";
+    case rml::ExprKind::Reset: return "Reset";
   }
   return "?";
 }

@@ -226,6 +226,7 @@ class Lowerer {
       case ExprKind::Call: return call(e, env);
       case ExprKind::When:
       case ExprKind::Merge:
+      case ExprKind::Reset:
         fail("fun.stream-op", head_span(e), "a stream operator cannot be lowered to the array IR");
       case ExprKind::Tuple: fail("type.tuple", e.span, "a tuple cannot be lowered to the array IR");
       case ExprKind::Lambda:
