@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 N="${1:-10000}"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "${RML_JOBS:-$(nproc)}" --target check_tests
-RC_PARAMS="max_success=${N}" ./build/tests/check_tests \
+RML_ALL_CASES=1 RC_PARAMS="max_success=${N}" ./build/tests/check_tests \
   --gtest_filter='CheckSoundness.BackwardChainsWithCutsRespectTheirHorizon:CheckSoundness.AcceptedProgramsRunWithoutErrorsOrUnknowns'

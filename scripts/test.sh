@@ -4,7 +4,7 @@
 # fuzz the front end for a bounded time. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-FUZZ_SECONDS="${RML_FUZZ_SECONDS:-60}"
+FUZZ_SECONDS="${RML_FUZZ_SECONDS:-45}"
 JOBS="${RML_JOBS:-$(nproc)}"
 step() { printf '\n=== %s\n' "$*"; }
 
@@ -32,14 +32,14 @@ step "fuzzing the front end for ${FUZZ_SECONDS} s (libFuzzer, ASan+UBSan)"
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DRML_FUZZ=ON >/dev/null
 cmake --build build-fuzz -j "$JOBS" --target fuzz_frontend
 seeds=$(mktemp -d)
-cp reference/*/*.rml tests/frontend/diag/*.rml src/prelude/prelude.rml "$seeds"/
+cp reference/*/*.rml tests/frontend/diag/*.rml tests/check/ok/*.rml tests/check/ko/*.rml src/prelude/prelude.rml "$seeds"/
 # -timeout: one input taking over 10 s is a hang; -rss_limit_mb bounds memory.
 ./build-fuzz/tests/fuzz/fuzz_frontend -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 \
   -max_len=65536 -print_final_stats=1 "$seeds" 2>&1 | tail -n 15
 rm -rf "$seeds"
 echo "fuzzing: no crash, hang or sanitizer report in ${FUZZ_SECONDS} s"
 
-step "fuzzing rml-check --assume for 20 s (libFuzzer, ASan+UBSan)"
+step "fuzzing rml-check --assume for 15 s (libFuzzer, ASan+UBSan)"
 cmake --build build-fuzz -j "$JOBS" --target fuzz_assume fuzz_trace_csv fuzz_trace_json fuzz_grad_at
 # Each target starts from its seeds (tests/fuzz/seeds/TARGET); what it adds goes to a
 # scratch corpus, findings to build-fuzz/artifacts/.
@@ -51,8 +51,8 @@ fuzz_for() {  # fuzz_for TARGET SECONDS MAX_LEN
     -print_final_stats=1 -artifact_prefix=build-fuzz/artifacts/"$1"- "$corpus" tests/fuzz/seeds/"$1" 2>&1 | tail -n 5
   rm -rf "$corpus"
 }
-fuzz_for fuzz_assume 20 4096
-echo "fuzzing --assume: no crash, hang or sanitizer report in 20 s"
+fuzz_for fuzz_assume 15 4096
+echo "fuzzing --assume: no crash, hang or sanitizer report in 15 s"
 
 # The input readers (issue 15): CSV and JSON traces, rml grad --at; 15 s each.
 for t in fuzz_trace_csv fuzz_trace_json fuzz_grad_at; do
