@@ -165,7 +165,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     } catch (oracle::MemoryLimitError &e) {
       failure = std::string(e.what()) + " (rml-check runs counterexamples in the oracle)";
     } catch (oracle::OracleError &e) {
-      failure = e.what();
+      failure = e.what();  // exit_for(e): kUnknown, as every failure here
     } catch (std::bad_alloc &) {
       failure = "out of memory while checking '" + main + "'";
     }

@@ -11,6 +11,7 @@
 #include "oracle/oracle.hpp"
 #include "sema/suggest.hpp"
 #include "tools/chronogram.hpp"
+#include "tools/exit_policy.hpp"
 #include "tools/grad_args.hpp"
 #include "tools/load.hpp"
 
@@ -148,7 +149,7 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
     l = lower::lower_fun(cp, c.fun, statics, types);
   } catch (lower::LowerError &e) {
     err << e.what() << "\n";
-    return kFrontendError;
+    return exit_for(e);
   }
   if (l.body->type != ir::Type{Scalar::Real, {}}) {
     Diagnostic d;

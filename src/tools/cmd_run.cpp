@@ -14,6 +14,7 @@
 #include "oracle/trace_io.hpp"
 #include "tools/assumptions.hpp"
 #include "tools/chronogram.hpp"
+#include "tools/exit_policy.hpp"
 #include "tools/load.hpp"
 #include "tools/main_node.hpp"
 
@@ -37,8 +38,8 @@ std::string render_trace_error(const oracle::TraceError &e, const std::string &t
   return render(d);
 }
 
-// A failure of the compiled path (lowering, bot, the executor) during `rml run`: not the
-// user's program's fault once the front end accepted it, so it exits 3, not 2.
+// A failure of the compiled path (lowering, bot, the executor) during `rml run`
+// (exit_for_compiled_path).
 struct CompiledPathError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -304,9 +305,10 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
       err << "that is more than --max-memory allows (" << format_bytes(kMaxMaxMemory) << "): " << instead << "\n";
   } catch (oracle::OracleError &e) {
     err << "rml: error: " << e.what() << "\n";
+    return exit_for(e);
   } catch (CompiledPathError &e) {
     err << "rml: error: " << e.what() << "\n";
-    return kUnknown;
+    return exit_for_compiled_path();
   } catch (std::bad_alloc &) {
     err << "rml: error: out of memory while running '" << main << "' in the oracle: run fewer cycles or use smaller tensors\n";
     return kUnknown;

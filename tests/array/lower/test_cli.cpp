@@ -13,12 +13,15 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
 #include "lower_util.hpp"
 #include "test_util.hpp"
+#include "oracle/oracle.hpp"
 #include "tools/commands.hpp"
+#include "tools/exit_policy.hpp"
 
 using namespace rml;
 
@@ -250,3 +253,29 @@ TEST_P(GradAt, MatchesFiniteDifferencesOfTheReferenceEvaluator) {
 INSTANTIATE_TEST_SUITE_P(GradFuns, GradAt, ::testing::Values("scaled_norm", "loss", "smooth", "built", "sliced"));
 
 }  // namespace
+
+// The exit-code policy (src/tools/exit_policy.hpp, README "Limits and exit codes"): every
+// rule the lowering can fail with has its documented code, 3 for what rml cannot do or
+// got wrong, 2 for the fun's or the arguments' fault; a rule added to lower.cpp without a
+// decision here fails the test. The oracle's errors are 3.
+TEST(ExitPolicy, EveryLoweringRuleHasItsDocumentedCode) {
+  const std::set<std::string> rml_cannot = {"lower.unsupported", "lower.internal", "lower.ir", "lower.unresolved",
+                                            "lower.unchecked"};
+  const std::set<std::string> users_fault = {"lower.argument-type", "lower.static", "lower.depth", "lower.unknown-fun",
+                                             "arity.args", "fun.lambda-position", "fun.stream-op", "name.unknown",
+                                             "shape.rank", "static.eval", "static.kind", "type.tuple"};
+  std::ifstream in(src("src/array/lower/lower.cpp"));
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string s = text.str();
+  size_t seen = 0;
+  for (size_t at = s.find("fail(\""); at != std::string::npos; at = s.find("fail(\"", at + 1)) {
+    std::string rule = s.substr(at + 6, s.find('"', at + 6) - at - 6);
+    ++seen;
+    ASSERT_TRUE(rml_cannot.count(rule) || users_fault.count(rule)) << "no exit code decided for " << rule;
+    EXPECT_EQ(exit_for_lowering(rule), rml_cannot.count(rule) ? kUnknown : kFrontendError) << rule;
+  }
+  EXPECT_GT(seen, 30u);  // the scan found the fail(...) calls
+  EXPECT_EQ(exit_for(oracle::OracleError("internal: x")), kUnknown);
+  EXPECT_EQ(exit_for_compiled_path(), kUnknown);
+}
