@@ -530,7 +530,11 @@ TEST(Check, RealClockErrorIsFalsifiedWithAReplayableTrace) {
 RC_GTEST_PROP(CheckSoundness, AcceptedProgramsRunWithoutErrorsOrUnknowns, ()) {
   testgen::ProgGen g;
   g.well_clocked = *rc::gen::arbitrary<bool>();
+  g.sub_clocked_state = g.well_clocked && *rc::gen::arbitrary<bool>();  // state on sampled clocks
+  g.resets = *rc::gen::arbitrary<bool>() && *rc::gen::arbitrary<bool>();  // a quarter: they cost the checker most
   std::string text = g.program();
+  RC_TAG(text.find(" every ") != std::string::npos ? "restarted instance" : "no reset",
+         g.sub_clocked_state ? "sub-clocked state" : "base-clock state");
   RC_LOG() << text;
   check::Options o;
   o.timeout_s = 5;

@@ -17,6 +17,9 @@ struct ProgGen {
   // With well_clocked: merges may hold state on the sampled clock (a fby, -> pre or post
   // of sampled operands), the shapes a modular reset must reach between two ticks.
   bool sub_clocked_state = false;
+  // Calls of the stateful `helper` may be restarted (`helper(a, b) every c`), and o1
+  // reads one restarted instance.
+  bool resets = false;
   int locals = 0;
   std::vector<Ty> local_ty;
 
@@ -72,7 +75,9 @@ struct ProgGen {
           case 8: return "(" + sub(Ty::Real) + " + " + sub(Ty::Real) + ")";
           case 9: return "sigmoid(" + sub(Ty::Real) + ")";
           case 10: return "real(" + sub(Ty::Int) + ")";
-          default: return "helper(" + sub(Ty::Real) + ", " + sub(Ty::Bool) + ")";
+          default:
+            return "helper(" + sub(Ty::Real) + ", " + sub(Ty::Bool) + ")" +
+                   (resets && *rc::gen::arbitrary<bool>() ? " every " + var_of(Ty::Bool, self) : "");
         }
       case Ty::Int:
         switch (choice) {
@@ -100,7 +105,11 @@ struct ProgGen {
         "  o = t * 2.0;\n"
         "node main(x: real, y: int, c: bool) -> (o1: real, o2: bool)\n";
     for (int j = 0; j < locals; ++j) s += "  v" + std::to_string(j) + " = " + expr(local_ty[j], 3, j) + ";\n";
-    s += "  o1 = " + expr(Ty::Real, 2, locals) + ";\n";
+    s += "  o1 = " + expr(Ty::Real, 2, locals);
+    if (resets)  // one restarted instance in every program, whose output o1 reads
+      s += " + helper(" + expr(Ty::Real, 1, locals) + ", " + expr(Ty::Bool, 1, locals) + ") every " +
+           var_of(Ty::Bool, locals);
+    s += ";\n";
     s += "  o2 = " + expr(Ty::Bool, 2, locals) + ";\n";
     return s;
   }
