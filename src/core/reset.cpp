@@ -79,13 +79,13 @@ struct Expander {
     Equation d_eq;
     d_eq.prim = Prim::Fby;
     d_eq.type = boolean();
-    std::string d = emit(d_eq, inst, sp);  // args filled below, once g exists
+    std::string d = emit(d_eq, inst, sp);  // its args are set below, once g exists
+    size_t d_at = added.size() - 1;
     std::string acc = lazy_or(up, d, inst, sp);
     std::string no_tick = t.positive ? make(Prim::Apply, {t.cond}, boolean(), inst, sp, "not") : t.cond;
     // Decided by the tick first: a tick clears the pending reset even where acc is unknown.
     std::string g = lazy_and(no_tick, acc, inst, sp);
-    for (auto &eq : added)
-      if (eq.lhs == d) eq.args = {f, g};
+    added[d_at].args = {f, g};
     std::string out = make(Prim::When, {acc, t.cond}, boolean(), inst, sp, "", t.positive);
     pending_memo[{r, term}] = out;
     return out;
