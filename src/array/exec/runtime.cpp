@@ -319,7 +319,7 @@ void vm_exec(const VmProg &p, Reg *R, void *const *ptr, int begin, int end) {
         for (int q = 0; q < in.npool; ++q) {
           int64_t x = R[p.pool[static_cast<size_t>(in.pool + q)]].i;
           ok = ok && x >= 0 && x < v.shape[static_cast<size_t>(q)];
-          off += x * v.strides[static_cast<size_t>(q)];
+          if (ok) off += x * v.strides[static_cast<size_t>(q)];
         }
         const void *base = ptr[v.buf];
         if (in.dt == DT::Real) R[in.dst].r = ok ? static_cast<double>(static_cast<const T *>(base)[off]) : 0.0;
@@ -518,7 +518,7 @@ void run_index(const GatherK &k, void *const *ptr, std::vector<Reg> &R, F &&f) {
       for (size_t q = 0; q < k.m2; ++q) {
         int64_t x = R[static_cast<size_t>(k.ix.results[q])].i;
         ok = ok && x >= 0 && x < k.out_shape[q];
-        off += x * out_rm[q];
+        if (ok) off += x * out_rm[q];  // an index out of bounds may be huge: never multiply it
       }
       off *= k.inner;
     } else {
@@ -526,7 +526,7 @@ void run_index(const GatherK &k, void *const *ptr, std::vector<Reg> &R, F &&f) {
       for (size_t q = 0; q < k.m2; ++q) {
         int64_t x = R[static_cast<size_t>(k.ix.results[q])].i;
         ok = ok && x >= 0 && x < k.src.shape[q];
-        off += x * k.src.strides[q];
+        if (ok) off += x * k.src.strides[q];
       }
     }
     f(lin, src_lead, ok ? off : int64_t{-1});

@@ -589,3 +589,17 @@ TEST(ExecTable, DataDependentIndexFunctionsAreInterpreted) {
   EXPECT_EQ(interpreted, 4) << plan;
   EXPECT_TRUE(same_as_reference(p, {ramp({4, 3}), ints({5}, {2, -1, 0, 4, 2}), reals({5}, {0.5, 3.9, -0.5, 2.2, 7})}, {}, 0));
 }
+
+// An index far out of bounds (floor of 1e300 saturates to INT64_MAX) reads or writes
+// nothing, as in the reference, and is never multiplied by a stride (UBSan caught the
+// signed overflow in a random program: the gather, scatter and load paths are all here).
+TEST(ExecTable, HugeIndicesAreOutOfBoundsWithoutOverflow) {
+  Term a = rvar("a", {4, 3}), w = rvar("w", {5});
+  Term i = ivar("i");
+  Term huge = unary(UnOp::Floor, index(w, {i}));
+  std::vector<Term> outs{gather({5, 3}, a, {"i"}, {huge}),
+                         scatter({4, 3}, gather({5, 3}, a, {"i"}, {huge}), {"i"}, {huge}),
+                         gather({5}, w, {"i"}, {unary(UnOp::Floor, index(w, {huge}))})};
+  Program p = program({{"a", rt({4, 3})}, {"w", rt({5})}}, outs);
+  EXPECT_TRUE(same_as_reference(p, {ramp({4, 3}), reals({5}, {1e300, 2.0, -1e300, 0.0, 3.5})}, {}, 0));
+}
