@@ -12,6 +12,21 @@
 
 namespace rml::check {
 
+namespace {
+// Whether the transition system (smt_model.cpp) interprets this application exactly.
+bool encoded_exactly(const core::Equation &eq) {
+  switch (eq.op) {
+    case core::ApplyOp::If: return true;
+    case core::ApplyOp::Unary: return ops::row(eq.un).smt == ops::Smt::Encoded;
+    case core::ApplyOp::Binary: return ops::row(eq.bin).smt == ops::Smt::Encoded;
+    case core::ApplyOp::Index:
+    case core::ApplyOp::Array:
+    case core::ApplyOp::Call: return false;
+  }
+  return false;
+}
+}  // namespace
+
 // Whether every variable that `vars` depend on (values and presence) is encoded exactly
 // by the transition system: inputs, constants, bool/int memories and the operators the
 // model interprets; no real or tensor value, no fun, no post prophecy.
@@ -20,7 +35,6 @@ bool Checker::exact_cone(const std::set<std::string> &vars) {
   for (auto &eq : prog.equations) def[eq.lhs] = &eq;
   std::set<std::string> seen;
   std::vector<std::string> todo(vars.begin(), vars.end());
-  static const std::set<std::string> ops{"if", "not", "-", "and", "or", "xor", "=", "<>", "<", "<=", ">", ">=", "+", "*", "mod", "/"};
   while (!todo.empty()) {
     std::string v = todo.back();
     todo.pop_back();
@@ -32,7 +46,7 @@ bool Checker::exact_cone(const std::set<std::string> &vars) {
     const core::Equation &eq = *it->second;
     if (eq.type.kind != Type::Tensor || !eq.type.shape.empty() || eq.type.elem == Scalar::Real) return false;
     if (eq.prim == core::Prim::Post) return false;
-    if (eq.prim == core::Prim::Apply && !eq.args.empty() && !ops.count(eq.fn)) return false;
+    if (eq.prim == core::Prim::Apply && !eq.args.empty() && !encoded_exactly(eq)) return false;
     for (auto &a : eq.args) todo.push_back(a);
   }
   return true;

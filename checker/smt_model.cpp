@@ -260,23 +260,22 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
         if (!tracked(y)) break;
         bool args_tracked = true;
         for (auto &a : eq.args) args_tracked &= tracked(a);
-        const std::string &fn = eq.fn;
-        if (!args_tracked) {
-          if (fn == "if" && tracked(eq.args[0])) {
-            // value of an untracked branch is free; leave unconstrained
-          }
-          break;  // a fresh value: over-approximation
-        }
+        if (!args_tracked) break;  // a fresh value: over-approximation
         auto a = [&](size_t i) { return val(eq.args.at(i)); };
-        if (fn == "if") {
-          add(val(y) == z3::ite(a(0), a(1), a(2)));
-        } else if (auto u = eq.args.size() == 1 ? ops::find_unary(fn) : std::nullopt) {
-          if (auto e = encode(*u, a(0))) add(val(y) == *e);
-        } else if (auto b = eq.args.size() == 2 ? ops::find_binary(fn) : std::nullopt) {
-          bool ints = scalar_.at(eq.args[0]) == Scalar::Int && (ops::is_comparison(*b) || scalar_.at(y) == Scalar::Int);
-          if (auto e = encode(*b, a(0), a(1), ints)) add(val(y) == *e);
+        switch (eq.op) {
+          case core::ApplyOp::If: add(val(y) == z3::ite(a(0), a(1), a(2))); break;
+          case core::ApplyOp::Unary:
+            if (auto e = encode(eq.un, a(0))) add(val(y) == *e);
+            break;
+          case core::ApplyOp::Binary: {
+            bool ints = scalar_.at(eq.args[0]) == Scalar::Int && (ops::is_comparison(eq.bin) || scalar_.at(y) == Scalar::Int);
+            if (auto e = encode(eq.bin, a(0), a(1), ints)) add(val(y) == *e);
+            break;
+          }
+          case core::ApplyOp::Index:
+          case core::ApplyOp::Array:
+          case core::ApplyOp::Call: break;  // a fresh value
         }
-        // other functions: a fresh value
         break;
       }
       case core::Prim::When: {

@@ -79,16 +79,14 @@ void Oracle::Impl::build() {
       case core::Prim::Apply:
         nd.k = K::Apply;
         if (eq.args.empty()) nd.constant = apply(eq, {});  // f(static args) only: a constant
-        if (eq.static_args.empty() && templ[nd.out].numel == 1 && !cp.find(eq.fn) &&
-            std::all_of(nd.in.begin(), nd.in.end(), [&](int c) { return templ[c].numel == 1; })) {
-          if (eq.fn == "if" && nd.in.size() == 3) {
-            nd.fast = Fast::If;
-          } else if (auto u = nd.in.size() == 1 ? ops::find_unary(eq.fn) : std::nullopt) {
-            nd.fast = Fast::Unary;
-            nd.un = *u;
-          } else if (auto b = nd.in.size() == 2 ? ops::find_binary(eq.fn) : std::nullopt) {
-            nd.fast = Fast::Binary;
-            nd.bin = *b;
+        if (templ[nd.out].numel == 1 && std::all_of(nd.in.begin(), nd.in.end(), [&](int c) { return templ[c].numel == 1; })) {
+          switch (eq.op) {  // scalars through an operator of the table: no tensors
+            case core::ApplyOp::If: nd.fast = Fast::If; break;
+            case core::ApplyOp::Unary: nd.fast = Fast::Unary, nd.un = eq.un; break;
+            case core::ApplyOp::Binary: nd.fast = Fast::Binary, nd.bin = eq.bin; break;
+            case core::ApplyOp::Index:
+            case core::ApplyOp::Array:
+            case core::ApplyOp::Call: break;
           }
         }
         break;

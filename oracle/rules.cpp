@@ -79,7 +79,7 @@ void Oracle::Impl::rule_apply(const Node &nd, size_t n, const Store &s, Out &o) 
   if (all_abs) return o.set(Tag::Abs);
   if (!all_present) {
     if (any_err) return o.propagate_error();
-    return o.error("op", "the operands of '" + nd.eq->fn + "' are not all present or all absent");
+    return o.error("op", "the operands of '" + core::apply_name(*nd.eq) + "' are not all present or all absent");
   }
   if (any_nil) return o.set(Tag::Nil);  // Lustre's nil propagates; `->` never reads it
   if (nd.fast != Fast::None) return scalar_apply(nd, n, s, o);
@@ -90,11 +90,19 @@ void Oracle::Impl::rule_apply(const Node &nd, size_t n, const Store &s, Out &o) 
 
 // The reference evaluator, unless Options::apply_fun takes the `fun` applications.
 array::Tensor Oracle::Impl::apply(const core::Equation &eq, const std::vector<array::Tensor> &args) {
-  if (opts.apply_fun) {
-    const Decl *d = cp.find(eq.fn);
-    if (d && std::holds_alternative<FunDecl>(*d)) return opts.apply_fun(eq.fn, eq.static_args, args);
+  switch (eq.op) {
+    case core::ApplyOp::Unary: return array::Evaluator::unary(eq.un, args.at(0));
+    case core::ApplyOp::Binary: return array::Evaluator::binary(eq.bin, args.at(0), args.at(1));
+    case core::ApplyOp::If: return args.at(0).i.at(0) ? args.at(1) : args.at(2);  // eager: all three present
+    case core::ApplyOp::Index: return array::Evaluator::index(args);
+    case core::ApplyOp::Array: return array::Evaluator::array_literal(args);
+    case core::ApplyOp::Call: {
+      const Decl *d = opts.apply_fun ? cp.find(eq.fn) : nullptr;
+      if (d && std::holds_alternative<FunDecl>(*d)) return opts.apply_fun(eq.fn, eq.static_args, args);
+      return eval.apply(eq.fn, eq.static_args, args);
+    }
   }
-  return eval.apply(eq.fn, eq.static_args, args);
+  throw OracleError("internal: unknown operator of '" + eq.lhs + "'");
 }
 
 void Oracle::Impl::scalar_apply(const Node &nd, size_t n, const Store &s, Out &o) {

@@ -716,7 +716,7 @@ TEST(Normalisation, DesugaringsGiveTheSameCoreProgram) {
   Compiled i = compile("node main(x: int, y: int, c: bool) -> (o: int)\n  o = if c then x else y;\n");
   ASSERT_EQ(i.prog.equations.size(), 1u);
   EXPECT_EQ(i.prog.equations[0].prim, rml::core::Prim::Apply);
-  EXPECT_EQ(i.prog.equations[0].fn, "if");
+  EXPECT_EQ(i.prog.equations[0].op, rml::core::ApplyOp::If);
 }
 
 // The hand-normalised programs mean what their sources mean, according to the oracle, on

@@ -92,15 +92,27 @@ bool next_index(std::vector<int64_t> &ix, const std::vector<int64_t> &shape) {
 Tensor Evaluator::unary(const std::string &op, const Tensor &a) {
   std::optional<ops::UnOp> u = ops::find_unary(op);
   if (!u) throw EvalError("unknown unary operator '" + op + "'");
-  return elementwise_unary(*u, a);
+  return unary(*u, a);
 }
+Tensor Evaluator::unary(ops::UnOp op, const Tensor &a) { return elementwise_unary(op, a); }
 
 Tensor Evaluator::binary(const std::string &op, const Tensor &a, const Tensor &b) {
   std::optional<ops::BinOp> o = ops::find_binary(op);
   if (!o) throw EvalError("unknown binary operator '" + op + "'");
-  if (!a.shape.empty() && !b.shape.empty() && a.shape != b.shape) throw EvalError("shape mismatch in '" + op + "'");
-  return elementwise_binary(*o, a, b);
+  return binary(*o, a, b);
 }
+Tensor Evaluator::binary(ops::BinOp op, const Tensor &a, const Tensor &b) {
+  if (!a.shape.empty() && !b.shape.empty() && a.shape != b.shape)
+    throw EvalError(std::string("shape mismatch in '") + ops::op_name(op) + "'");
+  return elementwise_binary(op, a, b);
+}
+
+Tensor Evaluator::index(const std::vector<Tensor> &args) {
+  std::vector<int64_t> idx;
+  for (size_t k = 1; k < args.size(); ++k) idx.push_back(args[k].i.at(0));
+  return index_prefix(args.at(0), idx);
+}
+Tensor Evaluator::array_literal(const std::vector<Tensor> &args) { return stack(args, args.at(0).elem, args.at(0).shape); }
 
 Tensor Evaluator::apply(const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<Tensor> &args) {
   if (auto it = cp_.decls.find(fn); it != cp_.decls.end()) {
@@ -117,15 +129,6 @@ Tensor Evaluator::apply(const std::string &fn, const std::vector<StaticValue> &s
     }
     return call_fun(*f, s, args);
   }
-  if (fn == "if") {  // eager: all three evaluated, then selected
-    return args.at(0).i.at(0) ? args.at(1) : args.at(2);
-  }
-  if (fn == "index") {
-    std::vector<int64_t> idx;
-    for (size_t k = 1; k < args.size(); ++k) idx.push_back(args[k].i.at(0));
-    return index_prefix(args.at(0), idx);
-  }
-  if (fn == "array") return stack(args, args.at(0).elem, args.at(0).shape);
   if (statics.empty() && args.size() == 1)
     if (auto u = ops::find_unary(fn)) return elementwise_unary(*u, args[0]);
   if (statics.empty() && args.size() == 2 && fn != "sum") return binary(fn, args[0], args[1]);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "array/tensor.hpp"
+#include "ops/ops.hpp"
 #include "sema/typecheck.hpp"
 
 namespace rml::array {
@@ -22,14 +23,20 @@ class Evaluator {
  public:
   explicit Evaluator(const CheckedProgram &cp) : cp_(cp) {}
 
-  // Pointwise application as elaboration writes it: `fn` is an operator ("+", "-", "not",
-  // "if", "index", "array", "=", ...), a builtin, a conversion or a user fun; `statics`
-  // are its concrete static arguments in order, `args` its value arguments.
+  // A call by name, as elaboration's ApplyOp::Call writes it: `fn` is a user or prelude
+  // fun (it comes first), or a builtin or conversion; `statics` are its concrete static
+  // arguments in order, `args` its value arguments. Operators, `if`, indexing and array
+  // literals are not names here (a fun may be called `index`): use the functions below.
   Tensor apply(const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<Tensor> &args);
 
-  // Elementwise operators on tensors with scalar broadcast.
+  // Elementwise operators on tensors with scalar broadcast, by surface spelling or by row.
   static Tensor binary(const std::string &op, const Tensor &a, const Tensor &b);
   static Tensor unary(const std::string &op, const Tensor &a);
+  static Tensor binary(ops::BinOp op, const Tensor &a, const Tensor &b);
+  static Tensor unary(ops::UnOp op, const Tensor &a);
+  // `a[i1, ..]` (args = a, i1, ..) and the array literal `[a1, ..]`.
+  static Tensor index(const std::vector<Tensor> &args);
+  static Tensor array_literal(const std::vector<Tensor> &args);
 
  private:
   struct Env {

@@ -167,7 +167,12 @@ struct Elaborator {
         Prim p = e.op == Op::Pre ? Prim::Pre : e.op == Op::Post ? Prim::Post : Prim::Apply;
         std::string a = one(*e.args[0]);
         Equation eq = base(e, f, p);
-        if (p == Prim::Apply) eq.fn = op_spelling(e.op);
+        if (p == Prim::Apply) {
+          auto u = ops::find_unary(op_spelling(e.op));
+          if (!u) throw ElabError{e.span, std::string("internal: no unary operator '") + op_spelling(e.op) + "'"};
+          eq.op = ApplyOp::Unary;
+          eq.un = *u;
+        }
         eq.args = {a};
         return {emit(std::move(eq), f, dest(0))};
       }
@@ -175,7 +180,12 @@ struct Elaborator {
         Prim p = e.op == Op::Fby ? Prim::Fby : e.op == Op::Arrow ? Prim::Arrow : Prim::Apply;
         std::string a = one(*e.args[0]), b = one(*e.args[1]);
         Equation eq = base(e, f, p);
-        if (p == Prim::Apply) eq.fn = op_spelling(e.op);
+        if (p == Prim::Apply) {
+          auto o = ops::find_binary(op_spelling(e.op));
+          if (!o) throw ElabError{e.span, std::string("internal: no binary operator '") + op_spelling(e.op) + "'"};
+          eq.op = ApplyOp::Binary;
+          eq.bin = *o;
+        }
         eq.args = {a, b};
         return {emit(std::move(eq), f, dest(0))};
       }
@@ -196,7 +206,7 @@ struct Elaborator {
       case ExprKind::Index:
       case ExprKind::Array: {
         Equation eq = base(e, f, Prim::Apply);
-        eq.fn = e.kind == ExprKind::If ? "if" : e.kind == ExprKind::Index ? "index" : "array";
+        eq.op = e.kind == ExprKind::If ? ApplyOp::If : e.kind == ExprKind::Index ? ApplyOp::Index : ApplyOp::Array;
         for (auto &a : e.args) eq.args.push_back(one(*a));
         return {emit(std::move(eq), f, dest(0))};
       }
@@ -231,6 +241,15 @@ struct Elaborator {
         bool is_static = sig ? sig->inputs[k].is_const : builtin_static_arg(e.name, k, e.args.size());
         if (is_static) eq.static_args.push_back(concrete_static(*e.args[k], f));
         else eq.args.push_back(expr(*e.args[k], f, {}).at(0));
+      }
+      // A builtin of the operator table (`exp(x)`, `max(a, b)`) is its operator; a user
+      // or prelude fun is called by name even where it shares a builtin's spelling.
+      if (!sig && eq.static_args.empty()) {
+        auto u = eq.args.size() == 1 ? ops::find_unary(e.name) : std::nullopt;
+        auto o = eq.args.size() == 2 ? ops::find_binary(e.name) : std::nullopt;
+        if (u) eq.op = ApplyOp::Unary, eq.un = *u;
+        if (o) eq.op = ApplyOp::Binary, eq.bin = *o;
+        if (u || o) eq.fn.clear();
       }
       return {emit(std::move(eq), f, dests.empty() ? std::nullopt : dests[0])};
     }
@@ -381,6 +400,21 @@ std::unordered_map<std::string, std::string> printed_names(const Program &p) {
   return out;
 }
 
+std::string apply_name(const Equation &eq) {
+  switch (eq.op) {
+    case ApplyOp::Unary: {
+      const ops::UnaryRow &r = ops::row(eq.un);
+      return std::string(r.surface.empty() ? r.name : r.surface);
+    }
+    case ApplyOp::Binary: return std::string(ops::row(eq.bin).name);
+    case ApplyOp::If: return "if";
+    case ApplyOp::Index: return "index";
+    case ApplyOp::Array: return "array";
+    case ApplyOp::Call: return eq.fn;
+  }
+  return eq.fn;
+}
+
 std::string print_core(const Program &p) {
   auto names = printed_names(p);
   auto name = [&](const std::string &n) {
@@ -430,31 +464,38 @@ std::string print_core(const Program &p) {
       case Prim::Pre: out += "pre " + a(0); break;
       case Prim::Arrow: out += a(0) + " -> " + a(1); break;
       case Prim::Post: out += "post " + a(0); break;
-      case Prim::Apply: {
-        bool infix = eq.args.size() == 2 && eq.static_args.empty() &&
-                     (eq.fn == "+" || eq.fn == "-" || eq.fn == "*" || eq.fn == "/" || eq.fn == "div" || eq.fn == "mod" ||
-                      eq.fn == "=" || eq.fn == "<>" || eq.fn == "<" || eq.fn == "<=" || eq.fn == ">" || eq.fn == ">=" ||
-                      eq.fn == "and" || eq.fn == "or" || eq.fn == "xor");
-        if (infix) out += a(0) + " " + eq.fn + " " + a(1);
-        else if (eq.fn == "-" || eq.fn == "not") out += eq.fn + (eq.fn == "not" ? " " : "") + a(0);
-        else if (eq.fn == "if") out += "if " + a(0) + " then " + a(1) + " else " + a(2);
-        else if (eq.fn == "index") {
-          out += a(0) + "[";
-          for (size_t k = 1; k < eq.args.size(); ++k) out += (k > 1 ? ", " : "") + a(k);
-          out += "]";
-        } else if (eq.fn == "array") {
-          out += "[";
-          for (size_t k = 0; k < eq.args.size(); ++k) out += (k ? ", " : "") + a(k);
-          out += "]";
-        } else {
-          out += eq.fn + "(";
-          size_t k = 0;
-          for (auto &st : eq.static_args) out += (k++ ? ", " : "") + st.str();
-          for (size_t j = 0; j < eq.args.size(); ++j) out += (k++ ? ", " : "") + a(j);
-          out += ")";
+      case Prim::Apply:
+        switch (eq.op) {
+          case ApplyOp::Unary:
+            if (eq.un == ops::UnOp::Not) out += "not " + a(0);
+            else if (eq.un == ops::UnOp::Neg) out += "-" + a(0);
+            else out += apply_name(eq) + "(" + a(0) + ")";
+            break;
+          case ApplyOp::Binary:
+            if (ops::row(eq.bin).spelling == ops::Spelling::Operator) out += a(0) + " " + apply_name(eq) + " " + a(1);
+            else out += apply_name(eq) + "(" + a(0) + ", " + a(1) + ")";
+            break;
+          case ApplyOp::If: out += "if " + a(0) + " then " + a(1) + " else " + a(2); break;
+          case ApplyOp::Index:
+            out += a(0) + "[";
+            for (size_t k = 1; k < eq.args.size(); ++k) out += (k > 1 ? ", " : "") + a(k);
+            out += "]";
+            break;
+          case ApplyOp::Array:
+            out += "[";
+            for (size_t k = 0; k < eq.args.size(); ++k) out += (k ? ", " : "") + a(k);
+            out += "]";
+            break;
+          case ApplyOp::Call: {
+            out += eq.fn + "(";
+            size_t k = 0;
+            for (auto &st : eq.static_args) out += (k++ ? ", " : "") + st.str();
+            for (size_t j = 0; j < eq.args.size(); ++j) out += (k++ ? ", " : "") + a(j);
+            out += ")";
+            break;
+          }
         }
         break;
-      }
     }
     out += ";\n";
   }

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ops/ops.hpp"
 #include "sema/typecheck.hpp"
 
 namespace rml::core {
@@ -32,11 +33,26 @@ struct Literal {
   std::string str() const;
 };
 
+// What an Apply equation applies. Elementwise operators and builtins are resolved to
+// their row of the operator table (src/ops) here, once: no later stage looks an operator
+// up by its spelling. A call of a user or prelude `fun`, or of a builtin outside the
+// table (`sum`, `zeros`, ...), is a Call by name.
+enum class ApplyOp : uint8_t {
+  Unary,   // un(y)            an operator or builtin of ops::kUnary
+  Binary,  // bin(y, z)        an operator or builtin of ops::kBinary
+  If,      // if y then z else w, eager
+  Index,   // y[i1, ..]
+  Array,   // [y1, ..]
+  Call,    // fn(statics.., y1..yn)
+};
+
 struct Equation {
   std::string lhs;
   Prim prim = Prim::Copy;
-  // Apply: `fn` is an operator spelling ("+", "not", "if", "index", "array") or a fun/builtin name.
-  std::string fn;
+  ApplyOp op = ApplyOp::Call;  // Apply
+  ops::UnOp un{};              // Apply, ApplyOp::Unary
+  ops::BinOp bin{};            // Apply, ApplyOp::Binary
+  std::string fn;              // Apply, ApplyOp::Call: the fun or builtin name
   std::vector<StaticValue> static_args;  // concrete static arguments of a fun/builtin call
   std::vector<std::string> args;         // operand variables
   bool positive = true;                  // When polarity
@@ -118,6 +134,10 @@ bool can_be_main(const CheckedProgram &cp, const std::string &node);
 // The elaborated program as source the lexer and parser accept again (rml parse
 // --normalized): generated names spelt by printed_names, clocks from clock inference.
 std::string print_core(const Program &p);
+
+// How an Apply equation's operator is written, for messages and printing: "+", "-",
+// "not", "exp", "if", "index", "array", or the called name.
+std::string apply_name(const Equation &eq);
 
 // How print_core (and rml run's output) spells each variable: the user's names as they
 // are; generated ones with '_' for '.' and '$' and 't' for a temporary ("movavg$2.x1" ->

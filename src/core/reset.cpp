@@ -33,11 +33,9 @@ struct Expander {
     eq.type = boolean();
     return emit(std::move(eq), inst, sp);
   }
-  std::string make(Prim prim, std::vector<std::string> args, Type t, int inst, const Span &sp, const char *fn = "",
-                   bool positive = true) {
+  std::string make(Prim prim, std::vector<std::string> args, Type t, int inst, const Span &sp, bool positive = true) {
     Equation eq;
     eq.prim = prim;
-    eq.fn = fn;
     eq.args = std::move(args);
     eq.type = std::move(t);
     eq.positive = positive;
@@ -47,14 +45,14 @@ struct Expander {
   // a or b, lazy in b where a is true: merge a (true when a) (b when not a). A strict `or`
   // would be unknown where b is, although a alone decides (found by the segment law).
   std::string lazy_or(const std::string &a, const std::string &b, int inst, const Span &sp) {
-    std::string t = make(Prim::When, {constant(true, inst, sp), a}, boolean(), inst, sp, "", true);
-    std::string f = make(Prim::When, {b, a}, boolean(), inst, sp, "", false);
+    std::string t = make(Prim::When, {constant(true, inst, sp), a}, boolean(), inst, sp, true);
+    std::string f = make(Prim::When, {b, a}, boolean(), inst, sp, false);
     return make(Prim::Merge, {a, t, f}, boolean(), inst, sp);
   }
   // a and b, lazy in b where a is false.
   std::string lazy_and(const std::string &a, const std::string &b, int inst, const Span &sp) {
-    std::string t = make(Prim::When, {b, a}, boolean(), inst, sp, "", true);
-    std::string f = make(Prim::When, {constant(false, inst, sp), a}, boolean(), inst, sp, "", false);
+    std::string t = make(Prim::When, {b, a}, boolean(), inst, sp, true);
+    std::string f = make(Prim::When, {constant(false, inst, sp), a}, boolean(), inst, sp, false);
     return make(Prim::Merge, {a, t, f}, boolean(), inst, sp);
   }
 
@@ -82,11 +80,11 @@ struct Expander {
     std::string d = emit(d_eq, inst, sp);  // its args are set below, once g exists
     size_t d_at = added.size() - 1;
     std::string acc = lazy_or(up, d, inst, sp);
-    std::string no_tick = t.positive ? make(Prim::Apply, {t.cond}, boolean(), inst, sp, "not") : t.cond;
+    std::string no_tick = t.positive ? negation(t.cond, inst, sp) : t.cond;
     // Decided by the tick first: a tick clears the pending reset even where acc is unknown.
     std::string g = lazy_and(no_tick, acc, inst, sp);
     added[d_at].args = {f, g};
-    std::string out = make(Prim::When, {acc, t.cond}, boolean(), inst, sp, "", t.positive);
+    std::string out = make(Prim::When, {acc, t.cond}, boolean(), inst, sp, t.positive);
     pending_memo[{r, term}] = out;
     return out;
   }
@@ -123,10 +121,20 @@ struct Expander {
     return st;
   }
 
+  std::string negation(const std::string &a, int inst, const Span &sp) {
+    Equation eq;
+    eq.prim = Prim::Apply;
+    eq.op = ApplyOp::Unary;
+    eq.un = ops::UnOp::Not;
+    eq.args = {a};
+    eq.type = boolean();
+    return emit(std::move(eq), inst, sp);
+  }
+
   // y = merge s (a when s) (b when not s)
   void select(Equation &eq, const std::string &s, const std::string &a, const std::string &b) {
-    std::string ya = make(Prim::When, {a, s}, eq.type, eq.instance, eq.span, "", true);
-    std::string yb = make(Prim::When, {b, s}, eq.type, eq.instance, eq.span, "", false);
+    std::string ya = make(Prim::When, {a, s}, eq.type, eq.instance, eq.span, true);
+    std::string yb = make(Prim::When, {b, s}, eq.type, eq.instance, eq.span, false);
     eq.prim = Prim::Merge;
     eq.args = {s, ya, yb};
     eq.fn.clear();

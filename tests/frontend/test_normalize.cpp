@@ -18,7 +18,7 @@ std::map<std::string, int> core_prims(const core::Program &p) {
   std::map<std::string, int> m;
   for (auto &eq : p.equations) {
     std::string k = core::prim_name(eq.prim);
-    if (eq.prim == core::Prim::Apply) k += ":" + eq.fn;
+    if (eq.prim == core::Prim::Apply) k += ":" + core::apply_name(eq);
     ++m[k];
   }
   return m;
@@ -96,6 +96,32 @@ TEST(Normalize, Figure4) {
   // Every variable is defined exactly once.
   std::set<std::string> defined;
   for (auto &eq : p.equations) EXPECT_TRUE(defined.insert(eq.lhs).second) << eq.lhs;
+}
+
+// Elaboration resolves every elementwise operator and table builtin to its row of the
+// operator table once; other builtins, user funs and prelude funs stay calls by name.
+TEST(Normalize, OperatorsAreResolvedToTheirTableRows) {
+  auto r = rml::test::check_text(
+      "fun index(x: real) : real = x;\n"
+      "node main(x: real, y: real, i: int, c: bool) -> (o: real, b: bool)\n"
+      "  o = if c then -x - exp(y) + max(x, y) + index(x) + sum([x, y]) + sigmoid(x) + [x][0] else real(i div 2);\n"
+      "  b = not c;\n");
+  ASSERT_FALSE(r->diags.has_errors()) << render_all(r->diags);
+  core::Program p = core::elaborate(r->checked, "main");
+  std::map<std::string, int> unary, binary, other;
+  for (auto &eq : p.equations) {
+    if (eq.prim != core::Prim::Apply) continue;
+    if (eq.op == core::ApplyOp::Unary) ++unary[ops::op_name(eq.un)];
+    else if (eq.op == core::ApplyOp::Binary) ++binary[ops::op_name(eq.bin)];
+    else if (eq.op == core::ApplyOp::Call) ++other["call " + eq.fn];
+    else ++other[core::apply_name(eq)];
+    if (eq.op != core::ApplyOp::Call) {
+      EXPECT_EQ(eq.fn, "") << eq.lhs;
+    }
+  }
+  EXPECT_EQ(unary, (std::map<std::string, int>{{"neg", 1}, {"exp", 1}, {"real", 1}, {"not", 1}}));
+  EXPECT_EQ(binary, (std::map<std::string, int>{{"-", 1}, {"+", 5}, {"max", 1}, {"div", 1}}));
+  EXPECT_EQ(other, (std::map<std::string, int>{{"if", 1}, {"index", 1}, {"array", 2}, {"call index", 1}, {"call sum", 1}, {"call sigmoid", 1}}));
 }
 
 TEST(Normalize, StaticParametersAreInstantiated) {

@@ -27,6 +27,16 @@ TEST(ArrayEval, ScatterExampleOfSeed004) {
             "[3, 7, 11, 15, 9, 0]");
 }
 
+// `index` and `array` are not builtins, so a user may name a fun so; indexing and array
+// literals are operators of elaboration, never looked up by name (the oracle once called
+// the user's `index` for `[a, a][0]` and failed on the result's size).
+TEST(ArrayEval, FunsNamedIndexOrArrayDoNotCaptureIndexingOrArrayLiterals) {
+  for (const char *name : {"index", "array"}) {
+    std::string decls = std::string("fun ") + name + "(x: real) : real = x + 10.0;\n";
+    EXPECT_EQ(value1(decls, std::string(name) + "(1.0) + [2.0, 3.0][1] + [[4.0]][0][0]", "real").str(), "18.0") << name;
+  }
+}
+
 TEST(ArrayEval, OutOfBoundsIndexAndGatherReadZeroScatterDrops) {
   EXPECT_EQ(value1("fun g(a: real[3]) : real[5] = gather([5], a, \\(i) => [i - 1]);\n", "g([1.0, 2.0, 3.0])", "real[5]").str(),
             "[0.0, 1.0, 2.0, 3.0, 0.0]");
