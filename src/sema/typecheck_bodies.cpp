@@ -24,7 +24,11 @@ void TypeChecker::check_fun(const FunDecl &f) {
   for (auto &v : sig.size_vars) ctx.statics[v] = StaticValue::of_int(Poly::symbol(v));
   for (auto &v : sig.shape_vars) ctx.statics[v] = StaticValue::of_shape({ShapeSym{v}});
   ctx.scopes.push_back(scope);
+  std::vector<DeferredElementwise> outer;
+  outer.swap(deferred_);
   Type body = infer(*f.body, ctx);
+  settle_elementwise();
+  deferred_.swap(outer);
   if (sig.ok && !unify(body, sig.outputs[0])) mismatch(*f.body, body, sig.outputs[0], "the declared result type of '" + f.name + "'");
 }
 
@@ -136,6 +140,8 @@ void TypeChecker::check_node_pass(const NodeDecl &n, const std::map<std::string,
     if (!v.type) continue;
     it->second.type = type_from_syntax(*v.type, ctx);
   }
+  std::vector<DeferredElementwise> outer;
+  outer.swap(deferred_);
   for (size_t k = 0; k < n.equations.size(); ++k) check_equation(st, static_cast<int>(k));
   // Declared clocks `x: t when c`: c is a bool variable of this node.
   auto check_clock_ann = [&](const std::vector<VarDecl> &vs, bool inputs) {
@@ -164,6 +170,8 @@ void TypeChecker::check_node_pass(const NodeDecl &n, const std::map<std::string,
     if (!a.property && (a.within == 0 || a.within > 1000000))
       d_.error("static.eval", a.span, "the bound of 'within' must be between 1 and 1000000 cycles");
   }
+  settle_elementwise();
+  deferred_.swap(outer);
   for (auto &v : n.outputs)
     if (info.vars.count(v.name) && info.vars[v.name].kind == VarInfo::Output && info.vars[v.name].def_eq < 0)
       d_.error("name.undefined", v.span, "output '" + v.name + "' of '" + n.name + "' is never defined");

@@ -52,10 +52,12 @@ Type TypeChecker::infer_builtin(const Expr &e, Ctx &ctx) {
   }
   if (kElementwise1.count(n)) {
     if (!arity(e, 1, 1)) return Type::error();
-    Type t = need_tensor(*e.args[0], ctx, "the argument of '" + n + "'");
+    Type a = resolve(infer(*e.args[0], ctx));
+    if (a.kind == Type::Meta) return defer_elementwise(*e.args[0], a, a, n);  // result type = argument type
+    Type t = require_tensor(*e.args[0], a, "the argument of '" + n + "'");
     if (t.is_error()) return t;
     if (!ops::result_type(ops::row(*ops::find_unary(n)).typing, t.elem)) {
-      d_.error("type.mismatch", start_span(*e.args[0]), "'" + n + "' needs a real argument, found " + type_str(t));
+      d_.error("type.mismatch", start_span(*e.args[0]), elementwise_mismatch(n, t));
       return Type::error();
     }
     return t;
@@ -72,10 +74,12 @@ Type TypeChecker::infer_builtin(const Expr &e, Ctx &ctx) {
   }
   if (n == "floor") {
     if (!arity(e, 1, 1)) return Type::error();
-    Type t = need_tensor(*e.args[0], ctx, "the argument of 'floor'");
+    Type a = resolve(infer(*e.args[0], ctx));
+    if (a.kind == Type::Meta) return defer_elementwise(*e.args[0], a, fresh_meta(), n);
+    Type t = require_tensor(*e.args[0], a, "the argument of 'floor'");
     if (t.is_error()) return t;
     if (t.elem != Scalar::Real) {
-      d_.error("type.mismatch", start_span(*e.args[0]), "'floor' needs a real argument, found " + type_str(t));
+      d_.error("type.mismatch", start_span(*e.args[0]), elementwise_mismatch(n, t));
       return Type::error();
     }
     return Type::tensor(Scalar::Int, t.shape);

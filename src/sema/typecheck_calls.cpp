@@ -2,6 +2,7 @@
 // (its implicit variables renamed apart, then bound from the actual argument types),
 // conversions real(x)/int(x), and the helpers that builtins share (arity, tensor
 // arguments, lambda bodies, index lists of gather/scatter).
+#include "ops/ops.hpp"
 #include "sema/typecheck_internal.hpp"
 
 namespace rml::typecheck {
@@ -279,13 +280,50 @@ Type TypeChecker::infer_conversion(const Expr &e, Ctx &ctx) {
   if (a.is_error()) return a;
   Scalar from = e.name == "real" ? Scalar::Int : Scalar::Real;
   Scalar to = e.name == "real" ? Scalar::Real : Scalar::Int;
+  if (a.kind == Type::Meta) {
+    cp_.calls[&e] = CallInfo{CallInfo::Builtin, e.name, {}};
+    return defer_elementwise(*e.args[0], a, fresh_meta(), e.name);
+  }
   if (a.kind != Type::Tensor || a.elem != from) {
-    d_.error("type.mismatch", start_span(*e.args[0]),
-             "'" + e.name + "' converts " + scalar_name(from) + " to " + scalar_name(to) + ", found " + type_str(a));
+    d_.error("type.mismatch", start_span(*e.args[0]), elementwise_mismatch(e.name, a));
     return Type::error();
   }
   cp_.calls[&e] = CallInfo{CallInfo::Builtin, e.name, {}};
   return Type::tensor(to, a.shape);
+}
+
+std::string TypeChecker::elementwise_mismatch(const std::string &name, const Type &arg) {
+  if (name == "real" || name == "int") {
+    Scalar from = name == "real" ? Scalar::Int : Scalar::Real, to = name == "real" ? Scalar::Real : Scalar::Int;
+    return "'" + name + "' converts " + scalar_name(from) + " to " + scalar_name(to) + ", found " + type_str(arg);
+  }
+  return "'" + name + "' needs a real argument, found " + type_str(arg);
+}
+
+Type TypeChecker::defer_elementwise(const Expr &arg, const Type &arg_type, const Type &result, const std::string &name) {
+  deferred_.push_back({&arg, arg_type, result, name});
+  return result;
+}
+
+void TypeChecker::settle_elementwise() {
+  std::vector<DeferredElementwise> list;
+  list.swap(deferred_);
+  for (auto &d : list) {
+    Type a = zonk(d.arg_type);
+    if (a.is_error() || a.kind == Type::Meta) continue;  // still unknown: the variable's type.missing says so
+    if (a.kind != Type::Tensor) {
+      require_tensor(*d.arg, a, "the argument of '" + d.name + "'");
+      continue;
+    }
+    std::optional<ops::UnOp> u = ops::find_unary(d.name);
+    std::optional<Scalar> out = u ? ops::result_type(ops::row(*u).typing, a.elem) : std::nullopt;
+    if (!out) {
+      d_.error("type.mismatch", start_span(*d.arg), elementwise_mismatch(d.name, a));
+      continue;
+    }
+    Type want = Type::tensor(*out, a.shape);
+    if (!unify(d.result, want)) mismatch(*d.arg, d.result, want, "the result of '" + d.name + "'");
+  }
 }
 
 bool TypeChecker::arity(const Expr &e, size_t lo, size_t hi) {
@@ -299,7 +337,10 @@ bool TypeChecker::arity(const Expr &e, size_t lo, size_t hi) {
 }
 
 Type TypeChecker::need_tensor(const Expr &a, Ctx &ctx, const std::string &what) {
-  Type t = resolve(infer(a, ctx));
+  return require_tensor(a, resolve(infer(a, ctx)), what);
+}
+
+Type TypeChecker::require_tensor(const Expr &a, const Type &t, const std::string &what) {
   if (t.is_error()) return t;
   if (t.kind != Type::Tensor) {
     d_.error("type.mismatch", start_span(a), what + " must be a tensor, found " + type_str(t));

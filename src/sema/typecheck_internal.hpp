@@ -195,6 +195,21 @@ class TypeChecker {
   Type infer_conversion(const Expr &e, Ctx &ctx);
   bool arity(const Expr &e, size_t lo, size_t hi);
   Type need_tensor(const Expr &a, Ctx &ctx, const std::string &what);
+  Type require_tensor(const Expr &a, const Type &t, const std::string &what);
+  // An elementwise builtin or conversion (exp, abs, floor, int, real) whose argument is a
+  // local that a cycle leaves untyped so far (`v0 = 0.5 fby v1; v1 = exp(v0);` typed from
+  // v1): the result is `result` (the argument's own type, or a fresh variable), and the
+  // operator's typing rule is applied when the pass ends, by settle_elementwise. Without
+  // this the probe passes never learn v0's type and a well-typed node is refused.
+  struct DeferredElementwise {
+    const Expr *arg;
+    Type arg_type, result;
+    std::string name;
+  };
+  std::vector<DeferredElementwise> deferred_;
+  Type defer_elementwise(const Expr &arg, const Type &arg_type, const Type &result, const std::string &name);
+  void settle_elementwise();
+  std::string elementwise_mismatch(const std::string &name, const Type &arg);
   static size_t known_prefix(const Shape &s);
   Type lambda_body(const Expr &lam, size_t n_binders, Ctx &ctx, const std::string &what);
   std::optional<size_t> index_list(const Expr &lam, size_t n_binders, Ctx &ctx, const std::string &what);
