@@ -1,12 +1,20 @@
 // A generator of random well-typed stream programs, as source text: a node `main(x: real,
 // y: int, c: bool) -> (o1: real, o2: bool)` over fby, pre/->, post, when, merge, eager if,
-// arithmetic, a node instance and prelude functions. Clocks are not necessarily correct:
-// the programs exercise every rule, including the error cases.
+// every operator and builtin of the operator table (src/ops/ops.hpp, read here: a new row
+// is generated without an edit), a node instance and prelude functions. Clocks are not
+// necessarily correct: the programs exercise every rule, including the error cases.
+// tests/frontend/test_generator_coverage.cpp checks that the programs reach every row of
+// the operator table and of the primitive table (src/core/primitives.hpp).
 #pragma once
 #include <rapidcheck.h>
 
+#include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "ops/ops.hpp"
 
 namespace rml::testgen {
 
@@ -22,6 +30,39 @@ struct ProgGen {
   bool resets = false;
   int locals = 0;
   std::vector<Ty> local_ty;
+  std::set<std::string> skip_ops;  // operator names never generated (the coverage test's negative control)
+
+  static ops::Scalar scalar(Ty t) {
+    return t == Ty::Real ? ops::Scalar::Real : t == Ty::Int ? ops::Scalar::Int : ops::Scalar::Bool;
+  }
+  // An application of a row of the operator table whose result has type t, the row drawn
+  // uniformly (then an operand type its typing rule accepts), written with the row's
+  // surface spelling; nothing when no row fits.
+  template <class Sub>
+  std::optional<std::string> table_op(Ty t, Sub &&sub) {
+    struct Row {
+      std::string_view spelling;
+      bool binary, infix;
+      std::vector<Ty> ins;  // operand types giving t
+    };
+    std::vector<Row> rows;
+    auto consider = [&](std::string_view spelling, bool binary, ops::Spelling how, ops::Typing typing) {
+      if (how == ops::Spelling::IrOnly || skip_ops.count(std::string(spelling))) return;
+      Row r{spelling, binary, how == ops::Spelling::Operator, {}};
+      for (Ty in : {Ty::Real, Ty::Int, Ty::Bool})
+        if (ops::result_type(typing, scalar(in)) == scalar(t)) r.ins.push_back(in);
+      if (!r.ins.empty()) rows.push_back(std::move(r));
+    };
+    for (const ops::UnaryRow &r : ops::kUnary) consider(r.surface, false, r.spelling, r.typing);
+    for (const ops::BinaryRow &r : ops::kBinary) consider(r.name, true, r.spelling, r.typing);
+    if (rows.empty()) return std::nullopt;
+    const Row &r = rows[*rc::gen::inRange<size_t>(0, rows.size())];
+    Ty in = r.ins[*rc::gen::inRange<size_t>(0, r.ins.size())];
+    std::string op(r.spelling);
+    if (!r.binary) return r.infix ? "(" + op + (op == "-" ? "" : " ") + sub(in) + ")" : op + "(" + sub(in) + ")";
+    std::string a = sub(in), b = sub(in);
+    return r.infix ? "(" + a + " " + op + " " + b + ")" : op + "(" + a + ", " + b + ")";
+  }
 
   std::string var_of(Ty t, int upto) {
     std::vector<std::string> c;
@@ -69,30 +110,15 @@ struct ProgGen {
       case 7: return "(" + sub(t) + " -> pre " + sub(t) + ")";
       default: break;
     }
+    if (choice == 8 || choice == 10 || (t == Ty::Bool && choice >= 8))
+      if (auto e = table_op(t, sub)) return *e;
     switch (t) {
       case Ty::Real:
-        switch (choice) {
-          case 8: return "(" + sub(Ty::Real) + " + " + sub(Ty::Real) + ")";
-          case 9: return "sigmoid(" + sub(Ty::Real) + ")";
-          case 10: return "real(" + sub(Ty::Int) + ")";
-          default:
-            return "helper(" + sub(Ty::Real) + ", " + sub(Ty::Bool) + ")" +
-                   (resets && *rc::gen::arbitrary<bool>() ? " every " + var_of(Ty::Bool, self) : "");
-        }
-      case Ty::Int:
-        switch (choice) {
-          case 8: return "(" + sub(Ty::Int) + " * " + sub(Ty::Int) + ")";
-          case 9: return "(-" + sub(Ty::Int) + ")";
-          case 10: return "floor(" + sub(Ty::Real) + ")";
-          default: return "(" + sub(Ty::Int) + " mod 7)";
-        }
-      case Ty::Bool:
-        switch (choice) {
-          case 8: return "(" + sub(Ty::Real) + " < " + sub(Ty::Real) + ")";
-          case 9: return "(not " + sub(Ty::Bool) + ")";
-          case 10: return "(" + sub(Ty::Bool) + " and " + sub(Ty::Bool) + ")";
-          default: return "(" + sub(Ty::Int) + " = " + sub(Ty::Int) + ")";
-        }
+        if (choice == 9) return "sigmoid(" + sub(Ty::Real) + ")";  // a prelude fun
+        return "helper(" + sub(Ty::Real) + ", " + sub(Ty::Bool) + ")" +
+               (resets && *rc::gen::arbitrary<bool>() ? " every " + var_of(Ty::Bool, self) : "");
+      case Ty::Int: return "(" + sub(Ty::Int) + " mod 7)";  // small ints for the operators above
+      case Ty::Bool: return lit(t);  // not reached: every bool operator is a row
     }
     return "";
   }
