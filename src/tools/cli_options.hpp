@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tools/commands.hpp"
 
@@ -22,6 +24,25 @@ CLI::Option *add_numeric_option(CLI::App *app, const std::string &name, T &dest,
         dest = *v;
       },
       help);
+}
+
+// An option with a fixed set of spellings, stored as the enumerator it names: the commands
+// receive typed values and never compare option strings. CLI11's IsMember rejects any
+// other spelling (exit 2) and the help lists the choices.
+template <class E>
+CLI::Option *add_choice_option(CLI::App *app, const std::string &name, E &dest,
+                               const std::vector<std::pair<std::string, E>> &choices, const std::string &help) {
+  std::vector<std::string> names;
+  for (auto &c : choices) names.push_back(c.first);
+  return app
+      ->add_option_function<std::string>(
+          name,
+          [&dest, choices](const std::string &text) {
+            for (auto &[spelling, value] : choices)
+              if (spelling == text) dest = value;
+          },
+          help)
+      ->check(CLI::IsMember(names));
 }
 
 // The options of `rml-check FILE` and `rml check FILE`, defined once for both.

@@ -79,10 +79,6 @@ ir::Program as_program(const ir::Term &t, const std::vector<std::pair<std::strin
 }  // namespace
 
 int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream &err) {
-  if (c.backend != "compiled" && c.backend != "reference") {
-    err << "rml: error: --backend is compiled or reference\n";
-    return kFrontendError;
-  }
   if (!c.at.empty() && !c.sizes.empty()) {
     err << "rml: error: --size is for printing the programs; with --at the sizes come from the arguments\n";
     return kFrontendError;
@@ -166,7 +162,7 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
     request.objective = c.at.empty();
     request.gradient = true;
     request.wrt = c.wrt;
-    request.compile = !c.at.empty() && c.backend == "compiled";
+    request.compile = !c.at.empty() && c.backend == Backend::Compiled;
     driver::CompiledFun cf = driver::compile_lowered(l, request);
     const ir::Program &g = cf.gradient;
     if (c.at.empty()) {
@@ -182,7 +178,7 @@ int cmd_grad(const GradCmd &c, [[maybe_unused]] std::ostream &out, std::ostream 
     }
     std::vector<array::Tensor> in = args;
     in.push_back(array::Tensor::real(1.0));  // the cotangent of the objective
-    std::vector<array::Tensor> res = c.backend == "reference" ? ir::evaluate(g, in) : cf.gradient_exe->run(in);
+    std::vector<array::Tensor> res = c.backend == Backend::Reference ? ir::evaluate(g, in) : cf.gradient_exe->run(in);
     // One line per tensor: the layout of the object, compact values.
     // Numbers spelt as rml run spells them (array::format_real: round-trip exact).
     auto text = [](const array::Tensor &t) { return cell_json_text(oracle::Cell::of(t), ","); };

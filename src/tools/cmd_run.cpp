@@ -7,8 +7,8 @@
 #include <map>
 #include <memory>
 
+#include "driver/compiled_funs.hpp"
 #include "driver/elaborated.hpp"
-#include "driver/fun_pipeline.hpp"
 #include "core/normalize.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/trace_io.hpp"
@@ -38,51 +38,9 @@ std::string render_trace_error(const oracle::TraceError &e, const std::string &t
   return render(d);
 }
 
-// A failure of the compiled path (lowering, bot, the executor) during `rml run`
-// (exit_for_compiled_path).
-struct CompiledPathError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// Pointwise `fun` applications through lowering + bot + simplifier + executor, with one
-// executable per (fun, static arguments, argument types): a stream applies the same fun
-// at the same types every cycle, so each is compiled once.
-struct CompiledStats {
-  std::map<std::string, std::shared_ptr<exec::Executable>> cache;
-  size_t applications = 0;
-};
-
-oracle::Options::FunApply compiled_fun_apply(const CheckedProgram &cp, std::shared_ptr<CompiledStats> stats) {
-  return [&cp, stats](const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<array::Tensor> &args) {
-    ++stats->applications;
-    std::vector<ir::Type> types;
-    std::string key = fn;
-    for (auto &v : statics) key += "\x1f#" + v.str();
-    for (auto &a : args) {
-      types.push_back(ir::Type{a.elem, a.shape});
-      key += "\x1f" + types.back().str();
-    }
-    auto &exe = stats->cache[key];
-    try {
-      if (!exe) exe = std::move(driver::compile_fun(cp, fn, statics, types).objective_exe);
-      return exe->run(args).at(0);
-    } catch (lower::LowerError &e) {
-      throw CompiledPathError(std::string("cannot lower '") + fn + "':\n" + e.what());
-    } catch (std::bad_alloc &) {
-      throw;  // out of memory: cmd_run's diagnostic
-    } catch (std::exception &e) {  // ir::IrError, exec::ExecError
-      throw CompiledPathError("compiled backend, '" + fn + "' at " + key.substr(fn.size()) + ": " + e.what());
-    }
-  };
-}
-
 }  // namespace
 
 int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
-  if (c.backend != "reference" && c.backend != "compiled") {
-    err << "rml: error: --backend is reference or compiled\n";
-    return kFrontendError;
-  }
   std::string bad;
   if (c.cycles && !parse_cycles(std::to_string(c.cycles), bad)) {
     err << "rml: error: " << bad << "\n";
@@ -98,14 +56,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
   std::optional<std::string> chosen = choose_main(*r, c.main_node, err);
   if (!chosen) return kFrontendError;
   const std::string main = *chosen;
-  oracle::Format fmt;
-  if (c.format == "table") fmt = oracle::Format::Table;
-  else if (c.format == "csv") fmt = oracle::Format::Csv;
-  else if (c.format == "json") fmt = oracle::Format::Json;
-  else {
-    err << "rml: error: --format is table, csv or json\n";
-    return kFrontendError;
-  }
+  const oracle::Format fmt = c.format;
   try {
     driver::Elaborated elab = driver::elaborate(r->checked, main);
     const core::Program &prog = elab.prog;
@@ -114,13 +65,15 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     opts.strict_when_merge = c.strict_when_merge;
     opts.lazy_if = c.lazy_if;
     opts.max_memory = c.max_memory;
-    auto stats = std::make_shared<CompiledStats>();
-    if (c.backend == "compiled") opts.apply_fun = compiled_fun_apply(r->checked, stats);
+    auto funs = std::make_shared<driver::CompiledFuns>(r->checked);
+    if (c.backend == Backend::Compiled)
+      opts.apply_fun = [funs](const std::string &fn, const std::vector<StaticValue> &statics,
+                              const std::vector<array::Tensor> &args) { return funs->apply(fn, statics, args); };
     oracle::Oracle orc(r->checked, prog, elab.clocks, opts);
     for (auto &clash : orc.clocks().clashes)
       err << (clash.span.valid() ? location(clash.span) + ": " : std::string()) << "warning[clock.clash]: " << clash.message
           << " (the oracle continues with the first unification)\n";
-    oracle::Solver solver = c.solver == "kleene" ? oracle::Solver::Kleene : oracle::Solver::Worklist;
+    const oracle::Solver solver = c.solver;
     // The variables to print (--all: those of Result::vars, in its order).
     std::vector<std::string> vars;
     if (!c.show.empty()) {
@@ -214,10 +167,10 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     std::vector<std::string> labels;
     for (auto &v : vars) labels.push_back(label(v));
     out << format_chronogram(res, vars, fmt, labels);
-    if (c.backend == "compiled")
-      err << "note: compiled backend: " << stats->cache.size() << " executable" << (stats->cache.size() == 1 ? "" : "s")
-          << " (fun at argument types) for " << stats->applications << " fun application"
-          << (stats->applications == 1 ? "" : "s") << "\n";
+    if (c.backend == Backend::Compiled)
+      err << "note: compiled backend: " << funs->executables() << " executable" << (funs->executables() == 1 ? "" : "s")
+          << " (fun at argument types) for " << funs->applications() << " fun application"
+          << (funs->applications() == 1 ? "" : "s") << "\n";
     for (auto &v : res.input_clock_violations) err << "warning[input.clock]: input " << v << "\n";
     // Non-finite reals in what is printed: not an error value of the language, but worth
     // a warning (the exit code stays 0).
@@ -306,7 +259,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
   } catch (oracle::OracleError &e) {
     err << "rml: error: " << e.what() << "\n";
     return exit_for(e);
-  } catch (CompiledPathError &e) {
+  } catch (driver::CompiledFunError &e) {
     err << "rml: error: " << e.what() << "\n";
     return exit_for_compiled_path();
   } catch (std::bad_alloc &) {

@@ -6,7 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "oracle/oracle.hpp"
+#include "oracle/trace_io.hpp"
+
 namespace rml {
+
+// Who applies the pointwise `fun`s (rml run) or evaluates the gradient program (rml grad
+// --at): the reference evaluator, or the compiled array path (lowering, bot, simplifier,
+// executor), one executable per (fun, static arguments, argument types).
+enum class Backend { Reference, Compiled };
 
 // Documented exit codes (README "Limits and exit codes"). Out of memory (std::bad_alloc)
 // and resource limits reached while computing are kUnknown: no verdict, never falsified.
@@ -63,17 +71,15 @@ struct RunCmd {
   uint64_t max_memory = kDefaultMaxMemory;  // the oracle's memory cap (store, inputs, printed chronogram)
   std::vector<std::string> show;     // empty: inputs and outputs
   bool show_all = false;
-  std::string format = "table";      // table | csv | json
-  std::string solver = "worklist";   // worklist | kleene
+  oracle::Format format = oracle::Format::Table;
+  oracle::Solver solver = oracle::Solver::Worklist;
   bool post_clock_data = false, strict_when_merge = false, lazy_if = false;
   bool strict_assume = false;        // a trace that breaks an `assume` of the main node: error (exit 1), not a warning
   // Cells "VAR@CYCLE" that must have a value: one that is unknown (⊥) or nil is an error
   // (exit 1); and cells that must be true (a property's variable). rml-check's replay
   // commands name the counterexample's cell so, and fail as the property does.
   std::vector<std::string> require_known, require_true;
-  // reference: pointwise `fun` applications by array::Evaluator; compiled: lowering +
-  // bot + simplifier + executor, one executable per (fun, static arguments, argument types).
-  std::string backend = "reference";
+  Backend backend = Backend::Reference;
 };
 int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err);
 
@@ -83,7 +89,7 @@ struct GradCmd {
   std::string file, fun;
   std::string at;                  // JSON object: argument name -> value (nested lists)
   std::vector<std::string> sizes;  // without --at: "n=3", "s=[2,3]" fix the static names
-  std::string backend = "compiled";  // compiled (executor) | reference (ir::evaluate)
+  Backend backend = Backend::Compiled;  // with --at: the executor, or ir::evaluate
   std::vector<std::string> wrt;      // --wrt a,b: the gradient of these real parameters only (empty: all)
 };
 int cmd_grad(const GradCmd &c, std::ostream &out, std::ostream &err);

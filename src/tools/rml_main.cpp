@@ -39,9 +39,12 @@ int main(int argc, char **argv) {
                           "memory cap of the run (streams, inputs, printed chronogram), e.g. 4G; 1M..1T (default 2G)");
   r->add_option("--show", run.show, "variables to show, named as 'rml parse --normalized' prints them (default: inputs and outputs)")->delimiter(',');
   r->add_flag("--all", run.show_all, "show every variable of the elaborated program");
-  r->add_option("--format", run.format, "table, csv or json")->check(CLI::IsMember({"table", "csv", "json"}));
-  r->add_option("--solver", run.solver, "worklist (default) or kleene (the literal iteration)")
-      ->check(CLI::IsMember({"worklist", "kleene"}));
+  rml::add_choice_option(r, "--format", run.format,
+                         {{"table", rml::oracle::Format::Table}, {"csv", rml::oracle::Format::Csv}, {"json", rml::oracle::Format::Json}},
+                         "table, csv or json");
+  rml::add_choice_option(r, "--solver", run.solver,
+                         {{"worklist", rml::oracle::Solver::Worklist}, {"kleene", rml::oracle::Solver::Kleene}},
+                         "worklist (default) or kleene (the literal iteration)");
   r->add_flag("--post-clock-data", run.post_clock_data, "refuted alternative: post takes its presence from its argument");
   r->add_flag("--strict-when-merge", run.strict_when_merge, "refuted alternative: when/merge strict in every operand");
   r->add_flag("--strict-assume", run.strict_assume,
@@ -55,9 +58,8 @@ int main(int argc, char **argv) {
                 "cells VAR@CYCLE that must be true: false, nil, absent, unknown or an error value is an error (exit 1); "
                 "rml-check's replay of a falsified property uses it")
       ->delimiter(',');
-  r->add_option("--backend", run.backend,
-                "pointwise fun applications: reference (array::Evaluator, default) or compiled (lowering, bot, executor)")
-      ->check(CLI::IsMember({"reference", "compiled"}));
+  rml::add_choice_option(r, "--backend", run.backend, {{"reference", rml::Backend::Reference}, {"compiled", rml::Backend::Compiled}},
+                         "pointwise fun applications: reference (array::Evaluator, default) or compiled (lowering, bot, executor)");
 
   rml::GradCmd grad;
   auto *g = app.add_subcommand(
@@ -75,8 +77,8 @@ int main(int argc, char **argv) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   g->add_option("--wrt", grad.wrt, "differentiate with respect to these real parameters only, e.g. --wrt a,b (default: every real parameter)")
       ->delimiter(',');
-  g->add_option("--backend", grad.backend, "with --at: compiled (the executor, default) or reference (ir::evaluate)")
-      ->check(CLI::IsMember({"compiled", "reference"}));
+  rml::add_choice_option(g, "--backend", grad.backend, {{"compiled", rml::Backend::Compiled}, {"reference", rml::Backend::Reference}},
+                         "with --at: compiled (the executor, default) or reference (ir::evaluate)");
 
   rml::CorpusCmd corpus;
   auto *k = app.add_subcommand("corpus", "check every .rml file of a folder against its '// expect' header");

@@ -71,8 +71,8 @@ std::pair<int, std::string> run_csv(const std::string &program, const std::strin
   c.file = f.path;
   c.inputs = t.path;
   c.main_node = "main";
-  c.format = "csv";
-  c.backend = backend;
+  c.format = oracle::Format::Csv;
+  c.backend = backend == "compiled" ? Backend::Compiled : Backend::Reference;
   std::ostringstream out, err;
   int rc = cmd_run(c, out, err);
   return {rc, out.str() + (rc == kOk ? "" : err.str())};
@@ -97,7 +97,7 @@ std::vector<double> grad_at(const std::string &program, const std::string &fun, 
     c.file = f.path;
     c.fun = fun;
     c.at = a.path;
-    c.backend = backend;
+    c.backend = std::string(backend) == "compiled" ? Backend::Compiled : Backend::Reference;
     std::ostringstream out, err;
     int rc = cmd_grad(c, out, err);
     EXPECT_EQ(rc, kOk) << backend << ": " << err.str();

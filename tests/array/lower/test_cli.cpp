@@ -88,11 +88,11 @@ TEST_P(CompiledBackend, RunPrintsWhatTheReferenceEvaluatorPrints) {
   RunCmd c;
   c.file = src(GetParam().file);
   c.inputs = src(GetParam().trace);
-  c.format = "csv";
+  c.format = oracle::Format::Csv;
   c.show_all = true;  // every variable, intermediate fun results included
   std::ostringstream ref_out, ref_err, cmp_out, cmp_err;
   ASSERT_EQ(cmd_run(c, ref_out, ref_err), kOk) << ref_err.str();
-  c.backend = "compiled";
+  c.backend = Backend::Compiled;
   ASSERT_EQ(cmd_run(c, cmp_out, cmp_err), kOk) << cmp_err.str();
   EXPECT_NE(cmp_err.str().find("note: compiled backend: "), std::string::npos) << "the compiled path was not used";
   EXPECT_EQ(cmp_err.str().find("for 0 fun applications"), std::string::npos) << "no fun was applied: nothing was compared";
@@ -178,7 +178,7 @@ nlohmann::json grad_at(const std::string &file, const std::string &fun, const nl
   c.file = file;
   c.fun = fun;
   c.at = path;
-  c.backend = backend;
+  c.backend = backend == "reference" ? Backend::Reference : Backend::Compiled;
   std::ostringstream out, err;
   int rc = cmd_grad(c, out, err);
   std::filesystem::remove(path);
