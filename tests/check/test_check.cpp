@@ -298,6 +298,11 @@ RC_GTEST_PROP(CheckProperties, ProvedPropertiesHoldAndRefutationsReplay, ()) {
   g.well_clocked = true;
   std::string text = g.program();
   text += "  check " + g.expr(testgen::Ty::Bool, 2, g.locals) + ";\n";
+  // Half the programs in the Release CI run, sampled by the text (with every int operator
+  // of the table, Z3's proofs took 170 s for 1000 cases, was 75 s); every case under
+  // RML_ALL_CASES (scripts/soundness-long.sh), all 100 under the sanitizers.
+  if (!kSanitized && !kAllCases && std::hash<std::string>{}(text) % 2 != 0)
+    RC_SUCCEED("sampled out in CI (scripts/soundness-long.sh checks every case)");
   RC_LOG() << text;
   check::Options o;
   o.timeout_s = 10;
