@@ -72,6 +72,19 @@ if(NOT LAST_ERR MATCHES "bad.csv:1:3: error\\[trace.header\\]: 'nope' is not an 
 endif()
 expect_exit(2 ${RML} run ${SRC}/reference/paper/fig16_backfill.rml)
 expect_exit(0 ${RML} run ${SRC}/reference/paper/fig07_counter.rml --cycles 4 --format json)
+# The choice options are typed (add_choice_option): each spelling selects its value, any
+# other is a usage error naming the choices.
+expect_exit(0 ${RML} run ${SRC}/reference/paper/fig07_counter.rml --cycles 2 --format csv --solver kleene --backend compiled)
+if(NOT LAST_OUT MATCHES "^o\n0\n1\n$" OR NOT LAST_ERR MATCHES "note: compiled backend")
+  message(FATAL_ERROR "typed options not applied:\n${LAST_OUT}\n${LAST_ERR}")
+endif()
+foreach(bad "--format;xml" "--solver;naive" "--backend;stream")
+  expect_exit(2 ${RML} run ${SRC}/reference/paper/fig07_counter.rml --cycles 2 ${bad})
+  if(NOT LAST_ERR MATCHES "not in {")
+    message(FATAL_ERROR "bad choice not named: ${bad}\n${LAST_ERR}")
+  endif()
+endforeach()
+expect_exit(2 ${RML} grad ${SRC}/reference/adbench/gmm.rml --fun gmm_objective --backend stream)
 
 # Issue 15: one bounded reader for every input. /dev/zero has no end and no size: it stops
 # at 16 MiB; a directory is named as one; '-' is standard input; a UTF-8 BOM is dropped.
