@@ -554,7 +554,8 @@ RC_GTEST_PROP(CheckSoundness, AcceptedProgramsRunWithoutErrorsOrUnknowns, ()) {
   o.max_horizon = 6;
   Checked c = run_check("gen.rml", text, "main", o);
   bool accepted = c.rep.exit_code() == 0;
-  RC_TAG(accepted ? "accepted" : "rejected or unknown", g.well_clocked ? "well-clocked generator" : "free generator");
+  RC_TAG(accepted ? "accepted" : c.rep.exit_code() == 3 ? "unknown" : "rejected",
+         g.well_clocked ? "well-clocked generator" : "free generator");
   if (!accepted) return;
   int64_t H = *prop(c.rep, "productivity").horizon;
   size_t N = static_cast<size_t>(H) + *rc::gen::inRange<size_t>(1, 8);
@@ -855,6 +856,11 @@ TEST(CheckSoundness, TheRefutationLawCatchesAPrefixEndingInsideAChain) {
 RC_GTEST_PROP(CheckCounterexamples, ReproduceInTheOracle, ()) {
   testgen::ProgGen g;
   std::string text = g.program();
+  // Half the programs in the Release CI run, sampled by the text as the soundness
+  // properties are (Z3 on every int operator of the table doubled its time); every case
+  // under RML_ALL_CASES, all 100 under the sanitizers.
+  if (!kSanitized && !kAllCases && std::hash<std::string>{}(text) % 2 != 0)
+    RC_SUCCEED("sampled out in CI (scripts/soundness-long.sh checks every case)");
   RC_LOG() << text;
   check::Options o;
   o.timeout_s = 5;
