@@ -1,0 +1,654 @@
+// The stream runner (runner.hpp): a ring of frames, the rules of semantics.md §3-§4 on it
+// (one function each, as the oracle's rules.cpp, reading state from the per-step memories
+// instead of scanning the past), the sweep of a cycle in schedule order, the worklist
+// inside the window, and the frames leaving it.
+#include "stream/runner.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <set>
+
+#include "array/eval.hpp"
+#include "ops/scalar_ops.hpp"
+
+namespace rml::stream {
+
+using oracle::Cell;
+using oracle::Tag;
+
+Tag FrameView::tag(int slot) const { return static_cast<Tag>(tags_[slot]); }
+
+Cell FrameView::cell(int slot) const {
+  Cell c;
+  c.tag = tag(slot);
+  if (c.tag != Tag::Val) return c;
+  const Slot &s = plan_->slots[static_cast<size_t>(slot)];
+  c.value.elem = s.elem;
+  c.value.shape = s.shape;
+  if (s.elem == Scalar::Real) c.value.r.assign(reals_ + s.offset, reals_ + s.offset + s.numel);
+  else c.value.i.assign(ints_ + s.offset, ints_ + s.offset + s.numel);
+  return c;
+}
+
+namespace {
+
+// A rule's result: a tag, a payload, and, for a ‖ produced here, the rule and why.
+struct Out {
+  Tag tag = Tag::Bot;
+  std::vector<double> r;
+  std::vector<int64_t> i;
+  const char *rule = nullptr;
+  std::string why;
+  void set(Tag t) { tag = t, rule = nullptr; }
+  void error(const char *rl, std::string w) { tag = Tag::Err, rule = rl, why = std::move(w); }
+  void propagate_error() { set(Tag::Err); }
+  void boolean(bool b) { set(Tag::Val), i.assign(1, b ? 1 : 0); }
+  void value(const array::Tensor &t) {
+    set(Tag::Val);
+    if (t.elem == Scalar::Real) r = t.r;
+    else i = t.i;
+  }
+};
+
+// The value of a step's operand at its previous tick, once that frame has left the window.
+struct Memory {
+  bool has = false;
+  Tag first = Tag::Bot;   // fby: i, ->: a, pre: the clock
+  Tag second = Tag::Bot;  // fby: e, pre: x
+  std::vector<double> r;
+  std::vector<int64_t> i;
+};
+
+// Where a previous tick is: none, in the window (at `cycle`), or in the step's memory.
+struct Prev {
+  enum Where { None, Window, Remembered } where = None;
+  size_t cycle = 0;
+};
+
+}  // namespace
+
+struct Runner::Impl {
+  const CheckedProgram &cp;
+  const Plan &plan;
+  Options opts;
+  Emit emit;
+  array::Evaluator eval;
+  size_t S, RW, IW, K;  // slots, real and int words per frame, steps
+  std::vector<int> comp_of;
+  std::vector<array::Tensor> constants;
+  std::vector<Memory> memory;  // per step
+  // The ring: frames of cycles [front, back), cycle n at index n & (cap - 1).
+  size_t cap = 0, front = 0, back = 0, widest = 0;
+  std::vector<uint8_t> tags, queued;
+  std::vector<double> reals;
+  std::vector<int64_t> ints;
+  std::vector<uint32_t> bots;  // ⊥ cells per frame
+  std::deque<std::pair<int, size_t>> fifo;
+  size_t sweeping = SIZE_MAX;  // the component being swept (of cycle back - 1), or none
+  uint64_t evaluations = 0;
+  std::vector<oracle::ErrorOrigin> origins;
+  std::set<std::pair<int, size_t>> origin_seen;
+  std::vector<std::string> clock_violations;  // per input, its first violation or ""
+
+  Out out;
+  bool finished = false;
+
+  Impl(const CheckedProgram &c, const Plan &p, Options o, Emit e)
+      : cp(c), plan(p), opts(std::move(o)), emit(std::move(e)), eval(c), S(p.slots.size()), RW(p.real_words),
+        IW(p.int_words), K(p.steps.size()) {
+    comp_of.assign(K, 0);
+    for (size_t ci = 0; ci < plan.schedule.size(); ++ci)
+      for (int k : plan.schedule[ci]) comp_of[static_cast<size_t>(k)] = static_cast<int>(ci);
+    constants.resize(K);
+    for (size_t k = 0; k < K; ++k) {
+      const Step &st = plan.steps[k];
+      if (st.kind == StepKind::Const) constants[k] = literal(st.eq->lit);
+      if (st.kind == StepKind::Apply && st.in.empty()) constants[k] = apply(*st.eq, {});
+    }
+    memory.resize(K);
+    clock_violations.assign(plan.input_slots.size(), "");
+    resize(8);
+  }
+
+  static array::Tensor literal(const core::Literal &l) {
+    switch (l.type) {
+      case Scalar::Int: return array::Tensor::integer(l.i);
+      case Scalar::Real: return array::Tensor::real(l.r);
+      case Scalar::Bool: return array::Tensor::boolean(l.b);
+    }
+    return {};
+  }
+
+  // ------------------------------------------------------------ the ring
+  size_t at(size_t n) const { return n & (cap - 1); }
+  void resize(size_t new_cap) {
+    std::vector<uint8_t> t(new_cap * S), q(new_cap * K);
+    std::vector<double> r(new_cap * RW);
+    std::vector<int64_t> i(new_cap * IW);
+    std::vector<uint32_t> b(new_cap);
+    for (size_t n = front; n < back; ++n) {
+      size_t from = at(n), to = n & (new_cap - 1);
+      std::copy_n(&tags[from * S], S, &t[to * S]);
+      std::copy_n(&queued[from * K], K, &q[to * K]);
+      std::copy_n(reals.data() + from * RW, RW, r.data() + to * RW);
+      std::copy_n(ints.data() + from * IW, IW, i.data() + to * IW);
+      b[to] = bots[from];
+    }
+    tags.swap(t), queued.swap(q), reals.swap(r), ints.swap(i), bots.swap(b);
+    cap = new_cap;
+  }
+  Tag tag(int c, size_t n) const { return n < back ? static_cast<Tag>(tags[at(n) * S + static_cast<size_t>(c)]) : Tag::Bot; }
+  bool present(int c, size_t n) const { Tag t = tag(c, n); return t == Tag::Val || t == Tag::Nil; }
+  int64_t ival(int c, size_t n) const { return ints[at(n) * IW + plan.slots[static_cast<size_t>(c)].offset]; }
+  bool bval(int c, size_t n) const { return ival(c, n) != 0; }
+  double rval(int c, size_t n) const { return reals[at(n) * RW + plan.slots[static_cast<size_t>(c)].offset]; }
+  const std::string &name(int c) const { return plan.slots[static_cast<size_t>(c)].name; }
+  // A scan passes over absent cells: □ for data, ff for clocks.
+  bool skip(int c, size_t n) const {
+    if (plan.slots[static_cast<size_t>(c)].clock) return tag(c, n) == Tag::Val && !bval(c, n);
+    return tag(c, n) == Tag::Abs;
+  }
+  void copy(int c, size_t n, Out &o) const {
+    const Slot &s = plan.slots[static_cast<size_t>(c)];
+    o.set(tag(c, n));
+    if (s.elem == Scalar::Real) o.r.assign(&reals[at(n) * RW + s.offset], &reals[at(n) * RW + s.offset] + s.numel);
+    else o.i.assign(&ints[at(n) * IW + s.offset], &ints[at(n) * IW + s.offset] + s.numel);
+  }
+  array::Tensor tensor(int c, size_t n) const {
+    const Slot &s = plan.slots[static_cast<size_t>(c)];
+    array::Tensor t;
+    t.elem = s.elem;
+    t.shape = s.shape;
+    if (s.elem == Scalar::Real) t.r.assign(&reals[at(n) * RW + s.offset], &reals[at(n) * RW + s.offset] + s.numel);
+    else t.i.assign(&ints[at(n) * IW + s.offset], &ints[at(n) * IW + s.offset] + s.numel);
+    return t;
+  }
+
+  // The previous tick of the step's `ticks` slot before cycle n.
+  Prev prev(int k, size_t n) const {
+    int c = plan.steps[static_cast<size_t>(k)].ticks;
+    for (size_t m = n; m-- > front;)
+      if (!skip(c, m)) return {Prev::Window, m};
+    return memory[static_cast<size_t>(k)].has ? Prev{Prev::Remembered, 0} : Prev{};
+  }
+
+  // ------------------------------------------------------------ the rules
+  // §3 base clock: tt if some input is present, ff if all are absent, ⊥ otherwise.
+  void rule_clock_base(const Step &st, size_t n, Out &o) {
+    if (st.in.empty()) return o.boolean(true);
+    bool all_abs = true, any_err = false;
+    for (int c : st.in) {
+      if (present(c, n)) return o.boolean(true);
+      all_abs &= tag(c, n) == Tag::Abs;
+      any_err |= tag(c, n) == Tag::Err;
+    }
+    if (all_abs) return o.boolean(false);
+    if (any_err) return o.propagate_error();
+    o.set(Tag::Bot);
+  }
+  // §3 κ on^b x.
+  void rule_clock_on(const Step &st, size_t n, Out &o) {
+    int k = st.in[0], x = st.in[1];
+    Tag kt = tag(k, n);
+    if (kt == Tag::Bot) return o.set(Tag::Bot);
+    if (kt == Tag::Err) return o.propagate_error();
+    if (!bval(k, n)) return o.boolean(false);
+    Tag xt = tag(x, n);
+    if (xt == Tag::Bot) return o.set(Tag::Bot);
+    if (xt == Tag::Val && plan.slots[static_cast<size_t>(x)].elem == Scalar::Bool) return o.boolean(bval(x, n) == st.positive);
+    if (xt == Tag::Err) return o.propagate_error();
+    o.error("clock", "the clock's condition '" + name(x) + "' is " + (xt == Tag::Abs ? "absent" : "not a bool") +
+                         " where its parent clock ticks");
+  }
+  void rule_clock_never(const Step &st, size_t n, Out &o) {
+    Tag bt = tag(st.in[0], n);
+    if (bt == Tag::Val) return o.boolean(false);
+    if (bt == Tag::Err) return o.propagate_error();
+    o.set(Tag::Bot);
+  }
+  // §4.1 a constant where its clock ticks.
+  void rule_const(int k, const Step &st, size_t n, Out &o) {
+    Tag kt = tag(st.clock, n);
+    if (kt == Tag::Bot) return o.set(Tag::Bot);
+    if (kt == Tag::Err) return o.propagate_error();
+    if (!bval(st.clock, n)) return o.set(Tag::Abs);
+    o.value(constants[static_cast<size_t>(k)]);
+  }
+  // §4.3 pointwise application: ⊥ first, then all-□, then all present.
+  void rule_apply(int k, const Step &st, size_t n, Out &o) {
+    if (st.in.empty()) return rule_const(k, st, n, o);
+    bool all_abs = true, all_present = true, any_err = false, any_nil = false;
+    for (int c : st.in) {
+      Tag t = tag(c, n);
+      if (t == Tag::Bot) return o.set(Tag::Bot);
+      all_abs &= t == Tag::Abs;
+      all_present &= t == Tag::Val || t == Tag::Nil;
+      any_err |= t == Tag::Err;
+      any_nil |= t == Tag::Nil;
+    }
+    if (all_abs) return o.set(Tag::Abs);
+    if (!all_present) {
+      if (any_err) return o.propagate_error();
+      return o.error("op", "the operands of '" + core::apply_name(*st.eq) + "' are not all present or all absent");
+    }
+    if (any_nil) return o.set(Tag::Nil);
+    if (st.scalar != ScalarOp::None) return scalar_apply(st, n, o);
+    std::vector<array::Tensor> args;
+    args.reserve(st.in.size());
+    for (int c : st.in) args.push_back(tensor(c, n));
+    o.value(apply(*st.eq, args));
+  }
+  array::Tensor apply(const core::Equation &eq, const std::vector<array::Tensor> &args) {
+    switch (eq.op) {
+      case core::ApplyOp::Unary: return array::Evaluator::unary(eq.un, args.at(0));
+      case core::ApplyOp::Binary: return array::Evaluator::binary(eq.bin, args.at(0), args.at(1));
+      case core::ApplyOp::If: return args.at(0).i.at(0) ? args.at(1) : args.at(2);
+      case core::ApplyOp::Index: return array::Evaluator::index(args);
+      case core::ApplyOp::Array: return array::Evaluator::array_literal(args);
+      case core::ApplyOp::Call: {
+        const Decl *d = opts.apply_fun ? cp.find(eq.fn) : nullptr;
+        if (d && std::holds_alternative<FunDecl>(*d)) return opts.apply_fun(eq.fn, eq.static_args, args);
+        return eval.apply(eq.fn, eq.static_args, args);
+      }
+    }
+    throw StreamError("internal: unknown operator of '" + eq.lhs + "'");
+  }
+  // Scalars through the operator table's scalar meanings (ops/scalar_ops.hpp).
+  void scalar_apply(const Step &st, size_t n, Out &o) {
+    int a = st.in[0];
+    o.set(Tag::Val);
+    Scalar ae = plan.slots[static_cast<size_t>(a)].elem;
+    switch (st.scalar) {
+      case ScalarOp::None: return;
+      case ScalarOp::If: return copy(bval(a, n) ? st.in[1] : st.in[2], n, o);
+      case ScalarOp::Unary: {
+        Scalar re = *ops::result_type(ops::row(st.un).typing, ae);
+        if (ae == Scalar::Real && re == Scalar::Real) o.r.assign(1, ops::real_unary(st.un, rval(a, n)));
+        else if (ae == Scalar::Real) o.i.assign(1, ops::real_to_int(st.un, rval(a, n)));
+        else if (re == Scalar::Real) o.r.assign(1, static_cast<double>(ival(a, n)));
+        else if (re == Scalar::Bool) o.boolean(ops::int_unary(st.un, bval(a, n)) != 0);
+        else o.i.assign(1, ops::int_unary(st.un, ival(a, n)));
+        return;
+      }
+      case ScalarOp::Binary: {
+        int b = st.in[1];
+        bool cmp = ops::is_comparison(st.bin);
+        if (ae == Scalar::Real) {
+          double x = rval(a, n), y = rval(b, n);
+          if (cmp) return o.boolean(ops::compare(st.bin, x, y));
+          o.r.assign(1, ops::real_binary(st.bin, x, y));
+          return;
+        }
+        if (ae == Scalar::Bool) return o.boolean(ops::int_binary(st.bin, bval(a, n), bval(b, n)) != 0);
+        int64_t v = ops::int_binary(st.bin, ival(a, n), ival(b, n));
+        if (cmp) return o.boolean(v != 0);
+        o.i.assign(1, v);
+        return;
+      }
+    }
+  }
+  // §4.4 s when^b c.
+  void rule_when(const Step &st, size_t n, Out &o) {
+    int x = st.in[0], c = st.in[1];
+    Tag ct = tag(c, n), xt = tag(x, n);
+    if (ct == Tag::Bot) return o.set(Tag::Bot);
+    if (ct == Tag::Err) return o.propagate_error();
+    if (ct == Tag::Abs) {
+      if (xt == Tag::Bot || xt == Tag::Abs) return o.set(Tag::Abs);
+      if (xt == Tag::Err) return o.propagate_error();
+      return o.error("when", "'" + name(x) + "' is present but the condition '" + name(c) + "' is absent");
+    }
+    if (ct == Tag::Nil) return o.error("when", "the condition is the uninitialised first value of a 'pre'");
+    if (bval(c, n) == st.positive) {
+      if (xt == Tag::Val || xt == Tag::Nil) return copy(x, n, o);
+      if (xt == Tag::Bot) return o.set(Tag::Bot);
+      if (xt == Tag::Err) return o.propagate_error();
+      return o.error("when", "'" + name(x) + "' is absent but the condition '" + name(c) + "' is present");
+    }
+    if (xt == Tag::Val || xt == Tag::Nil || xt == Tag::Bot) return o.set(Tag::Abs);
+    if (xt == Tag::Err) return o.propagate_error();
+    o.error("when", "'" + name(x) + "' is absent but the condition '" + name(c) + "' is present");
+  }
+  // §4.5 merge c s t.
+  void rule_merge(const Step &st, size_t n, Out &o) {
+    int c = st.in[0], a = st.in[1], b = st.in[2];
+    Tag ct = tag(c, n), at_ = tag(a, n), bt = tag(b, n);
+    if (ct == Tag::Bot) return o.set(Tag::Bot);
+    if (ct == Tag::Err) return o.propagate_error();
+    if (ct == Tag::Nil) return o.error("merge", "the condition is the uninitialised first value of a 'pre'");
+    auto absentish = [](Tag t) { return t == Tag::Bot || t == Tag::Abs; };
+    if (ct == Tag::Abs) {
+      if (absentish(at_) && absentish(bt)) return o.set(Tag::Abs);
+      if (at_ == Tag::Err || bt == Tag::Err) return o.propagate_error();
+      return o.error("merge", "a branch is present but the condition '" + name(c) + "' is absent");
+    }
+    bool cv = bval(c, n);
+    int sel = cv ? a : b, oth = cv ? b : a;
+    Tag stg = cv ? at_ : bt, ot = cv ? bt : at_;
+    if (!absentish(ot)) {
+      if (ot == Tag::Err) return o.propagate_error();
+      return o.error("merge", "the branch '" + name(oth) + "' is present but the condition selects the other one");
+    }
+    if (stg == Tag::Val || stg == Tag::Nil) return copy(sel, n, o);
+    if (stg == Tag::Bot) return o.set(Tag::Bot);
+    if (stg == Tag::Err) return o.propagate_error();
+    o.error("merge", "the selected branch '" + name(sel) + "' is absent");
+  }
+  // §4.6 i fby e: i at the first tick, then e at the previous tick (from the window or memory).
+  void rule_fby(int k, const Step &st, size_t n, Out &o) {
+    int i = st.in[0], e = st.in[1];
+    Tag it = tag(i, n), et = tag(e, n);
+    if (it == Tag::Bot) return o.set(Tag::Bot);
+    if (it == Tag::Abs) {
+      if (et == Tag::Abs || et == Tag::Bot) return o.set(Tag::Abs);
+      if (et == Tag::Err) return o.propagate_error();
+      return o.error("fby", "'" + name(e) + "' is present but '" + name(i) + "' is absent");
+    }
+    if (it == Tag::Err) return o.propagate_error();
+    if (et == Tag::Abs) return o.error("fby", "'" + name(e) + "' is absent but '" + name(i) + "' is present");
+    if (et == Tag::Err) return o.propagate_error();
+    Prev p = prev(k, n);
+    if (p.where == Prev::None) return copy(i, n, o);
+    const Memory &mem = memory[static_cast<size_t>(k)];
+    Tag ik = p.where == Prev::Window ? tag(i, p.cycle) : mem.first;
+    if (ik == Tag::Bot) return o.set(Tag::Bot);
+    if (ik == Tag::Err) return o.propagate_error();
+    Tag ek = p.where == Prev::Window ? tag(e, p.cycle) : mem.second;
+    if (ek == Tag::Val || ek == Tag::Nil) return p.where == Prev::Window ? copy(e, p.cycle, o) : recall(mem, o);
+    if (ek == Tag::Bot) return o.set(Tag::Bot);
+    o.propagate_error();
+  }
+  static void recall(const Memory &mem, Out &o) {
+    o.set(mem.second);
+    o.r = mem.r;
+    o.i = mem.i;
+  }
+  // Lustre `a -> b`.
+  void rule_arrow(int k, const Step &st, size_t n, Out &o) {
+    int a = st.in[0], b = st.in[1];
+    Tag at_ = tag(a, n), bt = tag(b, n);
+    if (at_ == Tag::Bot) return o.set(Tag::Bot);
+    if (at_ == Tag::Abs) {
+      if (bt == Tag::Abs || bt == Tag::Bot) return o.set(Tag::Abs);
+      if (bt == Tag::Err) return o.propagate_error();
+      return o.error("arrow", "the right operand is present but the left one is absent");
+    }
+    if (at_ == Tag::Err) return o.propagate_error();
+    if (bt == Tag::Abs) return o.error("arrow", "the right operand is absent but the left one is present");
+    if (bt == Tag::Err) return o.propagate_error();
+    Prev p = prev(k, n);
+    if (p.where == Prev::None) return copy(a, n, o);
+    Tag ak = p.where == Prev::Window ? tag(a, p.cycle) : memory[static_cast<size_t>(k)].first;
+    if (ak == Tag::Bot) return o.set(Tag::Bot);
+    if (ak == Tag::Err) return o.propagate_error();
+    if (bt == Tag::Bot) return o.set(Tag::Bot);
+    copy(b, n, o);
+  }
+  // Lustre `pre x` on its clock: nil at the first tick, then x at the previous tick.
+  void rule_pre(int k, const Step &st, size_t n, Out &o) {
+    int x = st.in[0], kc = st.clock;
+    Tag kt = tag(kc, n), xt = tag(x, n);
+    if (kt == Tag::Bot) return o.set(Tag::Bot);
+    if (kt == Tag::Err) return o.propagate_error();
+    if (!bval(kc, n)) {
+      if (xt == Tag::Abs || xt == Tag::Bot) return o.set(Tag::Abs);
+      if (xt == Tag::Err) return o.propagate_error();
+      return o.error("pre", "'" + name(x) + "' is present where its clock does not tick");
+    }
+    if (xt == Tag::Abs) return o.error("pre", "'" + name(x) + "' is absent where its clock ticks");
+    if (xt == Tag::Err) return o.propagate_error();
+    Prev p = prev(k, n);
+    if (p.where == Prev::None) return o.set(Tag::Nil);
+    const Memory &mem = memory[static_cast<size_t>(k)];
+    Tag km = p.where == Prev::Window ? tag(kc, p.cycle) : mem.first;
+    if (km == Tag::Bot) return o.set(Tag::Bot);
+    if (km == Tag::Err) return o.propagate_error();
+    Tag xm = p.where == Prev::Window ? tag(x, p.cycle) : mem.second;
+    if (xm == Tag::Val || xm == Tag::Nil) return p.where == Prev::Window ? copy(x, p.cycle, o) : recall(mem, o);
+    if (xm == Tag::Bot) return o.set(Tag::Bot);
+    o.propagate_error();
+  }
+  // §4.7 post^κ x: x at the next tick of κ; ⊥ while that tick is beyond the frames pushed.
+  void rule_post(const Step &st, size_t n, Out &o) {
+    int x = st.in[0], kc = st.clock;
+    Tag kt = tag(kc, n), xt = tag(x, n);
+    if (kt == Tag::Bot) return o.set(Tag::Bot);
+    if (kt == Tag::Err) return o.propagate_error();
+    if (!bval(kc, n)) {
+      if (xt == Tag::Abs || xt == Tag::Bot) return o.set(Tag::Abs);
+      if (xt == Tag::Err) return o.propagate_error();
+      return o.error("post", "'" + name(x) + "' is present where its clock does not tick");
+    }
+    if (xt == Tag::Abs) return o.error("post", "'" + name(x) + "' is absent where its clock ticks");
+    if (xt == Tag::Err) return o.propagate_error();
+    for (size_t m = n + 1; m < back; ++m) {
+      Tag km = tag(kc, m);
+      if (km == Tag::Bot) return o.set(Tag::Bot);
+      if (km == Tag::Err) return o.propagate_error();
+      if (!bval(kc, m)) continue;
+      Tag xm = tag(x, m);
+      if (xm == Tag::Val || xm == Tag::Nil) return copy(x, m, o);
+      if (xm == Tag::Bot) return o.set(Tag::Bot);
+      return o.propagate_error();
+    }
+    o.set(Tag::Bot);
+  }
+  void apply_rule(int k, size_t n, Out &o) {
+    ++evaluations;
+    const Step &st = plan.steps[static_cast<size_t>(k)];
+    switch (st.kind) {
+      case StepKind::ClockBase: return rule_clock_base(st, n, o);
+      case StepKind::ClockOn: return rule_clock_on(st, n, o);
+      case StepKind::ClockNever: return rule_clock_never(st, n, o);
+      case StepKind::Const: return rule_const(k, st, n, o);
+      case StepKind::Copy: return copy(st.in[0], n, o);
+      case StepKind::Apply: return rule_apply(k, st, n, o);
+      case StepKind::When: return rule_when(st, n, o);
+      case StepKind::Merge: return rule_merge(st, n, o);
+      case StepKind::Fby: return rule_fby(k, st, n, o);
+      case StepKind::Pre: return rule_pre(k, st, n, o);
+      case StepKind::Arrow: return rule_arrow(k, st, n, o);
+      case StepKind::Post: return rule_post(st, n, o);
+    }
+  }
+
+  // ------------------------------------------------------------ the worklist
+  // Writes a result; returns whether the cell changed (only upwards: ⊥ ⊑ v ⊑ ‖).
+  bool commit(int k, size_t n, const Out &o) {
+    const Step &st = plan.steps[static_cast<size_t>(k)];
+    const Slot &s = plan.slots[static_cast<size_t>(st.out)];
+    uint8_t &t = tags[at(n) * S + static_cast<size_t>(st.out)];
+    Tag old = static_cast<Tag>(t);
+    double *rp = &reals[at(n) * RW + s.offset];
+    int64_t *ip = &ints[at(n) * IW + s.offset];
+    bool same = true;
+    if (o.tag == Tag::Val) {
+      if ((s.elem == Scalar::Real ? o.r.size() : o.i.size()) != s.numel)
+        throw StreamError("internal: result of '" + s.name + "' has the wrong size");
+      same = s.elem == Scalar::Real ? std::memcmp(rp, o.r.data(), s.numel * sizeof(double)) == 0
+                                    : std::equal(o.i.begin(), o.i.end(), ip);
+    }
+    if (old == o.tag && same) return false;
+    if (old != Tag::Bot && o.tag != Tag::Err)
+      throw StreamError("internal: non-monotone update of '" + s.name + "' at cycle " + std::to_string(n));
+    if (old == Tag::Bot) --bots[at(n)];
+    t = static_cast<uint8_t>(o.tag);
+    if (o.tag == Tag::Val) {
+      if (s.elem == Scalar::Real) std::memcpy(rp, o.r.data(), s.numel * sizeof(double));
+      else std::copy(o.i.begin(), o.i.end(), ip);
+    }
+    if (o.tag == Tag::Err && o.rule && origin_seen.insert({st.out, n}).second) {
+      oracle::ErrorOrigin e;
+      e.var = s.name;
+      e.cycle = n;
+      e.rule = o.rule;
+      e.message = o.why;
+      if (st.eq) e.span = st.eq->span;
+      origins.push_back(std::move(e));
+    }
+    return true;
+  }
+  void push(int k, size_t m) {
+    uint8_t &q = queued[at(m) * K + static_cast<size_t>(k)];
+    if (q) return;
+    q = 1;
+    fifo.emplace_back(k, m);
+  }
+  // Slot c changed at cycle n: its readers must run again, where they read it.
+  void changed(int c, size_t n) {
+    bool err = tag(c, n) == Tag::Err;
+    for (const Reader &r : plan.readers[static_cast<size_t>(c)]) {
+      // While cycle n is swept, a same-cycle reader in a later component runs anyway.
+      if (r.travel == Travel::Instant && n + 1 == back && sweeping != SIZE_MAX && comp_of[static_cast<size_t>(r.step)] > static_cast<int>(sweeping))
+        continue;
+      push(r.step, n);
+      if (r.travel == Travel::Forward) {
+        for (size_t m = n + 1; m < back; ++m) {
+          push(r.step, m);
+          if (!skip(r.ticks, m)) break;
+        }
+      } else if (r.travel == Travel::Backward) {
+        bool in_window = false;
+        for (size_t m = n; !in_window && m-- > front;) {
+          push(r.step, m);
+          in_window = !skip(r.ticks, m);
+        }
+        // The previous tick has left the window. Only a ‖ can change a cell that left: it
+        // was known, and every cell it read was known (semantics.md §5).
+        if (!in_window && err && memory[static_cast<size_t>(r.step)].has)
+          throw ExactnessLost("the stream backend already emitted cycle " + std::to_string(front - 1) +
+                              ", but an error value (‖) of '" + name(c) + "' at cycle " + std::to_string(n) +
+                              " reaches it through a 'post': its output is not exact; run with a larger lag or in the oracle");
+      }
+    }
+  }
+  void run(int k, size_t n) {
+    apply_rule(k, n, out);
+    if (commit(k, n, out)) changed(plan.steps[static_cast<size_t>(k)].out, n);
+  }
+
+  // ------------------------------------------------------------ cycles in and out
+  void push_cycle(const std::vector<Cell> &inputs) {
+    if (finished) throw StreamError("internal: a cycle pushed after the end of the trace");
+    if (inputs.size() != plan.input_slots.size())
+      throw StreamError("expected " + std::to_string(plan.input_slots.size()) + " inputs, got " + std::to_string(inputs.size()));
+    if (back - front == cap) resize(cap * 2);
+    size_t n = back++;
+    std::fill_n(&tags[at(n) * S], S, static_cast<uint8_t>(Tag::Bot));
+    std::fill_n(&queued[at(n) * K], K, 0);
+    bots[at(n)] = static_cast<uint32_t>(S);
+    for (size_t j = 0; j < inputs.size(); ++j) {
+      const Cell &c = inputs[j];
+      int slot = plan.input_slots[j];
+      const Slot &s = plan.slots[static_cast<size_t>(slot)];
+      if (c.tag == Tag::Bot)
+        throw StreamError("the input '" + s.name + "' is unknown (?) at cycle " + std::to_string(n) +
+                          ": the stream backend needs every input cell known (the oracle accepts unknown inputs)");
+      if (c.tag == Tag::Val && (c.value.elem != s.elem || c.value.shape != s.shape))
+        throw StreamError("the input '" + s.name + "' at cycle " + std::to_string(n) + " has a value of the wrong type");
+      tags[at(n) * S + static_cast<size_t>(slot)] = static_cast<uint8_t>(c.tag);
+      --bots[at(n)];
+      if (c.tag != Tag::Val) continue;
+      if (s.elem == Scalar::Real) std::copy(c.value.r.begin(), c.value.r.end(), &reals[at(n) * RW + s.offset]);
+      else std::copy(c.value.i.begin(), c.value.i.end(), &ints[at(n) * IW + s.offset]);
+    }
+    for (sweeping = 0; sweeping < plan.schedule.size(); ++sweeping)
+      for (int k : plan.schedule[sweeping]) run(k, n);
+    sweeping = SIZE_MAX;
+    while (!fifo.empty()) {
+      auto [k, m] = fifo.front();
+      fifo.pop_front();
+      queued[at(m) * K + static_cast<size_t>(k)] = 0;
+      run(k, m);
+    }
+    widest = std::max(widest, back - front);
+    // The oldest frames leave once they and the `lag` after them are known.
+    auto known = [&](size_t f) { return bots[at(f)] == 0; };
+    while (front < back) {
+      bool ready = true;
+      for (size_t f = front; ready && f <= front + opts.lag; ++f) ready = f < back && known(f);
+      if (!ready) break;
+      leave();
+    }
+    if (back - front > opts.max_window) {
+      std::string var;  // a variable the user wrote, if one is unknown, else a generated one
+      for (size_t c = 0; c < S; ++c) {
+        const std::string &v = plan.slots[c].name;
+        if (plan.slots[c].clock || tag(static_cast<int>(c), front) != Tag::Bot) continue;
+        if (var.empty() || (var.find('$') != std::string::npos && v.find('$') == std::string::npos)) var = v;
+      }
+      throw WindowLimitError("the stream backend holds " + std::to_string(back - front) + " cycles, more than its window of " +
+                                 std::to_string(opts.max_window) + ": '" + var + "' at cycle " + std::to_string(front) +
+                                 " is still unknown (the trace breaks the node's assumptions, or the horizon is wrong)",
+                             front, var);
+    }
+  }
+  FrameView view(size_t n) const {
+    FrameView v;
+    v.cycle = n;
+    v.plan_ = &plan;
+    v.tags_ = &tags[at(n) * S];
+    v.reals_ = reals.data() + at(n) * RW;
+    v.ints_ = ints.data() + at(n) * IW;
+    return v;
+  }
+  // The front frame is final: emit it, remember the state its ticks leave, drop it.
+  void leave() {
+    size_t f = front;
+    check_input_clocks(f);
+    if (emit) emit(view(f));
+    for (size_t k = 0; k < K; ++k) {
+      const Step &st = plan.steps[k];
+      if (st.kind != StepKind::Fby && st.kind != StepKind::Arrow && st.kind != StepKind::Pre && st.kind != StepKind::Post) continue;
+      if (skip(st.ticks, f)) continue;
+      Memory &m = memory[k];
+      m.has = true;
+      m.first = tag(st.ticks, f);
+      int second = st.kind == StepKind::Fby ? st.in[1] : st.kind == StepKind::Pre ? st.in[0] : -1;
+      if (second < 0) continue;  // ->: the tick is enough; post: only that it ticked (changed())
+      const Slot &s = plan.slots[static_cast<size_t>(second)];
+      m.second = tag(second, f);
+      if (s.elem == Scalar::Real) m.r.assign(&reals[at(f) * RW + s.offset], &reals[at(f) * RW + s.offset] + s.numel);
+      else m.i.assign(&ints[at(f) * IW + s.offset], &ints[at(f) * IW + s.offset] + s.numel);
+    }
+    ++front;
+  }
+  // Input clock assumptions: an input is present exactly where its clock ticks (first
+  // violation per input, as the oracle reports them).
+  void check_input_clocks(size_t n) {
+    for (size_t j = 0; j < plan.input_slots.size(); ++j) {
+      if (!clock_violations[j].empty()) continue;
+      int c = plan.input_slots[j], k = plan.input_clock_slots[j];
+      Tag kt = tag(k, n), xt = tag(c, n);
+      if (kt != Tag::Val || xt == Tag::Bot || xt == Tag::Err) continue;
+      bool ticks = bval(k, n), pres = xt == Tag::Val || xt == Tag::Nil;
+      if (ticks == pres) continue;
+      std::string clock = name(k).substr(3);  // "ck:" + the clock's text
+      clock_violations[j] = (name(c) + " at cycle " + std::to_string(n) + ": " +
+                                 (pres ? "present where its clock " + clock + " is false" : "absent where its clock " + clock + " is true"));
+    }
+  }
+  void finish() {
+    while (front < back) leave();
+    finished = true;
+  }
+};
+
+Runner::Runner(const CheckedProgram &cp, const Plan &plan, Options opts, Emit emit)
+    : impl_(std::make_unique<Impl>(cp, plan, std::move(opts), std::move(emit))) {}
+Runner::~Runner() = default;
+void Runner::push(const std::vector<Cell> &inputs) { impl_->push_cycle(inputs); }
+void Runner::finish() { impl_->finish(); }
+size_t Runner::cycles() const { return impl_->back; }
+size_t Runner::max_window() const { return impl_->widest; }
+uint64_t Runner::evaluations() const { return impl_->evaluations; }
+const std::vector<oracle::ErrorOrigin> &Runner::errors() const { return impl_->origins; }
+std::vector<std::string> Runner::input_clock_violations() const {
+  std::vector<std::string> v;
+  for (auto &s : impl_->clock_violations)
+    if (!s.empty()) v.push_back(s);
+  return v;
+}
+
+}  // namespace rml::stream

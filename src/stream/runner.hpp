@@ -1,0 +1,88 @@
+// The stream runner: a Plan run cycle by cycle over a sliding window of frames (one frame
+// of cells per cycle), in memory bounded by the window, not by the trace.
+//
+// Each pushed cycle is swept once in the plan's schedule; a cell that stays unknown (⊥)
+// waits for the future (a `post`). Changes then travel as in the oracle's worklist — within
+// a cycle, forward along state, backward along post — but only inside the window. A frame
+// leaves the window (is emitted, final) when it and the `lag` frames after it hold no ⊥.
+// State read from frames that have left is kept in a per-step memory (the last tick of a
+// fby, `->` or pre), so nothing scans beyond the window.
+//
+// Exactness: every emitted cell equals the oracle's on the whole trace, or the runner
+// stops with ExactnessLost (a ‖ travelled back into an emitted frame; it cannot happen
+// with lag ≥ the checker's horizon when the trace respects the node's clocks and
+// assumptions). Boundedness: rml-check's productivity horizon H bounds the frames waiting
+// for the future when the assumptions hold; Options::max_window turns a trace that breaks
+// them (or unknown inputs) into WindowLimitError, never into growing memory.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "oracle/oracle.hpp"
+#include "stream/plan.hpp"
+
+namespace rml::stream {
+
+struct StreamError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// A frame could not leave the window within max_window cycles: `cycle` still holds an
+// unknown cell of `var`.
+struct WindowLimitError : StreamError {
+  WindowLimitError(const std::string &what, size_t c, std::string v) : StreamError(what), cycle(c), var(std::move(v)) {}
+  size_t cycle;
+  std::string var;
+};
+// A change reached a frame already emitted (only a ‖ can): the output so far is not exact.
+struct ExactnessLost : StreamError {
+  using StreamError::StreamError;
+};
+
+struct Options {
+  size_t lag = 0;                       // frames after a ⊥-free frame that must be ⊥-free before it leaves
+  size_t max_window = SIZE_MAX;         // frames held at once
+  oracle::Options::FunApply apply_fun;  // fun applications (the compiled path); else the reference evaluator
+};
+
+// The cells of one emitted cycle.
+class FrameView {
+ public:
+  oracle::Tag tag(int slot) const;
+  oracle::Cell cell(int slot) const;
+  size_t cycle = 0;
+
+ private:
+  friend class Runner;
+  const Plan *plan_ = nullptr;
+  const uint8_t *tags_ = nullptr;
+  const double *reals_ = nullptr;
+  const int64_t *ints_ = nullptr;
+};
+
+class Runner {
+ public:
+  using Emit = std::function<void(const FrameView &)>;
+  Runner(const CheckedProgram &cp, const Plan &plan, Options opts, Emit emit);
+  ~Runner();
+  // The inputs of the next cycle, one per plan.input_slots (their types are checked).
+  void push(const std::vector<oracle::Cell> &inputs);
+  // The trace ends: the frames still held are emitted as they stand (their ⊥ cells need
+  // inputs beyond the trace, exactly where the oracle's are ⊥).
+  void finish();
+
+  size_t cycles() const;                              // pushed so far
+  size_t max_window() const;                          // most frames held at once
+  uint64_t evaluations() const;                       // rule applications
+  const std::vector<oracle::ErrorOrigin> &errors() const;  // where ‖ cells were produced
+  std::vector<std::string> input_clock_violations() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rml::stream

@@ -1,0 +1,298 @@
+// The stream path (src/stream) against the oracle: goldens from the paper's programs, the
+// differential law over random programs and traces, boundedness, and the errors.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <cstdlib>
+
+#include "common/backfill_gen.hpp"
+#include "common/stream_prog_gen.hpp"
+#include "stream_util.hpp"
+
+using namespace rml;
+using oracle::Cell;
+using oracle::Tag;
+using test::compile_stream;
+using test::run_stream;
+using test::stream_vs_oracle;
+
+namespace {
+
+const bool kRcParams = [] {  // 1000 cases per property unless RC_PARAMS says otherwise
+  const char *cur = std::getenv("RC_PARAMS");
+  std::string v = cur ? cur : "";
+  if (v.find("max_success") == std::string::npos) setenv("RC_PARAMS", (v.empty() ? "" : v + " ").append("max_success=1000").c_str(), 1);
+  return true;
+}();
+
+Cell real(double v) { return Cell::of(array::Tensor::real(v)); }
+Cell integer(int64_t v) { return Cell::of(array::Tensor::integer(v)); }
+Cell boolean(bool v) { return Cell::of(array::Tensor::boolean(v)); }
+
+oracle::Result oracle_run(const test::StreamProgram &p, const oracle::Inputs &in) {
+  return oracle::Oracle(p.fe->checked, p.prog, p.clocks).run(in);
+}
+
+// ProgGen's main(x: real, y: int, c: bool), each input with its own absences.
+oracle::Inputs random_main_inputs(size_t len, bool always_present) {
+  oracle::Inputs in;
+  in.cycles = len;
+  auto absent = [&] { return !always_present && *rc::gen::inRange(0, 5) == 0; };
+  for (size_t n = 0; n < len; ++n) {
+    in.streams["x"].push_back(absent() ? Cell::absent() : real(*rc::gen::inRange(-3, 4)));
+    in.streams["y"].push_back(absent() ? Cell::absent() : integer(*rc::gen::inRange(-3, 4)));
+    in.streams["c"].push_back(absent() ? Cell::absent() : boolean(*rc::gen::arbitrary<bool>()));
+  }
+  return in;
+}
+
+// The lag of a run: 0 (frames leave as soon as they are known), small, or none leaving
+// before the end. Uniform, not size-biased.
+size_t random_lag() {
+  switch (*rc::gen::resize(100, rc::gen::inRange(0, 4))) {
+    case 0: return 0;
+    case 1: return 1;
+    case 2: return 3;
+    default: return SIZE_MAX / 2;
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- goldens
+
+// Figure 16's backfill (examples/backfill.rml): the README's chronogram, cell for cell.
+TEST(StreamGolden, BackfillAsInTheReadme) {
+  auto p = compile_stream(test::read_text("examples/backfill.rml"), "backfill");
+  oracle::Inputs in;
+  in.cycles = 6;
+  std::vector<int> i = {2, 6, 8, 5, 1, 4};
+  std::vector<bool> bp = {false, false, true, true, false, true};
+  for (size_t n = 0; n < 6; ++n) in.streams["i"].push_back(integer(i[n])), in.streams["bp"].push_back(boolean(bp[n]));
+  auto s = run_stream(p, in);
+  std::vector<int> want = {8, 8, 8, 5, 4, 4};
+  for (size_t n = 0; n < 6; ++n) EXPECT_EQ(s.cells.at("o")[n], integer(want[n])) << n;
+  EXPECT_EQ(stream_vs_oracle(s, oracle_run(p, in)), "");
+}
+
+// The last cycles of a finite trace are unknown where their next cut lies beyond it.
+TEST(StreamGolden, BackfillEndsUnknownWhereTheOracleDoes) {
+  auto p = compile_stream(test::read_text("examples/backfill.rml"), "backfill");
+  oracle::Inputs in;
+  in.cycles = 5;
+  std::vector<bool> bp = {false, true, false, false, false};
+  for (size_t n = 0; n < 5; ++n) in.streams["i"].push_back(integer(int(n) * 10)), in.streams["bp"].push_back(boolean(bp[n]));
+  auto s = run_stream(p, in);
+  EXPECT_EQ(s.cells.at("o")[0], integer(10));
+  EXPECT_EQ(s.cells.at("o")[1], integer(10));
+  for (size_t n = 2; n < 5; ++n) EXPECT_EQ(s.cells.at("o")[n].tag, Tag::Bot) << n;
+  EXPECT_EQ(stream_vs_oracle(s, oracle_run(p, in)), "");
+}
+
+// movavg (examples/movavg.rml): the README's chronogram; post-free, so one frame at a time.
+TEST(StreamGolden, MovingAverageHoldsOneFrame) {
+  auto p = compile_stream(test::read_text("examples/movavg.rml"), "movavg");
+  oracle::Inputs in;
+  in.cycles = 5;
+  for (double x : {3.0, 6.0, 9.0, 3.0, 0.0}) in.streams["x"].push_back(real(x));
+  auto s = run_stream(p, in);
+  std::vector<double> want = {1.0, 3.0, 6.0, 6.0, 4.0};
+  for (size_t n = 0; n < 5; ++n) EXPECT_EQ(s.cells.at("avg")[n], real(want[n])) << n;
+  EXPECT_EQ(s.max_window, 1u);
+  EXPECT_EQ(stream_vs_oracle(s, oracle_run(p, in)), "");
+}
+
+// Sampled state: a fby on a sub-clock keeps its value across frames that have left, and
+// `pre` gives nil at its first tick, exactly as the oracle.
+TEST(StreamGolden, StateAcrossLeftFramesOnASubClock) {
+  auto p = compile_stream(
+      "node m(c: bool, x: int) -> (o: int, q: int)\n"
+      "  s = 0 fby (x when c);\n"
+      "  o = merge c (s + 1) (0 when not c);\n"
+      "  q = merge c (pre (x when c)) (0 when not c);\n",
+      "m");
+  oracle::Inputs in;
+  in.cycles = 6;
+  std::vector<bool> c = {false, true, false, false, true, true};
+  for (size_t n = 0; n < 6; ++n) in.streams["c"].push_back(boolean(c[n])), in.streams["x"].push_back(integer(10 * int(n)));
+  auto s = run_stream(p, in);
+  std::vector<std::string> o, q;
+  for (size_t n = 0; n < 6; ++n) o.push_back(s.cells.at("o")[n].str()), q.push_back(s.cells.at("q")[n].str());
+  EXPECT_EQ(o, (std::vector<std::string>{"0", "1", "0", "0", "11", "41"}));
+  EXPECT_EQ(q, (std::vector<std::string>{"0", "nil", "0", "0", "10", "40"}));
+  EXPECT_EQ(s.max_window, 1u);
+  EXPECT_EQ(stream_vs_oracle(s, oracle_run(p, in)), "");
+}
+
+// ---------------------------------------------------------------- bounded memory
+
+// Backfill under its assumption (bp at least once in every 4 cycles): rml-check's horizon
+// is 4, so at most 5 frames are held however long the trace (here 20 000 cycles).
+TEST(StreamBounded, BackfillHoldsAtMostHorizonPlusOneFrames) {
+  auto p = compile_stream(test::read_text("examples/backfill.rml"), "backfill");
+  size_t emitted = 0;
+  stream::Options o;
+  o.max_window = 5;
+  stream::Runner r(p.fe->checked, p.plan, o, [&](const stream::FrameView &f) {
+    EXPECT_EQ(f.cycle, emitted);
+    ++emitted;
+  });
+  for (size_t n = 0; n < 20000; ++n) r.push({integer(int64_t(n)), boolean(n % 4 == 3 || n % 7 == 0)});
+  EXPECT_LE(r.max_window(), 5u);
+  EXPECT_GE(emitted, 20000u - 4);
+  r.finish();
+  EXPECT_EQ(emitted, 20000u);
+}
+
+// Negative control of the bound: a trace that breaks the assumption (no bp for 10
+// cycles) needs a wider window, and a window of the horizon's size says so.
+TEST(StreamBounded, ATraceBreakingTheAssumptionHitsTheWindow) {
+  auto p = compile_stream(test::read_text("examples/backfill.rml"), "backfill");
+  stream::Options o;
+  o.max_window = 5;
+  stream::Runner r(p.fe->checked, p.plan, o, nullptr);
+  try {
+    for (size_t n = 0; n < 12; ++n) r.push({integer(int64_t(n)), boolean(n == 11)});
+    FAIL() << "no WindowLimitError";
+  } catch (stream::WindowLimitError &e) {
+    EXPECT_EQ(e.cycle, 0u);
+    EXPECT_EQ(e.var, "o");
+    EXPECT_NE(std::string(e.what()).find("more than its window of 5"), std::string::npos) << e.what();
+  }
+}
+
+// ---------------------------------------------------------------- errors
+
+TEST(StreamErrors, UnknownInputsAreRefused) {
+  auto p = compile_stream(test::read_text("examples/movavg.rml"), "movavg");
+  stream::Runner r(p.fe->checked, p.plan, {}, nullptr);
+  r.push({real(1)});
+  try {
+    r.push({Cell::bot()});
+    FAIL() << "no StreamError";
+  } catch (stream::StreamError &e) {
+    EXPECT_NE(std::string(e.what()).find("'x' is unknown (?) at cycle 1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(StreamErrors, WrongTypedInputsAreRefused) {
+  auto p = compile_stream(test::read_text("examples/movavg.rml"), "movavg");
+  stream::Runner r(p.fe->checked, p.plan, {}, nullptr);
+  EXPECT_THROW(r.push({integer(1)}), stream::StreamError);
+  EXPECT_THROW(r.push({real(1), real(2)}), stream::StreamError);
+}
+
+// A ‖ that travels back through a post into a frame already emitted: with lag 0 the
+// runner stops (ExactnessLost) instead of leaving a wrong value out; with lag 2 it is exact.
+TEST(StreamErrors, AnErrorReachingAnEmittedFrameStopsTheRun) {
+  auto p = compile_stream(
+      "node m(c: bool, x: int) -> (o: int)\n"
+      "  y = merge c (x when c) (post x);\n"
+      "  o = post y;\n",
+      "m");
+  oracle::Inputs in;
+  in.cycles = 5;
+  for (size_t n = 0; n < 5; ++n) in.streams["c"].push_back(boolean(true)), in.streams["x"].push_back(integer(int(n)));
+  EXPECT_THROW(run_stream(p, in), stream::ExactnessLost);
+  stream::Options o;
+  o.lag = 2;
+  auto s = run_stream(p, in, o);
+  auto orc = oracle_run(p, in);
+  EXPECT_TRUE(orc.any_error());
+  EXPECT_EQ(stream_vs_oracle(s, orc), "");
+}
+
+// ---------------------------------------------------------------- the differential law
+
+// Law: on every random program (every primitive, node instances, resets, sampled state,
+// prelude funs; clocks not necessarily correct) and random input trace with absences, the
+// stream runner's cells equal the oracle's, cell for cell, with the same error origins —
+// or, when a ‖ travels back into a frame already emitted (only possible with a small lag
+// and a ‖ somewhere), it stops with ExactnessLost.
+RC_GTEST_PROP(StreamEqualsOracle, OnRandomPrograms, ()) {
+  testgen::ProgGen g;
+  g.well_clocked = *rc::gen::arbitrary<bool>();
+  g.sub_clocked_state = g.well_clocked && *rc::gen::arbitrary<bool>();
+  g.resets = *rc::gen::arbitrary<bool>();
+  std::string text = g.program();
+  RC_LOG() << text;
+  auto p = compile_stream(text, "main");
+  oracle::Inputs in = random_main_inputs(*rc::gen::inRange<size_t>(1, 14), g.well_clocked && *rc::gen::arbitrary<bool>());
+  stream::Options o;
+  o.lag = random_lag();
+  auto orc = oracle_run(p, in);
+  RC_TAG(orc.any_error() ? "some ‖" : "no ‖", p.plan.has_post ? "post" : "post-free", o.lag > 100 ? "no lag" : "lag");
+  try {
+    auto s = run_stream(p, in, o);
+    RC_ASSERT(stream_vs_oracle(s, orc) == "");
+  } catch (stream::ExactnessLost &) {
+    RC_TAG("exactness lost");
+    RC_ASSERT(orc.any_error());
+    RC_ASSERT(o.lag < 100);
+  }
+}
+
+// Law, on the hard shapes of backward recurrences (cuts, chains reading themselves back in
+// time, alternating posts, sampled clocks; tests/common/backfill_gen.hpp): the stream runner
+// equals the oracle, at every lag.
+RC_GTEST_PROP(StreamEqualsOracle, OnBackwardChains, ()) {
+  testgen::BackfillGen g;
+  std::string text = g.program();
+  RC_LOG() << text;
+  auto p = compile_stream(text, "main");
+  size_t len = *rc::gen::inRange<size_t>(1, 16);
+  oracle::Inputs in;
+  in.cycles = len;
+  for (size_t n = 0; n < len; ++n) {
+    in.streams["x"].push_back(real(*rc::gen::inRange(-3, 4)));
+    in.streams["y"].push_back(integer(*rc::gen::inRange(-3, 4)));
+    in.streams["c"].push_back(boolean(*rc::gen::arbitrary<bool>()));
+    in.streams["d"].push_back(boolean(*rc::gen::arbitrary<bool>()));
+  }
+  stream::Options o;
+  o.lag = random_lag();
+  auto orc = oracle_run(p, in);
+  RC_TAG(orc.any_error() ? "some ‖" : "no ‖");
+  try {
+    auto s = run_stream(p, in, o);
+    RC_ASSERT(stream_vs_oracle(s, orc) == "");
+    RC_TAG(s.max_window > 4 ? "window > 4" : "window <= 4");
+  } catch (stream::ExactnessLost &) {
+    RC_TAG("exactness lost");
+    RC_ASSERT(orc.any_error());
+  }
+}
+
+// The schedule is a matter of speed only: a sweep that meets a consumer before its
+// producer is repaired by the worklist (the producer's change re-queues it).
+TEST(StreamEqualsOracle, AReversedScheduleIsSlowerNotWrong) {
+  auto p = compile_stream("node m(x: int) -> (o: int)\n  a = x + 1;\n  b = a * 2;\n  o = b - a;\n", "m");
+  oracle::Inputs in;
+  in.cycles = 3;
+  in.streams["x"] = {integer(1), integer(2), integer(3)};
+  auto count = [&](const stream::Plan &plan) {
+    stream::Runner r(p.fe->checked, plan, {}, nullptr);
+    for (size_t n = 0; n < 3; ++n) r.push({in.streams["x"][n]});
+    return r.evaluations();
+  };
+  uint64_t forward = count(p.plan);
+  EXPECT_EQ(stream_vs_oracle(run_stream(p, in), oracle_run(p, in)), "");
+  std::reverse(p.plan.schedule.begin(), p.plan.schedule.end());
+  EXPECT_EQ(stream_vs_oracle(run_stream(p, in), oracle_run(p, in)), "");
+  EXPECT_GT(count(p.plan), forward);
+}
+
+// Negative control of the law: a runner that forgets to send a change backwards along a
+// post (its Backward readers dropped) leaves cells unknown that the oracle knows.
+TEST(StreamEqualsOracle, NegativeControlALostPostReaderIsCaught) {
+  auto p = compile_stream(test::read_text("examples/backfill.rml"), "backfill");
+  oracle::Inputs in;
+  in.cycles = 4;
+  for (size_t n = 0; n < 4; ++n) in.streams["i"].push_back(integer(int(n))), in.streams["bp"].push_back(boolean(n == 2));
+  EXPECT_EQ(stream_vs_oracle(run_stream(p, in), oracle_run(p, in)), "");
+  for (auto &rs : p.plan.readers)
+    rs.erase(std::remove_if(rs.begin(), rs.end(), [](const stream::Reader &r) { return r.travel == stream::Travel::Backward; }), rs.end());
+  std::string diff = stream_vs_oracle(run_stream(p, in), oracle_run(p, in));
+  EXPECT_NE(diff.find("stream ?, oracle 2"), std::string::npos) << diff;
+}
