@@ -283,6 +283,63 @@ TraceError::TraceError(const std::string &where, std::string r, std::string m)
   path = where.substr(0, c1), line = *l, col = *c;
 }
 
+CsvTraceReader::CsvTraceReader(std::string path, std::istream &in, const core::Program &prog)
+    : path_(std::move(path)), in_(in), prog_(prog) {
+  std::vector<std::pair<std::string, size_t>> fields;
+  if (!read_fields(fields)) {
+    if (!prog.inputs.empty()) throw TraceError(path_, 0, 0, "trace.header", "the trace is empty (it needs a header naming the inputs)");
+    return;
+  }
+  auto fail = [&](size_t col, const std::string &m) { throw TraceError(path_, line_, col, "trace.header", m); };
+  std::vector<std::string> header;
+  for (auto &[f, col] : fields) {
+    auto it = std::find_if(prog.inputs.begin(), prog.inputs.end(), [&](auto &v) { return v.name == f; });
+    if (it == prog.inputs.end()) fail(col, json_input::quoted(f) + " is not an input of '" + prog.main + "'");
+    if (std::find(header.begin(), header.end(), f) != header.end()) fail(col, json_input::quoted(f) + " appears twice in the header");
+    header.push_back(f);
+    input_of_field_.push_back(static_cast<size_t>(it - prog.inputs.begin()));
+  }
+  for (auto &v : prog.inputs)
+    if (std::find(header.begin(), header.end(), v.name) == header.end()) fail(1, "the header lacks the input '" + v.name + "'");
+}
+
+// The fields of the next line that is not blank or a comment; false at the end.
+bool CsvTraceReader::read_fields(std::vector<std::pair<std::string, size_t>> &fields) {
+  std::string line;
+  while (std::getline(in_, line)) {
+    ++line_;
+    if (line_ == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);  // a UTF-8 BOM is not text
+    // Every C-string step (strtod, strtoll) would stop at a NUL and drop the rest.
+    if (size_t z = line.find('\0'); z != std::string::npos)
+      throw TraceError(path_, line_, z + 1, "trace.syntax", "a NUL byte: a trace is text (NUL bytes are not allowed)");
+    std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    std::string err;
+    fields = csv_fields(line, err);
+    if (!err.empty()) throw TraceError(path_, line_, 1, "trace.syntax", err);
+    return true;
+  }
+  if (in_.bad()) throw TraceError(path_, line_, 0, "trace.syntax", "reading failed after line " + std::to_string(line_));
+  return false;
+}
+
+bool CsvTraceReader::next(std::vector<Cell> &cells) {
+  std::vector<std::pair<std::string, size_t>> fields;
+  if (input_of_field_.empty() || !read_fields(fields)) return false;
+  if (fields.size() != input_of_field_.size())
+    throw TraceError(path_, line_, 1, "trace.row",
+                     "this row has " + std::to_string(fields.size()) + " fields, the header has " + std::to_string(input_of_field_.size()));
+  cells.assign(prog_.inputs.size(), Cell{});
+  for (size_t k = 0; k < fields.size(); ++k) {
+    const core::Var &v = prog_.inputs[input_of_field_[k]];
+    std::string cerr;
+    cells[input_of_field_[k]] = parse_cell(fields[k].first, v.type, cerr);
+    if (!cerr.empty())
+      throw TraceError(path_, line_, fields[k].second, "trace.cell", "input '" + v.name + "' (" + type_str(v.type) + "): " + cerr);
+  }
+  return true;
+}
+
 Inputs read_trace(const std::string &path, const std::string &text0, const core::Program &prog, size_t cycles) {
   // A UTF-8 BOM is not part of the text (read_file drops it already).
   const bool bom = text0.compare(0, 3, "\xEF\xBB\xBF") == 0;
@@ -291,7 +348,6 @@ Inputs read_trace(const std::string &path, const std::string &text0, const core:
   Inputs in;
   std::map<std::string, const core::Var *> want;
   for (auto &v : prog.inputs) want[v.name] = &v;
-  auto fail = [&](const char *rule, size_t line, size_t col, const std::string &m) { throw TraceError(path, line, col, rule, m); };
   if (is_json_trace(text)) {
     nlohmann::json j;
     try {
@@ -324,43 +380,13 @@ Inputs read_trace(const std::string &path, const std::string &text0, const core:
     in.cycles = n;
   } else {
     std::istringstream ss(text);
-    std::string line;
-    size_t lineno = 0;
-    std::vector<std::string> header;
-    while (std::getline(ss, line)) {
-      ++lineno;
-      // Every C-string step (strtod, strtoll) would stop at a NUL and drop the rest.
-      if (size_t z = line.find('\0'); z != std::string::npos)
-        fail("trace.syntax", lineno, z + 1, "a NUL byte: a trace is text (NUL bytes are not allowed)");
-      std::string t = trim(line);
-      if (t.empty() || t[0] == '#') continue;
-      std::string err;
-      auto fields = csv_fields(line, err);
-      if (!err.empty()) fail("trace.syntax", lineno, 1, err);
-      if (header.empty()) {
-        for (auto &[f, col] : fields) {
-          if (!want.count(f)) fail("trace.header", lineno, col, json_input::quoted(f) + " is not an input of '" + prog.main + "'");
-          if (std::find(header.begin(), header.end(), f) != header.end()) fail("trace.header", lineno, col, json_input::quoted(f) + " appears twice in the header");
-          header.push_back(f);
-        }
-        for (auto &[name, v] : want)
-          if (std::find(header.begin(), header.end(), name) == header.end())
-            fail("trace.header", lineno, 1, "the header lacks the input '" + name + "'");
-        for (auto &h : header) in.streams[h];
-        continue;
-      }
-      if (fields.size() != header.size())
-        fail("trace.row", lineno, 1, "this row has " + std::to_string(fields.size()) + " fields, the header has " + std::to_string(header.size()));
-      for (size_t k = 0; k < fields.size(); ++k) {
-        std::string cerr;
-        Cell c = parse_cell(fields[k].first, want[header[k]]->type, cerr);
-        if (!cerr.empty())
-          fail("trace.cell", lineno, fields[k].second, "input '" + header[k] + "' (" + type_str(want[header[k]]->type) + "): " + cerr);
-        in.streams[header[k]].push_back(std::move(c));
-      }
+    CsvTraceReader reader(path, ss, prog);
+    for (auto &v : prog.inputs) in.streams[v.name];
+    std::vector<Cell> row;
+    while (reader.next(row)) {
+      for (size_t k = 0; k < row.size(); ++k) in.streams[prog.inputs[k].name].push_back(std::move(row[k]));
       ++in.cycles;
     }
-    if (header.empty() && !want.empty()) throw TraceError(path, 0, 0, "trace.header", "the trace is empty (it needs a header naming the inputs)");
   }
   if (cycles) {
     for (auto &[name, cells] : in.streams) cells.resize(cycles, Cell::bot());

@@ -7,6 +7,7 @@
 //   A NUL byte, a number a double cannot hold (1e400, or 1e-400: not 0 but read as 0) or
 //   an integer beyond 64 bits is an error, never a truncated or rounded-away value.
 #pragma once
+#include <istream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,6 +35,25 @@ bool is_json_trace(const std::string &text);
 // Reads a trace for the inputs of `prog`. `cycles` (0: the trace's length) truncates, or
 // extends with unknown (⊥) cells, as the finite-prefix oracle extends inputs by ⊥^ω.
 Inputs read_trace(const std::string &path, const std::string &text, const core::Program &prog, size_t cycles);
+
+// A CSV trace read row by row, for runs whose memory must not grow with the trace (rml run
+// --backend stream); read_trace reads CSV through it. The constructor reads the header.
+// Errors are TraceErrors as read_trace's.
+class CsvTraceReader {
+ public:
+  CsvTraceReader(std::string path, std::istream &in, const core::Program &prog);
+  // The next row's cells, one per input of `prog` in its order; false at the end.
+  bool next(std::vector<Cell> &cells);
+  size_t line() const { return line_; }
+
+ private:
+  bool read_fields(std::vector<std::pair<std::string, size_t>> &fields);
+  std::string path_;
+  std::istream &in_;
+  const core::Program &prog_;
+  std::vector<size_t> input_of_field_;  // the input of each header field
+  size_t line_ = 0;
+};
 
 // Parses one cell of type `t`: `_`, `?`, a bool, a number or a nested list.
 Cell parse_cell(const std::string &text, const Type &t, std::string &error);

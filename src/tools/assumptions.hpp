@@ -24,4 +24,23 @@ struct BrokenAssumption {
 
 std::vector<BrokenAssumption> broken_assumptions(const core::Program &prog, const oracle::Result &res);
 
+// The same judgement cycle by cycle, for runs that do not keep the trace (rml run
+// --backend stream): observe each cycle's cells of the assumptions' variables in order.
+class AssumptionMonitor {
+ public:
+  explicit AssumptionMonitor(const core::Program &prog);
+  // The cell of prog.assumptions[k]'s variable at the next cycle of assumption k.
+  void observe(size_t k, const oracle::Cell &c);
+  std::vector<BrokenAssumption> broken() const;
+
+ private:
+  struct State {
+    size_t cycles = 0;  // observed
+    long last = -1;     // eventually: the latest cycle where the condition held
+    BrokenAssumption b;
+  };
+  const core::Program &prog_;
+  std::vector<State> state_;
+};
+
 }  // namespace rml

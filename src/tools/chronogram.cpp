@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <unordered_map>
 
 #include "sema/suggest.hpp"
@@ -77,53 +78,72 @@ size_t display_width(const std::string &s) {
 }
 }  // namespace
 
+// The layout of oracle::format_result (rml-check's counterexamples print with it), with
+// labels, and JSON numbers spelt by array::format_real: nlohmann's serializer spells some
+// doubles differently (Grisu2 is not always shortest; 1e15 becomes 1e+15).
+ChronogramWriter::ChronogramWriter(std::ostream &out, oracle::Format f, std::vector<std::string> labels)
+    : out_(out), format_(f), labels_(std::move(labels)) {
+  if (format_ == oracle::Format::Table) {
+    table_.assign(labels_.size() + 1, {});
+    table_[0].push_back("cycle");
+    for (size_t k = 0; k < labels_.size(); ++k) table_[k + 1].push_back(labels_[k]);
+  } else if (format_ == oracle::Format::Csv) {
+    for (size_t k = 0; k < labels_.size(); ++k) out_ << (k ? "," : "") << labels_[k];
+    out_ << "\n";
+  } else {
+    out_ << "[\n";
+  }
+}
+
+void ChronogramWriter::row(const std::vector<oracle::Cell> &cells) {
+  size_t n = rows_++;
+  if (format_ == oracle::Format::Table) {
+    table_[0].push_back(std::to_string(n));
+    for (size_t k = 0; k < cells.size(); ++k) table_[k + 1].push_back(cells[k].str());
+  } else if (format_ == oracle::Format::Csv) {
+    auto quote = [](const std::string &s) { return s.find_first_of(",\"") == std::string::npos ? s : "\"" + s + "\""; };
+    for (size_t k = 0; k < cells.size(); ++k) out_ << (k ? "," : "") << quote(cells[k].str());
+    out_ << "\n";
+  } else {
+    out_ << (n ? ",\n" : "") << " {";
+    for (size_t k = 0; k < cells.size(); ++k)
+      out_ << (k ? ", " : "") << nlohmann::json(labels_[k]).dump() << ": " << cell_json_text(cells[k]);
+    out_ << "}";
+  }
+}
+
+void ChronogramWriter::finish() {
+  if (format_ == oracle::Format::Json) {
+    out_ << (rows_ ? "\n]\n" : "]\n");
+    return;
+  }
+  if (format_ != oracle::Format::Table) return;
+  std::vector<size_t> w(table_[0].size(), 0);
+  for (auto &row : table_)
+    for (size_t k = 0; k < row.size(); ++k) w[k] = std::max(w[k], display_width(row[k]));
+  for (auto &row : table_) {
+    std::string line;
+    for (size_t k = 0; k < row.size(); ++k) {
+      line += row[k];
+      if (k + 1 < row.size()) line += std::string(w[k] - display_width(row[k]) + 2, ' ');
+    }
+    out_ << line << "\n";
+  }
+}
+
 std::string format_chronogram(const oracle::Result &r, const std::vector<std::string> &vars, oracle::Format f,
                               const std::vector<std::string> &labels) {
-  // The layout of oracle::format_result (rml-check's counterexamples print with it), with
-  // labels, and JSON numbers spelt by array::format_real: nlohmann's serializer spells
-  // some doubles differently (Grisu2 is not always shortest; 1e15 becomes 1e+15).
-  auto label = [&](size_t k) { return k < labels.size() ? labels[k] : vars[k]; };
-  std::string out;
-  if (f == oracle::Format::Table) {
-    std::vector<std::vector<std::string>> rows;
-    std::vector<std::string> head{"cycle"};
-    for (size_t n = 0; n < r.cycles; ++n) head.push_back(std::to_string(n));
-    rows.push_back(head);
-    for (size_t k = 0; k < vars.size(); ++k) {
-      std::vector<std::string> row{label(k)};
-      for (size_t n = 0; n < r.cycles; ++n) row.push_back(r.at(vars[k], n).str());
-      rows.push_back(std::move(row));
-    }
-    std::vector<size_t> w(head.size(), 0);
-    for (auto &row : rows)
-      for (size_t k = 0; k < row.size(); ++k) w[k] = std::max(w[k], display_width(row[k]));
-    for (auto &row : rows) {
-      for (size_t k = 0; k < row.size(); ++k) {
-        out += row[k];
-        if (k + 1 < row.size()) out += std::string(w[k] - display_width(row[k]) + 2, ' ');
-      }
-      out += "\n";
-    }
-    return out;
-  }
-  if (f == oracle::Format::Csv) {
-    auto quote = [](const std::string &s) { return s.find_first_of(",\"") == std::string::npos ? s : "\"" + s + "\""; };
-    for (size_t k = 0; k < vars.size(); ++k) out += (k ? "," : "") + label(k);
-    out += "\n";
-    for (size_t n = 0; n < r.cycles; ++n) {
-      for (size_t k = 0; k < vars.size(); ++k) out += (k ? "," : "") + quote(r.at(vars[k], n).str());
-      out += "\n";
-    }
-    return out;
-  }
-  out = "[\n";
+  std::vector<std::string> names;
+  for (size_t k = 0; k < vars.size(); ++k) names.push_back(k < labels.size() ? labels[k] : vars[k]);
+  std::ostringstream out;
+  ChronogramWriter w(out, f, names);
+  std::vector<oracle::Cell> cells(vars.size());
   for (size_t n = 0; n < r.cycles; ++n) {
-    out += " {";
-    for (size_t k = 0; k < vars.size(); ++k)
-      out += (k ? ", " : "") + nlohmann::json(label(k)).dump() + ": " + cell_json_text(r.at(vars[k], n));
-    out += n + 1 < r.cycles ? "},\n" : "}\n";
+    for (size_t k = 0; k < vars.size(); ++k) cells[k] = r.at(vars[k], n);
+    w.row(cells);
   }
-  return out + "]\n";
+  w.finish();
+  return out.str();
 }
 
 }  // namespace rml

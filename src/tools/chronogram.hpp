@@ -1,6 +1,7 @@
 // The chronogram `rml run` prints (--format table|csv|json), with one number format: every
 // real is array::format_real (round-trip exact, "1.0" for a real one, "1" for an int).
 #pragma once
+#include <ostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +10,24 @@
 #include "oracle/trace_io.hpp"
 
 namespace rml {
+
+// A chronogram written cycle by cycle (rml run --backend stream): CSV and JSON rows go out
+// as they come; a table, whose columns are cycles, is kept until finish(). One layout with
+// format_chronogram, which writes through it.
+class ChronogramWriter {
+ public:
+  ChronogramWriter(std::ostream &out, oracle::Format f, std::vector<std::string> labels);
+  void row(const std::vector<oracle::Cell> &cells);  // the next cycle: a cell per label
+  void finish();
+  size_t rows() const { return rows_; }
+
+ private:
+  std::ostream &out_;
+  oracle::Format format_;
+  std::vector<std::string> labels_;
+  std::vector<std::vector<std::string>> table_;  // Table: a row per label (and "cycle"), a column per cycle
+  size_t rows_ = 0;
+};
 
 // `labels[k]` names vars[k] in the output (rml run prints core::printed_names, the
 // spelling `rml parse --normalized` uses); empty: the variables' own names.
