@@ -283,14 +283,20 @@ TraceError::TraceError(const std::string &where, std::string r, std::string m)
   path = where.substr(0, c1), line = *l, col = *c;
 }
 
-CsvTraceReader::CsvTraceReader(std::string path, std::istream &in, const core::Program &prog)
-    : path_(std::move(path)), in_(in), prog_(prog) {
+TraceError CsvTraceReader::located_error(size_t line, size_t col, std::string rule, std::string message) const {
+  TraceError e(path_, line, col, std::move(rule), std::move(message));
+  e.line_text = text_;
+  return e;
+}
+
+CsvTraceReader::CsvTraceReader(std::string path, std::istream &in, const core::Program &prog, size_t lines_before)
+    : path_(std::move(path)), in_(in), prog_(prog), line_(lines_before) {
   std::vector<std::pair<std::string, size_t>> fields;
   if (!read_fields(fields)) {
-    if (!prog.inputs.empty()) throw TraceError(path_, 0, 0, "trace.header", "the trace is empty (it needs a header naming the inputs)");
+    if (!prog.inputs.empty()) throw located_error(0, 0, "trace.header", "the trace is empty (it needs a header naming the inputs)");
     return;
   }
-  auto fail = [&](size_t col, const std::string &m) { throw TraceError(path_, line_, col, "trace.header", m); };
+  auto fail = [&](size_t col, const std::string &m) { throw located_error(line_, col, "trace.header", m); };
   std::vector<std::string> header;
   for (auto &[f, col] : fields) {
     auto it = std::find_if(prog.inputs.begin(), prog.inputs.end(), [&](auto &v) { return v.name == f; });
@@ -305,21 +311,31 @@ CsvTraceReader::CsvTraceReader(std::string path, std::istream &in, const core::P
 
 // The fields of the next line that is not blank or a comment; false at the end.
 bool CsvTraceReader::read_fields(std::vector<std::pair<std::string, size_t>> &fields) {
-  std::string line;
-  while (std::getline(in_, line)) {
+  std::string &line = text_;
+  auto get_line = [&] {  // std::getline, bounded
+    line.clear();
+    int ch = std::char_traits<char>::eof();
+    std::streambuf *buf = in_.rdbuf();
+    while ((ch = buf->sbumpc()) != std::char_traits<char>::eof() && ch != '\n') {
+      if (line.size() == kMaxLine)
+        throw located_error(line_ + 1, 1, "trace.syntax", "a line longer than 16 MiB (a trace has one cycle per line)");
+      line.push_back(static_cast<char>(ch));
+    }
+    return ch == '\n' || !line.empty();
+  };
+  while (get_line()) {
     ++line_;
     if (line_ == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);  // a UTF-8 BOM is not text
     // Every C-string step (strtod, strtoll) would stop at a NUL and drop the rest.
     if (size_t z = line.find('\0'); z != std::string::npos)
-      throw TraceError(path_, line_, z + 1, "trace.syntax", "a NUL byte: a trace is text (NUL bytes are not allowed)");
+      throw located_error(line_, z + 1, "trace.syntax", "a NUL byte: a trace is text (NUL bytes are not allowed)");
     std::string t = trim(line);
     if (t.empty() || t[0] == '#') continue;
     std::string err;
     fields = csv_fields(line, err);
-    if (!err.empty()) throw TraceError(path_, line_, 1, "trace.syntax", err);
+    if (!err.empty()) throw located_error(line_, 1, "trace.syntax", err);
     return true;
   }
-  if (in_.bad()) throw TraceError(path_, line_, 0, "trace.syntax", "reading failed after line " + std::to_string(line_));
   return false;
 }
 
@@ -327,7 +343,7 @@ bool CsvTraceReader::next(std::vector<Cell> &cells) {
   std::vector<std::pair<std::string, size_t>> fields;
   if (input_of_field_.empty() || !read_fields(fields)) return false;
   if (fields.size() != input_of_field_.size())
-    throw TraceError(path_, line_, 1, "trace.row",
+    throw located_error(line_, 1, "trace.row",
                      "this row has " + std::to_string(fields.size()) + " fields, the header has " + std::to_string(input_of_field_.size()));
   cells.assign(prog_.inputs.size(), Cell{});
   for (size_t k = 0; k < fields.size(); ++k) {
@@ -335,7 +351,7 @@ bool CsvTraceReader::next(std::vector<Cell> &cells) {
     std::string cerr;
     cells[input_of_field_[k]] = parse_cell(fields[k].first, v.type, cerr);
     if (!cerr.empty())
-      throw TraceError(path_, line_, fields[k].second, "trace.cell", "input '" + v.name + "' (" + type_str(v.type) + "): " + cerr);
+      throw located_error(line_, fields[k].second, "trace.cell", "input '" + v.name + "' (" + type_str(v.type) + "): " + cerr);
   }
   return true;
 }

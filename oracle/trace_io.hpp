@@ -24,6 +24,7 @@ namespace rml::oracle {
 struct TraceError : std::runtime_error {
   std::string path, rule, message;
   size_t line = 0, col = 0;
+  std::string line_text;  // CsvTraceReader: the text of that line (it keeps no file)
   TraceError(std::string path, size_t line, size_t col, std::string rule, std::string message);
   // From "FILE:LINE:COL" or "FILE" as json_input::where writes it.
   TraceError(const std::string &where, std::string rule, std::string message);
@@ -41,18 +42,23 @@ Inputs read_trace(const std::string &path, const std::string &text, const core::
 // Errors are TraceErrors as read_trace's.
 class CsvTraceReader {
  public:
-  CsvTraceReader(std::string path, std::istream &in, const core::Program &prog);
+  // `lines_before`: lines the caller already consumed (blank ones), for the line numbers.
+  CsvTraceReader(std::string path, std::istream &in, const core::Program &prog, size_t lines_before = 0);
+  // A line longer than this is an error (trace.syntax), never an unbounded read.
+  static constexpr size_t kMaxLine = 16u << 20;
   // The next row's cells, one per input of `prog` in its order; false at the end.
   bool next(std::vector<Cell> &cells);
   size_t line() const { return line_; }
 
  private:
   bool read_fields(std::vector<std::pair<std::string, size_t>> &fields);
+  TraceError located_error(size_t line, size_t col, std::string rule, std::string message) const;
   std::string path_;
   std::istream &in_;
   const core::Program &prog_;
   std::vector<size_t> input_of_field_;  // the input of each header field
   size_t line_ = 0;
+  std::string text_;  // the line last read
 };
 
 // Parses one cell of type `t`: `_`, `?`, a bool, a number or a nested list.

@@ -17,28 +17,9 @@
 #include "tools/exit_policy.hpp"
 #include "tools/load.hpp"
 #include "tools/main_node.hpp"
+#include "tools/run_common.hpp"
 
 namespace rml {
-
-namespace {
-
-// A bad trace as a diagnostic: FILE:LINE:COL, the rule, and the trace's line with a caret.
-std::string render_trace_error(const oracle::TraceError &e, const std::string &text) {
-  if (e.line == 0) return e.path + ": error[" + e.rule + "]: " + e.message + "\n";
-  bool bom = text.compare(0, 3, "\xEF\xBB\xBF") == 0;  // the reader's columns skip it
-  SourceFile file(e.path, bom ? text.substr(3) : text);
-  Diagnostic d;
-  d.rule = e.rule;
-  d.message = e.message;
-  uint32_t line = static_cast<uint32_t>(std::min<size_t>(e.line, file.line_starts.size()));
-  uint32_t begin = file.line_starts[line - 1];
-  uint32_t end = line < file.line_starts.size() ? file.line_starts[line] : static_cast<uint32_t>(file.text.size());
-  uint32_t at = static_cast<uint32_t>(std::min<size_t>(begin + e.col - (e.col ? 1 : 0), end));
-  d.span = Span{&file, at, at + 1};
-  return render(d);
-}
-
-}  // namespace
 
 int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
   std::string bad;
@@ -56,6 +37,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
   std::optional<std::string> chosen = choose_main(*r, c.main_node, err);
   if (!chosen) return kFrontendError;
   const std::string main = *chosen;
+  if (c.backend == Backend::Stream) return cmd_run_stream(c, *r, main, out, err);
   const oracle::Format fmt = c.format;
   try {
     driver::Elaborated elab = driver::elaborate(r->checked, main);
@@ -75,29 +57,9 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
           << " (the oracle continues with the first unification)\n";
     const oracle::Solver solver = c.solver;
     // The variables to print (--all: those of Result::vars, in its order).
-    std::vector<std::string> vars;
-    if (!c.show.empty()) {
-      std::string why;
-      auto shown = resolve_shown(prog, c.show, why);
-      if (!shown) {
-        err << c.file << ": error[run.show]: " << why << "\n";
-        return kFrontendError;
-      }
-      vars = *shown;
-    }
-    if (c.show_all) {
-      vars.clear();
-      auto add = [&](const std::string &v) {
-        if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
-      };
-      for (auto &v : prog.inputs) add(v.name);
-      for (auto &v : prog.outputs) add(v.name);
-      for (auto &eq : prog.equations) add(eq.lhs);
-    }
-    if (vars.empty()) {
-      for (auto &v : prog.inputs) vars.push_back(v.name);
-      for (auto &v : prog.outputs) vars.push_back(v.name);
-    }
+    std::optional<std::vector<std::string>> shown = run_variables(c, prog, err);
+    if (!shown) return kFrontendError;
+    const std::vector<std::string> &vars = *shown;
     // --require-known / --require-true VAR@CYCLE: checked after the run, named as --show
     // names variables.
     struct Required {

@@ -14,7 +14,7 @@ namespace rml {
 // Who applies the pointwise `fun`s (rml run) or evaluates the gradient program (rml grad
 // --at): the reference evaluator, or the compiled array path (lowering, bot, simplifier,
 // executor), one executable per (fun, static arguments, argument types).
-enum class Backend { Reference, Compiled };
+enum class Backend { Reference, Compiled, Stream };  // Stream: rml run only (src/stream)
 
 // Documented exit codes (README "Limits and exit codes"). Out of memory (std::bad_alloc)
 // and resource limits reached while computing are kUnknown: no verdict, never falsified.
@@ -80,6 +80,7 @@ struct RunCmd {
   // commands name the counterexample's cell so, and fail as the property does.
   std::vector<std::string> require_known, require_true;
   Backend backend = Backend::Reference;
+  double check_timeout_s = 20;      // --backend stream: rml-check's time for the node
 };
 int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err);
 

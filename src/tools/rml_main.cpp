@@ -58,8 +58,16 @@ int main(int argc, char **argv) {
                 "cells VAR@CYCLE that must be true: false, nil, absent, unknown or an error value is an error (exit 1); "
                 "rml-check's replay of a falsified property uses it")
       ->delimiter(',');
-  rml::add_choice_option(r, "--backend", run.backend, {{"reference", rml::Backend::Reference}, {"compiled", rml::Backend::Compiled}},
-                         "pointwise fun applications: reference (array::Evaluator, default) or compiled (lowering, bot, executor)");
+  rml::add_choice_option(r, "--backend", run.backend,
+                         {{"reference", rml::Backend::Reference}, {"compiled", rml::Backend::Compiled}, {"stream", rml::Backend::Stream}},
+                         "reference: the oracle, funs by array::Evaluator (default); compiled: the oracle, funs by the compiled "
+                         "path (lowering, bot, executor); stream: once rml-check accepts the node, cycle by cycle in a window of "
+                         "2H+2 frames (H its horizon), CSV traces read and CSV/JSON rows written as they come (memory independent "
+                         "of the trace's length), funs compiled. Exit 2 when rml-check falsifies clocks, causality or "
+                         "productivity, 3 when it cannot decide them or when the trace breaks the node's assumptions "
+                         "beyond the window");
+  rml::add_numeric_option(r, "--check-timeout", run.check_timeout_s, &rml::parse_timeout,
+                          "--backend stream: seconds for rml-check's proof of the node (default 20)");
 
   rml::GradCmd grad;
   auto *g = app.add_subcommand(

@@ -78,7 +78,7 @@ expect_exit(0 ${RML} run ${SRC}/reference/paper/fig07_counter.rml --cycles 2 --f
 if(NOT LAST_OUT MATCHES "^o\n0\n1\n$" OR NOT LAST_ERR MATCHES "note: compiled backend")
   message(FATAL_ERROR "typed options not applied:\n${LAST_OUT}\n${LAST_ERR}")
 endif()
-foreach(bad "--format;xml" "--solver;naive" "--backend;stream")
+foreach(bad "--format;xml" "--solver;naive" "--backend;fast")
   expect_exit(2 ${RML} run ${SRC}/reference/paper/fig07_counter.rml --cycles 2 ${bad})
   if(NOT LAST_ERR MATCHES "not in {")
     message(FATAL_ERROR "bad choice not named: ${bad}\n${LAST_ERR}")

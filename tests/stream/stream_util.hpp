@@ -49,12 +49,13 @@ struct StreamRun {
 };
 
 // Runs the plan on `in` (whole trace pushed, then finish), collecting every variable.
-inline StreamRun run_stream(const StreamProgram &p, const oracle::Inputs &in, stream::Options opts = {}) {
+inline StreamRun run_stream_checked(const CheckedProgram &cp, const StreamProgram &p, const oracle::Inputs &in,
+                                    stream::Options opts = {}) {
   StreamRun out;
   std::vector<std::pair<std::string, int>> vars;
   for (auto &[name, slot] : p.plan.slot_of) vars.emplace_back(name, slot);
   size_t expected = 0;
-  stream::Runner r(p.fe->checked, p.plan, std::move(opts), [&](const stream::FrameView &f) {
+  stream::Runner r(cp, p.plan, std::move(opts), [&](const stream::FrameView &f) {
     if (f.cycle != expected++) throw std::runtime_error("frames emitted out of order");
     for (auto &[name, slot] : vars) out.cells[name].push_back(f.cell(slot));
   });
@@ -68,6 +69,10 @@ inline StreamRun run_stream(const StreamProgram &p, const oracle::Inputs &in, st
   out.clock_violations = r.input_clock_violations();
   out.max_window = r.max_window();
   return out;
+}
+
+inline StreamRun run_stream(const StreamProgram &p, const oracle::Inputs &in, stream::Options opts = {}) {
+  return run_stream_checked(p.fe->checked, p, in, std::move(opts));
 }
 
 // "" when the stream run equals the oracle's result on every variable and cycle, with the

@@ -1,0 +1,279 @@
+// rml run --backend stream: the main node, once rml-check accepts it (clocks, causality,
+// productivity valid), run cycle by cycle in src/stream's window of 2H + 2 frames (H:
+// the proved horizon), reading a CSV trace row by row and writing CSV/JSON rows as frames
+// leave: memory independent of the trace's length. The chronogram equals the oracle's.
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <fstream>
+#include <memory>
+
+#include "checker/checker.hpp"
+#include "syntax/lexer.hpp"
+#include "driver/compiled_funs.hpp"
+#include "driver/elaborated.hpp"
+#include "oracle/trace_io.hpp"
+#include "stream/plan.hpp"
+#include "stream/runner.hpp"
+#include "tools/assumptions.hpp"
+#include "tools/chronogram.hpp"
+#include "tools/exit_policy.hpp"
+#include "tools/run_common.hpp"
+
+namespace rml {
+
+namespace {
+
+// A trace error of a trace read line by line: the diagnostic's layout, with the line the
+// reader kept (an excerpt of 120 characters around the column).
+std::string render_streamed_trace_error(const oracle::TraceError &e, const std::string &line0) {
+  if (e.line == 0) return e.path + ": error[" + e.rule + "]: " + e.message + "\n";
+  std::string num = std::to_string(e.line);
+  size_t col = e.col ? e.col - 1 : 0, from = col > 60 ? col - 60 : 0;
+  std::string line = line0.substr(std::min(from, line0.size()), 120);
+  for (char &ch : line)
+    if (ch == '\0' || ch == '\r') ch = ' ';
+  return e.path + ":" + num + ":" + std::to_string(e.col) + ": error[" + e.rule + "]: " + e.message + "\n " + num + " | " + line +
+         "\n " + std::string(num.size(), ' ') + " | " + std::string(std::min(col - from, line.size()), ' ') + "^\n";
+}
+
+}  // namespace
+
+int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &main, std::ostream &out, std::ostream &err) {
+  // Options that belong to the oracle.
+  std::string refused = c.solver != oracle::Solver::Worklist ? "--solver"
+                        : c.post_clock_data                   ? "--post-clock data"
+                        : c.strict_when_merge                 ? "--strict-when-merge"
+                        : c.lazy_if                           ? "--lazy-if"
+                        : !c.require_known.empty()            ? "--require-known"
+                        : !c.require_true.empty()             ? "--require-true"
+                                                              : "";
+  if (!refused.empty()) {
+    err << "rml: error: " << refused << " is an option of the oracle, not of --backend stream\n";
+    return kFrontendError;
+  }
+  driver::Elaborated elab;
+  try {
+    elab = driver::elaborate(r.checked, main);
+  } catch (core::ElabError &e) {
+    err << (e.span.valid() ? location(e.span) + ": " : std::string("rml: ")) << "error[elab]: " << e.message << "\n";
+    return kFrontendError;
+  }
+  const core::Program &prog = elab.prog;
+  if (c.cycles && !prog.inputs.empty()) {
+    err << "rml: error: --cycles with --backend stream is for nodes without inputs: the stream path runs the trace's rows "
+           "(it cannot extend a trace with unknown inputs, as the oracle does)\n";
+    return kFrontendError;
+  }
+  std::optional<std::vector<std::string>> shown = run_variables(c, prog, err);
+  if (!shown) return kFrontendError;
+  const std::vector<std::string> &vars = *shown;
+
+  // rml-check first: the stream path runs what it proves, in the window its horizon gives.
+  check::Options copts;
+  copts.timeout_s = c.check_timeout_s;
+  check::Report rep;
+  try {
+    rep = check::check_program(r.checked, prog, elab.clocks, copts);
+  } catch (std::exception &e) {
+    err << "rml: error[stream.unchecked]: checking '" << main << "' failed: " << e.what() << "\n";
+    return kUnknown;
+  }
+  int64_t H = 0;
+  for (auto &p : rep.properties) {
+    if (p.kind == "property") continue;  // user properties are rml-check's business
+    if (p.kind == "productivity" && p.horizon) H = *p.horizon;
+    if (p.verdict == check::Verdict::Valid) continue;
+    err << c.file << ": error[stream.unchecked]: '" << main << "' cannot run on the stream path: " << p.kind << " is "
+        << check::verdict_name(p.verdict) << " (rml-check " << c.file << " --main " << main << " says why"
+        << (p.verdict == check::Verdict::Unknown ? "; --check-timeout gives it longer" : "") << ")\n";
+    return p.verdict == check::Verdict::Falsified ? kFrontendError : kUnknown;
+  }
+  stream::Plan plan;
+  try {
+    plan = stream::build_plan(prog, elab.clocks);
+  } catch (stream::PlanError &e) {
+    err << "rml: error[stream.plan]: " << e.what() << "\n";
+    return kUnknown;
+  }
+  // Frames: H + 1 wait for the future, H more before one leaves (the lag that keeps a late
+  // ‖ from reaching an emitted frame).
+  stream::Options sopts;
+  sopts.lag = static_cast<size_t>(H);
+  sopts.max_window = 2 * static_cast<size_t>(H) + 2;
+  long double frame = 8.0L * static_cast<long double>(plan.real_words + plan.int_words) + 2.0L * static_cast<long double>(plan.slots.size() + plan.steps.size());
+  if (frame * static_cast<long double>(sopts.max_window) > static_cast<long double>(c.max_memory)) {
+    err << "rml: error[run.memory]: the stream window of " << sopts.max_window << " frames needs about "
+        << format_bytes(static_cast<uint64_t>(frame * static_cast<long double>(sopts.max_window))) << ", more than --max-memory "
+        << format_bytes(c.max_memory) << "\n";
+    return kFrontendError;
+  }
+  auto funs = std::make_shared<driver::CompiledFuns>(r.checked);
+  sopts.apply_fun = [funs](const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<array::Tensor> &args) {
+    return funs->apply(fn, statics, args);
+  };
+
+  auto printed = core::printed_names(prog);
+  auto label = [&](const std::string &v) {
+    auto it = printed.find(v);
+    return it == printed.end() ? v : it->second;
+  };
+  std::vector<std::string> labels;
+  std::vector<int> shown_slots, assumed_slots;
+  for (auto &v : vars) labels.push_back(label(v)), shown_slots.push_back(plan.slot(v));
+  for (auto &a : prog.assumptions) assumed_slots.push_back(plan.slot_of.count(a.var) ? plan.slot(a.var) : -1);
+  ChronogramWriter writer(out, c.format, labels);
+  AssumptionMonitor assumptions(prog);
+  // Per shown variable: its first non-finite element, and its unknown cycles as ranges.
+  std::vector<std::string> non_finite(vars.size()), unknown(vars.size());
+  std::vector<long> unknown_from(vars.size(), -1);
+  size_t emitted = 0;
+  auto close_unknown = [&](size_t k, size_t upto) {
+    if (unknown_from[k] < 0) return;
+    size_t a = static_cast<size_t>(unknown_from[k]), b = upto - 1;
+    unknown[k] += (unknown[k].empty() ? "" : ", ") + (a == b ? std::to_string(a) : std::to_string(a) + "-" + std::to_string(b));
+    unknown_from[k] = -1;
+  };
+  std::vector<oracle::Cell> row(vars.size());
+  auto on_frame = [&](const stream::FrameView &f) {
+    for (size_t k = 0; k < vars.size(); ++k) {
+      row[k] = f.cell(shown_slots[k]);
+      if (row[k].tag == oracle::Tag::Bot) {
+        if (unknown_from[k] < 0) unknown_from[k] = static_cast<long>(f.cycle);
+      } else {
+        close_unknown(k, f.cycle);
+      }
+      if (non_finite[k].empty() && row[k].tag == oracle::Tag::Val && row[k].value.elem == Scalar::Real) {
+        auto &v = row[k].value.r;
+        auto bad = std::find_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); });
+        if (bad != v.end())
+          non_finite[k] = std::string(std::isnan(*bad) ? "nan" : *bad > 0 ? "inf" : "-inf") + " at cycle " + std::to_string(f.cycle) +
+                          (v.size() > 1 ? " (element " + std::to_string(bad - v.begin()) + ")" : "");
+      }
+    }
+    for (size_t k = 0; k < assumed_slots.size(); ++k)
+      if (assumed_slots[k] >= 0) assumptions.observe(k, f.cell(assumed_slots[k]));
+    writer.row(row);
+    ++emitted;
+  };
+  stream::Runner runner(r.checked, plan, sopts, on_frame);
+  // A run stopped half-way says so: CSV and JSON rows already written are the exact cells
+  // of their cycles, but the output is not whole.
+  auto incomplete = [&] {
+    out.flush();
+    if (c.format == oracle::Format::Table) return std::string("rml: no chronogram printed (the table is printed at the end)\n");
+    return "rml: the output above is incomplete: " +
+           (emitted ? "it stops after cycle " + std::to_string(emitted - 1) : std::string("it has no cycle")) +
+           (c.format == oracle::Format::Json ? " (the JSON list is not closed)\n" : "\n");
+  };
+  auto stopped = [&](const std::string &why, int code) {
+    std::string tail = incomplete();
+    err << "rml: error[" << why << "\n" << tail;
+    return code;
+  };
+  try {
+    if (prog.inputs.empty()) {
+      size_t n = c.cycles ? c.cycles : 10;
+      for (size_t k = 0; k < n; ++k) runner.push({});
+    } else if (c.inputs.empty()) {
+      err << "rml: error: '" << main << "' has inputs: give a trace with --inputs\n";
+      return kFrontendError;
+    } else {
+      // One source: a file, or standard input ('-'). Blank lines are skipped (and counted)
+      // to see whether the trace is JSON, which is read whole; CSV is read row by row.
+      std::ifstream file;
+      std::istream *in = &std::cin;
+      if (c.inputs != "-") {
+        std::error_code ec;
+        if (std::filesystem::is_directory(c.inputs, ec)) {
+          err << "rml: error: '" << c.inputs << "' is a directory\n";
+          return kFrontendError;
+        }
+        file.open(c.inputs, std::ios::binary);
+        if (!file) {
+          err << "rml: error: cannot open '" << c.inputs << "': " << std::strerror(errno) << "\n";
+          return kFrontendError;
+        }
+        in = &file;
+      }
+      std::string blank;
+      size_t blank_lines = 0;
+      for (int ch; (ch = in->peek()) != EOF && std::isspace(ch);) {
+        blank.push_back(static_cast<char>(in->get()));
+        blank_lines += ch == '\n';
+      }
+      if (in->peek() == '[' || in->peek() == '{') {
+        // Bounded as every input (read_file's limit).
+        std::string text = blank;
+        char buf[65536];
+        while (in->read(buf, sizeof buf) || in->gcount() > 0) {
+          text.append(buf, static_cast<size_t>(in->gcount()));
+          if (text.size() > Limits::kMaxFileBytes) {
+            err << "rml: error: '" << input_name(c.inputs) << "' is larger than 16 MiB (the limit of an input: 16777216 bytes; CSV traces are read row by row, without it)\n";
+            return kFrontendError;
+          }
+        }
+        oracle::Inputs trace;
+        try {
+          trace = oracle::read_trace(input_name(c.inputs), text, prog, 0);
+        } catch (oracle::TraceError &e) {
+          err << render_trace_error(e, text);
+          return kFrontendError;
+        }
+        std::vector<oracle::Cell> cyc(prog.inputs.size());
+        for (size_t n = 0; n < trace.cycles; ++n) {
+          for (size_t k = 0; k < prog.inputs.size(); ++k) cyc[k] = trace.streams.at(prog.inputs[k].name)[n];
+          runner.push(cyc);
+        }
+      } else {
+        oracle::CsvTraceReader reader(input_name(c.inputs), *in, prog, blank_lines);
+        std::vector<oracle::Cell> cyc;
+        while (reader.next(cyc)) runner.push(cyc);
+      }
+    }
+    runner.finish();
+  } catch (oracle::TraceError &e) {
+    std::string tail = incomplete();
+    err << render_streamed_trace_error(e, e.line_text) << tail;
+    return kFrontendError;
+  } catch (stream::WindowLimitError &e) {
+    return stopped(std::string("stream.window]: ") + e.what(), kUnknown);
+  } catch (stream::ExactnessLost &e) {
+    return stopped(std::string("stream.exactness]: ") + e.what(), kUnknown);
+  } catch (stream::StreamError &e) {
+    return stopped(std::string("stream.input]: ") + e.what(), kFrontendError);
+  } catch (driver::CompiledFunError &e) {
+    return stopped(std::string("stream.fun]: ") + e.what(), exit_for_compiled_path());
+  } catch (std::bad_alloc &) {
+    return stopped("stream.memory]: out of memory", kUnknown);
+  }
+  writer.finish();
+  for (size_t k = 0; k < vars.size(); ++k) close_unknown(k, emitted);
+  err << "note: stream backend: " << emitted << " cycle" << (emitted == 1 ? "" : "s") << ", horizon " << H << ", at most "
+      << runner.max_window() << " frame" << (runner.max_window() == 1 ? "" : "s") << " held (window " << sopts.max_window << ")\n";
+  for (auto &v : runner.input_clock_violations()) err << "warning[input.clock]: input " << v << "\n";
+  for (size_t k = 0; k < vars.size(); ++k)
+    if (!non_finite[k].empty()) err << "warning[run.non-finite]: '" << labels[k] << "' is " << non_finite[k] << ", its first non-finite value\n";
+  for (auto &e : runner.errors())
+    err << (e.span.valid() ? location(e.span) + ": " : std::string()) << "error value at cycle " << e.cycle << " in '" << label(e.var)
+        << "' [" << e.rule << "]: " << e.message << "\n";
+  for (size_t k = 0; k < vars.size(); ++k)
+    if (!unknown[k].empty()) err << "unknown: '" << labels[k] << "' at cycles " << unknown[k] << " (not determined by this prefix)\n";
+  bool broken = false;
+  for (auto &b : assumptions.broken()) {
+    Diagnostic d;
+    d.severity = c.strict_assume ? Severity::Error : Severity::Warning;
+    d.rule = "run.assume";
+    d.span = b.assumption->span;
+    d.message = "the input trace breaks '" + b.text + "': " + b.message +
+                (c.strict_assume ? "" : " (the run continues; --strict-assume makes this an error)");
+    err << render(d);
+    broken = true;
+  }
+  return !runner.errors().empty() || (broken && c.strict_assume) ? kFalsified : kOk;
+}
+
+}  // namespace rml

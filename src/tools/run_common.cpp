@@ -1,0 +1,51 @@
+#include "tools/run_common.hpp"
+
+#include <algorithm>
+
+#include "tools/chronogram.hpp"
+
+namespace rml {
+
+std::optional<std::vector<std::string>> run_variables(const RunCmd &c, const core::Program &prog, std::ostream &err) {
+  std::vector<std::string> vars;
+  if (!c.show.empty()) {
+    std::string why;
+    auto shown = resolve_shown(prog, c.show, why);
+    if (!shown) {
+      err << c.file << ": error[run.show]: " << why << "\n";
+      return std::nullopt;
+    }
+    vars = *shown;
+  }
+  if (c.show_all) {
+    vars.clear();
+    auto add = [&](const std::string &v) {
+      if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
+    };
+    for (auto &v : prog.inputs) add(v.name);
+    for (auto &v : prog.outputs) add(v.name);
+    for (auto &eq : prog.equations) add(eq.lhs);
+  }
+  if (vars.empty()) {
+    for (auto &v : prog.inputs) vars.push_back(v.name);
+    for (auto &v : prog.outputs) vars.push_back(v.name);
+  }
+  return vars;
+}
+
+std::string render_trace_error(const oracle::TraceError &e, const std::string &text) {
+  if (e.line == 0) return e.path + ": error[" + e.rule + "]: " + e.message + "\n";
+  bool bom = text.compare(0, 3, "\xEF\xBB\xBF") == 0;  // the reader's columns skip it
+  SourceFile file(e.path, bom ? text.substr(3) : text);
+  Diagnostic d;
+  d.rule = e.rule;
+  d.message = e.message;
+  uint32_t line = static_cast<uint32_t>(std::min<size_t>(e.line, file.line_starts.size()));
+  uint32_t begin = file.line_starts[line - 1];
+  uint32_t end = line < file.line_starts.size() ? file.line_starts[line] : static_cast<uint32_t>(file.text.size());
+  uint32_t at = static_cast<uint32_t>(std::min<size_t>(begin + e.col - (e.col ? 1 : 0), end));
+  d.span = Span{&file, at, at + 1};
+  return render(d);
+}
+
+}  // namespace rml
