@@ -298,7 +298,8 @@ CsvTraceReader::CsvTraceReader(std::string path, std::istream &in, const core::P
   }
   auto fail = [&](size_t col, const std::string &m) { throw located_error(line_, col, "trace.header", m); };
   std::vector<std::string> header;
-  for (auto &[f, col] : fields) {
+  for (auto &[field, col] : fields) {
+    const std::string &f = field;  // a structured binding cannot be captured (C++17)
     auto it = std::find_if(prog.inputs.begin(), prog.inputs.end(), [&](auto &v) { return v.name == f; });
     if (it == prog.inputs.end()) fail(col, json_input::quoted(f) + " is not an input of '" + prog.main + "'");
     if (std::find(header.begin(), header.end(), f) != header.end()) fail(col, json_input::quoted(f) + " appears twice in the header");

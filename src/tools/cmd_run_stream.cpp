@@ -11,7 +11,6 @@
 #include <fstream>
 #include <memory>
 
-#include "checker/checker.hpp"
 #include "syntax/lexer.hpp"
 #include "driver/compiled_funs.hpp"
 #include "driver/elaborated.hpp"
@@ -73,25 +72,10 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
   const std::vector<std::string> &vars = *shown;
 
   // rml-check first: the stream path runs what it proves, in the window its horizon gives.
-  check::Options copts;
-  copts.timeout_s = c.check_timeout_s;
-  check::Report rep;
-  try {
-    rep = check::check_program(r.checked, prog, elab.clocks, copts);
-  } catch (std::exception &e) {
-    err << "rml: error[stream.unchecked]: checking '" << main << "' failed: " << e.what() << "\n";
-    return kUnknown;
-  }
-  int64_t H = 0;
-  for (auto &p : rep.properties) {
-    if (p.kind == "property") continue;  // user properties are rml-check's business
-    if (p.kind == "productivity" && p.horizon) H = *p.horizon;
-    if (p.verdict == check::Verdict::Valid) continue;
-    err << c.file << ": error[stream.unchecked]: '" << main << "' cannot run on the stream path: " << p.kind << " is "
-        << check::verdict_name(p.verdict) << " (rml-check " << c.file << " --main " << main << " says why"
-        << (p.verdict == check::Verdict::Unknown ? "; --check-timeout gives it longer" : "") << ")\n";
-    return p.verdict == check::Verdict::Falsified ? kFrontendError : kUnknown;
-  }
+  int refused_rc = kOk;
+  std::optional<int64_t> horizon = accepted_horizon(r, elab, c.file, main, c.check_timeout_s, "run on the stream path", err, refused_rc);
+  if (!horizon) return refused_rc;
+  const int64_t H = *horizon;
   stream::Plan plan;
   try {
     plan = stream::build_plan(prog, elab.clocks);

@@ -84,6 +84,14 @@ struct RunCmd {
 };
 int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err);
 
+// `rml compile FILE --main NODE -o DIR`: the node's C++ step class (src/codegen).
+struct CompileCmd {
+  std::string file, main_node, out_dir;
+  std::string ns = "rml_generated";  // the class's C++ namespace
+  double check_timeout_s = 20;
+};
+int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err);
+
 // `rml grad FILE --fun F`: the vectorised objective and its gradient program; with
 // `--at ARGS.json`, their values at a point as JSON (src/tools/README.md).
 struct GradCmd {

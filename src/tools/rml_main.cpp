@@ -69,6 +69,21 @@ int main(int argc, char **argv) {
   rml::add_numeric_option(r, "--check-timeout", run.check_timeout_s, &rml::parse_timeout,
                           "--backend stream: seconds for rml-check's proof of the node (default 20)");
 
+  rml::CompileCmd compile;
+  auto *m = app.add_subcommand(
+      "compile",
+      "once rml-check accepts the node (clocks, causality, productivity), write it as a C++ step class in DIR: NODE.hpp "
+      "(reset(), step(inputs, outputs) -> Status), NODE.cpp, rml_cell.hpp, runtime/ (the operator table's scalar meanings) "
+      "and a CMakeLists.txt; standard library only. Post-free scalar nodes of operators and 'if' today. Exit 2 when "
+      "rml-check falsifies a property or the files cannot be written, 3 when it cannot decide one or the node is beyond "
+      "what is generated (error[codegen.*] names what and where)");
+  m->add_option("file", compile.file, "source file")->required();
+  m->add_option("--main", compile.main_node, "main node (default: the file's only node that can be one)");
+  m->add_option("-o,--output", compile.out_dir, "output folder (created; generated files in it are replaced)")->required();
+  m->add_option("--namespace", compile.ns, "C++ namespace of the class (default rml_generated)");
+  rml::add_numeric_option(m, "--check-timeout", compile.check_timeout_s, &rml::parse_timeout,
+                          "seconds for rml-check's proof of the node (default 20)");
+
   rml::GradCmd grad;
   auto *g = app.add_subcommand(
       "grad",
@@ -101,7 +116,7 @@ int main(int argc, char **argv) {
   }
   // Out of memory is a diagnostic and exit 3 (no result), never an abort (README "Limits
   // and exit codes"); the commands catch it where they can say more.
-  const char *sub = *p ? "parse" : *f ? "fmt" : *c ? "check" : *k ? "corpus" : *r ? "run" : *g ? "grad" : "";
+  const char *sub = *p ? "parse" : *f ? "fmt" : *c ? "check" : *k ? "corpus" : *r ? "run" : *g ? "grad" : *m ? "compile" : "";
   try {
     if (*p) return rml::cmd_parse(parse, std::cout, std::cerr);
     if (*f) return rml::cmd_fmt(fmt, std::cout, std::cerr);
@@ -109,6 +124,7 @@ int main(int argc, char **argv) {
     if (*k) return rml::cmd_corpus(corpus, std::cout, std::cerr);
     if (*r) return rml::cmd_run(run, std::cout, std::cerr);
     if (*g) return rml::cmd_grad(grad, std::cout, std::cerr);
+    if (*m) return rml::cmd_compile(compile, std::cout, std::cerr);
   } catch (const std::bad_alloc &) {
     std::cout.flush();
     std::cerr << "rml: error: out of memory while running 'rml " << sub << "'\n";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "checker/checker.hpp"
 #include "tools/chronogram.hpp"
 
 namespace rml {
@@ -46,6 +47,33 @@ std::string render_trace_error(const oracle::TraceError &e, const std::string &t
   uint32_t at = static_cast<uint32_t>(std::min<size_t>(begin + e.col - (e.col ? 1 : 0), end));
   d.span = Span{&file, at, at + 1};
   return render(d);
+}
+
+std::optional<int64_t> accepted_horizon(const FrontendResult &r, const driver::Elaborated &elab, const std::string &file,
+                                        const std::string &main, double timeout_s, const std::string &what, std::ostream &err,
+                                        int &rc) {
+  check::Options copts;
+  copts.timeout_s = timeout_s;
+  check::Report rep;
+  try {
+    rep = check::check_program(r.checked, elab.prog, elab.clocks, copts);
+  } catch (std::exception &e) {
+    err << "rml: error[stream.unchecked]: checking '" << main << "' failed: " << e.what() << "\n";
+    rc = kUnknown;
+    return std::nullopt;
+  }
+  int64_t H = 0;
+  for (auto &p : rep.properties) {
+    if (p.kind == "property") continue;  // user properties are rml-check's business
+    if (p.kind == "productivity" && p.horizon) H = *p.horizon;
+    if (p.verdict == check::Verdict::Valid) continue;
+    err << file << ": error[stream.unchecked]: '" << main << "' cannot " << what << ": " << p.kind << " is "
+        << check::verdict_name(p.verdict) << " (rml-check " << file << " --main " << main << " says why"
+        << (p.verdict == check::Verdict::Unknown ? "; --check-timeout gives it longer" : "") << ")\n";
+    rc = p.verdict == check::Verdict::Falsified ? kFrontendError : kUnknown;
+    return std::nullopt;
+  }
+  return H;
 }
 
 }  // namespace rml

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/normalize.hpp"
+#include "driver/elaborated.hpp"
 #include "oracle/trace_io.hpp"
 #include "sema/frontend.hpp"
 #include "tools/commands.hpp"
@@ -18,6 +19,14 @@ std::optional<std::vector<std::string>> run_variables(const RunCmd &c, const cor
 
 // FILE:LINE:COL, the rule, and the trace's line with a caret (`text` is the trace).
 std::string render_trace_error(const oracle::TraceError &e, const std::string &text);
+
+// rml-check's clocks, causality and productivity on the main node (user properties are
+// not asked): the productivity horizon when all three are valid; else nullopt, said on
+// `err` as error[stream.unchecked] ("'main' cannot <what>: ..."), with `rc` 2 when one is
+// falsified and 3 when one is unknown.
+std::optional<int64_t> accepted_horizon(const FrontendResult &r, const driver::Elaborated &elab, const std::string &file,
+                                        const std::string &main, double timeout_s, const std::string &what, std::ostream &err,
+                                        int &rc);
 
 // rml run --backend stream (cmd_run_stream.cpp).
 int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &main, std::ostream &out, std::ostream &err);

@@ -28,6 +28,9 @@ struct ProgGen {
   // Calls of the stateful `helper` may be restarted (`helper(a, b) every c`), and o1
   // reads one restarted instance.
   bool resets = false;
+  // Without `post` (its draws become the variable case) and without prelude `fun` calls
+  // (sigmoid becomes helper): what `rml compile` generates today. Both true by default.
+  bool with_post = true, with_funs = true;
   int locals = 0;
   std::vector<Ty> local_ty;
   std::set<std::string> skip_ops;  // operator names never generated (the coverage test's negative control)
@@ -84,6 +87,7 @@ struct ProgGen {
   // Any local may be referenced under fby (a delayed use), earlier ones directly.
   std::string expr(Ty t, int depth, int self) {
     int choice = *rc::gen::inRange(0, depth <= 0 ? 2 : 12);
+    if (choice == 6 && !with_post) choice = 0;
     auto sub = [&](Ty u) { return expr(u, depth - 1, self); };
     switch (choice) {
       case 0: return var_of(t, self);
@@ -97,7 +101,7 @@ struct ProgGen {
           if (sub_clocked_state) switch (*rc::gen::inRange(0, 4)) {
               case 0: on_c = "(" + lit(t) + " fby " + on_c + ")"; break;
               case 1: on_c = "(" + on_c + " -> pre (" + sub(t) + " when " + c + "))"; break;
-              case 2: on_c = "(post " + on_c + ")"; break;
+              case 2: on_c = with_post ? "(post " + on_c + ")" : on_c; break;
               default: break;
             }
           return "(merge " + c + " " + on_c + " (" + sub(t) + " when not " + c + "))";
@@ -114,7 +118,7 @@ struct ProgGen {
       if (auto e = table_op(t, sub)) return *e;
     switch (t) {
       case Ty::Real:
-        if (choice == 9) return "sigmoid(" + sub(Ty::Real) + ")";  // a prelude fun
+        if (choice == 9 && with_funs) return "sigmoid(" + sub(Ty::Real) + ")";  // a prelude fun
         return "helper(" + sub(Ty::Real) + ", " + sub(Ty::Bool) + ")" +
                (resets && *rc::gen::arbitrary<bool>() ? " every " + var_of(Ty::Bool, self) : "");
       case Ty::Int: return "(" + sub(Ty::Int) + " mod 7)";  // small ints for the operators above

@@ -1,0 +1,145 @@
+// The stream path's throughput: the stream runner (src/stream) on scalar programs, against
+// a hand-written C++ loop computing the same streams and against the oracle, in the same
+// run; the frames it holds, whatever the number of cycles.
+//
+// Programs: the chain of bench_oracle (`layers` equations through arithmetic and fby) and
+// backfill (Figure 16, a post cut by an input every 4 cycles at most).
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "core/clocks.hpp"
+#include "core/normalize.hpp"
+#include "oracle/oracle.hpp"
+#include "sema/frontend.hpp"
+#include "stream/plan.hpp"
+#include "stream/runner.hpp"
+
+namespace {
+
+using rml::oracle::Cell;
+
+std::string chain_program(int layers) {
+  std::string s = "node chain(x: real) -> (o: real)\n  v0 = x;\n";
+  for (int k = 1; k < layers; ++k)
+    s += "  v" + std::to_string(k) + " = 0.5 * v" + std::to_string(k - 1) + " + (0.0 fby v" + std::to_string(k - 1) + ");\n";
+  s += "  o = v" + std::to_string(layers - 1) + ";\n";
+  return s;
+}
+const char *kBackfill =
+    "node backfill(i: int, bp: bool) -> (o: int)\n"
+    "  o = merge bp (i when bp) ((post o) when not bp);\n";
+
+struct Compiled {
+  std::unique_ptr<rml::FrontendResult> fe;
+  rml::core::Program prog;
+  rml::core::Clocks clocks;
+  rml::stream::Plan plan;
+  Compiled(const std::string &text, const std::string &main) {
+    fe = rml::run_frontend("bench.rml", text);
+    prog = rml::core::elaborate(fe->checked, main);
+    clocks = rml::core::infer_clocks(prog);
+    plan = rml::stream::build_plan(prog, clocks);
+  }
+};
+
+Cell chain_input(size_t n) { return Cell::of(rml::array::Tensor::real(double(n % 7))); }
+
+void BM_StreamChain(benchmark::State &st) {
+  Compiled c(chain_program(static_cast<int>(st.range(0))), "chain");
+  size_t cycles = static_cast<size_t>(st.range(1));
+  int out = c.plan.slot("o");
+  std::vector<Cell> in(1);
+  size_t frames = 0;
+  uint64_t evals = 0;
+  double sum = 0;
+  for (auto _ : st) {
+    rml::stream::Runner r(c.fe->checked, c.plan, {}, [&](const rml::stream::FrameView &f) { sum += f.tag(out) == rml::oracle::Tag::Val; });
+    for (size_t n = 0; n < cycles; ++n) {
+      in[0] = chain_input(n);
+      r.push(in);
+    }
+    r.finish();
+    frames = r.max_window();
+    evals = r.evaluations();
+  }
+  benchmark::DoNotOptimize(sum);
+  st.counters["frames_held"] = double(frames);
+  st.counters["evals_per_cell"] = double(evals) / double(cycles * (c.plan.steps.size()));
+}
+
+void BM_HandWrittenChain(benchmark::State &st) {
+  int layers = static_cast<int>(st.range(0));
+  size_t cycles = static_cast<size_t>(st.range(1));
+  std::vector<double> v(static_cast<size_t>(layers)), prev(static_cast<size_t>(layers), 0.0);
+  double sum = 0;
+  for (auto _ : st) {
+    std::fill(prev.begin(), prev.end(), 0.0);
+    for (size_t n = 0; n < cycles; ++n) {
+      v[0] = double(n % 7);
+      for (int k = 1; k < layers; ++k) v[k] = 0.5 * v[k - 1] + prev[k - 1];
+      sum += v[layers - 1];
+      prev = v;
+    }
+  }
+  benchmark::DoNotOptimize(sum);
+}
+
+void BM_OracleChain(benchmark::State &st) {
+  Compiled c(chain_program(static_cast<int>(st.range(0))), "chain");
+  rml::oracle::Inputs in;
+  in.cycles = static_cast<size_t>(st.range(1));
+  for (size_t n = 0; n < in.cycles; ++n) in.streams["x"].push_back(chain_input(n));
+  rml::oracle::Oracle o(c.fe->checked, c.prog, c.clocks);
+  for (auto _ : st) benchmark::DoNotOptimize(o.run(in).evaluations);
+}
+
+bool backfill_bp(size_t n) { return n % 4 == 3 || n % 7 == 0; }
+
+void BM_StreamBackfill(benchmark::State &st) {
+  Compiled c(kBackfill, "backfill");
+  size_t cycles = static_cast<size_t>(st.range(0));
+  std::vector<Cell> in(2);
+  size_t frames = 0;
+  int64_t sum = 0;
+  int out = c.plan.slot("o");
+  for (auto _ : st) {
+    rml::stream::Runner r(c.fe->checked, c.plan, {}, [&](const rml::stream::FrameView &f) { sum += f.tag(out) == rml::oracle::Tag::Val; });
+    for (size_t n = 0; n < cycles; ++n) {
+      in[0] = Cell::of(rml::array::Tensor::integer(int64_t(n % 1000)));
+      in[1] = Cell::of(rml::array::Tensor::boolean(backfill_bp(n)));
+      r.push(in);
+    }
+    r.finish();
+    frames = r.max_window();
+  }
+  benchmark::DoNotOptimize(sum);
+  st.counters["frames_held"] = double(frames);
+}
+
+// Backfill by hand: a buffer of the cycles since the last cut, filled when bp holds.
+void BM_HandWrittenBackfill(benchmark::State &st) {
+  size_t cycles = static_cast<size_t>(st.range(0));
+  int64_t sum = 0;
+  for (auto _ : st) {
+    size_t pending = 0;
+    for (size_t n = 0; n < cycles; ++n) {
+      ++pending;
+      if (backfill_bp(n)) {
+        sum += int64_t(n % 1000) * int64_t(pending);
+        pending = 0;
+      }
+    }
+  }
+  benchmark::DoNotOptimize(sum);
+}
+
+}  // namespace
+
+BENCHMARK(BM_HandWrittenChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StreamChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_OracleChain)->Args({10, 10000})->Args({100, 10000})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HandWrittenBackfill)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StreamBackfill)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,405 @@
+// The step class of a main node (emit_cpp.hpp): one section per equation in the schedule,
+// each the clock-directed reading of the oracle's rule for that primitive (semantics.md
+// §3-§4) on cells that the checker's proof keeps known (never ⊥) and, on admissible
+// inputs, free of clock errors: a case the proof excludes is still checked and makes
+// step() return Status::Error rather than a value.
+#include "codegen/emit_cpp.hpp"
+
+#include <charconv>
+#include <set>
+#include <sstream>
+
+#include "core/primitives.hpp"
+#include "ops/ops.hpp"
+
+namespace rml::codegen {
+
+extern const std::vector<std::pair<const char *, const char *>> kRuntimeFiles;
+
+namespace {
+
+const std::set<std::string> kKeywords = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
+    "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr", "constinit",
+    "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "double",
+    "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if",
+    "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+    "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return", "short", "signed",
+    "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw",
+    "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t",
+    "while", "xor", "xor_eq", "int64_t", "Cell", "Status", "Kind", "Inputs", "Outputs", "State", "step", "reset", "main"};
+
+// A name of the program as a C++ identifier: the printed spelling, with '_' appended when
+// it is a keyword or could meet a name of the generated code (those begin with rml_).
+std::string ident(const std::string &printed) {
+  std::string s = printed;
+  if (kKeywords.count(s) || s.rfind("rml_", 0) == 0) s += "_";
+  return s;
+}
+
+const char *cpp_type(Scalar s) {
+  switch (s) {
+    case Scalar::Real: return "double";
+    case Scalar::Int: return "int64_t";
+    case Scalar::Bool: return "bool";
+  }
+  return "void";
+}
+
+std::string real_literal(double v) {
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest round trip
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string literal(const core::Literal &l) {
+  switch (l.type) {
+    case Scalar::Real: return real_literal(l.r);
+    case Scalar::Int:
+      if (l.i == INT64_MIN) return "(-9223372036854775807LL - 1)";
+      return "int64_t{" + std::to_string(l.i) + "}";
+    case Scalar::Bool: return l.b ? "true" : "false";
+  }
+  return "";
+}
+
+const char *unop_name(ops::UnOp op) {
+  switch (op) {
+    case ops::UnOp::Neg: return "Neg";
+    case ops::UnOp::Not: return "Not";
+    case ops::UnOp::Exp: return "Exp";
+    case ops::UnOp::Log: return "Log";
+    case ops::UnOp::Sqrt: return "Sqrt";
+    case ops::UnOp::Tanh: return "Tanh";
+    case ops::UnOp::Abs: return "Abs";
+    case ops::UnOp::Sin: return "Sin";
+    case ops::UnOp::Cos: return "Cos";
+    case ops::UnOp::Floor: return "Floor";
+    case ops::UnOp::ToReal: return "ToReal";
+    case ops::UnOp::ToInt: return "ToInt";
+    case ops::UnOp::Lgamma: return "Lgamma";
+    case ops::UnOp::Digamma: return "Digamma";
+  }
+  return "";
+}
+
+const char *binop_name(ops::BinOp op) {
+  switch (op) {
+    case ops::BinOp::Add: return "Add";
+    case ops::BinOp::Sub: return "Sub";
+    case ops::BinOp::Mul: return "Mul";
+    case ops::BinOp::Div: return "Div";
+    case ops::BinOp::IDiv: return "IDiv";
+    case ops::BinOp::Mod: return "Mod";
+    case ops::BinOp::Max: return "Max";
+    case ops::BinOp::Min: return "Min";
+    case ops::BinOp::Eq: return "Eq";
+    case ops::BinOp::Ne: return "Ne";
+    case ops::BinOp::Lt: return "Lt";
+    case ops::BinOp::Le: return "Le";
+    case ops::BinOp::Gt: return "Gt";
+    case ops::BinOp::Ge: return "Ge";
+    case ops::BinOp::And: return "And";
+    case ops::BinOp::Or: return "Or";
+    case ops::BinOp::Xor: return "Xor";
+  }
+  return "";
+}
+
+// The value of a scalar operator on the operands' values a (and b), as the oracle's
+// scalar path computes it (ops/scalar_ops.hpp, the same functions).
+std::string op_expression(const core::Equation &eq, Scalar arg, Scalar result) {
+  const std::string ops = "rml::ops::";
+  switch (eq.op) {
+    case core::ApplyOp::Unary: {
+      std::string op = ops + "UnOp::" + unop_name(eq.un);
+      if (arg == Scalar::Real && result == Scalar::Real) return ops + "real_unary(" + op + ", a)";
+      if (arg == Scalar::Real) return ops + "real_to_int(" + op + ", a)";
+      if (result == Scalar::Real) return "static_cast<double>(a)";
+      if (result == Scalar::Bool) return ops + "int_unary(" + op + ", a) != 0";
+      return ops + "int_unary(" + op + ", a)";
+    }
+    case core::ApplyOp::Binary: {
+      std::string op = ops + "BinOp::" + binop_name(eq.bin);
+      if (arg == Scalar::Real) return (ops::is_comparison(eq.bin) ? ops + "compare(" : ops + "real_binary(") + op + ", a, b)";
+      if (arg == Scalar::Bool || ops::is_comparison(eq.bin)) return ops + "int_binary(" + op + ", a, b) != 0";
+      return ops + "int_binary(" + op + ", a, b)";
+    }
+    case core::ApplyOp::If: return "a ? b : c";
+    case core::ApplyOp::Index:
+    case core::ApplyOp::Array:
+    case core::ApplyOp::Call: break;
+  }
+  return "";
+}
+
+struct Emitter {
+  const core::Program &prog;
+  const core::Clocks &clocks;
+  const stream::Plan &plan;
+  std::unordered_map<std::string, std::string> printed;
+  std::unordered_map<std::string, const core::Var *> var_of;
+  std::unordered_map<std::string, Scalar> elem_of;
+
+  Emitter(const core::Program &p, const core::Clocks &c, const stream::Plan &pl)
+      : prog(p), clocks(c), plan(pl), printed(core::printed_names(p)) {
+    for (auto *vars : {&prog.inputs, &prog.outputs, &prog.locals})
+      for (auto &v : *vars) var_of[v.name] = &v;
+  }
+
+  std::string name(const std::string &var) const {
+    auto it = printed.find(var);
+    return ident(it == printed.end() ? var : it->second);
+  }
+  Scalar elem(const std::string &var, const Type &t, Span where) const {
+    if (t.kind != Type::Tensor || !t.shape.empty())
+      throw CodegenError("codegen.tensor", where,
+                         "'" + name(var) + "' is a tensor: rml compile generates scalar nodes only (rml run --backend stream runs it)");
+    return t.elem;
+  }
+  std::string ck(int term) const { return "rml_ck[" + std::to_string(term) + "]"; }
+
+  // Refusals first: everything the class cannot compute exactly.
+  void check_supported() {
+    for (auto &v : prog.inputs) elem(v.name, v.type, Span{});
+    for (auto &eq : prog.equations) {
+      elem(eq.lhs, eq.type, eq.span);
+      if (eq.prim == core::Prim::Post)
+        throw CodegenError("codegen.post", eq.span,
+                           "'post' needs a window of future cycles: rml compile generates post-free nodes only (rml run "
+                           "--backend stream runs it in the window rml-check's horizon gives)");
+      if (eq.prim == core::Prim::Apply && (eq.op == core::ApplyOp::Call || eq.op == core::ApplyOp::Index || eq.op == core::ApplyOp::Array))
+        throw CodegenError("codegen.fun", eq.span,
+                           "'" + core::apply_name(eq) + "' is not an operator of the table: rml compile generates operators and 'if' only");
+    }
+    for (auto &comp : plan.schedule)
+      if (comp.size() > 1) {
+        const stream::Step &st = plan.steps[static_cast<size_t>(comp[0])];
+        throw CodegenError("codegen.cycle", st.eq ? st.eq->span : Span{},
+                           "an instantaneous cycle through exclusive when/merge branches (around '" +
+                               plan.slots[static_cast<size_t>(st.out)].name + "'): rml compile needs a static order");
+      }
+  }
+
+  std::string header(const std::string &cls, const std::string &source, const std::string &ns) {
+    std::ostringstream h;
+    h << "// Generated by rml compile from " << source << ", node " << prog.main << ". Do not edit.\n"
+      << "// One step() is one cycle; the outputs of a cycle are known at that cycle (output delay 0:\n"
+      << "// the node is post-free). step() returns Status::InputClock when an input is present where its\n"
+      << "// clock is false or absent where it is true (the trace is outside what rml-check assumed), and\n"
+      << "// Status::Error for a case the proof excludes; then the state is unchanged.\n"
+      << "#pragma once\n#include <cstdint>\n\n#include \"rml_cell.hpp\"\n\nnamespace " << ns << " {\n\n"
+      << "class " << cls << " {\n public:\n"
+      << "  static constexpr int kOutputDelay = 0;  // cycles between an input and the outputs it determines\n"
+      << "  struct Inputs {\n";
+    for (auto &v : prog.inputs) h << "    rml::Cell<" << cpp_type(v.type.elem) << "> " << name(v.name) << ";\n";
+    h << "  };\n  struct Outputs {\n";
+    for (auto &v : prog.outputs) h << "    rml::Cell<" << cpp_type(v.type.elem) << "> " << name(v.name) << ";\n";
+    h << "  };\n"
+      << "  void reset() { rml_state_ = State{}; }\n"
+      << "  rml::Status step(const Inputs &rml_in, Outputs &rml_out);\n\n private:\n  struct State {\n";
+    for (auto &eq : prog.equations) {
+      if (eq.prim != core::Prim::Fby && eq.prim != core::Prim::Pre && eq.prim != core::Prim::Arrow) continue;
+      h << "    bool " << name(eq.lhs) << "_started = false;  // " << core::prim_name(eq.prim) << "\n";
+      if (eq.prim != core::Prim::Arrow)
+        h << "    rml::Cell<" << cpp_type(eq.type.elem) << "> " << name(eq.lhs) << "_last;  // its operand at the previous tick\n";
+    }
+    h << "  };\n  State rml_state_;\n};\n\n}  // namespace " << ns << "\n";
+    return h.str();
+  }
+
+  std::string arg(const core::Equation &eq, size_t k) const { return name(eq.args.at(k)); }
+
+  std::string source(const std::string &cls, const std::string &ns) {
+    std::ostringstream s, update;
+    s << "// Generated by rml compile (node " << prog.main << "). Do not edit.\n#include \"" << cls << ".hpp\"\n\n"
+      << "#include \"ops/scalar_ops.hpp\"\n\nnamespace " << ns << " {\n\n"
+      << "using rml::Cell;\nusing rml::Kind;\n\n"
+      << "rml::Status " << cls << "::step(const Inputs &rml_in, Outputs &rml_out) {\n"
+      << "  bool rml_ok = true;\n  bool rml_ck[" << clocks.terms.size() << "] = {};\n  State rml_next = rml_state_;\n";
+    for (auto &v : prog.inputs) s << "  const Cell<" << cpp_type(v.type.elem) << "> " << name(v.name) << " = rml_in." << name(v.name) << ";\n";
+    std::set<std::string> declared;
+    for (auto &v : prog.inputs) declared.insert(v.name);
+    for (auto &comp : plan.schedule) {
+      const stream::Step &st = plan.steps[static_cast<size_t>(comp[0])];
+      if (!st.eq) {  // a clock term
+        int t = static_cast<int>(std::find(plan.clock_slots.begin(), plan.clock_slots.end(), st.out) - plan.clock_slots.begin());
+        const core::ClockTerm &ct = clocks.terms[static_cast<size_t>(t)];
+        s << "  // clock " << clocks.str(t) << "\n";
+        switch (ct.kind) {
+          case core::ClockTerm::Base: {
+            std::string any;
+            for (auto &v : prog.inputs) any += (any.empty() ? "" : " || ") + name(v.name) + ".kind != Kind::Absent";
+            s << "  " << ck(t) << " = " << (any.empty() ? "true" : any) << ";\n";
+            break;
+          }
+          case core::ClockTerm::Never: s << "  " << ck(t) << " = false;\n"; break;
+          case core::ClockTerm::On: {
+            std::string c = name(ct.cond);
+            s << "  " << ck(t) << " = rml::sample(rml_ok, " << ck(ct.parent) << ", " << c << ", " << (ct.positive ? "true" : "false") << ");\n";
+            break;
+          }
+        }
+        continue;
+      }
+      const core::Equation &eq = *st.eq;
+      std::string x = name(eq.lhs), T = cpp_type(eq.type.elem);
+      s << "  // " << x << " (" << core::prim_name(eq.prim) << ", " << (eq.span.valid() ? location(eq.span) : std::string("generated")) << ")\n";
+      s << "  const Cell<" << T << "> " << x << " = ";
+      declared.insert(eq.lhs);
+      int term = clocks.of(eq.lhs);
+      switch (eq.prim) {
+        case core::Prim::Const: s << ck(term) << " ? Cell<" << T << ">::of(" << literal(eq.lit) << ") : Cell<" << T << ">{};\n"; break;
+        case core::Prim::Copy: s << arg(eq, 0) << ";\n"; break;
+        case core::Prim::Apply: {
+          Scalar a = var_elem(eq.args.at(0));
+          std::string params;
+          const char *pn[] = {"a", "b", "c"};
+          for (size_t k = 0; k < eq.args.size(); ++k)
+            params += std::string(k ? ", " : "") + cpp_type(var_elem(eq.args[k])) + " " + pn[k];
+          s << "rml::apply<" << T << ">(rml_ok, [](" << params << ") { return " << (eq.op == core::ApplyOp::If ? "a ? b : c" : op_expression(eq, a, eq.type.elem)) << "; }";
+          for (size_t k = 0; k < eq.args.size(); ++k) s << ", " << arg(eq, k);
+          s << ");\n";
+          break;
+        }
+        case core::Prim::When: s << "rml::when(rml_ok, " << arg(eq, 0) << ", " << arg(eq, 1) << ", " << (eq.positive ? "true" : "false") << ");\n"; break;
+        case core::Prim::Merge: s << "rml::merge(rml_ok, " << arg(eq, 0) << ", " << arg(eq, 1) << ", " << arg(eq, 2) << ");\n"; break;
+        case core::Prim::Fby:
+          // i at the first tick of i, then e at the previous tick (kept in the state).
+          s << arg(eq, 0) << ".kind == Kind::Absent ? Cell<" << T << ">{} : rml_state_." << x << "_started ? rml_state_." << x << "_last : " << arg(eq, 0) << ";\n";
+          update << "  rml::fby_update(rml_ok, " << arg(eq, 0) << ", " << arg(eq, 1) << ", rml_next." << x << "_started, rml_next." << x << "_last);\n";
+          break;
+        case core::Prim::Pre:
+          // nil at the first tick of its clock, then its operand at the previous tick.
+          s << "!" << ck(term) << " ? Cell<" << T << ">{} : rml_state_." << x << "_started ? rml_state_." << x << "_last : Cell<" << T << ">::nil();\n";
+          update << "  rml::pre_update(rml_ok, " << ck(term) << ", " << arg(eq, 0) << ", rml_next." << x << "_started, rml_next." << x << "_last);\n";
+          break;
+        case core::Prim::Arrow:
+          s << "rml::arrow(rml_ok, rml_state_." << x << "_started, " << arg(eq, 0) << ", " << arg(eq, 1) << ");\n";
+          update << "  if (" << arg(eq, 0) << ".kind != Kind::Absent) rml_next." << x << "_started = true;\n";
+          break;
+        case core::Prim::Post: break;  // refused by check_supported
+      }
+    }
+    s << "  // the inputs on their clocks\n";
+    for (auto &v : prog.inputs)
+      s << "  if ((" << name(v.name) << ".kind != Kind::Absent) != " << ck(clocks.of(v.name)) << ") return rml::Status::InputClock;\n";
+    s << "  // the state for the next cycle\n" << update.str();
+    s << "  if (!rml_ok) return rml::Status::Error;\n  rml_state_ = rml_next;\n";
+    for (auto &v : prog.outputs) s << "  rml_out." << name(v.name) << " = " << name(v.name) << ";\n";
+    s << "  return rml::Status::Ok;\n}\n\n}  // namespace " << ns << "\n";
+    return s.str();
+  }
+  Scalar var_elem(const std::string &v) const {
+    for (auto &eq : prog.equations)
+      if (eq.lhs == v) return eq.type.elem;
+    return var_of.at(v)->type.elem;
+  }
+};
+
+const char *kCellHeader = R"CELL(// Generated by rml compile: the cells of a step class and the rules they follow. Do not edit.
+#ifndef RML_GENERATED_CELL_HPP
+#define RML_GENERATED_CELL_HPP
+#include <cstdint>
+
+namespace rml {
+
+enum class Kind : uint8_t { Absent, Nil, Value };
+// A stream's value at one cycle: absent, nil (the first value of a `pre` that no `->`
+// guards) or a value.
+template <class T>
+struct Cell {
+  Kind kind = Kind::Absent;
+  T value{};
+  static Cell of(T v) { return Cell{Kind::Value, v}; }
+  static Cell nil() { return Cell{Kind::Nil, T{}}; }
+  bool operator==(const Cell &o) const { return kind == o.kind && (kind != Kind::Value || value == o.value); }
+};
+
+enum class Status : uint8_t {
+  Ok,
+  InputClock,  // an input present where its clock is false, or absent where it is true
+  Error,       // a case rml-check's proof excludes (operands of mixed presence, a nil condition)
+};
+
+// A sub-clock: the parent ticks and the condition has the polarity.
+inline bool sample(bool &ok, bool parent, const Cell<bool> &c, bool positive) {
+  if (!parent) return false;
+  if (c.kind != Kind::Value) ok = false;
+  return c.kind == Kind::Value && c.value == positive;
+}
+// A pointwise application: absent when every operand is, nil when one is nil.
+template <class R, class F, class... A>
+Cell<R> apply(bool &ok, F f, const Cell<A> &...a) {
+  if (((a.kind == Kind::Absent) && ...)) return {};
+  if (((a.kind == Kind::Absent) || ...)) return ok = false, Cell<R>{};
+  if (((a.kind == Kind::Nil) || ...)) return Cell<R>::nil();
+  return Cell<R>::of(static_cast<R>(f(a.value...)));
+}
+template <class T>
+Cell<T> when(bool &ok, const Cell<T> &x, const Cell<bool> &c, bool positive) {
+  if (c.kind == Kind::Absent) return x.kind == Kind::Absent ? Cell<T>{} : (ok = false, Cell<T>{});
+  if (c.kind == Kind::Nil || x.kind == Kind::Absent) return ok = false, Cell<T>{};
+  return c.value == positive ? x : Cell<T>{};
+}
+template <class T>
+Cell<T> merge(bool &ok, const Cell<bool> &c, const Cell<T> &a, const Cell<T> &b) {
+  if (c.kind == Kind::Absent) return a.kind == Kind::Absent && b.kind == Kind::Absent ? Cell<T>{} : (ok = false, Cell<T>{});
+  if (c.kind == Kind::Nil) return ok = false, Cell<T>{};
+  const Cell<T> &sel = c.value ? a : b, &other = c.value ? b : a;
+  if (sel.kind == Kind::Absent || other.kind != Kind::Absent) ok = false;
+  return sel;
+}
+template <class T>
+Cell<T> arrow(bool &ok, bool started, const Cell<T> &a, const Cell<T> &b) {
+  if ((a.kind == Kind::Absent) != (b.kind == Kind::Absent)) ok = false;
+  if (a.kind == Kind::Absent) return {};
+  return started ? b : a;
+}
+// fby's state: at a tick of i, e (present there too) is the next tick's value.
+template <class T>
+void fby_update(bool &ok, const Cell<T> &i, const Cell<T> &e, bool &started, Cell<T> &last) {
+  if ((i.kind == Kind::Absent) != (e.kind == Kind::Absent)) ok = false;
+  if (i.kind == Kind::Absent) return;
+  started = true;
+  last = e;
+}
+// pre's state: at a tick of its clock, its operand (present there) is the next tick's value.
+template <class T>
+void pre_update(bool &ok, bool ticks, const Cell<T> &x, bool &started, Cell<T> &last) {
+  if (ticks != (x.kind != Kind::Absent)) ok = false;
+  if (!ticks) return;
+  started = true;
+  last = x;
+}
+
+}  // namespace rml
+
+#endif
+)CELL";
+
+}  // namespace
+
+std::string class_name(const std::string &main) { return ident(main); }
+
+std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clocks &clocks, const stream::Plan &plan,
+                                    const std::string &source, const std::string &ns) {
+  Emitter e(prog, clocks, plan);
+  e.check_supported();
+  std::string cls = class_name(prog.main);
+  std::vector<GeneratedFile> out;
+  out.push_back({cls + ".hpp", e.header(cls, source, ns)});
+  out.push_back({cls + ".cpp", e.source(cls, ns)});
+  out.push_back({"rml_cell.hpp", kCellHeader});
+  for (auto &[path, text] : kRuntimeFiles) out.push_back({std::string("runtime/") + path, text});
+  out.push_back({"CMakeLists.txt",
+                 "# Generated by rml compile (node " + prog.main + "): a static library of the step class.\n"
+                 "cmake_minimum_required(VERSION 3.20)\nproject(" + cls + "_step CXX)\nset(CMAKE_CXX_STANDARD 20)\n"
+                 "add_library(" + cls + "_step STATIC " + cls + ".cpp runtime/ops/special.cpp)\n"
+                 "target_include_directories(" + cls + "_step PUBLIC ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/runtime)\n"});
+  return out;
+}
+
+}  // namespace rml::codegen

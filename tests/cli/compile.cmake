@@ -1,0 +1,52 @@
+# rml compile: the files of a step class (and their CMake project builds), the refusals
+# with their exit codes: a node beyond what is generated (3, error[codegen.*] located),
+# one rml-check does not accept (2), an output path that is a file (2).
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+
+expect_exit(0 ${RML} compile ${SRC}/examples/movavg.rml -o ${WORK}/movavg)
+expect_text(OUT "rml compile: movavg -> .*movavg.hpp, movavg.cpp, rml_cell.hpp, runtime/, CMakeLists.txt \\(class rml_generated::movavg\\)")
+foreach(f movavg.hpp movavg.cpp rml_cell.hpp CMakeLists.txt runtime/ops/scalar_ops.hpp runtime/ops/special.cpp)
+  if(NOT EXISTS ${WORK}/movavg/${f})
+    message(FATAL_ERROR "rml compile did not write ${f}")
+  endif()
+endforeach()
+file(READ ${WORK}/movavg/movavg.hpp hpp)
+if(NOT hpp MATCHES "class movavg {" OR NOT hpp MATCHES "rml::Cell<double> avg;" OR NOT hpp MATCHES "kOutputDelay = 0")
+  message(FATAL_ERROR "movavg.hpp:\n${hpp}")
+endif()
+# The generated project builds as it is.
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${WORK}/movavg -B ${WORK}/movavg/build RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE e)
+if(rc EQUAL 0)
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK}/movavg/build RESULT_VARIABLE rc OUTPUT_VARIABLE e ERROR_VARIABLE e)
+endif()
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the generated CMake project does not build:\n${e}")
+endif()
+# Again into the same folder: the generated files are replaced, the others stay.
+file(WRITE ${WORK}/movavg/mine.txt "kept")
+expect_exit(0 ${RML} compile ${SRC}/examples/movavg.rml -o ${WORK}/movavg --namespace plant)
+file(READ ${WORK}/movavg/movavg.hpp hpp)
+if(NOT hpp MATCHES "namespace plant {" OR NOT EXISTS ${WORK}/movavg/mine.txt)
+  message(FATAL_ERROR "a second compile into the folder: ${hpp}")
+endif()
+
+# post: not generated (3), located with a caret.
+expect_exit(3 ${RML} compile ${SRC}/examples/backfill.rml -o ${WORK}/backfill)
+expect_text(ERR "backfill.rml:6:30: error\\[codegen.post\\]: 'post' needs a window of future cycles")
+expect_text(ERR " 6 \\|   o = merge bp \\(i when bp\\) \\(\\(post o\\) when not bp\\);\n   \\|                              \\^~~~~~")
+if(EXISTS ${WORK}/backfill)
+  message(FATAL_ERROR "a refused compile left a folder")
+endif()
+# A fun call: not generated (3).
+file(WRITE ${WORK}/sig.rml "node f(x: real) -> (o: real)\n  o = sigmoid(x);\n")
+expect_exit(3 ${RML} compile ${WORK}/sig.rml -o ${WORK}/sig)
+expect_text(ERR "sig.rml:2:7: error\\[codegen.fun\\]: 'sigmoid' is not an operator of the table")
+# Not accepted by rml-check (2): a nil output (initialisation falsified).
+file(WRITE ${WORK}/nil.rml "node f(x: int) -> (o: int)\n  o = pre x;\n")
+expect_exit(2 ${RML} compile ${WORK}/nil.rml -o ${WORK}/nil)
+expect_text(ERR "error\\[stream.unchecked\\]: 'f' cannot be compiled: initialisation is falsified")
+# The output is a file (2); a missing -o is a usage error (2).
+file(WRITE ${WORK}/afile "x")
+expect_exit(2 ${RML} compile ${SRC}/examples/movavg.rml -o ${WORK}/afile)
+expect_text(ERR "'.*afile' exists and is not a folder")
+expect_exit(2 ${RML} compile ${SRC}/examples/movavg.rml)
