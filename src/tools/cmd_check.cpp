@@ -24,25 +24,6 @@ namespace rml {
 
 namespace {
 
-// --assume: each text is a source of its own, "<--assume K>" (a diagnostic's column is the
-// position inside the option), parsed as one assumption (parse_assumption) and attached to
-// the main node before checking, as if written in its body.
-FrontendOptions assume_options(const std::string &main, const std::vector<std::string> &assume) {
-  FrontendOptions o;
-  o.before_check = [main, assume](FrontendResult &r) {
-    NodeDecl *node = nullptr;
-    for (size_t k = r.checked.prelude_decls; k < r.checked.program.decls.size(); ++k)
-      if (auto *n = std::get_if<NodeDecl>(&r.checked.program.decls[k]); n && n->name == main) node = n;
-    for (size_t k = 0; k < assume.size(); ++k) {
-      auto file = std::make_unique<SourceFile>("<--assume " + std::to_string(k + 1) + ">", assume[k]);
-      std::optional<Assumption> a = parse_assumption(*file, r.diags);
-      r.files.insert(r.files.end() - 1, std::move(file));  // the user's file stays last
-      if (a && node) node->assumptions.push_back(std::move(*a));
-    }
-  };
-  return o;
-}
-
 void print_findings(const check::PropertyResult &p, std::ostream &out) {
   for (auto &f : p.findings) {
     Diagnostic d;
@@ -119,12 +100,8 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
       err << "rml-check: error: --assume needs one main node (use --main)\n";
       return kFrontendError;
     }
-    std::string text = r->files.back()->text;
-    r = run_frontend(c.file, std::move(text), assume_options(mains[0], c.assume));
-    if (r->diags.has_errors()) {
-      err << "rml-check: error: in --assume:\n";
-      return report(*r, err);
-    }
+    r = load_with_assumptions(std::move(r), c.file, mains[0], c.assume, "rml-check", err);
+    if (!r) return kFrontendError;
   }
   // --cex-dir: made before checking, so that a counterexample has somewhere to go (the
   // default folder is made when the first counterexample is found).

@@ -21,6 +21,8 @@ int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err) {
   std::optional<std::string> chosen = choose_main(*r, c.main_node, err);
   if (!chosen) return kFrontendError;
   const std::string main = *chosen;
+  r = load_with_assumptions(std::move(r), c.file, main, c.assume, "rml", err);
+  if (!r) return kFrontendError;
   driver::Elaborated elab;
   try {
     elab = driver::elaborate(r->checked, main);

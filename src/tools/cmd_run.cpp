@@ -37,6 +37,8 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
   std::optional<std::string> chosen = choose_main(*r, c.main_node, err);
   if (!chosen) return kFrontendError;
   const std::string main = *chosen;
+  r = load_with_assumptions(std::move(r), c.file, main, c.assume, "rml", err);
+  if (!r) return kFrontendError;
   if (c.backend == Backend::Stream) return cmd_run_stream(c, *r, main, out, err);
   const oracle::Format fmt = c.format;
   try {

@@ -81,6 +81,7 @@ struct RunCmd {
   std::vector<std::string> require_known, require_true;
   Backend backend = Backend::Reference;
   double check_timeout_s = 20;      // --backend stream: rml-check's time for the node
+  std::vector<std::string> assume;   // extra assumptions on the main node (as rml-check --assume)
 };
 int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err);
 
@@ -89,6 +90,7 @@ struct CompileCmd {
   std::string file, main_node, out_dir;
   std::string ns = "rml_generated";  // the class's C++ namespace
   double check_timeout_s = 20;
+  std::vector<std::string> assume;   // extra assumptions on the main node (as rml-check --assume)
 };
 int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err);
 

@@ -66,6 +66,9 @@ int main(int argc, char **argv) {
                          "of the trace's length), funs compiled. Exit 2 when rml-check falsifies clocks, causality or "
                          "productivity, 3 when it cannot decide them or when the trace breaks the node's assumptions "
                          "beyond the window");
+  r->add_option("--assume", run.assume,
+                "an extra assumption on the main node, as rml-check --assume (a trace that breaks it is said as run.assume; "
+                "--backend stream proves the node under it)");
   rml::add_numeric_option(r, "--check-timeout", run.check_timeout_s, &rml::parse_timeout,
                           "--backend stream: seconds for rml-check's proof of the node (default 20)");
 
@@ -81,6 +84,7 @@ int main(int argc, char **argv) {
   m->add_option("--main", compile.main_node, "main node (default: the file's only node that can be one)");
   m->add_option("-o,--output", compile.out_dir, "output folder (created; generated files in it are replaced)")->required();
   m->add_option("--namespace", compile.ns, "C++ namespace of the class (default rml_generated)");
+  m->add_option("--assume", compile.assume, "an extra assumption on the main node, as rml-check --assume");
   rml::add_numeric_option(m, "--check-timeout", compile.check_timeout_s, &rml::parse_timeout,
                           "seconds for rml-check's proof of the node (default 20)");
 
