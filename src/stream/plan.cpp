@@ -52,34 +52,55 @@ StepKind kind_of(core::Prim prim) {
 }
 
 // The schedule: one vertex per step, an edge producer -> reader for every operand read at
-// the same cycle (offset 0, core/primitives.hpp) and every context clock read. Tarjan's
-// algorithm numbers the components in reverse topological order.
+// the same cycle (offset 0, core/primitives.hpp) and every context clock read; Tarjan's
+// algorithm numbers the components in reverse topological order. The state primitives
+// (fby, pre, post) also look at their delayed operand's presence at the cycle: that
+// producer goes first too where this closes no cycle (it does in `x = 0 fby x`), so that
+// the sweep rarely has to run a step twice. Only speed depends on those soft edges.
 void schedule(Plan &p) {
   using G = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-  G g(p.steps.size());
+  const size_t N = p.steps.size();
+  G hard(N), both(N);
   std::vector<int> producer(p.slots.size(), -1);
-  for (size_t k = 0; k < p.steps.size(); ++k) producer[p.steps[k].out] = static_cast<int>(k);
-  auto same_cycle_reads = [&](const Step &st) {
+  for (size_t k = 0; k < N; ++k) producer[p.steps[k].out] = static_cast<int>(k);
+  auto reads = [&](const Step &st, bool same_cycle) {
     std::vector<int> deps;
     for (size_t j = 0; j < st.in.size(); ++j)
-      if (!st.eq || core::use_of(*st.eq, j).offset == 0) deps.push_back(st.in[j]);
-    if (st.clock >= 0) deps.push_back(st.clock);
+      if (!st.eq || (core::use_of(*st.eq, j).offset == 0) == same_cycle) deps.push_back(st.in[j]);
+    if (same_cycle && st.clock >= 0) deps.push_back(st.clock);
     return deps;
   };
-  for (size_t k = 0; k < p.steps.size(); ++k)
-    for (int c : same_cycle_reads(p.steps[k]))
-      if (producer[c] >= 0) boost::add_edge(static_cast<size_t>(producer[c]), k, g);
-  std::vector<int> comp(p.steps.size());
-  int n = p.steps.empty() ? 0 : boost::strong_components(g, comp.data());
-  p.schedule.assign(static_cast<size_t>(n), {});
-  for (size_t k = 0; k < p.steps.size(); ++k) p.schedule[static_cast<size_t>(n - 1 - comp[k])].push_back(static_cast<int>(k));
+  for (size_t k = 0; k < N; ++k) {
+    for (int c : reads(p.steps[k], true))
+      if (producer[c] >= 0) boost::add_edge(static_cast<size_t>(producer[c]), k, hard), boost::add_edge(static_cast<size_t>(producer[c]), k, both);
+    for (int c : reads(p.steps[k], false))
+      if (producer[c] >= 0) boost::add_edge(static_cast<size_t>(producer[c]), k, both);
+  }
+  std::vector<int> hard_comp(N), both_comp(N);
+  int nh = N ? boost::strong_components(hard, hard_comp.data()) : 0;
+  int nb = N ? boost::strong_components(both, both_comp.data()) : 0;
+  // Topological ranks (Tarjan numbers sinks first); sorted by the soft order, then the hard.
+  std::vector<size_t> order(N);
+  for (size_t k = 0; k < N; ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    int ra = nb - 1 - both_comp[a], rb = nb - 1 - both_comp[b];
+    if (ra != rb) return ra < rb;
+    return nh - 1 - hard_comp[a] < nh - 1 - hard_comp[b];
+  });
+  p.schedule.clear();
+  for (size_t idx = 0; idx < N; ++idx) {
+    size_t k = order[idx];
+    if (idx == 0 || hard_comp[k] != hard_comp[order[idx - 1]]) p.schedule.emplace_back();
+    p.schedule.back().push_back(static_cast<int>(k));
+  }
   // Checked, not trusted: every same-cycle operand is produced in an earlier component or
-  // in the same one.
-  std::vector<int> at(p.steps.size());
+  // in the same one, and a component is one strongly connected set.
+  std::vector<int> at(N);
   for (size_t c = 0; c < p.schedule.size(); ++c)
     for (int k : p.schedule[c]) at[static_cast<size_t>(k)] = static_cast<int>(c);
-  for (size_t k = 0; k < p.steps.size(); ++k)
-    for (int c : same_cycle_reads(p.steps[k]))
+  if (p.schedule.size() != static_cast<size_t>(nh)) throw PlanError("internal: a component of the schedule is split");
+  for (size_t k = 0; k < N; ++k)
+    for (int c : reads(p.steps[k], true))
       if (producer[c] >= 0 && at[static_cast<size_t>(producer[c])] > at[k])
         throw PlanError("internal: the schedule runs '" + p.slots[p.steps[k].out].name + "' before its operand '" +
                         p.slots[c].name + "'");

@@ -33,21 +33,34 @@ Cell FrameView::cell(int slot) const {
 
 namespace {
 
-// A rule's result: a tag, a payload, and, for a ‖ produced here, the rule and why.
+// A rule's result: a tag, its payload (where it is: a cell of the ring, a memory, or the
+// result's own storage; never copied before commit), and, for a ‖ produced here, the rule
+// and why.
 struct Out {
   Tag tag = Tag::Bot;
-  std::vector<double> r;
+  const double *rp = nullptr;  // the payload of a real result
+  const int64_t *ip = nullptr;  // of an int or bool result
+  size_t count = 0;             // its elements
+  double r1 = 0;                // a scalar computed here
+  int64_t i1 = 0;
+  std::vector<double> r;        // a tensor computed here
   std::vector<int64_t> i;
   const char *rule = nullptr;
   std::string why;
   void set(Tag t) { tag = t, rule = nullptr; }
   void error(const char *rl, std::string w) { tag = Tag::Err, rule = rl, why = std::move(w); }
   void propagate_error() { set(Tag::Err); }
-  void boolean(bool b) { set(Tag::Val), i.assign(1, b ? 1 : 0); }
-  void value(const array::Tensor &t) {
+  void real(double v) { set(Tag::Val), r1 = v, rp = &r1, count = 1; }
+  void integer(int64_t v) { set(Tag::Val), i1 = v, ip = &i1, count = 1; }
+  void boolean(bool b) { integer(b ? 1 : 0); }
+  void value(array::Tensor t) {
     set(Tag::Val);
-    if (t.elem == Scalar::Real) r = t.r;
-    else i = t.i;
+    if (t.elem == Scalar::Real) r = std::move(t.r), rp = r.data(), count = r.size();
+    else i = std::move(t.i), ip = i.data(), count = i.size();
+  }
+  void view(const array::Tensor &t) {  // a constant, kept by the runner
+    set(Tag::Val);
+    rp = t.r.data(), ip = t.i.data(), count = std::max(t.r.size(), t.i.size());
   }
 };
 
@@ -76,6 +89,10 @@ struct Runner::Impl {
   array::Evaluator eval;
   size_t S, RW, IW, K;  // slots, real and int words per frame, steps
   std::vector<int> comp_of;
+  // Per slot: every reader of a change at the swept cycle runs later in the sweep anyway
+  // (none reads it backwards): changed() has nothing to queue then.
+  std::vector<uint8_t> quiet_in_sweep;
+  std::vector<int> stateful;  // the steps with a memory (fby, ->, pre, post)
   std::vector<array::Tensor> constants;
   std::vector<Memory> memory;  // per step
   // The ring: frames of cycles [front, back), cycle n at index n & (cap - 1).
@@ -100,6 +117,14 @@ struct Runner::Impl {
     comp_of.assign(K, 0);
     for (size_t ci = 0; ci < plan.schedule.size(); ++ci)
       for (int k : plan.schedule[ci]) comp_of[static_cast<size_t>(k)] = static_cast<int>(ci);
+    quiet_in_sweep.assign(S, 1);
+    for (size_t k = 0; k < K; ++k) {
+      const Step &st = plan.steps[k];
+      for (const Reader &r : plan.readers[static_cast<size_t>(st.out)])
+        if (r.travel == Travel::Backward || comp_of[static_cast<size_t>(r.step)] <= comp_of[k]) quiet_in_sweep[static_cast<size_t>(st.out)] = 0;
+      if (st.kind == StepKind::Fby || st.kind == StepKind::Arrow || st.kind == StepKind::Pre || st.kind == StepKind::Post)
+        stateful.push_back(static_cast<int>(k));
+    }
     constants.resize(K);
     for (size_t k = 0; k < K; ++k) {
       const Step &st = plan.steps[k];
@@ -152,8 +177,9 @@ struct Runner::Impl {
   void copy(int c, size_t n, Out &o) const {
     const Slot &s = plan.slots[static_cast<size_t>(c)];
     o.set(tag(c, n));
-    if (s.elem == Scalar::Real) o.r.assign(&reals[at(n) * RW + s.offset], &reals[at(n) * RW + s.offset] + s.numel);
-    else o.i.assign(&ints[at(n) * IW + s.offset], &ints[at(n) * IW + s.offset] + s.numel);
+    o.count = s.numel;
+    if (s.elem == Scalar::Real) o.rp = reals.data() + at(n) * RW + s.offset;
+    else o.ip = ints.data() + at(n) * IW + s.offset;
   }
   array::Tensor tensor(int c, size_t n) const {
     const Slot &s = plan.slots[static_cast<size_t>(c)];
@@ -213,7 +239,7 @@ struct Runner::Impl {
     if (kt == Tag::Bot) return o.set(Tag::Bot);
     if (kt == Tag::Err) return o.propagate_error();
     if (!bval(st.clock, n)) return o.set(Tag::Abs);
-    o.value(constants[static_cast<size_t>(k)]);
+    o.view(constants[static_cast<size_t>(k)]);
   }
   // §4.3 pointwise application: ⊥ first, then all-□, then all present.
   void rule_apply(int k, const Step &st, size_t n, Out &o) {
@@ -264,11 +290,11 @@ struct Runner::Impl {
       case ScalarOp::If: return copy(bval(a, n) ? st.in[1] : st.in[2], n, o);
       case ScalarOp::Unary: {
         Scalar re = *ops::result_type(ops::row(st.un).typing, ae);
-        if (ae == Scalar::Real && re == Scalar::Real) o.r.assign(1, ops::real_unary(st.un, rval(a, n)));
-        else if (ae == Scalar::Real) o.i.assign(1, ops::real_to_int(st.un, rval(a, n)));
-        else if (re == Scalar::Real) o.r.assign(1, static_cast<double>(ival(a, n)));
+        if (ae == Scalar::Real && re == Scalar::Real) o.real(ops::real_unary(st.un, rval(a, n)));
+        else if (ae == Scalar::Real) o.integer(ops::real_to_int(st.un, rval(a, n)));
+        else if (re == Scalar::Real) o.real(static_cast<double>(ival(a, n)));
         else if (re == Scalar::Bool) o.boolean(ops::int_unary(st.un, bval(a, n)) != 0);
-        else o.i.assign(1, ops::int_unary(st.un, ival(a, n)));
+        else o.integer(ops::int_unary(st.un, ival(a, n)));
         return;
       }
       case ScalarOp::Binary: {
@@ -277,14 +303,12 @@ struct Runner::Impl {
         if (ae == Scalar::Real) {
           double x = rval(a, n), y = rval(b, n);
           if (cmp) return o.boolean(ops::compare(st.bin, x, y));
-          o.r.assign(1, ops::real_binary(st.bin, x, y));
-          return;
+          return o.real(ops::real_binary(st.bin, x, y));
         }
         if (ae == Scalar::Bool) return o.boolean(ops::int_binary(st.bin, bval(a, n), bval(b, n)) != 0);
         int64_t v = ops::int_binary(st.bin, ival(a, n), ival(b, n));
         if (cmp) return o.boolean(v != 0);
-        o.i.assign(1, v);
-        return;
+        return o.integer(v);
       }
     }
   }
@@ -361,8 +385,8 @@ struct Runner::Impl {
   }
   static void recall(const Memory &mem, Out &o) {
     o.set(mem.second);
-    o.r = mem.r;
-    o.i = mem.i;
+    o.rp = mem.r.data(), o.ip = mem.i.data();
+    o.count = std::max(mem.r.size(), mem.i.size());
   }
   // Lustre `a -> b`.
   void rule_arrow(int k, const Step &st, size_t n, Out &o) {
@@ -460,14 +484,13 @@ struct Runner::Impl {
     const Slot &s = plan.slots[static_cast<size_t>(st.out)];
     uint8_t &t = tags[at(n) * S + static_cast<size_t>(st.out)];
     Tag old = static_cast<Tag>(t);
-    double *rp = &reals[at(n) * RW + s.offset];
-    int64_t *ip = &ints[at(n) * IW + s.offset];
+    const bool real = s.elem == Scalar::Real;
+    double *rp = real ? reals.data() + at(n) * RW + s.offset : nullptr;
+    int64_t *ip = real ? nullptr : ints.data() + at(n) * IW + s.offset;
     bool same = true;
     if (o.tag == Tag::Val) {
-      if ((s.elem == Scalar::Real ? o.r.size() : o.i.size()) != s.numel)
-        throw StreamError("internal: result of '" + s.name + "' has the wrong size");
-      same = s.elem == Scalar::Real ? std::memcmp(rp, o.r.data(), s.numel * sizeof(double)) == 0
-                                    : std::equal(o.i.begin(), o.i.end(), ip);
+      if (o.count != s.numel || (real ? !o.rp : !o.ip)) throw StreamError("internal: result of '" + s.name + "' has the wrong size");
+      same = real ? std::memcmp(rp, o.rp, s.numel * sizeof(double)) == 0 : std::memcmp(ip, o.ip, s.numel * sizeof(int64_t)) == 0;
     }
     if (old == o.tag && same) return false;
     if (old != Tag::Bot && o.tag != Tag::Err)
@@ -475,8 +498,8 @@ struct Runner::Impl {
     if (old == Tag::Bot) --bots[at(n)];
     t = static_cast<uint8_t>(o.tag);
     if (o.tag == Tag::Val) {
-      if (s.elem == Scalar::Real) std::memcpy(rp, o.r.data(), s.numel * sizeof(double));
-      else std::copy(o.i.begin(), o.i.end(), ip);
+      if (real) std::memcpy(rp, o.rp, s.numel * sizeof(double));
+      else std::memcpy(ip, o.ip, s.numel * sizeof(int64_t));
     }
     if (o.tag == Tag::Err && o.rule && origin_seen.insert({st.out, n}).second) {
       oracle::ErrorOrigin e;
@@ -497,12 +520,14 @@ struct Runner::Impl {
   }
   // Slot c changed at cycle n: its readers must run again, where they read it.
   void changed(int c, size_t n) {
+    if (sweeping != SIZE_MAX && n + 1 == back && quiet_in_sweep[static_cast<size_t>(c)]) return;
     bool err = tag(c, n) == Tag::Err;
     for (const Reader &r : plan.readers[static_cast<size_t>(c)]) {
-      // While cycle n is swept, a same-cycle reader in a later component runs anyway.
-      if (r.travel == Travel::Instant && n + 1 == back && sweeping != SIZE_MAX && comp_of[static_cast<size_t>(r.step)] > static_cast<int>(sweeping))
-        continue;
-      push(r.step, n);
+      // While cycle n is swept, a reader in a later component runs at n anyway (and there
+      // is no later cycle yet for a forward reader).
+      bool runs_anyway = n + 1 == back && sweeping != SIZE_MAX && comp_of[static_cast<size_t>(r.step)] > static_cast<int>(sweeping);
+      if (runs_anyway && r.travel != Travel::Backward) continue;
+      if (!runs_anyway) push(r.step, n);
       if (r.travel == Travel::Forward) {
         for (size_t m = n + 1; m < back; ++m) {
           push(r.step, m);
@@ -598,19 +623,23 @@ struct Runner::Impl {
     size_t f = front;
     check_input_clocks(f);
     if (emit) emit(view(f));
-    for (size_t k = 0; k < K; ++k) {
-      const Step &st = plan.steps[k];
-      if (st.kind != StepKind::Fby && st.kind != StepKind::Arrow && st.kind != StepKind::Pre && st.kind != StepKind::Post) continue;
+    for (int k : stateful) {
+      const Step &st = plan.steps[static_cast<size_t>(k)];
       if (skip(st.ticks, f)) continue;
-      Memory &m = memory[k];
+      Memory &m = memory[static_cast<size_t>(k)];
       m.has = true;
       m.first = tag(st.ticks, f);
       int second = st.kind == StepKind::Fby ? st.in[1] : st.kind == StepKind::Pre ? st.in[0] : -1;
       if (second < 0) continue;  // ->: the tick is enough; post: only that it ticked (changed())
       const Slot &s = plan.slots[static_cast<size_t>(second)];
       m.second = tag(second, f);
-      if (s.elem == Scalar::Real) m.r.assign(&reals[at(f) * RW + s.offset], &reals[at(f) * RW + s.offset] + s.numel);
-      else m.i.assign(&ints[at(f) * IW + s.offset], &ints[at(f) * IW + s.offset] + s.numel);
+      if (s.elem == Scalar::Real) {
+        m.r.resize(s.numel);
+        std::copy_n(reals.data() + at(f) * RW + s.offset, s.numel, m.r.data());
+      } else {
+        m.i.resize(s.numel);
+        std::copy_n(ints.data() + at(f) * IW + s.offset, s.numel, m.i.data());
+      }
     }
     ++front;
   }
