@@ -8,6 +8,7 @@ PACKAGES=(
   libz3-dev z3                      # SMT (checker)
   libboost-graph-dev                # dependency graphs, SCCs
   libeigen3-dev                     # kernels
+  libsleef-dev                      # vectorised exp, log, tanh (the executor)
   librapidcheck-dev libgtest-dev libgmock-dev   # tests
   libbenchmark-dev                  # benchmarks
   libcli11-dev nlohmann-json3-dev libfmt-dev

@@ -17,6 +17,7 @@
 
 #include "array/exec/exec.hpp"
 #include "array/exec/plan.hpp"
+#include "array/exec/vector_math.hpp"
 #include "ops/scalar_ops.hpp"
 
 namespace rml::exec {
@@ -35,7 +36,7 @@ using ops::compare;
 inline int64_t to_int(UnOp op, double v) { return ops::real_to_int(op, v); }
 template <class R>
 inline R un_r(UnOp op, R x) {
-  return ops::real_unary(op, x);
+  return vmath::vectorised(op) ? vmath::apply(op, x) : ops::real_unary(op, x);
 }
 inline int64_t un_i(UnOp op, int64_t x) { return ops::int_unary(op, x); }
 template <class R>
@@ -221,9 +222,9 @@ class MapEval {
         case UnOp::Neg: return each(std::integral_constant<UnOp, UnOp::Neg>{});
         case UnOp::Abs: return each(std::integral_constant<UnOp, UnOp::Abs>{});
         case UnOp::Sqrt: return each(std::integral_constant<UnOp, UnOp::Sqrt>{});
-        case UnOp::Exp: return each(std::integral_constant<UnOp, UnOp::Exp>{});
-        case UnOp::Log: return each(std::integral_constant<UnOp, UnOp::Log>{});
-        case UnOp::Tanh: return each(std::integral_constant<UnOp, UnOp::Tanh>{});
+        case UnOp::Exp:
+        case UnOp::Log:
+        case UnOp::Tanh: return vmath::apply(in.un, x, y, n);  // SLEEF, 4 or 8 lanes
         default:
           for (int64_t k = 0; k < n; ++k) y[k] = un_r(in.un, x[k]);
           return;
