@@ -15,6 +15,8 @@
 #include "stream/plan.hpp"
 #include "stream/runner.hpp"
 
+#include "chain.hpp"  // rml compile of the 100-layer chain (benchmarks/CMakeLists.txt)
+
 namespace {
 
 using rml::oracle::Cell;
@@ -85,6 +87,21 @@ void BM_HandWrittenChain(benchmark::State &st) {
   benchmark::DoNotOptimize(sum);
 }
 
+// The step class rml compile generates for the 100-layer chain.
+void BM_GeneratedChain(benchmark::State &st) {
+  size_t cycles = static_cast<size_t>(st.range(0));
+  double sum = 0;
+  for (auto _ : st) {
+    bench::chain c;
+    bench::chain::Outputs out;
+    for (size_t n = 0; n < cycles; ++n) {
+      c.step({rml::Cell<double>::of(double(n % 7))}, out);
+      sum += out.o.value;
+    }
+  }
+  benchmark::DoNotOptimize(sum);
+}
+
 void BM_OracleChain(benchmark::State &st) {
   Compiled c(chain_program(static_cast<int>(st.range(0))), "chain");
   rml::oracle::Inputs in;
@@ -138,6 +155,7 @@ void BM_HandWrittenBackfill(benchmark::State &st) {
 
 BENCHMARK(BM_HandWrittenChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GeneratedChain)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OracleChain)->Args({10, 10000})->Args({100, 10000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HandWrittenBackfill)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamBackfill)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);
