@@ -5,7 +5,9 @@
 // step() return Status::Error rather than a value.
 #include "codegen/emit_cpp.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <queue>
 #include <set>
 #include <sstream>
 
@@ -110,24 +112,25 @@ const char *binop_name(ops::BinOp op) {
 
 // The value of a scalar operator on the operands' values a (and b), as the oracle's
 // scalar path computes it (ops/scalar_ops.hpp, the same functions).
-std::string op_expression(const core::Equation &eq, Scalar arg, Scalar result) {
+std::string op_expression(const core::Equation &eq, Scalar arg, Scalar result, const std::vector<std::string> &v) {
   const std::string ops = "rml::ops::";
+  const std::string a = v.at(0), b = v.size() > 1 ? v[1] : "", c = v.size() > 2 ? v[2] : "";
   switch (eq.op) {
     case core::ApplyOp::Unary: {
       std::string op = ops + "UnOp::" + unop_name(eq.un);
-      if (arg == Scalar::Real && result == Scalar::Real) return ops + "real_unary(" + op + ", a)";
-      if (arg == Scalar::Real) return ops + "real_to_int(" + op + ", a)";
-      if (result == Scalar::Real) return "static_cast<double>(a)";
-      if (result == Scalar::Bool) return ops + "int_unary(" + op + ", a) != 0";
-      return ops + "int_unary(" + op + ", a)";
+      if (arg == Scalar::Real && result == Scalar::Real) return ops + "real_unary(" + op + ", " + a + ")";
+      if (arg == Scalar::Real) return ops + "real_to_int(" + op + ", " + a + ")";
+      if (result == Scalar::Real) return "static_cast<double>(" + a + ")";
+      if (result == Scalar::Bool) return ops + "int_unary(" + op + ", " + a + ") != 0";
+      return ops + "int_unary(" + op + ", " + a + ")";
     }
     case core::ApplyOp::Binary: {
       std::string op = ops + "BinOp::" + binop_name(eq.bin);
-      if (arg == Scalar::Real) return (ops::is_comparison(eq.bin) ? ops + "compare(" : ops + "real_binary(") + op + ", a, b)";
-      if (arg == Scalar::Bool || ops::is_comparison(eq.bin)) return ops + "int_binary(" + op + ", a, b) != 0";
-      return ops + "int_binary(" + op + ", a, b)";
+      if (arg == Scalar::Real) return (ops::is_comparison(eq.bin) ? ops + "compare(" : ops + "real_binary(") + op + ", " + a + ", " + b + ")";
+      if (arg == Scalar::Bool || ops::is_comparison(eq.bin)) return ops + "int_binary(" + op + ", " + a + ", " + b + ") != 0";
+      return ops + "int_binary(" + op + ", " + a + ", " + b + ")";
     }
-    case core::ApplyOp::If: return "a ? b : c";
+    case core::ApplyOp::If: return a + " ? " + b + " : " + c;
     case core::ApplyOp::Index:
     case core::ApplyOp::Array:
     case core::ApplyOp::Call: break;
@@ -200,11 +203,12 @@ struct Emitter {
     h << "  };\n"
       << "  void reset() { rml_state_ = State{}; }\n"
       << "  rml::Status step(const Inputs &rml_in, Outputs &rml_out);\n\n private:\n  struct State {\n";
+    const std::set<std::string> nil = may_nil();
+    h << "    bool ticked[" << clocks.terms.size() << "] = {};  // per clock term: it has ticked before\n";
     for (auto &eq : prog.equations) {
-      if (eq.prim != core::Prim::Fby && eq.prim != core::Prim::Pre && eq.prim != core::Prim::Arrow) continue;
-      h << "    bool " << name(eq.lhs) << "_started = false;  // " << core::prim_name(eq.prim) << "\n";
-      if (eq.prim != core::Prim::Arrow)
-        h << "    rml::Cell<" << cpp_type(eq.type.elem) << "> " << name(eq.lhs) << "_last;  // its operand at the previous tick\n";
+      if (eq.prim != core::Prim::Fby && eq.prim != core::Prim::Pre) continue;
+      h << "    " << cpp_type(eq.type.elem) << " " << name(eq.lhs) << "_last{};  // " << core::prim_name(eq.prim) << ": its operand at the previous tick\n";
+      if (nil.count(eq.lhs)) h << "    bool " << name(eq.lhs) << "_last_nil = false;\n";
     }
     h << "  };\n  State rml_state_;\n};\n\n}  // namespace " << ns << "\n";
     return h.str();
@@ -212,18 +216,87 @@ struct Emitter {
 
   std::string arg(const core::Equation &eq, size_t k) const { return name(eq.args.at(k)); }
 
+  // The order of the step: the schedule's same-cycle dependences, plus each equation after
+  // the clock term it is guarded by (Kahn's algorithm, the schedule's order among ready
+  // steps).
+  std::vector<int> clock_directed_order() const {
+    const size_t N = plan.steps.size();
+    std::vector<int> producer(plan.slots.size(), -1), pos(N);
+    for (size_t k = 0; k < N; ++k) producer[static_cast<size_t>(plan.steps[k].out)] = static_cast<int>(k);
+    size_t p = 0;
+    for (auto &comp : plan.schedule)
+      for (int k : comp) pos[static_cast<size_t>(k)] = static_cast<int>(p++);
+    std::vector<std::vector<int>> readers(N);
+    std::vector<int> missing(N, 0);
+    for (size_t k = 0; k < N; ++k) {
+      const stream::Step &st = plan.steps[k];
+      std::vector<int> deps;
+      for (size_t j = 0; j < st.in.size(); ++j)
+        if (!st.eq || core::use_of(*st.eq, j).offset == 0) deps.push_back(st.in[j]);
+      if (st.clock >= 0) deps.push_back(st.clock);
+      if (st.eq) deps.push_back(plan.clock_slots[static_cast<size_t>(clocks.of(st.eq->lhs))]);
+      std::sort(deps.begin(), deps.end());
+      deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+      for (int c : deps)
+        if (int q = producer[static_cast<size_t>(c)]; q >= 0 && q != static_cast<int>(k)) readers[static_cast<size_t>(q)].push_back(static_cast<int>(k)), ++missing[k];
+    }
+    auto later = [&](int a, int b) { return pos[static_cast<size_t>(a)] > pos[static_cast<size_t>(b)]; };
+    std::priority_queue<int, std::vector<int>, decltype(later)> ready(later);
+    for (size_t k = 0; k < N; ++k)
+      if (!missing[k]) ready.push(static_cast<int>(k));
+    std::vector<int> order;
+    while (!ready.empty()) {
+      int k = ready.top();
+      ready.pop();
+      order.push_back(k);
+      for (int r : readers[static_cast<size_t>(k)])
+        if (--missing[static_cast<size_t>(r)] == 0) ready.push(r);
+    }
+    if (order.size() != N)
+      throw CodegenError("codegen.cycle", Span{}, "the clocks and the equations they guard form a cycle: no static order");
+    return order;
+  }
+
+  // Which variables may be nil (the first value of a `pre`, and what it flows into): only
+  // those carry a nil flag in the generated code.
+  std::set<std::string> may_nil() const {
+    std::set<std::string> nil;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto &eq : prog.equations) {
+        if (nil.count(eq.lhs)) continue;
+        bool n = eq.prim == core::Prim::Pre;
+        for (size_t k = 0; k < eq.args.size(); ++k)
+          if (core::use_of(eq, k).nil_flows && nil.count(eq.args[k])) n = true;
+        if (n) nil.insert(eq.lhs), changed = true;
+      }
+    }
+    return nil;
+  }
+
+  // The step, clock-directed: a variable is computed where its clock ticks (the clock
+  // calculus rml-check proved makes its operands present there), as a plain value, with a
+  // nil flag where it may be nil.
   std::string source(const std::string &cls, const std::string &ns) {
-    std::ostringstream s, check, update;
+    const std::set<std::string> nil = may_nil();
+    auto nil_of = [&](const std::string &v) { return nil.count(v) ? name(v) + "_nil" : std::string("false"); };
+    std::ostringstream s, update;
+    std::set<int> ticking;  // the clocks of state primitives
     s << "// Generated by rml compile (node " << prog.main << "). Do not edit.\n#include \"" << cls << ".hpp\"\n\n"
       << "#include \"ops/scalar_ops.hpp\"\n\nnamespace " << ns << " {\n\n"
       << "using rml::Cell;\nusing rml::Kind;\n\n"
       << "rml::Status " << cls << "::step(const Inputs &rml_in, Outputs &rml_out) {\n"
-      << "  bool rml_ok = true;\n  bool rml_ck[" << clocks.terms.size() << "] = {};\n";
-    for (auto &v : prog.inputs) s << "  const Cell<" << cpp_type(v.type.elem) << "> " << name(v.name) << " = rml_in." << name(v.name) << ";\n";
-    std::set<std::string> declared;
-    for (auto &v : prog.inputs) declared.insert(v.name);
-    for (auto &comp : plan.schedule) {
-      const stream::Step &st = plan.steps[static_cast<size_t>(comp[0])];
+      << "  bool rml_ok = true;  // false: a nil condition (excluded by rml-check's clocks)\n"
+      << "  bool rml_ck[" << clocks.terms.size() << "] = {};  // the clock terms, computed once\n";
+    for (auto &v : prog.inputs)
+      s << "  const " << cpp_type(v.type.elem) << " " << name(v.name) << " = rml_in." << name(v.name) << ".value;\n";
+    for (auto &eq : prog.equations) {
+      s << "  " << cpp_type(eq.type.elem) << " " << name(eq.lhs) << "{};";
+      if (nil.count(eq.lhs)) s << " bool " << name(eq.lhs) << "_nil = false;";
+      s << "\n";
+    }
+    for (int step : clock_directed_order()) {
+      const stream::Step &st = plan.steps[static_cast<size_t>(step)];
       if (!st.eq) {  // a clock term
         int t = static_cast<int>(std::find(plan.clock_slots.begin(), plan.clock_slots.end(), st.out) - plan.clock_slots.begin());
         const core::ClockTerm &ct = clocks.terms[static_cast<size_t>(t)];
@@ -231,67 +304,86 @@ struct Emitter {
         switch (ct.kind) {
           case core::ClockTerm::Base: {
             std::string any;
-            for (auto &v : prog.inputs) any += (any.empty() ? "" : " || ") + name(v.name) + ".kind != Kind::Absent";
+            for (auto &v : prog.inputs) any += (any.empty() ? "" : " || ") + ("rml_in." + name(v.name)) + ".kind != Kind::Absent";
             s << "  " << ck(t) << " = " << (any.empty() ? "true" : any) << ";\n";
             break;
           }
           case core::ClockTerm::Never: s << "  " << ck(t) << " = false;\n"; break;
           case core::ClockTerm::On: {
             std::string c = name(ct.cond);
-            s << "  " << ck(t) << " = rml::sample(rml_ok, " << ck(ct.parent) << ", " << c << ", " << (ct.positive ? "true" : "false") << ");\n";
+            if (nil.count(ct.cond)) s << "  if (" << ck(ct.parent) << " && " << c << "_nil) rml_ok = false;\n";
+            s << "  " << ck(t) << " = " << ck(ct.parent) << " && " << (ct.positive ? "" : "!") << c << ";\n";
             break;
           }
         }
         continue;
       }
       const core::Equation &eq = *st.eq;
-      std::string x = name(eq.lhs), T = cpp_type(eq.type.elem);
-      s << "  // " << x << " (" << core::prim_name(eq.prim) << ", " << (eq.span.valid() ? location(eq.span) : std::string("generated")) << ")\n";
-      s << "  const Cell<" << T << "> " << x << " = ";
-      declared.insert(eq.lhs);
-      int term = clocks.of(eq.lhs);
+      std::string x = name(eq.lhs), ckx = ck(clocks.of(eq.lhs));
+      std::string value, nilv = "false";
+      auto a = [&](size_t k) { return arg(eq, k); };
+      auto any_nil = [&](std::initializer_list<size_t> ks) {
+        std::string e;
+        for (size_t k : ks)
+          if (nil.count(eq.args[k])) e += (e.empty() ? "" : " || ") + nil_of(eq.args[k]);
+        return e.empty() ? std::string("false") : e;
+      };
+      // A state primitive has started when its clock has ticked before (its operands are on
+      // that clock): one flag per clock term, not per equation.
+      std::string last = "rml_state_." + x + "_last", started = "rml_state_.ticked[" + std::to_string(clocks.of(eq.lhs)) + "]";
+      if (eq.prim == core::Prim::Fby || eq.prim == core::Prim::Pre || eq.prim == core::Prim::Arrow) ticking.insert(clocks.of(eq.lhs));
       switch (eq.prim) {
-        case core::Prim::Const: s << ck(term) << " ? Cell<" << T << ">::of(" << literal(eq.lit) << ") : Cell<" << T << ">{};\n"; break;
-        case core::Prim::Copy: s << arg(eq, 0) << ";\n"; break;
+        case core::Prim::Const: value = literal(eq.lit); break;
+        case core::Prim::Copy: value = a(0), nilv = nil_of(eq.args[0]); break;
         case core::Prim::Apply: {
-          Scalar a = var_elem(eq.args.at(0));
-          std::string params;
-          const char *pn[] = {"a", "b", "c"};
-          for (size_t k = 0; k < eq.args.size(); ++k)
-            params += std::string(k ? ", " : "") + cpp_type(var_elem(eq.args[k])) + " " + pn[k];
-          s << "rml::apply<" << T << ">(rml_ok, [](" << params << ") { return " << (eq.op == core::ApplyOp::If ? "a ? b : c" : op_expression(eq, a, eq.type.elem)) << "; }";
-          for (size_t k = 0; k < eq.args.size(); ++k) s << ", " << arg(eq, k);
-          s << ");\n";
+          std::vector<std::string> names;
+          std::vector<size_t> ks;
+          for (size_t k = 0; k < eq.args.size(); ++k) names.push_back(a(k)), ks.push_back(k);
+          value = op_expression(eq, var_elem(eq.args.at(0)), eq.type.elem, names);
+          std::string e;
+          for (size_t k : ks)
+            if (nil.count(eq.args[k])) e += (e.empty() ? "" : " || ") + nil_of(eq.args[k]);
+          nilv = e.empty() ? "false" : e;
           break;
         }
-        case core::Prim::When: s << "rml::when(rml_ok, " << arg(eq, 0) << ", " << arg(eq, 1) << ", " << (eq.positive ? "true" : "false") << ");\n"; break;
-        case core::Prim::Merge: s << "rml::merge(rml_ok, " << arg(eq, 0) << ", " << arg(eq, 1) << ", " << arg(eq, 2) << ");\n"; break;
-        case core::Prim::Fby:
-          // i at the first tick of i, then e at the previous tick (kept in the state).
-          s << arg(eq, 0) << ".kind == Kind::Absent ? Cell<" << T << ">{} : rml_state_." << x << "_started ? rml_state_." << x << "_last : " << arg(eq, 0) << ";\n";
-          check << "  rml::same_ticks(rml_ok, " << arg(eq, 0) << ", " << arg(eq, 1) << ");\n";
-          update << "  if (" << arg(eq, 0) << ".kind != Kind::Absent) rml_state_." << x << "_started = true, rml_state_." << x << "_last = " << arg(eq, 1) << ";\n";
+        case core::Prim::When: value = a(0), nilv = nil_of(eq.args[0]); break;
+        case core::Prim::Merge:
+          if (nil.count(eq.args[0])) s << "  if (" << ckx << " && " << nil_of(eq.args[0]) << ") rml_ok = false;\n";
+          value = a(0) + " ? " + a(1) + " : " + a(2);
+          nilv = any_nil({1, 2}) == "false" ? "false" : a(0) + " ? " + nil_of(eq.args[1]) + " : " + nil_of(eq.args[2]);
           break;
-        case core::Prim::Pre:
-          // nil at the first tick of its clock, then its operand at the previous tick.
-          s << "!" << ck(term) << " ? Cell<" << T << ">{} : rml_state_." << x << "_started ? rml_state_." << x << "_last : Cell<" << T << ">::nil();\n";
-          check << "  rml::ticks_with(rml_ok, " << ck(term) << ", " << arg(eq, 0) << ");\n";
-          update << "  if (" << ck(term) << ") rml_state_." << x << "_started = true, rml_state_." << x << "_last = " << arg(eq, 0) << ";\n";
+        case core::Prim::Fby:  // i at the first tick, then e at the previous tick
+          value = started + " ? " + last + " : " + a(0);
+          if (nil.count(eq.lhs)) nilv = started + " ? " + last + "_nil : " + nil_of(eq.args[0]);
+          update << "  if (" << ckx << ") " << last << " = " << a(1) << (nil.count(eq.lhs) ? ", " + last + "_nil = " + nil_of(eq.args[1]) : "") << ";\n";
           break;
-        case core::Prim::Arrow:
-          s << "rml::arrow(rml_ok, rml_state_." << x << "_started, " << arg(eq, 0) << ", " << arg(eq, 1) << ");\n";
-          update << "  if (" << arg(eq, 0) << ".kind != Kind::Absent) rml_state_." << x << "_started = true;\n";
+        case core::Prim::Pre:  // nil at the first tick, then x at the previous tick
+          value = started + " ? " + last + " : " + cpp_type(eq.type.elem) + "{}";
+          nilv = started + " ? " + last + "_nil : true";
+          update << "  if (" << ckx << ") " << last << " = " << a(0) << ", " << last << "_nil = " << nil_of(eq.args[0]) << ";\n";
+          break;
+        case core::Prim::Arrow:  // a at the first tick, then b
+          value = started + " ? " + a(1) + " : " + a(0);
+          if (nil.count(eq.lhs)) nilv = started + " ? " + nil_of(eq.args[1]) + " : " + nil_of(eq.args[0]);
           break;
         case core::Prim::Post: break;  // refused by check_supported
       }
+      s << "  // " << x << " (" << core::prim_name(eq.prim) << ", " << (eq.span.valid() ? location(eq.span) : std::string("generated")) << ")\n";
+      s << "  if (" << ckx << ") ";
+      if (nil.count(eq.lhs)) s << "{\n    " << x << "_nil = " << nilv << ";\n    " << x << " = " << value << ";\n  }\n";
+      else s << x << " = " << value << ";\n";
     }
     s << "  // the inputs on their clocks\n";
     for (auto &v : prog.inputs)
-      s << "  if ((" << name(v.name) << ".kind != Kind::Absent) != " << ck(clocks.of(v.name)) << ") return rml::Status::InputClock;\n";
-    s << "  // the state primitives' operands on their clocks\n" << check.str();
+      s << "  if ((rml_in." << name(v.name) << ".kind != Kind::Absent) != " << ck(clocks.of(v.name)) << ") return rml::Status::InputClock;\n";
     s << "  if (!rml_ok) return rml::Status::Error;  // the state is left as it was\n";
     s << "  // the state for the next cycle (every read of this cycle is done)\n" << update.str();
-    for (auto &v : prog.outputs) s << "  rml_out." << name(v.name) << " = " << name(v.name) << ";\n";
+    for (int t : ticking) s << "  rml_state_.ticked[" << t << "] |= " << ck(t) << ";\n";
+    for (auto &v : prog.outputs) {
+      std::string o = name(v.name), T = cpp_type(v.type.elem);
+      s << "  rml_out." << o << " = !" << ck(clocks.of(v.name)) << " ? Cell<" << T << ">{} : "
+        << (nil.count(v.name) ? o + "_nil ? Cell<" + T + ">::nil() : " : std::string()) << "Cell<" << T << ">::of(" << o << ");\n";
+    }
     s << "  return rml::Status::Ok;\n}\n\n}  // namespace " << ns << "\n";
     return s.str();
   }
@@ -302,7 +394,7 @@ struct Emitter {
   }
 };
 
-const char *kCellHeader = R"CELL(// Generated by rml compile: the cells of a step class and the rules they follow. Do not edit.
+const char *kCellHeader = R"CELL(// Generated by rml compile: the cells of a step class's inputs and outputs. Do not edit.
 #ifndef RML_GENERATED_CELL_HPP
 #define RML_GENERATED_CELL_HPP
 #include <cstdint>
@@ -324,53 +416,8 @@ struct Cell {
 enum class Status : uint8_t {
   Ok,
   InputClock,  // an input present where its clock is false, or absent where it is true
-  Error,       // a case rml-check's proof excludes (operands of mixed presence, a nil condition)
+  Error,       // a case rml-check's proof excludes (a nil condition)
 };
-
-// A sub-clock: the parent ticks and the condition has the polarity.
-inline bool sample(bool &ok, bool parent, const Cell<bool> &c, bool positive) {
-  if (!parent) return false;
-  if (c.kind != Kind::Value) ok = false;
-  return c.kind == Kind::Value && c.value == positive;
-}
-// A pointwise application: absent when every operand is, nil when one is nil.
-template <class R, class F, class... A>
-Cell<R> apply(bool &ok, F f, const Cell<A> &...a) {
-  if (((a.kind == Kind::Absent) && ...)) return {};
-  if (((a.kind == Kind::Absent) || ...)) return ok = false, Cell<R>{};
-  if (((a.kind == Kind::Nil) || ...)) return Cell<R>::nil();
-  return Cell<R>::of(static_cast<R>(f(a.value...)));
-}
-template <class T>
-Cell<T> when(bool &ok, const Cell<T> &x, const Cell<bool> &c, bool positive) {
-  if (c.kind == Kind::Absent) return x.kind == Kind::Absent ? Cell<T>{} : (ok = false, Cell<T>{});
-  if (c.kind == Kind::Nil || x.kind == Kind::Absent) return ok = false, Cell<T>{};
-  return c.value == positive ? x : Cell<T>{};
-}
-template <class T>
-Cell<T> merge(bool &ok, const Cell<bool> &c, const Cell<T> &a, const Cell<T> &b) {
-  if (c.kind == Kind::Absent) return a.kind == Kind::Absent && b.kind == Kind::Absent ? Cell<T>{} : (ok = false, Cell<T>{});
-  if (c.kind == Kind::Nil) return ok = false, Cell<T>{};
-  const Cell<T> &sel = c.value ? a : b, &other = c.value ? b : a;
-  if (sel.kind == Kind::Absent || other.kind != Kind::Absent) ok = false;
-  return sel;
-}
-template <class T>
-Cell<T> arrow(bool &ok, bool started, const Cell<T> &a, const Cell<T> &b) {
-  if ((a.kind == Kind::Absent) != (b.kind == Kind::Absent)) ok = false;
-  if (a.kind == Kind::Absent) return {};
-  return started ? b : a;
-}
-// fby: its operands tick together (at a tick of i, e is the next tick's value).
-template <class T>
-void same_ticks(bool &ok, const Cell<T> &i, const Cell<T> &e) {
-  if ((i.kind == Kind::Absent) != (e.kind == Kind::Absent)) ok = false;
-}
-// pre: its operand is present exactly where its clock ticks.
-template <class T>
-void ticks_with(bool &ok, bool ticks, const Cell<T> &x) {
-  if (ticks != (x.kind != Kind::Absent)) ok = false;
-}
 
 }  // namespace rml
 
