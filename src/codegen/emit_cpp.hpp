@@ -2,12 +2,10 @@
 // and the operator table's scalar meanings it calls, copied from src/ops), the artifact
 // deployed once rml-check accepts the node.
 //
-// The class computes one cycle per step(): clock-directed code in the stream plan's
-// schedule (src/stream/plan.hpp), each variable a Cell (absent, nil or a value), state
-// for fby, pre and -> updated at the end of the cycle. Today it covers post-free nodes on
-// scalars whose applications are operators of the table and `if` (what the checker's
-// proof makes exact without a window); anything else is a CodegenError naming what and
-// where, never code that would compute something else.
+// A post-free node becomes clock-directed code computing one cycle per step(); a node with
+// `post`, a window class over runtime/rml_window.hpp (README.md). Scalars whose
+// applications are operators of the table and `if`; anything else is a CodegenError naming
+// what and where, never code that would compute something else.
 #pragma once
 #include <stdexcept>
 #include <string>
@@ -22,7 +20,7 @@ namespace rml::codegen {
 
 struct CodegenError : std::runtime_error {
   CodegenError(std::string r, Span s, const std::string &what) : std::runtime_error(what), rule(std::move(r)), span(s) {}
-  std::string rule;  // codegen.post, codegen.tensor, codegen.fun, codegen.cycle
+  std::string rule;  // codegen.tensor, codegen.fun, codegen.cycle
   Span span;
 };
 
@@ -33,9 +31,10 @@ struct GeneratedFile {
 
 // The files for `prog` (rml-check accepted it: clocks, causality, productivity), whose
 // step class is named after its main node. `source` names the program's file in comments.
-// `ns` is the C++ namespace of the class.
+// `ns` is the C++ namespace of the class; `horizon` rml-check's productivity horizon (a
+// node with `post` gets the window class of rml_window.hpp, sized by it).
 std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clocks &clocks, const stream::Plan &plan,
-                                    const std::string &source, const std::string &ns = "rml_generated");
+                                    const std::string &source, const std::string &ns = "rml_generated", int64_t horizon = 0);
 
 // The C++ name of the step class of `main` (its name, made an identifier that is no keyword).
 std::string class_name(const std::string &main);

@@ -31,11 +31,12 @@ int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err) {
     return kFrontendError;
   }
   int refused_rc = kOk;
-  if (!accepted_horizon(*r, elab, c.file, main, c.check_timeout_s, "be compiled", err, refused_rc)) return refused_rc;
+  std::optional<int64_t> horizon = accepted_horizon(*r, elab, c.file, main, c.check_timeout_s, "be compiled", err, refused_rc);
+  if (!horizon) return refused_rc;
   std::vector<codegen::GeneratedFile> files;
   try {
     stream::Plan plan = stream::build_plan(elab.prog, elab.clocks);
-    files = codegen::emit_cpp(elab.prog, elab.clocks, plan, c.file, c.ns);
+    files = codegen::emit_cpp(elab.prog, elab.clocks, plan, c.file, c.ns, *horizon);
   } catch (codegen::CodegenError &e) {
     err << (e.span.valid() ? location(e.span) + ": " : c.file + ": ") << "error[" << e.rule << "]: " << e.what() << "\n";
     if (e.span.valid()) {

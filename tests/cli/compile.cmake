@@ -1,5 +1,6 @@
-# rml compile: the files of a step class (and their CMake project builds), the refusals
-# with their exit codes: a node beyond what is generated (3, error[codegen.*] located),
+# rml compile: the files of a step class (and their CMake project builds), a node with post
+# (the window class), the refusals with their exit codes: a node beyond what is generated
+# (3, error[codegen.*] located),
 # one rml-check does not accept (2), an output path that is a file (2).
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 
@@ -30,11 +31,18 @@ if(NOT hpp MATCHES "namespace plant {" OR NOT EXISTS ${WORK}/movavg/mine.txt)
   message(FATAL_ERROR "a second compile into the folder: ${hpp}")
 endif()
 
-# post: not generated (3), located with a caret.
-expect_exit(3 ${RML} compile ${SRC}/examples/backfill.rml -o ${WORK}/backfill)
-expect_text(ERR "backfill.rml:6:30: error\\[codegen.post\\]: 'post' needs a window of future cycles")
-expect_text(ERR " 6 \\|   o = merge bp \\(i when bp\\) \\(\\(post o\\) when not bp\\);\n   \\|                              \\^~~~~~")
-if(EXISTS ${WORK}/backfill)
+# post: the window class (rml_window.hpp), sized by the horizon rml-check proved.
+expect_exit(0 ${RML} compile ${SRC}/examples/backfill.rml -o ${WORK}/backfill)
+file(READ ${WORK}/backfill/backfill.hpp hpp)
+if(NOT hpp MATCHES "kHorizon = 4;" OR NOT hpp MATCHES "kWindow = 10;" OR NOT hpp MATCHES "bool pop\\(Outputs &out\\);"
+   OR NOT EXISTS ${WORK}/backfill/runtime/rml_window.hpp)
+  message(FATAL_ERROR "backfill.hpp:\n${hpp}")
+endif()
+# A tensor: not generated (3), located with a caret, and no folder left.
+file(WRITE ${WORK}/vec.rml "node f(x: real[2]) -> (o: real[2])\n  o = x + x;\n")
+expect_exit(3 ${RML} compile ${WORK}/vec.rml -o ${WORK}/vec)
+expect_text(ERR "vec.rml: error\\[codegen.tensor\\]: 'x' is a tensor")
+if(EXISTS ${WORK}/vec)
   message(FATAL_ERROR "a refused compile left a folder")
 endif()
 # A fun call: not generated (3).

@@ -1,0 +1,451 @@
+// Generated code's runtime for nodes with `post` (rml compile; src/codegen/README.md):
+// the stream runner of src/stream/runner.cpp restricted to scalars and standing alone
+// (the C++ standard library and the operator table's scalar meanings): a ring of frames,
+// the rules of semantics.md §3-§4 one function each, the sweep in the schedule, the
+// worklist inside the window, and frames leaving when they and `lag` frames after them
+// hold no unknown cell. The generated class gives it the node as tables.
+#ifndef RML_WINDOW_HPP
+#define RML_WINDOW_HPP
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <vector>
+
+#include "ops/scalar_ops.hpp"
+
+namespace rml::window {
+
+enum Tag : uint8_t { Bot = 0, Abs = 1, Err = 2, Val = 3, Nil = 4 };  // the oracle's tags
+enum class K : uint8_t { ClockBase, ClockOn, ClockNever, Const, Copy, Unary, Binary, If, When, Merge, Fby, Pre, Arrow, Post };
+enum class Travel : uint8_t { Instant, Forward, Backward };
+enum class E : uint8_t { Real, Int, Bool };  // a slot's element type
+
+union Word {
+  double r;
+  int64_t i;
+};
+
+struct Step {
+  K k;
+  int out;
+  int in[3];
+  int nin;
+  int clock;     // Const, Pre, Post: the context clock's slot
+  bool positive;  // When, ClockOn
+  int ticks;     // Fby, Pre, Arrow, Post: the slot whose ticks are the state's
+  uint8_t op;    // Unary: ops::UnOp, Binary: ops::BinOp
+  E arg;         // Unary, Binary: the operands' element type
+  E res;         // the result's
+  Word constant;  // Const
+};
+struct Reader {
+  int step;
+  Travel travel;
+  int ticks;
+};
+struct Node {  // the tables rml compile writes
+  int nslots, nsteps;
+  const E *elem;             // per slot
+  const uint8_t *is_clock;   // per slot
+  const Step *steps;
+  const int *reader_begin;   // per slot, nslots + 1 entries into `readers`
+  const Reader *readers;
+  const int *order;          // the schedule, flattened (nsteps)
+  const int *comp;           // per step: its component's rank in the schedule
+  int ninputs;
+  const int *inputs;         // their slots
+  const int *input_clocks;   // their clocks' slots
+};
+
+// The same enumerators, in the same order, as rml::Status of the generated rml_cell.hpp.
+enum class Status : uint8_t { Ok, InputClock, Error, Unknown, Window, Inexact };
+
+class Runner {
+ public:
+  Runner(const Node &node, size_t lag, size_t max_window) : n_(node), lag_(lag), max_window_(max_window) { reset(); }
+
+  void reset() {
+    cap_ = 8;
+    front_ = back_ = 0;
+    tags_.assign(cap_ * S(), Bot);
+    words_.assign(cap_ * S(), Word{0});
+    queued_.assign(cap_ * K(), 0);
+    bots_.assign(cap_, 0);
+    mem_.assign(K(), Memory{});
+    fifo_.clear();
+    quiet_.assign(S(), 1);
+    for (int k = 0; k < n_.nsteps; ++k)
+      for (int q = n_.reader_begin[n_.steps[k].out]; q < n_.reader_begin[n_.steps[k].out + 1]; ++q)
+        if (n_.readers[q].travel == Travel::Backward || n_.comp[n_.readers[q].step] <= n_.comp[k]) quiet_[static_cast<size_t>(n_.steps[k].out)] = 0;
+    input_clock_ok_ = true;
+  }
+
+  // One cycle's inputs (tag Val or Abs, and the value), one per input slot.
+  Status push(const Tag *tags, const Word *values) {
+    if (back_ - front_ == cap_) grow();
+    size_t n = back_++;
+    std::fill_n(&tags_[at(n) * S()], S(), Bot);
+    std::fill_n(&queued_[at(n) * K()], K(), 0);
+    bots_[at(n)] = static_cast<uint32_t>(S());
+    for (int j = 0; j < n_.ninputs; ++j) {
+      if (tags[j] == Bot) return Status::Unknown;
+      cell_tag(n_.inputs[j], n) = tags[j];
+      cell(n_.inputs[j], n) = values[j];
+      --bots_[at(n)];
+    }
+    for (sweeping_ = 0; sweeping_ < static_cast<size_t>(n_.nsteps); ++sweeping_) {
+      int k = n_.order[sweeping_];
+      sweep_comp_ = n_.comp[k];
+      if (Status s = run(k, n); s != Status::Ok) return s;
+    }
+    sweeping_ = SIZE_MAX;
+    while (!fifo_.empty()) {
+      auto [k, m] = fifo_.front();
+      fifo_.pop_front();
+      queued_[at(m) * K() + static_cast<size_t>(k)] = 0;
+      if (Status s = run(k, m); s != Status::Ok) return s;
+    }
+    return back_ - front_ > max_window_ && !ready() ? Status::Window : Status::Ok;
+  }
+
+  // Whether the oldest held frame is final (it and `lag` frames after it have no ⊥).
+  bool ready() const {
+    for (size_t f = front_; f <= front_ + lag_; ++f)
+      if (f >= back_ || bots_[at(f)] != 0) return false;
+    return front_ < back_;
+  }
+  bool held() const { return front_ < back_; }
+  size_t front() const { return front_; }
+  // The oldest frame's cell of `slot`.
+  Tag tag(int slot) const { return tag(slot, front_); }
+  Word value(int slot) const { return words_[at(front_) * S() + static_cast<size_t>(slot)]; }
+  // Drops the oldest frame, remembering the state its ticks leave; false when an input
+  // was off its clock there.
+  bool leave() {
+    size_t f = front_;
+    bool ok = true;
+    for (int j = 0; j < n_.ninputs; ++j) {
+      Tag kt = tag(n_.input_clocks[j], f), xt = tag(n_.inputs[j], f);
+      if (kt != Val || xt == Bot || xt == Err) continue;
+      bool ticks = cell(n_.input_clocks[j], f).i != 0, present = xt == Val || xt == Nil;
+      ok = ok && ticks == present;
+    }
+    for (int k = 0; k < n_.nsteps; ++k) {
+      const Step &st = n_.steps[k];
+      if (st.k != K::Fby && st.k != K::Arrow && st.k != K::Pre && st.k != K::Post) continue;
+      if (skip(st.ticks, f)) continue;
+      Memory &m = mem_[static_cast<size_t>(k)];
+      m.has = true;
+      m.first = tag(st.ticks, f);
+      int second = st.k == K::Fby ? st.in[1] : st.k == K::Pre ? st.in[0] : -1;
+      if (second >= 0) m.second = tag(second, f), m.value = cell(second, f);
+    }
+    ++front_;
+    return ok;
+  }
+
+ private:
+  struct Memory {
+    bool has = false;
+    Tag first = Bot, second = Bot;
+    Word value{0};
+  };
+  struct Out {
+    Tag tag = Bot;
+    Word w{0};
+    void set(Tag t) { tag = t; }
+  };
+  struct Prev {
+    enum Where { None, Window, Remembered } where = None;
+    size_t cycle = 0;
+  };
+
+  const Node &n_;
+  size_t lag_, max_window_;
+  size_t cap_ = 0, front_ = 0, back_ = 0;
+  std::vector<uint8_t> tags_, queued_, quiet_;
+  std::vector<Word> words_;
+  std::vector<uint32_t> bots_;
+  std::vector<Memory> mem_;
+  std::deque<std::pair<int, size_t>> fifo_;
+  size_t sweeping_ = SIZE_MAX;
+  int sweep_comp_ = 0;
+  bool input_clock_ok_ = true;
+
+  size_t S() const { return static_cast<size_t>(n_.nslots); }
+  size_t K() const { return static_cast<size_t>(n_.nsteps); }
+  size_t at(size_t n) const { return n & (cap_ - 1); }
+  void grow() {
+    size_t nc = cap_ * 2;
+    std::vector<uint8_t> t(nc * S()), q(nc * K());
+    std::vector<Word> w(nc * S());
+    std::vector<uint32_t> b(nc);
+    for (size_t n = front_; n < back_; ++n) {
+      size_t from = at(n), to = n & (nc - 1);
+      std::copy_n(&tags_[from * S()], S(), &t[to * S()]);
+      std::copy_n(&words_[from * S()], S(), &w[to * S()]);
+      std::copy_n(&queued_[from * K()], K(), &q[to * K()]);
+      b[to] = bots_[from];
+    }
+    tags_.swap(t), words_.swap(w), queued_.swap(q), bots_.swap(b);
+    cap_ = nc;
+  }
+  uint8_t &cell_tag(int c, size_t n) { return tags_[at(n) * S() + static_cast<size_t>(c)]; }
+  Word &cell(int c, size_t n) { return words_[at(n) * S() + static_cast<size_t>(c)]; }
+  const Word &cell(int c, size_t n) const { return words_[at(n) * S() + static_cast<size_t>(c)]; }
+  Tag tag(int c, size_t n) const { return n < back_ ? static_cast<Tag>(tags_[at(n) * S() + static_cast<size_t>(c)]) : Bot; }
+  bool present(int c, size_t n) const { Tag t = tag(c, n); return t == Val || t == Nil; }
+  bool bval(int c, size_t n) const { return cell(c, n).i != 0; }
+  bool skip(int c, size_t n) const {
+    if (n_.is_clock[c]) return tag(c, n) == Val && !bval(c, n);
+    return tag(c, n) == Abs;
+  }
+  void copy(int c, size_t n, Out &o) const { o.tag = tag(c, n), o.w = cell(c, n); }
+  Prev prev(int k, size_t n) const {
+    int c = n_.steps[k].ticks;
+    for (size_t m = n; m-- > front_;)
+      if (!skip(c, m)) return {Prev::Window, m};
+    return mem_[static_cast<size_t>(k)].has ? Prev{Prev::Remembered, 0} : Prev{};
+  }
+
+  // ---- the rules (semantics.md §3-§4; the oracle's rules.cpp, on scalars) ----
+  void clock_base(const Step &st, size_t n, Out &o) const {
+    (void)st;
+    if (n_.ninputs == 0) return o.set(Val), void(o.w.i = 1);
+    bool all_abs = true, any_err = false;
+    for (int j = 0; j < n_.ninputs; ++j) {
+      int c = n_.inputs[j];
+      if (present(c, n)) return o.set(Val), void(o.w.i = 1);
+      all_abs &= tag(c, n) == Abs;
+      any_err |= tag(c, n) == Err;
+    }
+    if (all_abs) return o.set(Val), void(o.w.i = 0);
+    o.set(any_err ? Err : Bot);
+  }
+  void clock_on(const Step &st, size_t n, Out &o) const {
+    int k = st.in[0], x = st.in[1];
+    Tag kt = tag(k, n);
+    if (kt == Bot || kt == Err) return o.set(kt);
+    if (!bval(k, n)) return o.set(Val), void(o.w.i = 0);
+    Tag xt = tag(x, n);
+    if (xt == Bot) return o.set(Bot);
+    if (xt == Val && n_.elem[x] == E::Bool) return o.set(Val), void(o.w.i = (bval(x, n) == st.positive));
+    o.set(Err);
+  }
+  void clock_never(const Step &st, size_t n, Out &o) const {
+    Tag bt = tag(st.in[0], n);
+    if (bt == Val) return o.set(Val), void(o.w.i = 0);
+    o.set(bt == Err ? Err : Bot);
+  }
+  void constant(const Step &st, size_t n, Out &o) const {
+    Tag kt = tag(st.clock, n);
+    if (kt == Bot || kt == Err) return o.set(kt);
+    if (!bval(st.clock, n)) return o.set(Abs);
+    o.set(Val), o.w = st.constant;
+  }
+  void apply(const Step &st, size_t n, Out &o) const {
+    bool all_abs = true, all_present = true, any_err = false, any_nil = false;
+    for (int j = 0; j < st.nin; ++j) {
+      Tag t = tag(st.in[j], n);
+      if (t == Bot) return o.set(Bot);
+      all_abs &= t == Abs;
+      all_present &= t == Val || t == Nil;
+      any_err |= t == Err;
+      any_nil |= t == Nil;
+    }
+    if (all_abs) return o.set(Abs);
+    if (!all_present || any_err) return o.set(Err);
+    if (any_nil) return o.set(Nil);
+    o.set(Val);
+    const Word a = cell(st.in[0], n);
+    switch (st.k) {
+      case K::If: o.w = a.i ? cell(st.in[1], n) : cell(st.in[2], n); return;
+      case K::Unary: {
+        auto op = static_cast<ops::UnOp>(st.op);
+        if (st.arg == E::Real && st.res == E::Real) o.w.r = ops::real_unary(op, a.r);
+        else if (st.arg == E::Real) o.w.i = ops::real_to_int(op, a.r);
+        else if (st.res == E::Real) o.w.r = static_cast<double>(a.i);
+        else if (st.res == E::Bool) o.w.i = ops::int_unary(op, a.i != 0) != 0;
+        else o.w.i = ops::int_unary(op, a.i);
+        return;
+      }
+      case K::Binary: {
+        auto op = static_cast<ops::BinOp>(st.op);
+        const Word b = cell(st.in[1], n);
+        bool cmp = ops::is_comparison(op);
+        if (st.arg == E::Real) {
+          if (cmp) o.w.i = ops::compare(op, a.r, b.r);
+          else o.w.r = ops::real_binary(op, a.r, b.r);
+        } else if (st.arg == E::Bool) {
+          o.w.i = ops::int_binary(op, a.i != 0, b.i != 0) != 0;
+        } else {
+          int64_t v = ops::int_binary(op, a.i, b.i);
+          o.w.i = cmp ? v != 0 : v;
+        }
+        return;
+      }
+      default: return;
+    }
+  }
+  void when(const Step &st, size_t n, Out &o) const {
+    int x = st.in[0], c = st.in[1];
+    Tag ct = tag(c, n), xt = tag(x, n);
+    if (ct == Bot || ct == Err) return o.set(ct);
+    if (ct == Abs) return o.set(xt == Bot || xt == Abs ? Abs : Err);
+    if (ct == Nil) return o.set(Err);
+    if (bval(c, n) == st.positive) {
+      if (xt == Val || xt == Nil) return copy(x, n, o);
+      return o.set(xt == Bot ? Bot : Err);
+    }
+    o.set(xt == Val || xt == Nil || xt == Bot ? Abs : Err);
+  }
+  void merge(const Step &st, size_t n, Out &o) const {
+    int c = st.in[0], a = st.in[1], b = st.in[2];
+    Tag ct = tag(c, n), at_ = tag(a, n), bt = tag(b, n);
+    if (ct == Bot || ct == Err) return o.set(ct);
+    if (ct == Nil) return o.set(Err);
+    auto absentish = [](Tag t) { return t == Bot || t == Abs; };
+    if (ct == Abs) return o.set(absentish(at_) && absentish(bt) ? Abs : Err);
+    bool cv = bval(c, n);
+    int sel = cv ? a : b;
+    Tag stg = cv ? at_ : bt, ot = cv ? bt : at_;
+    if (!absentish(ot)) return o.set(Err);
+    if (stg == Val || stg == Nil) return copy(sel, n, o);
+    o.set(stg == Bot ? Bot : Err);
+  }
+  void fby(int k, const Step &st, size_t n, Out &o) const {
+    int i = st.in[0], e = st.in[1];
+    Tag it = tag(i, n), et = tag(e, n);
+    if (it == Bot) return o.set(Bot);
+    if (it == Abs) return o.set(et == Abs || et == Bot ? Abs : Err);
+    if (it == Err || et == Abs || et == Err) return o.set(Err);
+    Prev p = prev(k, n);
+    if (p.where == Prev::None) return copy(i, n, o);
+    const Memory &mem = mem_[static_cast<size_t>(k)];
+    Tag ik = p.where == Prev::Window ? tag(i, p.cycle) : mem.first;
+    if (ik == Bot || ik == Err) return o.set(ik);
+    Tag ek = p.where == Prev::Window ? tag(e, p.cycle) : mem.second;
+    if (ek == Val || ek == Nil) {
+      if (p.where == Prev::Window) return copy(e, p.cycle, o);
+      return o.set(mem.second), void(o.w = mem.value);
+    }
+    o.set(ek == Bot ? Bot : Err);
+  }
+  void arrow(int k, const Step &st, size_t n, Out &o) const {
+    int a = st.in[0], b = st.in[1];
+    Tag at_ = tag(a, n), bt = tag(b, n);
+    if (at_ == Bot) return o.set(Bot);
+    if (at_ == Abs) return o.set(bt == Abs || bt == Bot ? Abs : Err);
+    if (at_ == Err || bt == Abs || bt == Err) return o.set(Err);
+    Prev p = prev(k, n);
+    if (p.where == Prev::None) return copy(a, n, o);
+    Tag ak = p.where == Prev::Window ? tag(a, p.cycle) : mem_[static_cast<size_t>(k)].first;
+    if (ak == Bot || ak == Err) return o.set(ak);
+    if (bt == Bot) return o.set(Bot);
+    copy(b, n, o);
+  }
+  void pre(int k, const Step &st, size_t n, Out &o) const {
+    int x = st.in[0], kc = st.clock;
+    Tag kt = tag(kc, n), xt = tag(x, n);
+    if (kt == Bot || kt == Err) return o.set(kt);
+    if (!bval(kc, n)) return o.set(xt == Abs || xt == Bot ? Abs : Err);
+    if (xt == Abs || xt == Err) return o.set(Err);
+    Prev p = prev(k, n);
+    if (p.where == Prev::None) return o.set(Nil);
+    const Memory &mem = mem_[static_cast<size_t>(k)];
+    Tag km = p.where == Prev::Window ? tag(kc, p.cycle) : mem.first;
+    if (km == Bot || km == Err) return o.set(km);
+    Tag xm = p.where == Prev::Window ? tag(x, p.cycle) : mem.second;
+    if (xm == Val || xm == Nil) {
+      if (p.where == Prev::Window) return copy(x, p.cycle, o);
+      return o.set(mem.second), void(o.w = mem.value);
+    }
+    o.set(xm == Bot ? Bot : Err);
+  }
+  void post(const Step &st, size_t n, Out &o) const {
+    int x = st.in[0], kc = st.clock;
+    Tag kt = tag(kc, n), xt = tag(x, n);
+    if (kt == Bot || kt == Err) return o.set(kt);
+    if (!bval(kc, n)) return o.set(xt == Abs || xt == Bot ? Abs : Err);
+    if (xt == Abs || xt == Err) return o.set(Err);
+    for (size_t m = n + 1; m < back_; ++m) {
+      Tag km = tag(kc, m);
+      if (km == Bot || km == Err) return o.set(km);
+      if (!bval(kc, m)) continue;
+      Tag xm = tag(x, m);
+      if (xm == Val || xm == Nil) return copy(x, m, o);
+      return o.set(xm == Bot ? Bot : Err);
+    }
+    o.set(Bot);
+  }
+  void rule(int k, size_t n, Out &o) const {
+    const Step &st = n_.steps[k];
+    switch (st.k) {
+      case K::ClockBase: return clock_base(st, n, o);
+      case K::ClockOn: return clock_on(st, n, o);
+      case K::ClockNever: return clock_never(st, n, o);
+      case K::Const: return constant(st, n, o);
+      case K::Copy: return copy(st.in[0], n, o);
+      case K::Unary:
+      case K::Binary:
+      case K::If: return apply(st, n, o);
+      case K::When: return when(st, n, o);
+      case K::Merge: return merge(st, n, o);
+      case K::Fby: return fby(k, st, n, o);
+      case K::Pre: return pre(k, st, n, o);
+      case K::Arrow: return arrow(k, st, n, o);
+      case K::Post: return post(st, n, o);
+    }
+  }
+
+  // ---- the worklist ----
+  Status run(int k, size_t n) {
+    Out o;
+    rule(k, n, o);
+    int c = n_.steps[k].out;
+    uint8_t &t = cell_tag(c, n);
+    Word &w = cell(c, n);
+    if (t == o.tag && (o.tag != Val || std::memcmp(&w, &o.w, sizeof(Word)) == 0)) return Status::Ok;
+    if (t != Bot && o.tag != Err) return Status::Inexact;  // not monotone: a bug, said
+    if (t == Bot) --bots_[at(n)];
+    t = o.tag;
+    if (o.tag == Val) w = o.w;
+    return changed(c, n);
+  }
+  void push_step(int k, size_t m) {
+    uint8_t &q = queued_[at(m) * K() + static_cast<size_t>(k)];
+    if (q) return;
+    q = 1;
+    fifo_.emplace_back(k, m);
+  }
+  Status changed(int c, size_t n) {
+    bool sweep_now = sweeping_ != SIZE_MAX && n + 1 == back_;
+    if (sweep_now && quiet_[static_cast<size_t>(c)]) return Status::Ok;
+    bool err = tag(c, n) == Err;
+    for (int q = n_.reader_begin[c]; q < n_.reader_begin[c + 1]; ++q) {
+      const Reader &r = n_.readers[q];
+      bool runs_anyway = sweep_now && n_.comp[r.step] > sweep_comp_;
+      if (runs_anyway && r.travel != Travel::Backward) continue;
+      if (!runs_anyway) push_step(r.step, n);
+      if (r.travel == Travel::Forward) {
+        for (size_t m = n + 1; m < back_; ++m) {
+          push_step(r.step, m);
+          if (!skip(r.ticks, m)) break;
+        }
+      } else if (r.travel == Travel::Backward) {
+        bool in_window = false;
+        for (size_t m = n; !in_window && m-- > front_;) {
+          push_step(r.step, m);
+          in_window = !skip(r.ticks, m);
+        }
+        if (!in_window && err && mem_[static_cast<size_t>(r.step)].has) return Status::Inexact;
+      }
+    }
+    return Status::Ok;
+  }
+};
+
+}  // namespace rml::window
+
+#endif
