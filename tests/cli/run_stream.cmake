@@ -24,7 +24,7 @@ expect_exit(1 ${RML} run ${SRC}/examples/backfill.rml --inputs ${SRC}/examples/b
 
 # A long trace under the assumption: horizon 4, window 10, at most 9 frames held.
 set(rows "i,bp\n")
-foreach(n RANGE 0 1999)
+foreach(n RANGE 0 499)
   math(EXPR m "${n} % 4")
   if(m EQUAL 3)
     string(APPEND rows "${n},T\n")
@@ -34,9 +34,9 @@ foreach(n RANGE 0 1999)
 endforeach()
 file(WRITE ${WORK}/long.csv "${rows}")
 expect_exit(0 ${RML} run ${SRC}/examples/backfill.rml --inputs ${WORK}/long.csv --backend stream --format csv)
-expect_text(ERR "note: stream backend: 2000 cycles, horizon 4, at most [1-9] frames held \\(window 10\\)")
+expect_text(ERR "note: stream backend: 500 cycles, horizon 4, at most [1-9] frames held \\(window 10\\)")
 expect_text(OUT "^i,bp,o\n0,F,3\n1,F,3\n2,F,3\n3,T,3\n4,F,7\n")
-expect_text(OUT "1996,F,1999\n1997,F,1999\n1998,F,1999\n1999,T,1999\n$")
+expect_text(OUT "496,F,499\n497,F,499\n498,F,499\n499,T,499\n$")
 
 # bp false for 12 cycles: beyond the window of 10, the run stops (exit 3) and says the CSV
 # above is incomplete; the oracle runs it.
