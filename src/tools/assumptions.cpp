@@ -65,4 +65,14 @@ std::vector<BrokenAssumption> broken_assumptions(const core::Program &prog, cons
   return m.broken();
 }
 
+std::string render_broken(const BrokenAssumption &b, bool strict) {
+  Diagnostic d;
+  d.severity = strict ? Severity::Error : Severity::Warning;
+  d.rule = "run.assume";
+  d.span = b.assumption->span;
+  d.message = "the input trace breaks '" + b.text + "': " + b.message +
+              (strict ? "" : " (the run continues; --strict-assume makes this an error)");
+  return render(d);
+}
+
 }  // namespace rml

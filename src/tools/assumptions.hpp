@@ -24,6 +24,10 @@ struct BrokenAssumption {
 
 std::vector<BrokenAssumption> broken_assumptions(const core::Program &prog, const oracle::Result &res);
 
+// The diagnostic rml run prints for one: warning[run.assume] at the assumption, or an
+// error with --strict-assume.
+std::string render_broken(const BrokenAssumption &b, bool strict);
+
 // The same judgement cycle by cycle, for runs that do not keep the trace (rml run
 // --backend stream): observe each cycle's cells of the assumptions' variables in order.
 class AssumptionMonitor {

@@ -173,13 +173,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     // The environment the main node assumes: a trace outside it runs, but is said.
     bool broken = false;
     for (auto &b : broken_assumptions(prog, res)) {
-      Diagnostic d;
-      d.severity = c.strict_assume ? Severity::Error : Severity::Warning;
-      d.rule = "run.assume";
-      d.span = b.assumption->span;
-      d.message = "the input trace breaks '" + b.text + "': " + b.message +
-                  (c.strict_assume ? "" : " (the run continues; --strict-assume makes this an error)");
-      err << render(d);
+      err << render_broken(b, c.strict_assume);
       broken = true;
     }
     bool unknown_required = false;

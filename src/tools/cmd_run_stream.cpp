@@ -248,13 +248,7 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
     if (!unknown[k].empty()) err << "unknown: '" << labels[k] << "' at cycles " << unknown[k] << " (not determined by this prefix)\n";
   bool broken = false;
   for (auto &b : assumptions.broken()) {
-    Diagnostic d;
-    d.severity = c.strict_assume ? Severity::Error : Severity::Warning;
-    d.rule = "run.assume";
-    d.span = b.assumption->span;
-    d.message = "the input trace breaks '" + b.text + "': " + b.message +
-                (c.strict_assume ? "" : " (the run continues; --strict-assume makes this an error)");
-    err << render(d);
+    err << render_broken(b, c.strict_assume);
     broken = true;
   }
   return !runner.errors().empty() || (broken && c.strict_assume) ? kFalsified : kOk;
