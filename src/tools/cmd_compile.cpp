@@ -3,6 +3,8 @@
 // table's scalar meanings) and a CMakeLists.txt. Files are written whole or not at all.
 #include <filesystem>
 #include <fstream>
+#include <system_error>
+#include <unistd.h>
 
 #include "codegen/emit_cpp.hpp"
 #include "driver/elaborated.hpp"
@@ -55,12 +57,21 @@ int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err) {
   // Into a fresh folder next to DIR, then renamed: DIR is never left half-written.
   namespace fs = std::filesystem;
   std::error_code ec;
-  fs::path dir(c.out_dir), tmp = dir.string() + ".rml-compile-tmp";
+  fs::path dir(c.out_dir), tmp;
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
     err << "rml: error: '" << c.out_dir << "' exists and is not a folder\n";
     return kFrontendError;
   }
-  fs::remove_all(tmp, ec);
+  // A temporary folder of our own, made here (create_directory fails on an existing path):
+  // nothing of the user's is ever removed.
+  for (int k = 0;; ++k) {
+    tmp = dir.string() + ".rml-compile-" + std::to_string(::getpid()) + "-" + std::to_string(k);
+    if (fs::create_directory(tmp, ec)) break;
+    if (k == 100 || (ec && ec != std::errc::file_exists)) {
+      err << "rml: error: cannot create a folder next to '" << c.out_dir << "'" << (ec ? ": " + ec.message() : "") << "\n";
+      return kFrontendError;
+    }
+  }
   for (auto &f : files) {
     fs::path p = tmp / f.path;
     fs::create_directories(p.parent_path(), ec);

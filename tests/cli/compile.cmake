@@ -23,11 +23,15 @@ endif()
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the generated CMake project does not build:\n${e}")
 endif()
-# Again into the same folder: the generated files are replaced, the others stay.
+# Again into the same folder: the generated files are replaced, the others stay, and a
+# folder of the user's next to it that looks like a temporary one is not touched.
 file(WRITE ${WORK}/movavg/mine.txt "kept")
+file(WRITE ${WORK}/movavg.rml-compile-tmp/user.txt "kept")
 expect_exit(0 ${RML} compile ${SRC}/examples/movavg.rml -o ${WORK}/movavg --namespace plant)
 file(READ ${WORK}/movavg/movavg.hpp hpp)
-if(NOT hpp MATCHES "namespace plant {" OR NOT EXISTS ${WORK}/movavg/mine.txt)
+file(GLOB leftovers ${WORK}/movavg.rml-compile-*)
+if(NOT hpp MATCHES "namespace plant {" OR NOT EXISTS ${WORK}/movavg/mine.txt OR NOT EXISTS ${WORK}/movavg.rml-compile-tmp/user.txt
+   OR NOT leftovers STREQUAL "${WORK}/movavg.rml-compile-tmp")
   message(FATAL_ERROR "a second compile into the folder: ${hpp}")
 endif()
 

@@ -16,6 +16,7 @@
 
 #include "checker/checker.hpp"
 #include "codegen/emit_cpp.hpp"
+#include "common/backfill_gen.hpp"
 #include "common/sanitized.hpp"
 #include "common/stream_prog_gen.hpp"
 #include "stream_util.hpp"
@@ -373,24 +374,43 @@ TEST(CompileEqualsOracle, ReferenceNodesThatCompile) {
 }
 
 // Law, for nodes with post (the window class over rml_window.hpp): on random programs with
-// post that rml-check accepts (their horizon proved), every cycle's outputs equal the
-// oracle's, cycle for cycle, the last ones unknown where the oracle's are.
+// post that rml-check accepts (their horizon proved) — half of them ProgGen's, half
+// backfill_gen's cut recurrences on traces that keep their assumptions — every cycle's
+// outputs equal the oracle's, cycle for cycle, the last ones unknown where the oracle's are.
 TEST(CompileEqualsOracle, RandomAcceptedProgramsWithPost) {
   const size_t want = kAllCases ? 40 : test::kSanitized ? 2 : 4;
   std::vector<Case> cases;
   std::mt19937_64 rng(13);
   size_t tried = 0, with_post = 0;
+  size_t backfill = 0;
   for (uint64_t seed = 1000; cases.size() < want && tried < 40 * want; ++seed, ++tried) {
+    // Every other program is a backward recurrence of backfill_gen: post inside cuts, fby,
+    // -> and instances inside cut branches, alternating posts, sampled clocks, assumptions.
+    const bool chain = cases.size() % 2 == 1;
+    struct Drawn {
+      std::string text;
+      int within = -1;
+      std::string assumed;
+    };
     auto gen = rc::gen::exec([&] {
+      if (chain) {
+        testgen::BackfillGen b;
+        Drawn d;
+        d.text = b.program();
+        d.within = b.within;
+        d.assumed = b.assumed;
+        return d;
+      }
       testgen::ProgGen g;
       g.well_clocked = true;
       g.with_funs = false;
       g.sub_clocked_state = *rc::gen::arbitrary<bool>();
       g.resets = *rc::gen::arbitrary<bool>();
-      return g.program();
+      return Drawn{g.program(), -1, ""};
     });
     Case c;
-    c.text = gen(rc::Random(seed), 100).value();  // size 100: inRange is size-biased, and every operator must be reachable
+    Drawn drawn = gen(rc::Random(seed), 100).value();  // size 100: inRange is size-biased, and every operator must be reachable
+    c.text = drawn.text;
     c.p = test::compile_stream(c.text, "main");
     if (!c.p.plan.has_post) continue;
     ++with_post;
@@ -411,7 +431,21 @@ TEST(CompileEqualsOracle, RandomAcceptedProgramsWithPost) {
     name_outputs(c);
     // rml-check's horizon counts the cycles where the main node runs (some input present):
     // a cycle with every input absent stretches a chain, so these traces have none.
-    c.in = admissible_trace(rng, 14, /*always=*/true);
+    if (!chain) {
+      c.in = admissible_trace(rng, 14, /*always=*/true);
+    } else {  // main(x, y, c, d), the assumption kept: c and d forced every `within + 1` cycles
+      size_t period = drawn.within >= 0 ? static_cast<size_t>(drawn.within) + 1 : 0, phase = rng() % 5;
+      c.in.cycles = 14;
+      for (size_t n = 0; n < c.in.cycles; ++n) {
+        bool cv = rng() % 2, dv = rng() % 2;
+        if (period && (n + phase) % period == 0) cv = drawn.assumed != "not c", dv = true;
+        c.in.streams["x"].push_back(Cell::of(array::Tensor::real(static_cast<double>(static_cast<int>(rng() % 7) - 3))));
+        c.in.streams["y"].push_back(Cell::of(array::Tensor::integer(static_cast<int64_t>(rng() % 7) - 3)));
+        c.in.streams["c"].push_back(Cell::of(array::Tensor::boolean(cv)));
+        c.in.streams["d"].push_back(Cell::of(array::Tensor::boolean(dv)));
+      }
+      ++backfill;
+    }
     cases.push_back(std::move(c));
   }
   ASSERT_EQ(cases.size(), want) << "too few accepted programs with post in " << tried << " tries (" << with_post << " with post)";
@@ -423,8 +457,10 @@ TEST(CompileEqualsOracle, RandomAcceptedProgramsWithPost) {
     EXPECT_EQ(diff, "") << cases[k].text;
     equal += diff.empty();
   }
-  std::printf("%zu accepted programs with post (of %zu tried) equal the oracle; output cells: %zu absent, %zu unknown, %zu values\n",
-              equal, tried, kinds["A"], kinds["?"], kinds["R"] + kinds["I"]);
+  std::printf("%zu accepted programs with post (%zu backward recurrences of backfill_gen; of %zu tried) equal the oracle; output "
+              "cells: %zu absent, %zu unknown, %zu values\n",
+              equal, backfill, tried, kinds["A"], kinds["?"], kinds["R"] + kinds["I"]);
+  EXPECT_EQ(backfill, want / 2);
   EXPECT_GT(kinds["?"], 0u);  // the ends of the traces, unknown as in the oracle
 }
 
