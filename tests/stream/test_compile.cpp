@@ -12,6 +12,7 @@
 #include <fstream>
 #include <random>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "checker/checker.hpp"
@@ -200,6 +201,18 @@ std::string compare(const Case &c, size_t k, const std::string &out, std::map<st
   return seen == c.in.cycles ? "" : "only " + std::to_string(seen) + " cycles";
 }
 
+// rml-check's acceptance, as rml compile asks it (tools/run_common.cpp, accepted_horizon):
+// every property but the user's valid; the productivity horizon, or nothing.
+std::optional<int64_t> accepted(const CheckedProgram &cp, const test::StreamProgram &p, const check::Options &o) {
+  auto rep = check::check_program(cp, p.prog, p.clocks, o);
+  int64_t H = 0;
+  for (auto &pr : rep.properties) {
+    if (pr.kind != "property" && pr.verdict != check::Verdict::Valid) return std::nullopt;
+    if (pr.kind == "productivity" && pr.horizon) H = *pr.horizon;
+  }
+  return H;
+}
+
 }  // namespace
 
 // Law: the step class rml compile generates for a program rml-check accepts computes, on
@@ -232,11 +245,7 @@ TEST(CompileEqualsOracle, RandomAcceptedPostFreePrograms) {
     check::Options o;
     o.timeout_s = 2;  // small budgets: a program not proved quickly is skipped (counted in `tried`)
     o.max_depth = 2;
-    auto rep = check::check_program(c.p.fe->checked, c.p.prog, c.p.clocks, o);
-    bool accepted = true;
-    for (auto &pr : rep.properties)
-      if (pr.kind != "property" && pr.verdict != check::Verdict::Valid) accepted = false;
-    if (!accepted) continue;
+    if (!accepted(c.p.fe->checked, c.p, o)) continue;
     try {
       c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "gen.rml", "p" + std::to_string(cases.size()));
       name_outputs(c);
@@ -318,19 +327,13 @@ TEST(CompileEqualsOracle, ReferenceNodesThatCompile) {
       c.p.plan = stream::build_plan(c.p.prog, c.p.clocks);
       check::Options o;
       o.timeout_s = 5;
-      auto rep = check::check_program(fe->checked, c.p.prog, c.p.clocks, o);
-      bool accepted = true;
-      int64_t H = 0;
-      for (auto &pr : rep.properties) {
-        if (pr.kind != "property" && pr.verdict != check::Verdict::Valid) accepted = false;
-        if (pr.kind == "productivity" && pr.horizon) H = *pr.horizon;
-      }
-      if (!accepted) {
+      std::optional<int64_t> H = accepted(fe->checked, c.p, o);
+      if (!H) {
         ++rejected;
         continue;
       }
       try {
-        c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, path, "p" + std::to_string(cases.size()), H);
+        c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, path, "p" + std::to_string(cases.size()), *H);
       } catch (codegen::CodegenError &) {
         ++refused;
         continue;
@@ -418,15 +421,9 @@ TEST(CompileEqualsOracle, RandomAcceptedProgramsWithPost) {
     o.timeout_s = 2;
     o.max_depth = 2;
     o.max_horizon = 6;
-    auto rep = check::check_program(c.p.fe->checked, c.p.prog, c.p.clocks, o);
-    bool accepted = true;
-    int64_t H = 0;
-    for (auto &pr : rep.properties) {
-      if (pr.kind != "property" && pr.verdict != check::Verdict::Valid) accepted = false;
-      if (pr.kind == "productivity" && pr.horizon) H = *pr.horizon;
-    }
-    if (!accepted) continue;
-    c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "gen.rml", "p" + std::to_string(cases.size()), H);
+    std::optional<int64_t> H = accepted(c.p.fe->checked, c.p, o);
+    if (!H) continue;
+    c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "gen.rml", "p" + std::to_string(cases.size()), *H);
     c.window = true;
     name_outputs(c);
     // rml-check's horizon counts the cycles where the main node runs (some input present):
