@@ -1,0 +1,281 @@
+// The clock-directed machine (machine.hpp): the node lowered once to instructions in the
+// clock-directed order, each the reading of one rule of semantics.md §3-§4 that
+// codegen/emit_cpp.cpp prints as C++ (same order, same nil flags, same state update after
+// the checks), and the loop that runs them.
+#include "stream/machine.hpp"
+
+#include "core/primitives.hpp"
+#include "ops/scalar_ops.hpp"
+#include "stream/clock_directed.hpp"
+
+namespace rml::stream {
+
+using oracle::Tag;
+
+namespace {
+
+bool is_real(const Plan &p, int slot) { return p.slots[static_cast<size_t>(slot)].elem == Scalar::Real; }
+
+}  // namespace
+
+Machine::Machine(const core::Program &prog, const core::Clocks &clocks, const Plan &p) : plan(p) {
+  // What the machine runs: scalars, operators of the table and `if`, no `post`, one order.
+  for (auto &v : prog.inputs)
+    if (plan.slots[static_cast<size_t>(plan.slot(v.name))].numel != 1 || !v.type.shape.empty())
+      throw MachineUnsupported("input '" + v.name + "' is a tensor", Span{});
+  for (auto &eq : prog.equations) {
+    if (eq.type.kind != Type::Tensor || !eq.type.shape.empty()) throw MachineUnsupported("'" + eq.lhs + "' is a tensor", eq.span);
+    if (eq.prim == core::Prim::Post) throw MachineUnsupported("'" + eq.lhs + "' is a post", eq.span);
+    if (eq.prim == core::Prim::Apply && (eq.op == core::ApplyOp::Call || eq.op == core::ApplyOp::Index || eq.op == core::ApplyOp::Array))
+      throw MachineUnsupported("'" + core::apply_name(eq) + "' is not an operator of the table", eq.span);
+  }
+  // Presence is the clock only where the static clock calculus unifies every clock (then
+  // rml-check's clocks property holds but for nil conditions, which step() checks).
+  if (!clocks.clashes.empty())
+    throw MachineUnsupported("the static clock calculus does not unify: " + clocks.clashes[0].message, clocks.clashes[0].span);
+  for (auto &comp : plan.schedule)
+    if (comp.size() > 1) throw MachineUnsupported("an instantaneous cycle through exclusive when/merge branches", Span{});
+  for (auto &st : plan.steps)  // x = f(x): a cycle of one equation (the order skips self-edges)
+    for (size_t j = 0; j < st.in.size(); ++j)
+      if (st.in[j] == st.out && (!st.eq || core::use_of(*st.eq, j).offset == 0))
+        throw MachineUnsupported("'" + plan.slots[static_cast<size_t>(st.out)].name + "' depends on itself within the cycle",
+                                 st.eq ? st.eq->span : Span{});
+  std::optional<std::vector<int>> order = clock_directed_order(plan, clocks);
+  if (!order) throw MachineUnsupported("the clocks and the equations they guard form a cycle", Span{});
+
+  const size_t S = plan.slots.size();
+  guard_true = static_cast<int>(S);
+  const std::set<std::string> nil = may_nil(prog);
+  may_be_nil.assign(S, 0);
+  for (auto &v : nil) may_be_nil[static_cast<size_t>(plan.slot(v))] = 1;
+  term_slot = plan.clock_slots;
+  clock_reg.assign(S, guard_true);  // a clock term's slot is never absent
+  for (auto *vars : {&prog.inputs, &prog.outputs, &prog.locals})
+    for (auto &v : *vars) clock_reg[static_cast<size_t>(plan.slot(v.name))] = term_slot[static_cast<size_t>(clocks.of(v.name))];
+  std::vector<uint8_t> is_ticking(clocks.terms.size(), 0);
+
+  for (int k : *order) {
+    const Step &st = plan.steps[static_cast<size_t>(k)];
+    Instr in{};
+    in.out = st.out;
+    in.guard = guard_true;
+    if (!st.eq) {  // a clock term
+      int t = static_cast<int>(std::find(plan.clock_slots.begin(), plan.clock_slots.end(), st.out) - plan.clock_slots.begin());
+      const core::ClockTerm &ct = clocks.terms[static_cast<size_t>(t)];
+      switch (ct.kind) {
+        case core::ClockTerm::Base: in.op = Op::ClockBase; break;
+        case core::ClockTerm::Never: in.op = Op::ClockNever; break;
+        case core::ClockTerm::On:
+          in.op = Op::ClockOn, in.a = term_slot[static_cast<size_t>(ct.parent)], in.b = plan.slot(ct.cond), in.sub = ct.positive;
+          break;
+      }
+      code.push_back(in);
+      continue;
+    }
+    const core::Equation &eq = *st.eq;
+    const int term = clocks.of(eq.lhs);
+    in.guard = term_slot[static_cast<size_t>(term)];
+    in.nil = may_be_nil[static_cast<size_t>(st.out)] != 0;
+    const bool real = is_real(plan, st.out);
+    auto arg = [&](size_t j) { return st.in.at(j); };
+    switch (eq.prim) {
+      case core::Prim::Const:
+        in.op = real ? Op::ConstR : Op::ConstI;
+        in.lit_r = eq.lit.r;
+        in.lit_i = eq.lit.type == Scalar::Bool ? int64_t(eq.lit.b) : eq.lit.i;
+        break;
+      case core::Prim::Copy:
+      case core::Prim::When: in.op = real ? Op::CopyR : Op::CopyI, in.a = arg(0); break;
+      case core::Prim::Merge: in.op = real ? Op::MergeR : Op::MergeI, in.a = arg(0), in.b = arg(1), in.c = arg(2); break;
+      case core::Prim::Fby:
+      case core::Prim::Pre:
+      case core::Prim::Arrow: {
+        bool fby = eq.prim == core::Prim::Fby, pre = eq.prim == core::Prim::Pre;
+        in.op = fby ? (real ? Op::FbyR : Op::FbyI) : pre ? (real ? Op::PreR : Op::PreI) : (real ? Op::ArrowR : Op::ArrowI);
+        in.term = term;
+        is_ticking[static_cast<size_t>(term)] = 1;
+        in.a = arg(0);
+        if (!pre) in.b = arg(1);
+        if (fby || pre) {
+          in.state = static_cast<int>(updates.size());
+          updates.push_back({in.guard, fby ? arg(1) : arg(0), in.state, real});
+        }
+        break;
+      }
+      case core::Prim::Apply: {
+        in.b = in.c = guard_true;  // an operand it does not have: a nil flag of 0
+        in.a = arg(0);
+        if (st.in.size() > 1) in.b = arg(1);
+        if (st.in.size() > 2) in.c = arg(2);
+        const Scalar ae = plan.slots[static_cast<size_t>(arg(0))].elem;
+        switch (eq.op) {
+          case core::ApplyOp::If: in.op = real ? Op::IfR : Op::IfI; break;
+          case core::ApplyOp::Unary: {
+            in.sub = static_cast<uint8_t>(eq.un);
+            Scalar re = *ops::result_type(ops::row(eq.un).typing, ae);
+            in.op = ae == Scalar::Real && re == Scalar::Real ? Op::UnR
+                    : ae == Scalar::Real                     ? Op::UnRtoI
+                    : re == Scalar::Real                     ? Op::UnItoR
+                    : re == Scalar::Bool                     ? Op::UnB
+                                                             : Op::UnI;
+            break;
+          }
+          case core::ApplyOp::Binary: {
+            in.sub = static_cast<uint8_t>(eq.bin);
+            bool cmp = ops::is_comparison(eq.bin);
+            if (ae == Scalar::Real) {
+              in.op = cmp                          ? Op::CmpR
+                      : eq.bin == ops::BinOp::Add ? Op::AddR
+                      : eq.bin == ops::BinOp::Sub ? Op::SubR
+                      : eq.bin == ops::BinOp::Mul ? Op::MulR
+                      : eq.bin == ops::BinOp::Div ? Op::DivR
+                                                  : Op::BinR;
+            } else {
+              in.op = ae == Scalar::Bool ? Op::BinB : cmp ? Op::CmpI : Op::BinI;
+            }
+            break;
+          }
+          case core::ApplyOp::Index:
+          case core::ApplyOp::Array:
+          case core::ApplyOp::Call: break;  // refused above
+        }
+        break;
+      }
+      case core::Prim::Post: break;  // refused above
+    }
+    code.push_back(in);
+  }
+  for (size_t t = 0; t < is_ticking.size(); ++t)
+    if (is_ticking[t]) ticking.push_back(static_cast<int>(t));
+  reset();
+}
+
+void Machine::reset() {
+  const size_t S = plan.slots.size();
+  R.assign(S + 1, 0.0);
+  I.assign(S + 1, 0);
+  I[static_cast<size_t>(guard_true)] = 1;
+  N.assign(S + 1, 0);
+  ticked.assign(term_slot.size(), 0);
+  last_r.assign(updates.size(), 0.0);
+  last_i.assign(updates.size(), 0);
+  last_nil.assign(updates.size(), 0);
+  failure_.clear();
+}
+
+Machine::Status Machine::step(const InputValue *in) {
+  double *r = R.data();
+  int64_t *i = I.data();
+  uint8_t *nl = N.data();
+  const size_t n_inputs = plan.input_slots.size();
+  bool any_input = n_inputs == 0;
+  for (size_t k = 0; k < n_inputs; ++k) {
+    size_t s = static_cast<size_t>(plan.input_slots[k]);
+    if (!in[k].present) continue;
+    any_input = true;
+    if (plan.slots[s].elem == Scalar::Real) r[s] = in[k].r;
+    else i[s] = in[k].i;
+  }
+  int nil_condition = -1;  // a nil condition of a clock or a merge (excluded by the proofs)
+  for (const Instr &x : code) {
+    if (!i[x.guard]) continue;
+    switch (x.op) {
+      case Op::ClockBase: i[x.out] = any_input; break;
+      case Op::ClockNever: i[x.out] = 0; break;
+      case Op::ClockOn:
+        if (i[x.a] && nl[x.b] && nil_condition < 0) nil_condition = x.b;
+        i[x.out] = i[x.a] && (i[x.b] != 0) == (x.sub != 0);
+        break;
+      case Op::ConstR: r[x.out] = x.lit_r; break;
+      case Op::ConstI: i[x.out] = x.lit_i; break;
+      case Op::CopyR: r[x.out] = r[x.a], nl[x.out] = nl[x.a]; break;
+      case Op::CopyI: i[x.out] = i[x.a], nl[x.out] = nl[x.a]; break;
+      case Op::AddR: r[x.out] = r[x.a] + r[x.b]; break;
+      case Op::SubR: r[x.out] = r[x.a] - r[x.b]; break;
+      case Op::MulR: r[x.out] = r[x.a] * r[x.b]; break;
+      case Op::DivR: r[x.out] = r[x.a] / r[x.b]; break;
+      case Op::BinR: r[x.out] = ops::real_binary(static_cast<ops::BinOp>(x.sub), r[x.a], r[x.b]); break;
+      case Op::CmpR: i[x.out] = ops::compare(static_cast<ops::BinOp>(x.sub), r[x.a], r[x.b]); break;
+      case Op::BinI: i[x.out] = ops::int_binary(static_cast<ops::BinOp>(x.sub), i[x.a], i[x.b]); break;
+      case Op::CmpI: i[x.out] = ops::int_binary(static_cast<ops::BinOp>(x.sub), i[x.a], i[x.b]) != 0; break;
+      case Op::BinB: i[x.out] = ops::int_binary(static_cast<ops::BinOp>(x.sub), i[x.a] != 0, i[x.b] != 0) != 0; break;
+      case Op::UnR: r[x.out] = ops::real_unary(static_cast<ops::UnOp>(x.sub), r[x.a]); break;
+      case Op::UnRtoI: i[x.out] = ops::real_to_int(static_cast<ops::UnOp>(x.sub), r[x.a]); break;
+      case Op::UnItoR: r[x.out] = static_cast<double>(i[x.a]); break;
+      case Op::UnI: i[x.out] = ops::int_unary(static_cast<ops::UnOp>(x.sub), i[x.a]); break;
+      case Op::UnB: i[x.out] = ops::int_unary(static_cast<ops::UnOp>(x.sub), i[x.a] != 0) != 0; break;
+      case Op::IfR: r[x.out] = i[x.a] ? r[x.b] : r[x.c]; break;
+      case Op::IfI: i[x.out] = i[x.a] ? i[x.b] : i[x.c]; break;
+      case Op::MergeR:
+      case Op::MergeI:
+        if (nl[x.a] && nil_condition < 0) nil_condition = x.a;
+        if (x.op == Op::MergeR) r[x.out] = i[x.a] ? r[x.b] : r[x.c];
+        else i[x.out] = i[x.a] ? i[x.b] : i[x.c];
+        if (x.nil) nl[x.out] = i[x.a] ? nl[x.b] : nl[x.c];
+        continue;
+      case Op::FbyR:  // its first operand at the first tick, then the second at the previous tick
+      case Op::FbyI:
+      case Op::PreR:  // nil at the first tick, then its operand at the previous tick
+      case Op::PreI: {
+        bool started = ticked[static_cast<size_t>(x.term)] != 0, pre = x.op == Op::PreR || x.op == Op::PreI;
+        size_t s = static_cast<size_t>(x.state);
+        if (x.op == Op::FbyR || x.op == Op::PreR) r[x.out] = started ? last_r[s] : pre ? 0.0 : r[x.a];
+        else i[x.out] = started ? last_i[s] : pre ? 0 : i[x.a];
+        nl[x.out] = started ? last_nil[s] : pre ? 1 : nl[x.a];
+        continue;
+      }
+      case Op::ArrowR:  // the first operand at the first tick, then the second
+      case Op::ArrowI: {
+        bool started = ticked[static_cast<size_t>(x.term)] != 0;
+        if (x.op == Op::ArrowR) r[x.out] = started ? r[x.b] : r[x.a];
+        else i[x.out] = started ? i[x.b] : i[x.a];
+        nl[x.out] = started ? nl[x.b] : nl[x.a];
+        continue;
+      }
+    }
+    // A pointwise application is nil when an operand is (operands that may not be nil
+    // keep a flag of 0).
+    if (x.nil && x.op >= Op::AddR && x.op <= Op::IfI) nl[x.out] = nl[x.a] | nl[x.b] | nl[x.c];
+  }
+  // The checks, before any state changes.
+  for (size_t k = 0; k < n_inputs; ++k)
+    if (in[k].present != (i[plan.input_clock_slots[k]] != 0)) {
+      failure_ = "input '" + plan.slots[static_cast<size_t>(plan.input_slots[k])].name + "' is " +
+                 (in[k].present ? "present where its clock is false" : "absent where its clock is true");
+      return Status::InputClock;
+    }
+  if (nil_condition >= 0) {
+    failure_ = "the condition '" + plan.slots[static_cast<size_t>(nil_condition)].name + "' is the uninitialised first value of a 'pre'";
+    return Status::Error;
+  }
+  // The state for the next cycle (every read of this cycle is done).
+  for (const Update &u : updates) {
+    if (!i[u.guard]) continue;
+    size_t s = static_cast<size_t>(u.state);
+    if (u.real) last_r[s] = r[u.operand];
+    else last_i[s] = i[u.operand];
+    last_nil[s] = nl[u.operand];
+  }
+  for (int t : ticking) ticked[static_cast<size_t>(t)] |= i[term_slot[static_cast<size_t>(t)]] != 0;
+  return Status::Ok;
+}
+
+oracle::Tag Machine::tag(int slot) const {
+  if (!I[static_cast<size_t>(clock_reg[static_cast<size_t>(slot)])]) return Tag::Abs;
+  return N[static_cast<size_t>(slot)] ? Tag::Nil : Tag::Val;
+}
+
+oracle::Cell Machine::cell(int slot) const {
+  oracle::Cell c;
+  c.tag = tag(slot);
+  if (c.tag != Tag::Val) return c;
+  const Slot &s = plan.slots[static_cast<size_t>(slot)];
+  switch (s.elem) {
+    case Scalar::Real: c.value = array::Tensor::real(R[static_cast<size_t>(slot)]); break;
+    case Scalar::Int: c.value = array::Tensor::integer(I[static_cast<size_t>(slot)]); break;
+    case Scalar::Bool: c.value = array::Tensor::boolean(I[static_cast<size_t>(slot)] != 0); break;
+  }
+  return c;
+}
+
+}  // namespace rml::stream
