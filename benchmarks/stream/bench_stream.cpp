@@ -16,6 +16,7 @@
 #include "oracle/oracle.hpp"
 #include "sema/frontend.hpp"
 #include "stream/plan.hpp"
+#include "stream/machine.hpp"
 #include "stream/runner.hpp"
 #include "driver/compiled_funs.hpp"
 
@@ -72,6 +73,28 @@ void BM_StreamChain(benchmark::State &st) {
   benchmark::DoNotOptimize(sum);
   st.counters["frames_held"] = double(frames);
   st.counters["evals_per_cell"] = double(evals) / double(cycles * (c.plan.steps.size()));
+}
+
+// The clock-directed machine (stream/machine.hpp): the same node, in process, from
+// instructions (what rml run --backend stream uses for post-free scalar nodes).
+void BM_MachineChain(benchmark::State &st) {
+  Compiled c(chain_program(static_cast<int>(st.range(0))), "chain");
+  size_t cycles = static_cast<size_t>(st.range(1));
+  int out = c.plan.slot("o");
+  rml::stream::Machine m(c.prog, c.clocks, c.plan);
+  rml::stream::InputValue in;
+  in.present = true;
+  double sum = 0;
+  for (auto _ : st) {
+    m.reset();
+    for (size_t n = 0; n < cycles; ++n) {
+      in.r = double(n % 7);
+      if (m.step(&in) != rml::stream::Machine::Status::Ok) st.SkipWithError("the machine stopped");
+      sum += m.real(out);
+    }
+  }
+  benchmark::DoNotOptimize(sum);
+  st.counters["instructions"] = double(m.instructions());
 }
 
 void BM_HandWrittenChain(benchmark::State &st) {
@@ -205,6 +228,7 @@ void BM_StreamLstm(benchmark::State &st) {
 
 BENCHMARK(BM_StreamLstm)->Args({64, 32, 200})->Args({256, 128, 50})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HandWrittenChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MachineChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GeneratedChain)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OracleChain)->Args({10, 10000})->Args({100, 10000})->Unit(benchmark::kMillisecond);

@@ -80,12 +80,12 @@ Machine::Machine(const core::Program &prog, const core::Clocks &clocks, const Pl
     auto arg = [&](size_t j) { return st.in.at(j); };
     switch (eq.prim) {
       case core::Prim::Const:
-        in.op = real ? Op::ConstR : Op::ConstI;
-        in.lit_r = eq.lit.r;
-        in.lit_i = eq.lit.type == Scalar::Bool ? int64_t(eq.lit.b) : eq.lit.i;
-        break;
+        // Its register is set once by reset(): only its clock varies, and readers run
+        // only where that clock is true.
+        constants.push_back({st.out, eq.lit.r, eq.lit.type == Scalar::Bool ? int64_t(eq.lit.b) : eq.lit.i});
+        continue;
       case core::Prim::Copy:
-      case core::Prim::When: in.op = real ? Op::CopyR : Op::CopyI, in.a = arg(0); break;
+      case core::Prim::When: in.op = real ? Op::CopyR : Op::CopyI, in.a = arg(0), in.b = in.c = guard_true; break;
       case core::Prim::Merge: in.op = real ? Op::MergeR : Op::MergeI, in.a = arg(0), in.b = arg(1), in.c = arg(2); break;
       case core::Prim::Fby:
       case core::Prim::Pre:
@@ -98,7 +98,8 @@ Machine::Machine(const core::Program &prog, const core::Clocks &clocks, const Pl
         if (!pre) in.b = arg(1);
         if (fby || pre) {
           in.state = static_cast<int>(updates.size());
-          updates.push_back({in.guard, fby ? arg(1) : arg(0), in.state, real});
+          int operand = fby ? arg(1) : arg(0);
+          updates.push_back({in.guard, operand, in.state, real, may_be_nil[static_cast<size_t>(operand)] != 0});
         }
         break;
       }
@@ -155,6 +156,7 @@ void Machine::reset() {
   R.assign(S + 1, 0.0);
   I.assign(S + 1, 0);
   I[static_cast<size_t>(guard_true)] = 1;
+  for (auto &c : constants) R[static_cast<size_t>(c.slot)] = c.r, I[static_cast<size_t>(c.slot)] = c.i;
   N.assign(S + 1, 0);
   ticked.assign(term_slot.size(), 0);
   last_r.assign(updates.size(), 0.0);
@@ -186,10 +188,8 @@ Machine::Status Machine::step(const InputValue *in) {
         if (i[x.a] && nl[x.b] && nil_condition < 0) nil_condition = x.b;
         i[x.out] = i[x.a] && (i[x.b] != 0) == (x.sub != 0);
         break;
-      case Op::ConstR: r[x.out] = x.lit_r; break;
-      case Op::ConstI: i[x.out] = x.lit_i; break;
-      case Op::CopyR: r[x.out] = r[x.a], nl[x.out] = nl[x.a]; break;
-      case Op::CopyI: i[x.out] = i[x.a], nl[x.out] = nl[x.a]; break;
+      case Op::CopyR: r[x.out] = r[x.a]; break;
+      case Op::CopyI: i[x.out] = i[x.a]; break;
       case Op::AddR: r[x.out] = r[x.a] + r[x.b]; break;
       case Op::SubR: r[x.out] = r[x.a] - r[x.b]; break;
       case Op::MulR: r[x.out] = r[x.a] * r[x.b]; break;
@@ -221,7 +221,7 @@ Machine::Status Machine::step(const InputValue *in) {
         size_t s = static_cast<size_t>(x.state);
         if (x.op == Op::FbyR || x.op == Op::PreR) r[x.out] = started ? last_r[s] : pre ? 0.0 : r[x.a];
         else i[x.out] = started ? last_i[s] : pre ? 0 : i[x.a];
-        nl[x.out] = started ? last_nil[s] : pre ? 1 : nl[x.a];
+        if (x.nil) nl[x.out] = started ? last_nil[s] : pre ? 1 : nl[x.a];
         continue;
       }
       case Op::ArrowR:  // the first operand at the first tick, then the second
@@ -229,13 +229,13 @@ Machine::Status Machine::step(const InputValue *in) {
         bool started = ticked[static_cast<size_t>(x.term)] != 0;
         if (x.op == Op::ArrowR) r[x.out] = started ? r[x.b] : r[x.a];
         else i[x.out] = started ? i[x.b] : i[x.a];
-        nl[x.out] = started ? nl[x.b] : nl[x.a];
+        if (x.nil) nl[x.out] = started ? nl[x.b] : nl[x.a];
         continue;
       }
     }
-    // A pointwise application is nil when an operand is (operands that may not be nil
-    // keep a flag of 0).
-    if (x.nil && x.op >= Op::AddR && x.op <= Op::IfI) nl[x.out] = nl[x.a] | nl[x.b] | nl[x.c];
+    // A copy is nil when its operand is, a pointwise application when an operand is
+    // (operands that may not be nil keep a flag of 0).
+    if (x.nil) nl[x.out] = nl[x.a] | nl[x.b] | nl[x.c];
   }
   // The checks, before any state changes.
   for (size_t k = 0; k < n_inputs; ++k)
@@ -254,7 +254,7 @@ Machine::Status Machine::step(const InputValue *in) {
     size_t s = static_cast<size_t>(u.state);
     if (u.real) last_r[s] = r[u.operand];
     else last_i[s] = i[u.operand];
-    last_nil[s] = nl[u.operand];
+    if (u.nil) last_nil[s] = nl[u.operand];
   }
   for (int t : ticking) ticked[static_cast<size_t>(t)] |= i[term_slot[static_cast<size_t>(t)]] != 0;
   return Status::Ok;

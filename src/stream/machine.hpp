@@ -65,7 +65,6 @@ class Machine {
   // The instruction set. Real* write R, the others I (ints, and bools as 0/1).
   enum class Op : uint8_t {
     ClockBase, ClockNever, ClockOn,
-    ConstR, ConstI,
     CopyR, CopyI,                         // copy and when
     AddR, SubR, MulR, DivR, BinR, CmpR,   // real operands
     BinI, CmpI, BinB,                     // int operands (CmpI: a comparison), bool operands
@@ -82,18 +81,22 @@ class Machine {
     int out = 0, a = 0, b = 0, c = 0;
     int term = -1;        // state primitives: the clock term whose earlier ticks start them
     int state = -1;       // fby, pre: its update
-    double lit_r = 0;
-    int64_t lit_i = 0;
+  };
+  struct Constant {
+    int slot;
+    double r;
+    int64_t i;
   };
 
   struct Update {
     int guard, operand, state;
-    bool real;
+    bool real, nil;  // nil: the operand may be nil
   };
 
   const Plan &plan;
   std::vector<Instr> code;
   std::vector<Update> updates;  // fby/pre state, written after the cycle's checks
+  std::vector<Constant> constants;  // set once, by reset()
   std::vector<int> ticking;     // the clock terms of state primitives
   std::vector<int> term_slot;   // per clock term, its slot
   std::vector<int> clock_reg;   // per slot, the register of its clock (presence)

@@ -15,6 +15,7 @@
 #include "driver/compiled_funs.hpp"
 #include "driver/elaborated.hpp"
 #include "oracle/trace_io.hpp"
+#include "stream/machine.hpp"
 #include "stream/plan.hpp"
 #include "stream/runner.hpp"
 #include "tools/assumptions.hpp"
@@ -122,28 +123,28 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
     unknown_from[k] = -1;
   };
   std::vector<oracle::Cell> row(vars.size());
-  auto on_frame = [&](const stream::FrameView &f) {
+  // A cycle's row, its cells given by slot (from the runner's frame or the machine).
+  auto emit_row = [&](size_t cycle, auto &&cell_of) {
     for (size_t k = 0; k < vars.size(); ++k) {
-      row[k] = f.cell(shown_slots[k]);
+      row[k] = cell_of(shown_slots[k]);
       if (row[k].tag == oracle::Tag::Bot) {
-        if (unknown_from[k] < 0) unknown_from[k] = static_cast<long>(f.cycle);
+        if (unknown_from[k] < 0) unknown_from[k] = static_cast<long>(cycle);
       } else {
-        close_unknown(k, f.cycle);
+        close_unknown(k, cycle);
       }
       if (non_finite[k].empty() && row[k].tag == oracle::Tag::Val && row[k].value.elem == Scalar::Real) {
         auto &v = row[k].value.r;
         auto bad = std::find_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); });
         if (bad != v.end())
-          non_finite[k] = std::string(std::isnan(*bad) ? "nan" : *bad > 0 ? "inf" : "-inf") + " at cycle " + std::to_string(f.cycle) +
+          non_finite[k] = std::string(std::isnan(*bad) ? "nan" : *bad > 0 ? "inf" : "-inf") + " at cycle " + std::to_string(cycle) +
                           (v.size() > 1 ? " (element " + std::to_string(bad - v.begin()) + ")" : "");
       }
     }
     for (size_t k = 0; k < assumed_slots.size(); ++k)
-      if (assumed_slots[k] >= 0) assumptions.observe(k, f.cell(assumed_slots[k]));
+      if (assumed_slots[k] >= 0) assumptions.observe(k, cell_of(assumed_slots[k]));
     writer.row(row);
     ++emitted;
   };
-  stream::Runner runner(r.checked, plan, sopts, on_frame);
   // A run stopped half-way says so: CSV and JSON rows already written are the exact cells
   // of their cycles, but the output is not whole.
   auto incomplete = [&] {
@@ -158,18 +159,23 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
     err << "rml: error[" << why << "\n" << tail;
     return code;
   };
-  try {
+  if (!prog.inputs.empty() && c.inputs.empty()) {
+    err << "rml: error: '" << main << "' has inputs: give a trace with --inputs\n";
+    return kFrontendError;
+  }
+  // The trace, cycle by cycle, from its start: a file (CSV row by row; JSON, read whole),
+  // standard input ('-', read once), or the cycles of a node without inputs. Returns an
+  // exit code for a source that cannot be read; trace errors are thrown.
+  std::string json_text;  // a JSON trace, kept: it is read whole anyway
+  auto feed = [&](auto &&push) -> std::optional<int> {
     if (prog.inputs.empty()) {
       size_t n = c.cycles ? c.cycles : 10;
-      for (size_t k = 0; k < n; ++k) runner.push({});
-    } else if (c.inputs.empty()) {
-      err << "rml: error: '" << main << "' has inputs: give a trace with --inputs\n";
-      return kFrontendError;
-    } else {
-      // One source: a file, or standard input ('-'). Blank lines are skipped (and counted)
-      // to see whether the trace is JSON, which is read whole; CSV is read row by row.
-      std::ifstream file;
-      std::istream *in = &std::cin;
+      for (size_t k = 0; k < n; ++k) push(std::vector<oracle::Cell>{});
+      return std::nullopt;
+    }
+    std::ifstream file;
+    std::istream *in = &std::cin;
+    if (json_text.empty()) {
       if (c.inputs != "-") {
         std::error_code ec;
         if (std::filesystem::is_directory(c.inputs, ec)) {
@@ -183,42 +189,90 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
         }
         in = &file;
       }
+      // Blank lines are skipped (and counted) to see whether the trace is JSON.
       std::string blank;
       size_t blank_lines = 0;
       for (int ch; (ch = in->peek()) != EOF && std::isspace(ch);) {
         blank.push_back(static_cast<char>(in->get()));
         blank_lines += ch == '\n';
       }
-      if (in->peek() == '[' || in->peek() == '{') {
-        // Bounded as every input (read_file's limit).
-        std::string text = blank;
-        char buf[65536];
-        while (in->read(buf, sizeof buf) || in->gcount() > 0) {
-          text.append(buf, static_cast<size_t>(in->gcount()));
-          if (text.size() > Limits::kMaxFileBytes) {
-            err << "rml: error: '" << input_name(c.inputs) << "' is larger than 16 MiB (the limit of an input: 16777216 bytes; CSV traces are read row by row, without it)\n";
-            return kFrontendError;
-          }
-        }
-        oracle::Inputs trace;
-        try {
-          trace = oracle::read_trace(input_name(c.inputs), text, prog, 0);
-        } catch (oracle::TraceError &e) {
-          err << render_trace_error(e, text);
-          return kFrontendError;
-        }
-        std::vector<oracle::Cell> cyc(prog.inputs.size());
-        for (size_t n = 0; n < trace.cycles; ++n) {
-          for (size_t k = 0; k < prog.inputs.size(); ++k) cyc[k] = trace.streams.at(prog.inputs[k].name)[n];
-          runner.push(cyc);
-        }
-      } else {
+      if (in->peek() != '[' && in->peek() != '{') {
         oracle::CsvTraceReader reader(input_name(c.inputs), *in, prog, blank_lines);
         std::vector<oracle::Cell> cyc;
-        while (reader.next(cyc)) runner.push(cyc);
+        while (reader.next(cyc)) push(cyc);
+        return std::nullopt;
+      }
+      // Bounded as every input (read_file's limit).
+      json_text = blank;
+      char buf[65536];
+      while (in->read(buf, sizeof buf) || in->gcount() > 0) {
+        json_text.append(buf, static_cast<size_t>(in->gcount()));
+        if (json_text.size() > Limits::kMaxFileBytes) {
+          err << "rml: error: '" << input_name(c.inputs) << "' is larger than 16 MiB (the limit of an input: 16777216 bytes; CSV traces are read row by row, without it)\n";
+          return kFrontendError;
+        }
       }
     }
-    runner.finish();
+    oracle::Inputs trace;
+    try {
+      trace = oracle::read_trace(input_name(c.inputs), json_text, prog, 0);
+    } catch (oracle::TraceError &e) {
+      err << render_trace_error(e, json_text);
+      return kFrontendError;
+    }
+    std::vector<oracle::Cell> cyc(prog.inputs.size());
+    for (size_t n = 0; n < trace.cycles; ++n) {
+      for (size_t k = 0; k < prog.inputs.size(); ++k) cyc[k] = trace.streams.at(prog.inputs[k].name)[n];
+      push(cyc);
+    }
+    return std::nullopt;
+  };
+
+  // A post-free scalar node runs on the clock-directed machine (stream/machine.hpp), which
+  // equals the oracle on a trace inside the clocks. At a cycle outside them (an input out
+  // of its clock, or unknown) the machine stops; the rows before are exact, and the runner
+  // takes over from the trace's start, writing the rows from that cycle on, so the output
+  // is the oracle's whatever the trace. What cannot be read twice (standard input, a pipe):
+  // the runner.
+  std::optional<stream::Machine> machine;
+  std::error_code ec;
+  if (prog.inputs.empty() || (c.inputs != "-" && std::filesystem::is_regular_file(c.inputs, ec))) try {
+      machine.emplace(prog, elab.clocks, plan);
+    } catch (stream::MachineUnsupported &) {
+    }
+  size_t resume_at = 0;  // the cycles the machine wrote
+  bool machine_ran = false;
+  std::unique_ptr<stream::Runner> runner;
+  try {
+    if (machine) {
+      struct OutsideTheClocks {};
+      std::vector<stream::InputValue> iv(prog.inputs.size());
+      try {
+        std::optional<int> rc = feed([&](const std::vector<oracle::Cell> &cyc) {
+          for (size_t k = 0; k < cyc.size(); ++k) {
+            const oracle::Cell &x = cyc[k];
+            if (x.tag != oracle::Tag::Val && x.tag != oracle::Tag::Abs) throw OutsideTheClocks{};
+            iv[k] = {x.tag == oracle::Tag::Val, 0, 0};
+            if (iv[k].present && x.value.elem == Scalar::Real) iv[k].r = x.value.r.at(0);
+            else if (iv[k].present) iv[k].i = x.value.i.at(0);
+          }
+          if (machine->step(iv) != stream::Machine::Status::Ok) throw OutsideTheClocks{};
+          emit_row(emitted, [&](int slot) { return machine->cell(slot); });
+        });
+        if (rc) return *rc;
+        machine_ran = true;
+      } catch (OutsideTheClocks &) {
+        resume_at = emitted;
+      }
+    }
+    if (!machine_ran) {
+      runner = std::make_unique<stream::Runner>(r.checked, plan, sopts, [&](const stream::FrameView &f) {
+        if (f.cycle >= resume_at) emit_row(f.cycle, [&](int slot) { return f.cell(slot); });
+      });
+      std::optional<int> rc = feed([&](const std::vector<oracle::Cell> &cyc) { runner->push(cyc); });
+      if (rc) return *rc;
+      runner->finish();
+    }
   } catch (oracle::TraceError &e) {
     std::string tail = incomplete();
     err << render_streamed_trace_error(e, e.line_text) << tail;
@@ -236,12 +290,22 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
   }
   writer.finish();
   for (size_t k = 0; k < vars.size(); ++k) close_unknown(k, emitted);
-  err << "note: stream backend: " << emitted << " cycle" << (emitted == 1 ? "" : "s") << ", horizon " << H << ", at most "
-      << runner.max_window() << " frame" << (runner.max_window() == 1 ? "" : "s") << " held (window " << sopts.max_window << ")\n";
-  for (auto &v : runner.input_clock_violations()) err << "warning[input.clock]: input " << v << "\n";
+  if (machine_ran) {
+    err << "note: stream backend: " << emitted << " cycle" << (emitted == 1 ? "" : "s") << ", horizon " << H
+        << ", on the clock-directed machine (" << machine->instructions() << " instructions a cycle, no frame held)\n";
+  } else {
+    err << "note: stream backend: " << emitted << " cycle" << (emitted == 1 ? "" : "s") << ", horizon " << H << ", at most "
+        << runner->max_window() << " frame" << (runner->max_window() == 1 ? "" : "s") << " held (window " << sopts.max_window << ")"
+        << (machine ? ", on the runner from cycle " + std::to_string(resume_at) + " (the trace leaves the clocks there)" : "") << "\n";
+  }
+  static const std::vector<std::string> kNone;
+  static const std::vector<oracle::ErrorOrigin> kNoErrors;
+  const std::vector<std::string> &violations = runner ? runner->input_clock_violations() : kNone;
+  const std::vector<oracle::ErrorOrigin> &errors = runner ? runner->errors() : kNoErrors;
+  for (auto &v : violations) err << "warning[input.clock]: input " << v << "\n";
   for (size_t k = 0; k < vars.size(); ++k)
     if (!non_finite[k].empty()) err << "warning[run.non-finite]: '" << labels[k] << "' is " << non_finite[k] << ", its first non-finite value\n";
-  for (auto &e : runner.errors())
+  for (auto &e : errors)
     err << (e.span.valid() ? location(e.span) + ": " : std::string()) << "error value at cycle " << e.cycle << " in '" << label(e.var)
         << "' [" << e.rule << "]: " << e.message << "\n";
   for (size_t k = 0; k < vars.size(); ++k)
@@ -251,7 +315,7 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
     err << render_broken(b, c.strict_assume);
     broken = true;
   }
-  return !runner.errors().empty() || (broken && c.strict_assume) ? kFalsified : kOk;
+  return !errors.empty() || (broken && c.strict_assume) ? kFalsified : kOk;
 }
 
 }  // namespace rml

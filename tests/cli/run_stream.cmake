@@ -17,6 +17,34 @@ foreach(ex "backfill;backfill.csv" "backfill;backfill_gap.csv" "movavg;movavg.cs
     expect_text(ERR "note: stream backend: [0-9]+ cycles, horizon [0-9]+")
   endforeach()
 endforeach()
+# Post-free scalar nodes run on the clock-directed machine, the others on the runner.
+expect_exit(0 ${RML} run ${SRC}/examples/movavg.rml --inputs ${SRC}/examples/movavg.csv --backend stream)
+expect_text(ERR "note: stream backend: [0-9]+ cycles, horizon 0, on the clock-directed machine \\([0-9]+ instructions a cycle, no frame held\\)")
+expect_exit(0 ${RML} run ${SRC}/examples/backfill.rml --inputs ${SRC}/examples/backfill.csv --backend stream)
+expect_text(ERR "at most [0-9]+ frames? held \\(window")
+# A trace leaving the clocks at cycle 2 (b absent where a is present): the machine stops,
+# the runner replays the trace from its start and writes the rows from cycle 2 on; the
+# output is the oracle's, the error value and the warning included.
+file(WRITE ${WORK}/two.rml "node two(a: real, b: real) -> (o: real)\n  o = a + (0.5 fby b);\n")
+file(WRITE ${WORK}/two.csv "a,b\n1,2\n3,4\n5,_\n7,8\n")
+foreach(fmt table csv json)
+  expect_exit(1 ${RML} run ${WORK}/two.rml --inputs ${WORK}/two.csv --format ${fmt})
+  set(want "${LAST_OUT}")
+  if(fmt STREQUAL "csv")
+    set(want_csv "${want}")
+  endif()
+  expect_exit(1 ${RML} run ${WORK}/two.rml --inputs ${WORK}/two.csv --format ${fmt} --backend stream)
+  expect_equal(OUT "${want}")
+  expect_text(ERR "on the runner from cycle 2 \\(the trace leaves the clocks there\\)")
+  expect_text(ERR "warning\\[input.clock\\]: input b at cycle 2")
+endforeach()
+# From standard input (which cannot be read twice): the runner, the same output.
+execute_process(COMMAND ${RML} run ${WORK}/two.rml --inputs - --backend stream --format csv
+  INPUT_FILE ${WORK}/two.csv RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 1 OR NOT out STREQUAL "${want_csv}" OR NOT err MATCHES "at most 1 frame held")
+  message(FATAL_ERROR "post-free node from stdin: ${rc}\n${out}\n${err}")
+endif()
+
 # The gap trace breaks the assumption inside the window: the warning as the oracle's.
 expect_exit(0 ${RML} run ${SRC}/examples/backfill.rml --inputs ${SRC}/examples/backfill_gap.csv --backend stream)
 expect_text(ERR "backfill.rml:5:3: warning\\[run.assume\\]: the input trace breaks 'assume always eventually bp within 3': the condition does not hold at any of the 4 cycles 0..3")
