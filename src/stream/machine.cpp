@@ -148,6 +148,10 @@ Machine::Machine(const core::Program &prog, const core::Clocks &clocks, const Pl
   }
   for (size_t t = 0; t < is_ticking.size(); ++t)
     if (is_ticking[t]) ticking.push_back(static_cast<int>(t));
+  // Runs of instructions under one clock: its register is read once per run.
+  for (size_t k = 0; k < code.size(); ++k)
+    if (blocks.empty() || blocks.back().guard != code[k].guard) blocks.push_back({code[k].guard, k, k + 1});
+    else blocks.back().end = k + 1;
   reset();
 }
 
@@ -179,8 +183,10 @@ Machine::Status Machine::step(const InputValue *in) {
     else i[s] = in[k].i;
   }
   int nil_condition = -1;  // a nil condition of a clock or a merge (excluded by the proofs)
-  for (const Instr &x : code) {
-    if (!i[x.guard]) continue;
+  for (const Block &blk : blocks) {
+   if (!i[blk.guard]) continue;
+   for (size_t pc = blk.begin; pc < blk.end; ++pc) {
+    const Instr &x = code[pc];
     switch (x.op) {
       case Op::ClockBase: i[x.out] = any_input; break;
       case Op::ClockNever: i[x.out] = 0; break;
@@ -236,6 +242,7 @@ Machine::Status Machine::step(const InputValue *in) {
     // A copy is nil when its operand is, a pointwise application when an operand is
     // (operands that may not be nil keep a flag of 0).
     if (x.nil) nl[x.out] = nl[x.a] | nl[x.b] | nl[x.c];
+   }
   }
   // The checks, before any state changes.
   for (size_t k = 0; k < n_inputs; ++k)

@@ -82,6 +82,10 @@ class Machine {
     int term = -1;        // state primitives: the clock term whose earlier ticks start them
     int state = -1;       // fby, pre: its update
   };
+  struct Block {  // code[begin, end) shares the clock `guard`
+    int guard;
+    size_t begin, end;
+  };
   struct Constant {
     int slot;
     double r;
@@ -95,6 +99,7 @@ class Machine {
 
   const Plan &plan;
   std::vector<Instr> code;
+  std::vector<Block> blocks;
   std::vector<Update> updates;  // fby/pre state, written after the cycle's checks
   std::vector<Constant> constants;  // set once, by reset()
   std::vector<int> ticking;     // the clock terms of state primitives
