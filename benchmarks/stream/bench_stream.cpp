@@ -1,6 +1,7 @@
-// The stream path's throughput: the stream runner (src/stream) on scalar programs, against
-// a hand-written C++ loop computing the same streams and against the oracle, in the same
-// run; the frames it holds, whatever the number of cycles.
+// The stream path's throughput: the stream runner and the clock-directed machine
+// (src/stream) and rml compile's generated step class on scalar programs, against a
+// hand-written C++ loop computing the same streams and against the oracle, in the same
+// run; the frames the runner holds, whatever the number of cycles.
 //
 // Programs: the chain of bench_oracle (`layers` equations through arithmetic and fby) and
 // backfill (Figure 16, a post cut by an input every 4 cycles at most).
