@@ -4,6 +4,8 @@
 // inside the window, and the frames leaving it.
 #include "stream/runner.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstring>
 #include <deque>
@@ -16,6 +18,11 @@ namespace rml::stream {
 
 using oracle::Cell;
 using oracle::Tag;
+
+void keep_tensor_blocks_in_heap() {
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest on 64 bits
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);  // give the heap's top back only past 64 MiB free
+}
 
 Tag FrameView::tag(int slot) const { return static_cast<Tag>(tags_[slot]); }
 

@@ -63,6 +63,13 @@ class FrameView {
   const int64_t *ints_ = nullptr;
 };
 
+// Tensor streams: the runner allocates each cycle's tensors and frees them. glibc gives a
+// freed block over its mmap threshold (128 KiB at first) back to the kernel, so every
+// cycle page-faults its tensors in again (60% of the repaired Figure 20's time at units 256).
+// This keeps blocks up to 32 MiB in the heap, where the next cycle reuses them; the peak
+// is still one window's. Process-wide (mallopt): rml run calls it for nodes with tensors.
+void keep_tensor_blocks_in_heap();
+
 class Runner {
  public:
   using Emit = std::function<void(const FrameView &)>;

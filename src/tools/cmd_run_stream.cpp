@@ -96,6 +96,8 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
         << format_bytes(c.max_memory) << "\n";
     return kFrontendError;
   }
+  if (std::any_of(plan.slots.begin(), plan.slots.end(), [](const stream::Slot &s) { return s.numel != 1; }))
+    stream::keep_tensor_blocks_in_heap();
   auto funs = std::make_shared<driver::CompiledFuns>(r.checked);
   sopts.apply_fun = [funs](const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<array::Tensor> &args) {
     return funs->apply(fn, statics, args);
