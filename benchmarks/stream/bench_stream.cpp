@@ -7,6 +7,9 @@
 // backfill (Figure 16, a post cut by an input every 4 cycles at most).
 #include <benchmark/benchmark.h>
 
+#include <Eigen/Dense>
+#include <cmath>
+
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -223,8 +226,74 @@ void BM_StreamLstm(benchmark::State &st) {
   st.counters["equations"] = double(c.prog.equations.size());
 }
 
+// The same training by hand with Eigen (f64, one thread, nothing allocated per cycle): an
+// LSTM cell a = K [x; h] + b, gates f, i, o = sigmoid, g = tanh, c' = f c + i g,
+// h' = o tanh(c'); the loss of a sequence is the sum of h' . dh_next; at each sequence end
+// (every 5 cycles) backpropagation through its cycles gives dK, db and each cycle's dx,
+// and SGD updates K and b. What the repaired Figure 20 computes, as PyTorch does it
+// (torch_lstm_bptt.py), without rml's stream bookkeeping: the cost floor.
+void BM_HandWrittenLstm(benchmark::State &st) {
+  using Eigen::ArrayXd, Eigen::MatrixXd, Eigen::VectorXd;
+  const int u = static_cast<int>(st.range(0)), m = static_cast<int>(st.range(1));
+  const size_t cycles = static_cast<size_t>(st.range(2));
+  const int E = 5;
+  const double lr = 0.01;
+  std::mt19937_64 rng(1);
+  std::uniform_real_distribution<double> uni(-1, 1);
+  MatrixXd K = MatrixXd::NullaryExpr(4 * u, m + u, [&] { return uni(rng) * std::sqrt(6.0 / (5 * u + m)); });
+  VectorXd b = VectorXd::Zero(4 * u);
+  MatrixXd xs = MatrixXd::NullaryExpr(m, static_cast<Eigen::Index>(cycles), [&] { return uni(rng); });
+  MatrixXd dhs = MatrixXd::NullaryExpr(u, static_cast<Eigen::Index>(cycles), [&] { return uni(rng) * 0.1; });
+  // Per cycle of a sequence: the cell's input z = [x; h], its gates, c before and after.
+  MatrixXd Z(m + u, E), G(4 * u, E), Cp(u, E), C(u, E);
+  VectorXd h = VectorXd::Zero(u), c = VectorXd::Zero(u), a(4 * u), da(4 * u), dz(m + u), dh(u), dc(u), db(4 * u);
+  MatrixXd dK(4 * u, m + u), dx(m, E);
+  double sink = 0;
+  for (auto _ : st) {
+    for (size_t n = 0; n < cycles; ++n) {
+      const int t = static_cast<int>(n % E);
+      Z.col(t) << xs.col(static_cast<Eigen::Index>(n)), h;
+      a.noalias() = K * Z.col(t);
+      a += b;
+      auto g = G.col(t).array();
+      g.head(3 * u) = 1.0 / (1.0 + (-a.head(3 * u).array()).exp());
+      g.tail(u) = a.tail(u).array().tanh();
+      Cp.col(t) = c;
+      c.array() = g.segment(0, u) * c.array() + g.segment(u, u) * g.segment(3 * u, u);
+      C.col(t) = c;
+      h.array() = g.segment(2 * u, u) * c.array().tanh();
+      if (t != E - 1) continue;
+      // The sequence ends: backward through its cycles, then the step.
+      dK.setZero(), db.setZero(), dh.setZero(), dc.setZero();
+      for (int k = E - 1; k >= 0; --k) {
+        dh += dhs.col(static_cast<Eigen::Index>(n) - (E - 1 - k));
+        auto gk = G.col(k).array();
+        ArrayXd tc = C.col(k).array().tanh();
+        ArrayXd dct = dc.array() + dh.array() * gk.segment(2 * u, u) * (1 - tc * tc);
+        da.segment(0, u).array() = dct * Cp.col(k).array() * gk.segment(0, u) * (1 - gk.segment(0, u));
+        da.segment(u, u).array() = dct * gk.segment(3 * u, u) * gk.segment(u, u) * (1 - gk.segment(u, u));
+        da.segment(2 * u, u).array() = dh.array() * tc * gk.segment(2 * u, u) * (1 - gk.segment(2 * u, u));
+        da.segment(3 * u, u).array() = dct * gk.segment(u, u) * (1 - gk.segment(3 * u, u) * gk.segment(3 * u, u));
+        dc.array() = dct * gk.segment(0, u);
+        dK.noalias() += da * Z.col(k).transpose();
+        db += da;
+        dz.noalias() = K.transpose() * da;
+        dx.col(k) = dz.head(m);
+        dh = dz.tail(u);
+      }
+      K -= lr * dK;
+      b -= lr * db;
+      h.setZero(), c.setZero();  // the next sequence starts afresh (fby_end's reset)
+      sink += dx(0, 0);
+    }
+  }
+  benchmark::DoNotOptimize(sink);
+  st.counters["cycles"] = double(cycles);
+}
+
 }  // namespace
 
+BENCHMARK(BM_HandWrittenLstm)->Args({64, 32, 200})->Args({256, 128, 20})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamLstm)->Args({64, 32, 200})->Args({256, 128, 20})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HandWrittenChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MachineChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
