@@ -110,7 +110,11 @@ if(selected)
     string(APPEND text "node n${k}(x: int) -> (o: int)\n  o = n${j}(n${j}(x));\n")
   endforeach()
   file(WRITE ${WORK}/equations.rml "${text}")
-  expect_exit(0 ${RML} parse --normalized --main n9 ${WORK}/equations.rml)  # 512 x 1001 equations
+  # The accepted side (512 x 1001 equations, printed) takes 35 s under the sanitizers for
+  # code the refusal below runs too: there only the refusal; the Release run checks both.
+  if(NOT SANITIZE)
+    expect_exit(0 ${RML} parse --normalized --main n9 ${WORK}/equations.rml)  # 512 x 1001 equations
+  endif()
   expect_exit(2 ${RML} parse --normalized --main n10 ${WORK}/equations.rml)  # 1024 x 1001
   expect_text(ERR "equations.rml:[0-9]+:[0-9]+: error\\[elab\\]: the elaborated program exceeds 1000000 equations")
 endif()
