@@ -39,6 +39,7 @@ std::optional<z3::expr> encode(ops::BinOp op, const z3::expr &x, const z3::expr 
     case ops::BinOp::And: return x && z;
     case ops::BinOp::Or: return x || z;
     case ops::BinOp::Xor: return x != z;
+    case ops::BinOp::Implies: return implies(x, z);
     case ops::BinOp::Eq: return x == z;
     case ops::BinOp::Ne: return x != z;
     case ops::BinOp::Lt: return ints ? std::optional<z3::expr>(z3::slt(x, z)) : std::nullopt;

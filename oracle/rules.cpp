@@ -97,9 +97,9 @@ array::Tensor Oracle::Impl::apply(const core::Equation &eq, const std::vector<ar
     case core::ApplyOp::Index: return array::Evaluator::index(args);
     case core::ApplyOp::Array: return array::Evaluator::array_literal(args);
     case core::ApplyOp::Call: {
-      const Decl *d = opts.apply_fun ? cp.find(eq.fn) : nullptr;
+      const Decl *d = opts.apply_fun && !eq.builtin ? cp.find(eq.fn) : nullptr;
       if (d && std::holds_alternative<FunDecl>(*d)) return opts.apply_fun(eq.fn, eq.static_args, args);
-      return eval.apply(eq.fn, eq.static_args, args);
+      return eq.builtin ? eval.builtin_call(eq.fn, eq.static_args, args) : eval.apply(eq.fn, eq.static_args, args);
     }
   }
   throw OracleError("internal: unknown operator of '" + eq.lhs + "'");

@@ -230,6 +230,7 @@ class SymEval {
         switch (op) {
           case BinOp::And: out.v.push_back(x && y); break;
           case BinOp::Or: out.v.push_back(x || y); break;
+          case BinOp::Implies: out.v.push_back(z3::implies(x, y)); break;
           case BinOp::Xor:
           case BinOp::Ne: out.v.push_back(x != y); break;
           case BinOp::Eq: out.v.push_back(x == y); break;

@@ -129,6 +129,10 @@ Tensor Evaluator::apply(const std::string &fn, const std::vector<StaticValue> &s
     }
     return call_fun(*f, s, args);
   }
+  return builtin_call(fn, statics, args);
+}
+
+Tensor Evaluator::builtin_call(const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<Tensor> &args) {
   if (statics.empty() && args.size() == 1)
     if (auto u = ops::find_unary(fn)) return elementwise_unary(*u, args[0]);
   if (statics.empty() && args.size() == 2 && fn != "sum") return binary(fn, args[0], args[1]);
@@ -330,7 +334,7 @@ Tensor Evaluator::builtin(const Expr &e, Env &env) {
     if (builtin_static_arg(n, k, e.args.size())) statics.push_back(static_of(*e.args[k], env));
     else args.push_back(eval(*e.args[k], env));
   }
-  return apply(n, statics, args);  // elementwise builtins (exp, max, real, ...) or the rest
+  return builtin_call(n, statics, args);  // elementwise builtins (exp, max, real, ...) or the rest
 }
 
 Tensor Evaluator::apply_builtin(const std::string &n, const std::vector<StaticValue> &statics, const std::vector<Tensor> &args) {

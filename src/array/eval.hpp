@@ -28,6 +28,8 @@ class Evaluator {
   // arguments in order, `args` its value arguments. Operators, `if`, indexing and array
   // literals are not names here (a fun may be called `index`): use the functions below.
   Tensor apply(const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<Tensor> &args);
+  // The builtin or conversion `fn`, even where a user declaration shadows its name.
+  Tensor builtin_call(const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<Tensor> &args);
 
   // Elementwise operators on tensors with scalar broadcast, by surface spelling or by row.
   static Tensor binary(const std::string &op, const Tensor &a, const Tensor &b);

@@ -106,6 +106,7 @@ const char *binop_name(ops::BinOp op) {
     case ops::BinOp::And: return "And";
     case ops::BinOp::Or: return "Or";
     case ops::BinOp::Xor: return "Xor";
+    case ops::BinOp::Implies: return "Implies";
   }
   return "";
 }

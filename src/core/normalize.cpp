@@ -152,6 +152,21 @@ struct Elaborator {
           if (auto it = f.subst.statics.sizes.find(e.name); it != f.subst.statics.sizes.end()) v = it->second;
           else if (auto c = cp.static_consts.find(e.name); c != cp.static_consts.end() && c->second.kind == StaticValue::Int)
             v = c->second.size;
+          if (!v && cp.value_consts.count(e.name)) {
+            // A real or bool constant (`const L: real = 2.5;`): its expression, elaborated
+            // where it is used, in a frame of its own (it names constants only: a local of
+            // this node with the name of one of them must not capture it).
+            const Decl *d = cp.find(e.name);
+            if (!d || !std::holds_alternative<ConstDecl>(*d)) throw ElabError{e.span, "internal: no constant '" + e.name + "'"};
+            if (++depth > 200) throw ElabError{e.span, "constants defined in terms of each other deeper than 200 levels"};
+            Frame g;
+            g.node = f.node;
+            g.instance = f.instance;
+            g.prefix = f.prefix;
+            std::vector<std::string> held = expr(*std::get<ConstDecl>(*d).value, g, {dest(0)});
+            --depth;
+            return held;
+          }
           if (!v || !v->is_const()) throw ElabError{e.span, "cannot elaborate the name '" + e.name + "' to a value"};
           Equation eq = base(e, f, Prim::Const);
           eq.lit.type = Scalar::Int;
@@ -237,6 +252,7 @@ struct Elaborator {
       // Pointwise application of a fun or builtin.
       Equation eq = base(e, f, Prim::Apply);
       eq.fn = e.name;
+      eq.builtin = !sig;
       for (size_t k = 0; k < e.args.size(); ++k) {
         bool is_static = sig ? sig->inputs[k].is_const : builtin_static_arg(e.name, k, e.args.size());
         if (is_static) eq.static_args.push_back(concrete_static(*e.args[k], f));
@@ -276,6 +292,16 @@ struct Elaborator {
       outs.push_back(name);
     }
     body(g);
+    // A Lustre `assert` binds wherever its node runs (Kind 2, Lustre V6): an assumption
+    // on the instance's values, on the instance's clock. `assume` and properties bind
+    // in the main node only (grammar.md §2).
+    for (auto &a : callee.assumptions) {
+      if (a.keyword != "assert") continue;
+      CoreAssumption ca;
+      ca.span = a.span;
+      ca.var = expr(*a.cond, g, {}).at(0);
+      out.assumptions.push_back(std::move(ca));
+    }
     declare_clocks(g);
     --depth;
     return outs;

@@ -53,6 +53,8 @@ struct Equation {
   ops::UnOp un{};              // Apply, ApplyOp::Unary
   ops::BinOp bin{};            // Apply, ApplyOp::Binary
   std::string fn;              // Apply, ApplyOp::Call: the fun or builtin name
+  bool builtin = false;        // ApplyOp::Call: fn is the builtin, even where a user declaration
+                               // of that name shadows it (the prelude still calls the builtin)
   std::vector<StaticValue> static_args;  // concrete static arguments of a fun/builtin call
   std::vector<std::string> args;         // operand variables
   bool positive = true;                  // When polarity
@@ -88,8 +90,8 @@ struct DeclaredClock {
   Span span;
 };
 
-// `assume always [eventually] var [within N]` of the main node; `var` holds the elaborated
-// condition.
+// `assume always [eventually] var [within N]` of the main node, or `assert var` of the main
+// node or of any node instance; `var` holds the elaborated condition.
 struct CoreAssumption {
   bool eventually = false;
   int64_t within = -1;

@@ -18,7 +18,7 @@
 namespace rml::ops {
 
 enum class UnOp : uint8_t { Neg, Not, Exp, Log, Sqrt, Tanh, Abs, Sin, Cos, Floor, ToReal, ToInt, Lgamma, Digamma };
-enum class BinOp : uint8_t { Add, Sub, Mul, Div, IDiv, Mod, Max, Min, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Xor };
+enum class BinOp : uint8_t { Add, Sub, Mul, Div, IDiv, Mod, Max, Min, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Xor, Implies };
 
 // How the element type of the result follows from the operands' (equal) element type.
 enum class Typing : uint8_t {
@@ -116,7 +116,7 @@ inline constexpr std::array<UnaryRow, 14> kUnary{{
      "its derivative, trigamma, is not implemented"},
 }};
 
-inline constexpr std::array<BinaryRow, 17> kBinary{{
+inline constexpr std::array<BinaryRow, 18> kBinary{{
     {BinOp::Add, "+", Spelling::Operator, Typing::NumericSame, Smt::Encoded},
     {BinOp::Sub, "-", Spelling::Operator, Typing::NumericSame, Smt::Encoded},
     {BinOp::Mul, "*", Spelling::Operator, Typing::NumericSame, Smt::Encoded},
@@ -134,6 +134,7 @@ inline constexpr std::array<BinaryRow, 17> kBinary{{
     {BinOp::And, "and", Spelling::Operator, Typing::BoolSame, Smt::Encoded},
     {BinOp::Or, "or", Spelling::Operator, Typing::BoolSame, Smt::Encoded},
     {BinOp::Xor, "xor", Spelling::Operator, Typing::BoolSame, Smt::Encoded},
+    {BinOp::Implies, "=>", Spelling::Operator, Typing::BoolSame, Smt::Encoded},  // Lustre: not a or b
 }};
 
 // Row k describes the operator whose enumerator is k: lookups index the table directly.
@@ -145,7 +146,7 @@ constexpr bool rows_in_order() {
   return true;
 }
 static_assert(rows_in_order(), "the rows of kUnary and kBinary must follow the enumerators' order");
-static_assert(kUnary.back().op == UnOp::Digamma && kBinary.back().op == BinOp::Xor,
+static_assert(kUnary.back().op == UnOp::Digamma && kBinary.back().op == BinOp::Implies,
               "a new enumerator needs its row (and the array's size)");
 
 constexpr const UnaryRow &row(UnOp op) { return kUnary[static_cast<size_t>(op)]; }

@@ -115,7 +115,8 @@ inline bool compare(BinOp op, A x, A y) {
     case BinOp::Min:
     case BinOp::And:
     case BinOp::Or:
-    case BinOp::Xor: break;  // not a comparison (callers test is_comparison first)
+    case BinOp::Xor:
+    case BinOp::Implies: break;  // not a comparison (callers test is_comparison first)
   }
   return false;
 }
@@ -140,7 +141,8 @@ inline R real_binary(BinOp op, R x, R y) {
     case BinOp::Ge:
     case BinOp::And:
     case BinOp::Or:
-    case BinOp::Xor: break;  // not real → real (the typing rule excludes them)
+    case BinOp::Xor:
+    case BinOp::Implies: break;  // not real → real (the typing rule excludes them)
   }
   return 0;
 }
@@ -159,6 +161,7 @@ inline int64_t int_binary(BinOp op, int64_t x, int64_t y) {
     case BinOp::And: return x && y;
     case BinOp::Or: return x || y;
     case BinOp::Xor: return (x != 0) != (y != 0);
+    case BinOp::Implies: return !x || y;
     case BinOp::Eq:
     case BinOp::Ne:
     case BinOp::Lt:

@@ -50,10 +50,11 @@ void TypeChecker::collect_decls() {
       d_.note(decl_span(cp_.program.decls[it->second]), "first declared here");
       continue;
     }
-    if (is_builtin(n)) {
-      d_.error("name.duplicate", decl_span(d), "'" + n + "' is a builtin of the function layer");
-      continue;
-    }
+    if (is_builtin(n) && i >= prelude_count())
+      // Lustre programs name nodes `abs`, `min`, `sum`: the user's declaration wins in the
+      // user's file, the prelude keeps the builtin.
+      d_.warning("name.shadows-builtin", decl_span(d),
+                 "'" + n + "' shadows the builtin of the same name; in this file '" + n + "' is this declaration");
     cp_.decls[n] = i;
   }
 }

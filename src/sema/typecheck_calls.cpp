@@ -102,7 +102,7 @@ void TypeChecker::bind_implicit(const Type &formal, const Type &actual0, const R
 
 Type TypeChecker::infer_call(const Expr &e, Ctx &ctx, bool allow_tuple) {
   if (e.name == "real" || e.name == "int") return infer_conversion(e, ctx);
-  if (is_builtin(e.name)) return infer_builtin(e, ctx);
+  if (is_builtin(e.name) && !visible(e.name)) return infer_builtin(e, ctx);
   auto it = visible(e.name) ? cp_.sigs.find(e.name) : cp_.sigs.end();
   if (it == cp_.sigs.end() && (e.name == "condact" || e.name == "current")) {
     d_.error("syntax.unsupported", callee_span(e), "Lustre '" + e.name + "' is not supported by rml; use 'when' and 'merge'");

@@ -317,7 +317,7 @@ Type TypeChecker::infer_inner(const Expr &e, Ctx &ctx, bool allow_tuple) {
           }
           return Type::tensor(Scalar::Bool, rt.shape);
         }
-        case Op::And: case Op::Or: case Op::Xor: {
+        case Op::And: case Op::Or: case Op::Xor: case Op::Implies: {
           for (int k = 0; k < 2; ++k) {
             Type x = resolve(k ? r : l);
             if (x.kind == Type::Tensor && x.elem != Scalar::Bool) {

@@ -96,6 +96,7 @@ StaticValue TypeChecker::eval_static_inner(const Expr &e, const StaticEnv &env) 
       }
     }
     case ExprKind::Call: {
+      if (visible(e.name)) break;  // a user declaration shadowing the builtin
       if ((e.name == "rank" || e.name == "prod") && e.args.size() == 1) {
         StaticValue s = eval_static(*e.args[0], env);
         if (s.kind != StaticValue::ShapeV) throw StaticEvalError{e.args[0]->span, "'" + e.name + "' expects a shape"};

@@ -28,6 +28,7 @@ const char *op_spelling(Op op) {
     case Op::Xor: return "xor";
     case Op::Fby: return "fby";
     case Op::Arrow: return "->";
+    case Op::Implies: return "=>";
   }
   return "?";
 }
@@ -93,6 +94,7 @@ Decl clone_decl(const Decl &d) {
     m.is_function = n->is_function;
     m.lustre_style = n->lustre_style;
     m.has_let = n->has_let;
+    m.fun_keyword = n->fun_keyword;
     for (auto &v : n->inputs) m.inputs.push_back(v.clone());
     for (auto &v : n->outputs) m.outputs.push_back(v.clone());
     for (auto &v : n->locals) m.locals.push_back(v.clone());
@@ -191,6 +193,7 @@ bool ast_equal(const Program &a, const Program &b) {
       for (size_t k = 0; k < n->assumptions.size(); ++k) {
         auto &pa = n->assumptions[k], &qa = m.assumptions[k];
         if (pa.eventually != qa.eventually || pa.within != qa.within || pa.property != qa.property ||
+            (pa.keyword == "assert") != (qa.keyword == "assert") ||
             !ast_equal(*pa.cond, *qa.cond))
           return false;
       }

@@ -33,6 +33,7 @@ enum class ExprKind : uint8_t {
 enum class Op : uint8_t {
   None, Neg, Not, Pre, Post,
   Add, Sub, Mul, Div, IntDiv, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Xor, Fby, Arrow,
+  Implies,  // Lustre `a => b`
 };
 
 const char *op_spelling(Op op);
@@ -121,7 +122,8 @@ struct Assumption {
   ExprPtr cond;
   Span span;
   bool property = false;
-  std::string keyword;  // a property's keyword as written: "check" or "guarantee"
+  std::string keyword;  // as written: a property's "check" or "guarantee"; "assert" (Lustre) for
+                        // `assert e;`, which is `assume always e;` and also binds in node instances
   Assumption clone() const;
 };
 
@@ -132,6 +134,7 @@ struct NodeDecl {
   bool is_function = false;  // Lustre `function`: stateless
   bool lustre_style = false;  // `returns` header (printing only; not compared)
   bool has_let = false;       // `let ... tel` body (printing only; not compared)
+  bool fun_keyword = false;   // Heptagon's `fun f(...) returns (...)`: a function (printing only)
   std::vector<VarDecl> inputs, outputs, locals;
   std::vector<Equation> equations;
   std::vector<Assumption> assumptions;

@@ -27,7 +27,10 @@ class Parser {
         switch (cur().kind) {
           case Tok::KwNode:
           case Tok::KwFunction: p.decls.emplace_back(node_decl()); break;
-          case Tok::KwFun: p.decls.emplace_back(fun_decl()); break;
+          case Tok::KwFun:
+            if (heptagon_fun()) p.decls.emplace_back(node_decl());
+            else p.decls.emplace_back(fun_decl());
+            break;
           case Tok::KwConst: p.decls.emplace_back(const_decl()); break;
           case Tok::KwType:
             d_.error("syntax.unsupported", cur().span, "'type' declarations are not supported by rml");
@@ -99,6 +102,26 @@ class Parser {
     if (!at(Tok::Ident)) error_expected(what);
     return take().text;
   }
+  // A variable name where Lustre allows any identifier: also `in`, which rml reserves
+  // only for `let x = e in e` (Lustre programs name inputs `in`).
+  bool at_name() const { return at(Tok::Ident) || at(Tok::KwIn); }
+  std::string expect_name(const char *what) {
+    if (!at_name()) error_expected(what);
+    Token t = take();
+    return t.kind == Tok::KwIn ? std::string("in") : t.text;
+  }
+  // `fun f(...) returns (...)` is Heptagon's stateless node; rml's `fun f(...) : t = e;`
+  // has no `returns`. Looks past the parameter list's parentheses.
+  bool heptagon_fun() const {
+    if (peek(1).kind != Tok::Ident || peek(2).kind != Tok::LParen) return false;
+    int depth = 0;
+    for (size_t k = 2; peek(k).kind != Tok::Eof; ++k) {
+      Tok t = peek(k).kind;
+      if (t == Tok::LParen) ++depth;
+      else if (t == Tok::RParen && --depth == 0) return peek(k + 1).kind == Tok::KwReturns;
+    }
+    return false;
+  }
   Span prev_span() const { return pos_ > 0 ? toks_[pos_ - 1].span : cur().span; }
   Span from(Span begin) const { return Span::cover(begin, prev_span()); }
 
@@ -157,29 +180,31 @@ class Parser {
     NodeDecl n;
     n.keyword_span = cur().span;
     n.lustre_style = false;
-    n.is_function = take().kind == Tok::KwFunction;
+    Tok kw = take().kind;
+    n.is_function = kw == Tok::KwFunction || kw == Tok::KwFun;
+    n.fun_keyword = kw == Tok::KwFun;
     n.name_span = cur().span;
     n.name = expect_ident("a node name");
     expect(Tok::LParen, "after the node name");
     n.inputs = params(Tok::RParen);
     expect(Tok::RParen, "to close the inputs");
-    if (accept(Tok::KwReturns)) n.lustre_style = true;
+    if (accept(Tok::KwReturns) || accept(Tok::Eq)) n.lustre_style = true;  // `=`: Heptagon's older header
     else if (!accept(Tok::Arrow)) error_expected("'->' or 'returns'");
     expect(Tok::LParen, "before the outputs");
     n.outputs = params(Tok::RParen);
     expect(Tok::RParen, "to close the outputs");
     accept(Tok::Semi);
-    if (accept(Tok::KwVar)) {
+    while (accept(Tok::KwVar)) {  // Lustre allows several `var` sections
       do {
         var_decl_group(n.locals);
-      } while (at(Tok::Ident) && looks_like_decl());
+      } while (at_name() && looks_like_decl());
     }
     if (accept(Tok::KwLet)) {
       n.has_let = true;
       while (!at(Tok::KwTel) && !at(Tok::Eof) && !is_decl_start(cur().kind) && !d_.saturated())
         statement_recovering(n);
       expect(Tok::KwTel, "to end the node body");
-      accept(Tok::Semi);
+      if (!accept(Tok::Semi)) accept(Tok::Dot);  // `tel;` and Lustre V4's `tel.`
     } else {
       while (!at(Tok::Eof) && !is_decl_start(cur().kind) && !d_.saturated()) {
         if (at(Tok::KwTel)) {
@@ -197,8 +222,9 @@ class Parser {
   // After `var`, a declaration `a, b : t;` and an equation `a, b = e;` share a prefix.
   bool looks_like_decl() const {
     size_t k = 0;
-    while (peek(k).kind == Tok::Ident && peek(k + 1).kind == Tok::Comma) k += 2;
-    return peek(k).kind == Tok::Ident && peek(k + 1).kind == Tok::Colon;
+    auto name = [&](size_t j) { return peek(j).kind == Tok::Ident || peek(j).kind == Tok::KwIn; };
+    while (name(k) && peek(k + 1).kind == Tok::Comma) k += 2;
+    return name(k) && peek(k + 1).kind == Tok::Colon;
   }
 
   void var_decl_group(std::vector<VarDecl> &out) {
@@ -206,7 +232,7 @@ class Parser {
     do {
       VarDecl v;
       v.span = cur().span;
-      v.name = expect_ident("a variable name");
+      v.name = expect_name("a variable name");
       group.push_back(std::move(v));
     } while (accept(Tok::Comma));
     expect(Tok::Colon, "before the variable's type");
@@ -229,7 +255,7 @@ class Parser {
       ClockSyntax c;
       c.positive = pos;
       c.span = cur().span;
-      c.var = expect_ident("a clock variable");
+      c.var = expect_name("a clock variable");
       c.span = from(b);
       ck.push_back(std::move(c));
     }
@@ -245,7 +271,7 @@ class Parser {
       VarDecl v;
       if (accept(Tok::KwConst)) v.is_const = true;
       v.span = cur().span;
-      v.name = expect_ident("a parameter name");
+      v.name = expect_name("a parameter name");
       if (accept(Tok::Colon)) {
         TypeSyntax t = type();
         auto ck = clock_ann();
@@ -345,7 +371,8 @@ class Parser {
     if (accept(Tok::Colon)) c.type = type();
     expect(Tok::Eq, "in the constant declaration");
     c.value = expr();
-    expect(Tok::Semi, "after the constant declaration");
+    if (!accept(Tok::Semi) && !is_decl_start(cur().kind) && !at(Tok::Eof))
+      error_expected("';' after the constant declaration");
     return c;
   }
 
@@ -416,10 +443,25 @@ class Parser {
     expect(Tok::Semi, "after the property");
     return a;
   }
+  // `assert e;` (Lustre): contextual, so `assert = ...` stays an equation.
+  bool at_assert() const {
+    if (cur().kind != Tok::Ident || cur().text != "assert") return false;
+    Tok next = peek(1).kind;
+    return next != Tok::Eq && next != Tok::Comma && next != Tok::Colon && next != Tok::Semi;
+  }
+  Assumption assertion() {
+    Token kw = take();
+    Assumption a;
+    a.keyword = "assert";
+    a.cond = expr();
+    a.span = Span{kw.span.file, kw.span.begin, a.cond->span.end};
+    expect(Tok::Semi, "after the assertion");
+    return a;
+  }
   void statement_recovering(NodeDecl &n) {
-    if (at_property()) {
+    if (at_property() || at_assert()) {
       try {
-        n.assumptions.push_back(property());
+        n.assumptions.push_back(at_assert() ? assertion() : property());
       } catch (ParseAbort &) {
         while (!at(Tok::Eof) && !at(Tok::Semi) && !at(Tok::KwTel) && !is_decl_start(cur().kind)) take();
         accept(Tok::Semi);
@@ -453,13 +495,17 @@ class Parser {
     Span b = cur().span;
     bool paren = accept(Tok::LParen);
     do {
-      if (!at(Tok::Ident)) error_expected("a variable name or '_' on the left of an equation");
+      if (!at_name()) error_expected("a variable name or '_' on the left of an equation");
       Token t = take();
-      eq.lhs.push_back(LhsItem{t.text, t.span});
+      eq.lhs.push_back(LhsItem{t.kind == Tok::KwIn ? std::string("in") : t.text, t.span});
     } while (accept(Tok::Comma));
     if (paren) expect(Tok::RParen, "to close the left-hand side");
     expect(Tok::Eq, "after the left-hand side of the equation");
     eq.rhs = expr();
+    if (at(Tok::KwTel)) {  // Heptagon and Vélus let the last equation go without ';'
+      eq.span = from(b);
+      return eq;
+    }
     if (!at(Tok::Semi)) error_expected("';' to end the equation");
     take();
     eq.span = from(b);
@@ -485,12 +531,22 @@ class Parser {
     return l;
   }
   ExprPtr fby() {
-    auto l = disj();
+    auto l = implication();
     if (at(Tok::KwFby)) {
       Span os = take().span;
       DepthGuard g(*this);
       auto r = fby();
       return binary(Op::Fby, std::move(l), std::move(r), os);
+    }
+    return l;
+  }
+  ExprPtr implication() {  // Lustre's `a => b`, right associative, looser than `or`
+    auto l = disj();
+    if (at(Tok::FatArrow)) {
+      Span os = take().span;
+      DepthGuard g(*this);
+      auto r = implication();
+      return binary(Op::Implies, std::move(l), std::move(r), os);
     }
     return l;
   }
@@ -669,7 +725,7 @@ class Parser {
     --merge_operand_;
     auto is_clause = [&] {
       return at(Tok::LParen) && (peek(1).kind == Tok::KwTrue || peek(1).kind == Tok::KwFalse) &&
-             peek(2).kind == Tok::Arrow;
+             (peek(2).kind == Tok::Arrow || peek(2).kind == Tok::FatArrow);  // Vélus writes `=>`
     };
     std::vector<ExprPtr> a;
     a.push_back(std::move(c));
@@ -679,7 +735,7 @@ class Parser {
         if (!is_clause()) error_expected("a merge clause '(true -> e)' or '(false -> e)'");
         take();
         Token lit = take();
-        take();  // '->'
+        take();  // '->' or '=>'
         int slot = lit.kind == Tok::KwTrue ? 0 : 1;
         if (branch[slot]) {
           d_.error("parse.expected", lit.span, "this merge has two clauses for the same value");
@@ -795,6 +851,7 @@ class Parser {
         }
         return mk_var(n, b);
       }
+      case Tok::KwIn: take(); return mk_var("in", b);  // a Lustre name (after `let x = e`, `in` ends e)
       case Tok::LParen: {
         take();
         if (at(Tok::KwRestart)) return restart(b);

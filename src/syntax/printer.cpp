@@ -14,32 +14,36 @@
 namespace rml {
 namespace {
 
-// Precedence levels of grammar.md §5 (1 loosest .. 13 atoms).
+// Precedence levels of grammar.md §5 (1 loosest .. 14 atoms).
+enum Level : int {
+  kIf = 1, kArrow, kFby, kImplies, kOr, kAnd, kNot, kCompare, kAdd, kMul, kWhen, kPrefix, kPostfix, kAtom
+};
 int level(const Expr &e) {
   switch (e.kind) {
     case ExprKind::If:
     case ExprKind::Let:
-    case ExprKind::Lambda: return 1;
+    case ExprKind::Lambda: return kIf;
     case ExprKind::Binary:
       switch (e.op) {
-        case Op::Arrow: return 2;
-        case Op::Fby: return 3;
+        case Op::Arrow: return kArrow;
+        case Op::Fby: return kFby;
+        case Op::Implies: return kImplies;
         case Op::Or:
-        case Op::Xor: return 4;
-        case Op::And: return 5;
-        case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: return 7;
-        case Op::Add: case Op::Sub: return 8;
-        default: return 9;
+        case Op::Xor: return kOr;
+        case Op::And: return kAnd;
+        case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: return kCompare;
+        case Op::Add: case Op::Sub: return kAdd;
+        default: return kMul;
       }
-    case ExprKind::Unary: return e.op == Op::Not ? 6 : 11;
-    case ExprKind::When: return 10;
+    case ExprKind::Unary: return e.op == Op::Not ? kNot : kPrefix;
+    case ExprKind::When: return kWhen;
     case ExprKind::Merge:
-    case ExprKind::Reset: return 11;
+    case ExprKind::Reset: return kPrefix;
     case ExprKind::Call:
-    case ExprKind::Index: return 12;
-    case ExprKind::IntLit: return e.ival < 0 ? 11 : 13;
-    case ExprKind::RealLit: return std::signbit(e.rval) ? 11 : 13;
-    default: return 13;
+    case ExprKind::Index: return kPostfix;
+    case ExprKind::IntLit: return e.ival < 0 ? kPrefix : kAtom;
+    case ExprKind::RealLit: return std::signbit(e.rval) ? kPrefix : kAtom;
+    default: return kAtom;
   }
 }
 
@@ -85,12 +89,12 @@ struct Printer {
     }
   }
   // A merge branch must not read as something else: one starting with '[' would index
-  // the previous operand, and a first branch starting with '(true ->' would read as a
-  // Lustre clause `merge c (true -> a) (false -> b)`.
+  // the previous operand, and a first branch starting with '(true ->' or '(true =>' would
+  // read as a Lustre clause `merge c (true -> a) (false -> b)` (Vélus: `=>`).
   void merge_operand(const Expr &e, bool first_branch) {
     Printer p;
     p.keep = keep;
-    p.sub(e, 12);
+    p.sub(e, kPostfix);
     std::string text = p.out;
     bool wrap = !text.empty() && text[0] == '[';
     if (first_branch && text.size() > 1 && text[0] == '(') {
@@ -99,7 +103,7 @@ struct Printer {
         size_t len = std::strlen(b);
         if (text.compare(k, len, b) == 0) {
           size_t j = text.find_first_not_of(' ', k + len);
-          if (j != std::string::npos && text.compare(j, 2, "->") == 0) wrap = true;
+          if (j != std::string::npos && (text.compare(j, 2, "->") == 0 || text.compare(j, 2, "=>") == 0)) wrap = true;
         }
       }
     }
@@ -131,15 +135,15 @@ struct Printer {
         out += op_spelling(e.op);
         if (e.op != Op::Neg) out += ' ';
         size_t mark = out.size();
-        sub(*e.args[0], e.op == Op::Not ? 6 : 11);
+        sub(*e.args[0], e.op == Op::Not ? kNot : kPrefix);
         if (e.op == Op::Neg && mark < out.size() && out[mark] == '-') out.insert(mark, " ");  // never "--"
         break;
       }
       case ExprKind::Binary: {
         int l = level(e);
         int lmin = l, rmin = l + 1;
-        if (e.op == Op::Arrow || e.op == Op::Fby) lmin = l + 1, rmin = l;      // right associative
-        if (l == 7) lmin = rmin = 8;                                              // non-associative
+        if (e.op == Op::Arrow || e.op == Op::Fby || e.op == Op::Implies) lmin = l + 1, rmin = l;  // right associative
+        if (l == kCompare) lmin = rmin = kAdd;                                                  // non-associative
         operand(*e.args[0], lmin);
         out += ' ';
         out += op_spelling(e.op);
@@ -148,13 +152,13 @@ struct Printer {
         break;
       }
       case ExprKind::When:
-        sub(*e.args[0], 10);
+        sub(*e.args[0], kWhen);
         out += e.positive ? " when " : " when not ";
-        sub(*e.args[1], 11);
+        sub(*e.args[1], kPrefix);
         break;
       case ExprKind::Merge:
         out += "merge ";
-        sub(*e.args[0], 12);
+        sub(*e.args[0], kPostfix);
         for (int k = 1; k <= 2; ++k) {
           out += ' ';
           merge_operand(*e.args[k], k == 1);
@@ -180,7 +184,7 @@ struct Printer {
         out += ')';
         break;
       case ExprKind::Index:
-        sub(*e.args[0], 12);
+        sub(*e.args[0], kPostfix);
         out += '[';
         list(e.args, 1);
         out += ']';
@@ -207,7 +211,7 @@ struct Printer {
         }
         expr(*e.args[0]);
         out += " every ";
-        sub(*e.args[1], 12);
+        sub(*e.args[1], kPostfix);
         break;
       case ExprKind::Lambda:
         out += '\\';
@@ -269,7 +273,7 @@ namespace {
 
 // The lines print_program and format_source share (no indentation, no newline).
 std::string node_header(const NodeDecl &n) {
-  std::string out = n.is_function ? "function " : "node ";
+  std::string out = n.fun_keyword ? "fun " : n.is_function ? "function " : "node ";
   out += n.name + "(";
   print_decls(out, n.inputs);
   out += n.lustre_style ? ") returns (" : ") -> (";
@@ -295,6 +299,7 @@ std::string equation_line(const Equation &eq, const KeepSet *keep = nullptr) {
 }
 std::string assumption_line(const Assumption &a, const KeepSet *keep = nullptr) {
   if (a.property) return (a.keyword.empty() ? std::string("check") : a.keyword) + " " + expr_text(*a.cond, keep) + ";";
+  if (a.keyword == "assert") return "assert " + expr_text(*a.cond, keep) + ";";
   std::string out = std::string("assume always ") + (a.eventually ? "eventually " : "") + expr_text(*a.cond, keep);
   if (a.within >= 0) out += " within " + std::to_string(a.within);
   return out + ";";

@@ -74,6 +74,10 @@ std::string ident() {
   }
 }
 
+// A variable name: sometimes `in`, a keyword of `let ... in` that Lustre programs use
+// as a name (grammar.md §2); never for declarations, let or lambda binders.
+std::string var_ident() { return chance(4) ? std::string("in") : ident(); }
+
 int64_t int_literal() {
   switch (pick(0, 3)) {
     case 0: return pick(0, 9);
@@ -123,7 +127,7 @@ ExprPtr leaf(Layer layer) {
     case 0: return rml::mk_int(int_literal());
     case 1: return rml::mk_real(real_literal());
     case 2: return rml::mk_bool(chance(50));
-    default: return rml::mk_var(ident());
+    default: return rml::mk_var(var_ident());
   }
 }
 
@@ -131,7 +135,7 @@ ExprPtr expr(Layer layer, int depth);
 
 // A clock / merge condition: usually a name (as in real programs), sometimes anything.
 ExprPtr condition(Layer layer, int depth) {
-  if (depth <= 0 || chance(70)) return rml::mk_var(ident());
+  if (depth <= 0 || chance(70)) return rml::mk_var(var_ident());
   return expr(layer, depth - 1);
 }
 
@@ -183,7 +187,7 @@ ExprPtr expr(Layer layer, int depth) {
     }
     case Form::Binary: {
       std::vector<Op> ops = {Op::Add, Op::Sub, Op::Mul, Op::Div, Op::IntDiv, Op::Mod, Op::Eq, Op::Ne,
-                             Op::Lt,  Op::Le,  Op::Gt,  Op::Ge,  Op::And,    Op::Or,  Op::Xor};
+                             Op::Lt,  Op::Le,  Op::Gt,  Op::Ge,  Op::And,    Op::Or,  Op::Xor, Op::Implies};
       if (stream) ops.insert(ops.end(), {Op::Fby, Op::Arrow});
       Op op = pick_of(ops);
       std::vector<ExprPtr> a;
@@ -341,7 +345,7 @@ std::vector<rml::ClockSyntax> clocks() {
   for (int q = 0; q < n; ++q) {
     rml::ClockSyntax c;
     c.positive = chance(50);
-    c.var = ident();
+    c.var = var_ident();
     ck.push_back(std::move(c));
   }
   return ck;
@@ -352,7 +356,7 @@ std::vector<rml::ClockSyntax> clocks() {
 // type int or shape (or untyped).
 rml::VarDecl param(bool allow_const, int untyped_percent) {
   rml::VarDecl v;
-  v.name = ident();
+  v.name = var_ident();
   if (allow_const && chance(15)) {
     v.is_const = true;
     if (!chance(untyped_percent)) {
@@ -376,7 +380,7 @@ rml::VarDecl param(bool allow_const, int untyped_percent) {
 
 rml::VarDecl local() {  // `var` declarations always carry a type
   rml::VarDecl v;
-  v.name = ident();
+  v.name = var_ident();
   v.type = type_syntax();
   v.clock = clocks();
   return v;
@@ -388,6 +392,7 @@ rml::NodeDecl node_decl(int depth) {
   n.is_function = chance(25);
   n.lustre_style = chance(50);
   n.has_let = chance(50);
+  n.fun_keyword = n.is_function && n.lustre_style && chance(30);  // Heptagon's `fun ... returns`
   int ni = pick(0, 4), no = pick(0, 3), nl = chance(50) ? 0 : pick(1, 3);
   for (int q = 0; q < ni; ++q) n.inputs.push_back(param(true, 10));
   for (int q = 0; q < no; ++q) n.outputs.push_back(param(false, 10));
@@ -403,7 +408,7 @@ rml::NodeDecl node_decl(int depth) {
       std::string name;
       if (chance(15)) name = "_";
       else if (!defined.empty() && chance(70)) name = pick_of(defined);
-      else name = ident();
+      else name = var_ident();
       eq.lhs.push_back(rml::LhsItem{name, {}});
     }
     if (nlhs > 1 && chance(50)) {  // a tuple: only ever the whole right-hand side
@@ -414,6 +419,21 @@ rml::NodeDecl node_decl(int depth) {
       eq.rhs = expr(Layer::Stream, depth);
     }
     n.equations.push_back(std::move(eq));
+  }
+  // Statements that are not equations: Lustre's `assert e;`, properties, assumptions.
+  int ns = chance(70) ? 0 : pick(1, 2);
+  for (int q = 0; q < ns; ++q) {
+    rml::Assumption a;
+    a.cond = expr(Layer::Stream, depth - 1);
+    switch (pick(0, 3)) {
+      case 0: a.keyword = "assert"; break;
+      case 1: a.property = true; a.keyword = chance(50) ? "check" : "guarantee"; break;
+      case 2: break;
+      default:
+        a.eventually = true;
+        if (chance(70)) a.within = pick(1, 50);
+    }
+    n.assumptions.push_back(std::move(a));
   }
   return n;
 }

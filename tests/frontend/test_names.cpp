@@ -310,13 +310,19 @@ TEST(Names, UserDeclarationsNamedLikePreludeNamesOfEveryKind) {
   EXPECT_EQ(warnings_of(*dup), std::vector<std::string>{"1:5 name.shadows-prelude"}) << diag_text(*dup);
 }
 
-TEST(Names, BuiltinsStayReserved) {
-  // Builtins are not prelude declarations: a declaration named like one is an error at
-  // the user's declaration (grammar.md §6), never a silent change of the builtin.
+TEST(Names, DeclarationsShadowBuiltinsWithAWarning) {
+  // Lustre programs declare nodes `abs`, `min`, `sum`: a declaration named like a builtin
+  // is the user's in the user's file, with a warning at it (grammar.md §6), never a
+  // silent change: the warning says so, and the prelude keeps the builtin.
   for (const char *b : {"sum", "abs", "min", "max", "exp", "build", "rank", "prod"}) {
-    auto r = check_text("fun " + std::string(b) + "(x: real) : real = x;\n");
-    EXPECT_EQ(errors_of(*r), std::vector<std::string>{"1:5 name.duplicate"}) << b << ":\n" << diag_text(*r);
+    auto r = check_text("fun " + std::string(b) + "(x: real) : real = x;\n"
+                        "node main(x: real) returns (o: real);\nlet\n  o = " + b + "(x);\ntel\n");
+    EXPECT_EQ(errors_of(*r), std::vector<std::string>{}) << b << ":\n" << diag_text(*r);
+    EXPECT_EQ(warnings_of(*r), std::vector<std::string>{"1:5 name.shadows-builtin"}) << b << ":\n" << diag_text(*r);
   }
+  // Two user declarations of a builtin's name are still a duplicate.
+  auto dup = check_text("fun abs(a: real) : real = a;\nfun abs(a: real) : real = a;\n");
+  EXPECT_EQ(errors_of(*dup), std::vector<std::string>{"2:5 name.duplicate"}) << diag_text(*dup);
 }
 
 // ------------------------------------------------------------------ the prelude's scope

@@ -302,7 +302,8 @@ class DTransform {
       case BinOp::Ge:
       case BinOp::And:
       case BinOp::Or:
-      case BinOp::Xor: throw IrError(std::string("ad.D: no derivative for ") + ir::op_name(t->bin));  // results not real
+      case BinOp::Xor:
+      case BinOp::Implies: throw IrError(std::string("ad.D: no derivative for ") + ir::op_name(t->bin));  // results not real
     }
     return {p, tp.share(d)};
   }

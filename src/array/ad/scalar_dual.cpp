@@ -219,7 +219,8 @@ class ScalarAD {
         case BinOp::Ge:
         case BinOp::And:
         case BinOp::Or:
-        case BinOp::Xor: throw IrError(std::string("ad.scalar: no derivative for ") + ir::op_name(t->bin));  // results not real
+        case BinOp::Xor:
+        case BinOp::Implies: throw IrError(std::string("ad.scalar: no derivative for ") + ir::op_name(t->bin));  // results not real
       }
       ds.push_back(share(d));
     }

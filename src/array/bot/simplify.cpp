@@ -207,6 +207,10 @@ struct Ranges {
               if ((a && *a) || (b && *b)) return true;
               if (a && b) return false;
               return std::nullopt;
+            case BinOp::Implies:
+              if ((a && !*a) || (b && *b)) return true;
+              if (a && b) return false;
+              return std::nullopt;
             case BinOp::Xor:
             case BinOp::Ne:
               if (a && b) return *a != *b;

@@ -1,0 +1,208 @@
+// The Lustre V6 core as people write it (issue 13, first step): `=>`, `assert`, several
+// `var` sections, `tel.`, `in` as a name, declarations shadowing builtins, real and bool
+// constants, and the Heptagon/Vélus spellings (`fun ... returns`, `node f() = ()`, merge
+// clauses with `=>`, a last equation without `;`, constants without `;`). Each is read,
+// printed back, and run on the oracle (both solvers) with chronograms computed by hand.
+#include <gtest/gtest.h>
+
+#include "oracle_util.hpp"
+#include "test_util.hpp"
+#include "syntax/parser.hpp"
+#include "syntax/printer.hpp"
+#include "tools/assumptions.hpp"
+
+using namespace rml;
+using namespace rml::test;
+
+namespace {
+
+std::string reprint_expr(const std::string &text) {
+  SourceFile f("e.lus", text);
+  Diagnostics d;
+  auto e = parse_expression(f, d);
+  if (!e || d.has_errors()) return "<error>";
+  return print_expr(*e);
+}
+
+// The canonical print of a program, and that it parses back to the same AST.
+std::string reprint_program(const std::string &text) {
+  SourceFile f("p.lus", text);
+  Diagnostics d;
+  Program p = parse_program(f, d);
+  if (d.has_errors()) return "<error>";
+  std::string out = print_program(p);
+  SourceFile g("q.lus", out);
+  Diagnostics d2;
+  Program q = parse_program(g, d2);
+  EXPECT_FALSE(d2.has_errors()) << out;
+  EXPECT_TRUE(ast_equal(p, q)) << out;
+  return out;
+}
+
+std::vector<std::string> warnings_of(const FrontendResult &r) {
+  std::vector<std::string> out;
+  for (auto &d : r.diags.all())
+    if (d.severity == Severity::Warning) out.push_back(d.rule);
+  return out;
+}
+
+}  // namespace
+
+// Lustre V6 manual §(operators): `=>` is right associative, looser than `or`, tighter
+// than `->` (and than rml's `fby`).
+TEST(LustreCore, ImplicationPrecedence) {
+  EXPECT_EQ(reprint_expr("a => b => c"), reprint_expr("a => (b => c)"));
+  EXPECT_NE(reprint_expr("a => b => c"), reprint_expr("(a => b) => c"));
+  EXPECT_EQ(reprint_expr("a or b => c and d"), reprint_expr("(a or b) => (c and d)"));
+  EXPECT_EQ(reprint_expr("a => b -> c"), reprint_expr("(a => b) -> c"));
+  EXPECT_EQ(reprint_expr("x = 1 => y < 2"), reprint_expr("(x = 1) => (y < 2)"));
+  EXPECT_EQ(reprint_expr("not a => b"), reprint_expr("(not a) => b"));
+  EXPECT_EQ(reprint_expr("(a => b) => c"), "(a => b) => c");  // the printer keeps what it needs
+  EXPECT_EQ(reprint_expr("a => (b => c)"), "a => b => c");
+  // A lambda's `=>` is not an implication.
+  EXPECT_EQ(reprint_expr("build(n, \\i => a => b)"), "build(n, \\i => a => b)");
+}
+
+// Vélus writes merge clauses with `=>`; they are the same merge.
+TEST(LustreCore, VelusMergeClauses) {
+  EXPECT_EQ(reprint_expr("merge c (true => a) (false => b)"), reprint_expr("merge c a b"));
+  EXPECT_EQ(reprint_expr("merge c (false => b) (true -> a)"), reprint_expr("merge c a b"));
+}
+
+// Truth table of `=>` on the two solvers, absent cells included (a pointwise operator:
+// absent where its operands are).
+TEST(LustreCore, ImplicationTruthTable) {
+  auto r = run_both("node f(a, b: bool) returns (o: bool);\nlet\n  o = a => b;\ntel\n", "f",
+                    {{"a", {"F", "F", "T", "T", "_"}}, {"b", {"F", "T", "F", "T", "_"}}});
+  expect_stream(r, "o", {"T", "T", "F", "T", "_"});
+  expect_solvers_agree(r);
+}
+
+TEST(LustreCore, SeveralVarSectionsTelDotAndInAsAName) {
+  const char *text =
+      "node count(in: int; reset: bool) returns (c: int);\n"
+      "var t: int;\n"
+      "var u, w: bool;\n"
+      "let\n"
+      "  t = in + 1;\n"
+      "  u = reset;\n"
+      "  w = not u;\n"
+      "  c = if u then 0 else t -> pre c + t;\n"
+      "tel.\n";
+  std::string printed = reprint_program(text);
+  EXPECT_NE(printed.find("node count(in: int, reset: bool)"), std::string::npos) << printed;
+  auto r = run_both(text, "count", {{"in", {"1", "2", "3", "4"}}, {"reset", {"F", "F", "T", "F"}}});
+  // t = in + 1: 2 3 4 5; c: 2, 2+3, 0, 0+5.
+  expect_stream(r, "c", {"2", "5", "0", "5"});
+  expect_solvers_agree(r);
+}
+
+TEST(LustreCore, HeptagonAndVelusSpellings) {
+  // `fun ... returns` is a stateless node; a header may use `=`; the last equation needs
+  // no `;`; a constant needs none before the next declaration.
+  const char *text =
+      "const k: int = 2\n"
+      "fun scale(x: int) returns (y: int)\n"
+      "let\n"
+      "  y = k * x\n"
+      "tel\n"
+      "node main(x: int) = (o: int)\n"
+      "let\n"
+      "  o = scale(x) + (0 fby x)\n"
+      "tel\n";
+  std::string printed = reprint_program(text);
+  EXPECT_NE(printed.find("fun scale(x: int) returns (y: int);"), std::string::npos) << printed;
+  auto r = run_both(text, "main", {{"x", {"1", "2", "3"}}});
+  expect_stream(r, "o", {"2", "5", "8"});
+  expect_solvers_agree(r);
+  // `fun ... returns` is a function: state in it is an error.
+  auto bad = check_text("fun f(x: int) returns (y: int)\nlet\n  y = 0 fby x;\ntel\n");
+  EXPECT_TRUE(bad->diags.has_errors());
+  EXPECT_EQ(errors_of(*bad), std::vector<std::string>{"3:9 node.function-stateful"});
+}
+
+// Real and bool constants have values in node bodies (they used to stop elaboration).
+TEST(LustreCore, RealAndBoolConstants) {
+  const char *text =
+      "const L: real = 2.5;\n"
+      "const M = L * 2.0;\n"
+      "const B = true;\n"
+      "const N = 3;\n"
+      "node f(x: real) returns (o: real; p: bool; q: int);\n"
+      "var L2: real;\n"
+      "let\n"
+      "  L2 = x;\n"
+      "  o = x * M + L;\n"
+      "  p = B and x > L;\n"
+      "  q = N;\n"
+      "tel\n";
+  auto r = run_both(text, "f", {{"x", {"1.0", "3.0", "_"}}});
+  expect_stream(r, "o", {"7.5", "17.5", "_"});
+  expect_stream(r, "p", {"F", "T", "_"});
+  expect_stream(r, "q", {"3", "3", "_"});
+  expect_solvers_agree(r);
+  // A local named like a constant the constant's expression uses does not capture it:
+  // M = L * 2.0 reads the global L.
+  auto s = run_both("const L: real = 2.5;\nconst M = L * 2.0;\n"
+                    "node f(L: real) returns (o: real);\nlet\n  o = M + L;\ntel\n",
+                    "f", {{"L", {"1.0"}}});
+  expect_stream(s, "o", {"6.0"});
+}
+
+// A user declaration named like a builtin (Lustre nodes `abs`, `min`, `sum`) wins in the
+// user's file with a warning; the prelude keeps calling the builtin.
+TEST(LustreCore, DeclarationsShadowBuiltins) {
+  const char *text =
+      "node abs(x: real) returns (y: real);\nlet\n  y = x + 100.0;\ntel\n"
+      "node sum(a, b: int) returns (s: int);\nlet\n  s = a - b;\ntel\n"
+      "node main(x: real; i, j: int) returns (o: real; s: int; p: real);\n"
+      "let\n"
+      "  o = abs(x);\n"
+      "  s = sum(i, j);\n"
+      "  p = relu(x);\n"  // the prelude's relu calls the builtin max, unaffected
+      "tel\n";
+  auto fe = check_text(text);
+  EXPECT_FALSE(fe->diags.has_errors()) << render_all(fe->diags);
+  EXPECT_EQ(warnings_of(*fe), (std::vector<std::string>{"name.shadows-builtin", "name.shadows-builtin"}));
+  auto r = run_both(text, "main", {{"x", {"-1.0", "2.0"}}, {"i", {"5", "1"}}, {"j", {"2", "7"}}});
+  expect_stream(r, "o", {"99.0", "102.0"});
+  expect_stream(r, "s", {"3", "-6"});
+  expect_stream(r, "p", {"0.0", "2.0"});
+  expect_solvers_agree(r);
+}
+
+// A prelude fun that calls a builtin by a name the user redeclares still calls the
+// builtin (the oracle dispatches on the elaborated call, not the name).
+TEST(LustreCore, PreludeKeepsTheBuiltinItCalls) {
+  const char *text =
+      "node max(a, b: real) returns (m: real);\nlet\n  m = a;\ntel\n"
+      "node main(x: real) returns (p: real; q: real);\nlet\n  p = relu(x);\n  q = max(x, 7.0);\ntel\n";
+  auto r = run_both(text, "main", {{"x", {"-3.0", "4.0"}}});
+  expect_stream(r, "p", {"0.0", "4.0"});  // builtin max(x, 0.0)
+  expect_stream(r, "q", {"-3.0", "4.0"});  // the user's max returns its first argument
+  expect_solvers_agree(r);
+}
+
+// `assert e;` is `assume always e;` and also binds in node instances: the run reports
+// the cycle where it is false, in the main node and in an instance (on its clock).
+TEST(LustreCore, AssertIsMonitoredInTheMainNodeAndInInstances) {
+  const char *text =
+      "node pos(v: int) returns (w: int);\nlet\n  assert v >= 0;\n  w = v;\ntel\n"
+      "node main(x: int; c: bool) returns (o: int);\n"
+      "let\n"
+      "  assert x < 10;\n"
+      "  o = merge c (pos(x when c)) (0 when not c);\n"
+      "tel\n";
+  std::string printed = reprint_program(text);
+  EXPECT_NE(printed.find("  assert v >= 0;\n"), std::string::npos) << printed;
+  auto r = run_both(text, "main", {{"x", {"1", "-2", "-3", "12"}}, {"c", {"T", "F", "T", "T"}}});
+  expect_stream(r, "o", {"1", "0", "-3", "12"});
+  ASSERT_EQ(r.prog.assumptions.size(), 2u);
+  auto broken = broken_assumptions(r.prog, r.worklist);
+  ASSERT_EQ(broken.size(), 2u);
+  std::map<std::string, std::string> by_text;
+  for (auto &b : broken) by_text[b.text] = b.message;
+  EXPECT_EQ(by_text["assert x < 10"], "the condition is false at cycle 3");
+  // x = -2 at cycle 1 is not seen by pos (c is false there): only cycle 2 breaks it.
+  EXPECT_EQ(by_text["assert v >= 0"], "the condition is false at cycle 2");
+}
