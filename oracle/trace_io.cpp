@@ -134,6 +134,19 @@ Cell parse_cell(const std::string &text0, const Type &t, std::string &error) {
   if (text == "?") return Cell::bot();
   if (text == "nil") return Cell{Tag::Nil, {}};
   if (text == "\u2016" || text == "error") return Cell::error();
+  if (t.ctors && t.shape.empty()) {
+    // An enumeration: a constructor's name, or its index 0..n-1.
+    for (size_t k = 0; k < t.ctors->size(); ++k)
+      if ((*t.ctors)[k] == text) return Cell::of(array::Tensor::integer(static_cast<int64_t>(k)));
+    std::string names;
+    for (size_t k = 0; k < t.ctors->size(); ++k) names += (k ? ", " : "") + (*t.ctors)[k];
+    std::string err;
+    Cell c = parse_cell(text, Type::scalar(Scalar::Int), err);
+    if (err.empty() && c.tag == Tag::Val && c.value.i[0] >= 0 && c.value.i[0] < static_cast<int64_t>(t.ctors->size())) return c;
+    error = json_input::quoted(text) + " is not a value of the enumeration " + t.enum_name + " (" + names +
+            ", or their indices 0.." + std::to_string(t.ctors->size() - 1) + ")";
+    return Cell::bot();
+  }
   std::vector<int64_t> shape = array::concrete_shape(t.shape);
   array::Tensor v;
   v.elem = t.elem;
@@ -207,9 +220,11 @@ Cell cell_from_json(const nlohmann::json &j, const Type &t, std::string &err, js
   if (j.is_string()) {
     if (j == "_") return Cell::absent();
     if (j == "?") return Cell::bot();
+    if (t.ctors && t.shape.empty()) return parse_cell(j.get<std::string>(), t, err);  // a constructor's name
     err = "the string " + shown(j) + " is not a value (use null or \"_\" for absent, \"?\" for unknown)";
     return Cell::bot();
   }
+  if (t.ctors && t.shape.empty() && j.is_number_integer()) return parse_cell(j.dump(), t, err);  // an index
   std::vector<int64_t> shape = array::concrete_shape(t.shape);
   array::Tensor v;
   v.elem = t.elem;

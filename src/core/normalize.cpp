@@ -152,6 +152,13 @@ struct Elaborator {
           if (auto it = f.subst.statics.sizes.find(e.name); it != f.subst.statics.sizes.end()) v = it->second;
           else if (auto c = cp.static_consts.find(e.name); c != cp.static_consts.end() && c->second.kind == StaticValue::Int)
             v = c->second.size;
+          if (auto c = cp.enum_ctors.find(e.name); !v && c != cp.enum_ctors.end()) {
+            // A constructor of an enumeration: its index, of the enumeration's type.
+            Equation eq = base(e, f, Prim::Const);
+            eq.lit.type = Scalar::Int;
+            eq.lit.i = c->second.second;
+            return {emit(std::move(eq), f, dest(0))};
+          }
           if (!v && cp.value_consts.count(e.name)) {
             // A real or bool constant (`const L: real = 2.5;`): its expression, elaborated
             // where it is used, in a frame of its own (it names constants only: a local of
@@ -377,6 +384,38 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
   }
   el.body(f);
   el.declare_clocks(f);
+  // An input of a subrange or enumeration type keeps its range: an assumption
+  // `lo <= x and x <= hi` (Kind 2 reads subrange inputs so; an enumeration's values are
+  // its constructors' indices).
+  for (size_t k = 0; k < sig.inputs.size() && k < n.inputs.size(); ++k) {
+    const Param &p = sig.inputs[k];
+    if (!p.type.range) continue;
+    auto konst = [&](int64_t v) {
+      Equation eq;
+      eq.prim = Prim::Const;
+      eq.span = n.inputs[k].span;
+      eq.type = Type::scalar(Scalar::Int);
+      eq.lit.type = Scalar::Int;
+      eq.lit.i = v;
+      return el.emit(std::move(eq), f, std::nullopt);
+    };
+    auto apply = [&](ops::BinOp op, std::string a, std::string b) {
+      Equation eq;
+      eq.prim = Prim::Apply;
+      eq.op = ApplyOp::Binary;
+      eq.bin = op;
+      eq.span = n.inputs[k].span;
+      eq.type = Type::scalar(Scalar::Bool);
+      eq.args = {std::move(a), std::move(b)};
+      return el.emit(std::move(eq), f, std::nullopt);
+    };
+    std::string lo = apply(ops::BinOp::Le, konst(p.type.range->first), p.name);
+    std::string hi = apply(ops::BinOp::Le, p.name, konst(p.type.range->second));
+    CoreAssumption ca;
+    ca.span = n.inputs[k].type ? Span::cover(n.inputs[k].span, n.inputs[k].type->span) : n.inputs[k].span;
+    ca.var = apply(ops::BinOp::And, lo, hi);
+    el.out.assumptions.push_back(std::move(ca));
+  }
   for (auto &a : n.assumptions) {
     if (a.property) {
       CoreProperty cp_;

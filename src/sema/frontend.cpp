@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "sema/flatten_tuples.hpp"
+#include "sema/type_decls.hpp"
 #include "syntax/lexer.hpp"
 #include "syntax/parser.hpp"
 
@@ -93,6 +94,7 @@ std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::strin
   r->checked.prelude_decls = r->checked.program.decls.size();
   for (auto &d : r->user.decls) r->checked.program.decls.push_back(clone_decl(d));
   if (opts.before_check) opts.before_check(*r);
+  resolve_type_decls(r->checked, r->diags);
   flatten_tuples(r->checked.program, r->checked.prelude_decls);
   check_program(r->checked, r->diags);
   r->checked_ok = !r->diags.has_errors();

@@ -41,6 +41,7 @@ void TypeChecker::run() {
 void TypeChecker::collect_decls() {
   for (size_t i = 0; i < cp_.program.decls.size(); ++i) {
     const Decl &d = cp_.program.decls[i];
+    if (std::holds_alternative<TypeDecl>(d)) continue;  // types have their own scope (sema/type_decls)
     const std::string &n = decl_name(d);
     auto it = cp_.decls.find(n);
     if (it != cp_.decls.end()) {
@@ -143,6 +144,7 @@ void isolate_prelude(CheckedProgram &cp, Diagnostics &diags) {
   for (size_t i = 0; i < cp.prelude_decls; ++i) prelude.emplace(decl_name(cp.program.decls[i]), i);
   std::map<std::string, std::string> renamed;
   for (size_t i = cp.prelude_decls; i < cp.program.decls.size(); ++i) {  // in the user's source order
+    if (std::holds_alternative<TypeDecl>(cp.program.decls[i])) continue;  // a type shadows no value
     const std::string &n = decl_name(cp.program.decls[i]);
     auto p = prelude.find(n);
     if (p == prelude.end() || renamed.count(n)) continue;  // a second user 'n' is a name.duplicate

@@ -67,6 +67,10 @@ struct CheckedProgram {
   std::unordered_map<const Expr *, StaticValue> static_args;  // static arguments, by argument
   std::set<std::string> prelude_names;
   size_t prelude_decls = 0;  // program.decls[0 .. prelude_decls) come from the prelude
+  // Declared enumerations (sema/type_decls): their constructors, and each constructor's
+  // enumeration and index.
+  std::map<std::string, std::shared_ptr<const std::vector<std::string>>> enums;
+  std::map<std::string, std::pair<std::string, int64_t>> enum_ctors;
 
   const Decl *find(const std::string &name) const {
     auto it = decls.find(name);

@@ -104,6 +104,7 @@ Type TypeChecker::infer_call(const Expr &e, Ctx &ctx, bool allow_tuple) {
   if (e.name == "real" || e.name == "int") return infer_conversion(e, ctx);
   if (is_builtin(e.name) && !visible(e.name)) return infer_builtin(e, ctx);
   auto it = visible(e.name) ? cp_.sigs.find(e.name) : cp_.sigs.end();
+  if (it == cp_.sigs.end() && cp_.enum_ctors.count(e.name)) return enum_clock(e);  // `when C(x)`
   if (it == cp_.sigs.end() && (e.name == "condact" || e.name == "current")) {
     d_.error("syntax.unsupported", callee_span(e), "Lustre '" + e.name + "' is not supported by rml; use 'when' and 'merge'");
     return Type::error();

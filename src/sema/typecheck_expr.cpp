@@ -45,7 +45,7 @@ bool TypeChecker::unify(const Type &a0, const Type &b0) {
   }
   if (a.kind != b.kind) return false;
   switch (a.kind) {
-    case Type::Tensor: return a.elem == b.elem && shape_equal(a.shape, b.shape);
+    case Type::Tensor: return a.elem == b.elem && a.enum_name == b.enum_name && shape_equal(a.shape, b.shape);
     case Type::TyVar: return a.tyvar == b.tyvar;
     case Type::ShapeT: return true;
     case Type::Tuple:
@@ -77,6 +77,7 @@ Type TypeChecker::record(const Expr &e, Type t) {
 Type TypeChecker::type_from_syntax(const TypeSyntax &ts, Ctx &ctx) {
   if (ts.kind == TypeSyntax::TyVar) return Type::var(ts.tyvar);
   if (ts.kind == TypeSyntax::Shape) return Type::shape_type();
+  if (ts.kind == TypeSyntax::Named) return Type::error();  // unresolved: reported by sema/type_decls
   Shape shape;
   StaticEnv env = ctx.env();
   for (auto &dim : ts.dims) {
@@ -104,7 +105,7 @@ Type TypeChecker::type_from_syntax(const TypeSyntax &ts, Ctx &ctx) {
     report_static(se);
     return Type::error();
   }
-  return Type::tensor(ts.scalar, std::move(shape));
+  return with_declared_kind(ts, Type::tensor(ts.scalar, std::move(shape)));
 }
 
 // The variables, parameters and statics visible in `ctx` (the user's own names).
@@ -160,6 +161,17 @@ Type TypeChecker::var_type(const Expr &e, Ctx &ctx) {
     if (auto c = cp_.static_consts.find(n); c != cp_.static_consts.end()) return static_as_value(c->second, e);
     if (auto c = cp_.value_consts.find(n); c != cp_.value_consts.end()) return c->second;
   }
+  if (auto c = cp_.enum_ctors.find(n); c != cp_.enum_ctors.end() && !in_prelude_) {
+    if (ctx.in_fun) {
+      d_.error("syntax.unsupported", e.span, "enumerated values ('" + n + "') are not available in 'fun' bodies");
+      return Type::error();
+    }
+    Type t = Type::scalar(Scalar::Int);
+    t.enum_name = c->second.first;
+    t.ctors = cp_.enums.at(t.enum_name);
+    t.range = std::make_pair(int64_t{0}, static_cast<int64_t>(t.ctors->size()) - 1);
+    return t;
+  }
   if (visible(n)) {
     d_.error("name.unknown", e.span, "'" + n + "' is a node or function, not a variable; call it with arguments");
     return Type::error();
@@ -198,6 +210,23 @@ void TypeChecker::stream_op_in_fun(const Expr &e, Ctx &ctx, const char *what) {
     d_.error("static.not-static", e.span, std::string("'") + what + "' cannot be used in a constant");
 }
 
+// Arithmetic and ordering are not defined on an enumeration (only = and <>).
+Type TypeChecker::not_on_enum(const Expr &e, const Type &t) {
+  d_.error("type.not-numeric", start_span(*e.args[0]),
+           std::string("'") + op_spelling(e.op) + "' needs int or real operands, not the enumeration " + t.enum_name +
+               " (its values compare with '=' and '<>')");
+  return Type::error();
+}
+
+// Clocks on an enumeration's values (`x when C(k)`, `merge k (A -> a) (B -> b)`): Lustre
+// V6 and Heptagon have them; rml's clocks are bools so far.
+Type TypeChecker::enum_clock(const Expr &at) {
+  d_.error("syntax.unsupported", start_span(at),
+           "clocks on enumerated values ('when C(x)', 'merge x (C1 -> a) (C2 -> b)') are not supported by rml yet; "
+           "sample on a bool such as 'x = C'");
+  return Type::error();
+}
+
 // Elementwise binary typing with scalar broadcast.
 Type TypeChecker::broadcast(const Expr &e, const Type &l0, const Type &r0, const char *opname) {
   Type l = resolve(l0), r = resolve(r0);
@@ -219,7 +248,7 @@ Type TypeChecker::broadcast(const Expr &e, const Type &l0, const Type &r0, const
                  type_str(l.kind != Type::Tensor ? l : r));
     return Type::error();
   }
-  if (l.elem != r.elem) {
+  if (l.elem != r.elem || l.enum_name != r.enum_name) {
     d_.error("type.mismatch", start_span(*e.args[1]),
              std::string("the operands of '") + opname + "' have different types: " + type_str(l) + " and " +
                  type_str(r) + " (there is no implicit conversion; use real(...) or int(...))");
@@ -249,6 +278,10 @@ Type TypeChecker::infer_inner(const Expr &e, Ctx &ctx, bool allow_tuple) {
       Type r = resolve(a);
       switch (e.op) {
         case Op::Neg:
+          if (r.is_enum()) {
+            d_.error("type.not-numeric", start_span(*e.args[0]), "unary '-' needs an int or real operand, not the enumeration " + r.enum_name);
+            return Type::error();
+          }
           if (r.kind == Type::Tensor && r.elem == Scalar::Bool) {
             d_.error("type.not-numeric", start_span(*e.args[0]), "unary '-' needs an int or real operand, not bool");
             return Type::error();
@@ -289,6 +322,7 @@ Type TypeChecker::infer_inner(const Expr &e, Ctx &ctx, bool allow_tuple) {
         case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: {
           Type t = broadcast(e, l, r, op_spelling(e.op));
           Type rt = resolve(t);
+          if (rt.is_enum()) return not_on_enum(e, rt);
           if (rt.kind == Type::Tensor && rt.elem == Scalar::Bool) {
             d_.error("type.not-numeric", start_span(*e.args[0]),
                      std::string("'") + op_spelling(e.op) + "' needs int or real operands, not bool");
@@ -299,6 +333,7 @@ Type TypeChecker::infer_inner(const Expr &e, Ctx &ctx, bool allow_tuple) {
         case Op::IntDiv: case Op::Mod: {
           Type t = broadcast(e, l, r, op_spelling(e.op));
           Type rt = resolve(t);
+          if (rt.is_enum()) return not_on_enum(e, rt);
           if (rt.kind == Type::Tensor && rt.elem != Scalar::Int) {
             d_.error("type.mismatch", start_span(*e.args[0]),
                      std::string("'") + op_spelling(e.op) + "' needs int operands, found " + type_str(rt));
@@ -310,6 +345,7 @@ Type TypeChecker::infer_inner(const Expr &e, Ctx &ctx, bool allow_tuple) {
           Type t = broadcast(e, l, r, op_spelling(e.op));
           Type rt = resolve(t);
           if (rt.kind != Type::Tensor) return rt.is_error() ? rt : Type::scalar(Scalar::Bool);
+          if (rt.is_enum() && e.op != Op::Eq && e.op != Op::Ne) return not_on_enum(e, rt);
           if (rt.elem == Scalar::Bool && e.op != Op::Eq && e.op != Op::Ne) {
             d_.error("type.not-numeric", start_span(*e.args[0]),
                      std::string("'") + op_spelling(e.op) + "' compares numbers, not bools");
@@ -335,12 +371,14 @@ Type TypeChecker::infer_inner(const Expr &e, Ctx &ctx, bool allow_tuple) {
       stream_op_in_fun(e, ctx, "when");
       Type a = infer(*e.args[0], ctx);
       Type c = infer(*e.args[1], ctx);
+      if (resolve(c).is_enum()) return enum_clock(*e.args[1]);
       require_bool_scalar(*e.args[1], c, "the condition of 'when'");
       return a;
     }
     case ExprKind::Merge: {
       stream_op_in_fun(e, ctx, "merge");
       Type c = infer(*e.args[0], ctx);
+      if (resolve(c).is_enum()) return enum_clock(*e.args[0]);
       require_bool_scalar(*e.args[0], c, "the condition of 'merge'");
       Type a = infer(*e.args[1], ctx), b = infer(*e.args[2], ctx);
       if (!unify(a, b)) {

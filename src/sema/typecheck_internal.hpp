@@ -160,6 +160,9 @@ class TypeChecker {
 
   Type record(const Expr &e, Type t);
   Type type_from_syntax(const TypeSyntax &ts, Ctx &ctx);
+  Type with_declared_kind(const TypeSyntax &ts, Type t);
+  Type not_on_enum(const Expr &e, const Type &t);
+  Type enum_clock(const Expr &at);
   std::vector<std::string> variables_in_scope(const Ctx &ctx) const;
   std::string did_you_mean(const std::string &n, std::vector<std::string> own, bool values) const;
   Type var_type(const Expr &e, Ctx &ctx);

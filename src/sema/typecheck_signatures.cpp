@@ -14,6 +14,7 @@ Type TypeChecker::sig_type(const TypeSyntax &ts, std::map<std::string, StaticVal
       if (std::find(tyvars.begin(), tyvars.end(), ts.tyvar) == tyvars.end()) tyvars.push_back(ts.tyvar);
       return Type::var(ts.tyvar);
     case TypeSyntax::Shape: return Type::shape_type();
+    case TypeSyntax::Named: ok = false; return Type::error();  // unresolved: reported by sema/type_decls
     case TypeSyntax::Tensor: break;
   }
   Shape shape;
@@ -31,7 +32,9 @@ Type TypeChecker::sig_type(const TypeSyntax &ts, std::map<std::string, StaticVal
         }
         shape_vars.push_back(dim.var);
       }
-      shape.push_back(ShapeSym{dim.var});
+      // In place: a push_back of a temporary variant draws GCC 12's -Wmaybe-uninitialized
+      // false positive (as in type_from_syntax).
+      shape.emplace_back(std::in_place_type<ShapeSym>, ShapeSym{dim.var});
       continue;
     }
     try {
@@ -67,7 +70,36 @@ Type TypeChecker::sig_type(const TypeSyntax &ts, std::map<std::string, StaticVal
     ok = false;
     return Type::error();
   }
-  return Type::tensor(ts.scalar, std::move(shape));
+  return with_declared_kind(ts, Type::tensor(ts.scalar, std::move(shape)));
+}
+
+// An enumeration's name and constructors, a subrange's bounds (evaluated: literals and
+// int constants), from a resolved type (sema/type_decls).
+Type TypeChecker::with_declared_kind(const TypeSyntax &ts, Type t) {
+  if (!ts.enum_name.empty()) {
+    auto it = cp_.enums.find(ts.enum_name);
+    if (it != cp_.enums.end()) {
+      t.enum_name = ts.enum_name;
+      t.ctors = it->second;
+      t.range = std::make_pair(int64_t{0}, static_cast<int64_t>(it->second->size()) - 1);
+    }
+  }
+  if (ts.range_lo && ts.range_hi) {
+    StaticEnv env;
+    try {
+      Poly lo = need_int(*ts.range_lo, env), hi = need_int(*ts.range_hi, env);
+      if (!lo.is_const() || !hi.is_const()) throw NotStatic{ts.range_lo->span, "the bounds of a subrange must be constant integers"};
+      if (lo.const_value() > hi.const_value())
+        throw StaticEvalError{ts.span, "the subrange [" + std::to_string(lo.const_value()) + ", " +
+                                           std::to_string(hi.const_value()) + "] is empty"};
+      t.range = std::make_pair(lo.const_value(), hi.const_value());
+    } catch (NotStatic &ns) {
+      report_static(ns);
+    } catch (StaticEvalError &se) {
+      report_static(se);
+    }
+  }
+  return t;
 }
 
 void TypeChecker::build_signature(const std::string &name, const Decl &d) {

@@ -5,7 +5,7 @@ namespace rml {
 std::string type_str(const Type &t) {
   switch (t.kind) {
     case Type::Tensor: {
-      std::string s = scalar_name(t.elem);
+      std::string s = t.enum_name.empty() ? std::string(scalar_name(t.elem)) : t.enum_name;
       if (!t.shape.empty()) s += shape_str(t.shape);
       return s;
     }
@@ -24,7 +24,11 @@ std::string type_str(const Type &t) {
 
 Type TypeSubst::apply(const Type &t) const {
   switch (t.kind) {
-    case Type::Tensor: return Type::tensor(t.elem, statics.apply(t.shape));
+    case Type::Tensor: {
+      Type u = t;  // keeps an enumeration's name and a subrange
+      u.shape = statics.apply(t.shape);
+      return u;
+    }
     case Type::TyVar: {
       auto it = tyvars.find(t.tyvar);
       return it == tyvars.end() ? t : it->second;

@@ -1,7 +1,10 @@
 // Types of streams and of array values (grammar.md §3), with unification variables for
 // locals whose types are inferred.
 #pragma once
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sema/static_value.hpp"
@@ -23,6 +26,13 @@ struct Type {
   std::string tyvar;
   int meta = -1;
   std::vector<Type> elems;
+  // An enumeration (`type color = enum { Red, Green }`): a Tensor of Int whose values are
+  // the constructors' indices 0..n-1; two enumerations, or one and int, do not unify.
+  std::string enum_name;
+  std::shared_ptr<const std::vector<std::string>> ctors;
+  // Lustre's `subrange [lo, hi] of int`: an int that the main node's inputs keep (an
+  // assumption); an enumeration's range is 0..n-1.
+  std::optional<std::pair<int64_t, int64_t>> range;
 
   static Type tensor(Scalar e, Shape s = {}) { Type t; t.kind = Tensor; t.elem = e; t.shape = std::move(s); return t; }
   static Type scalar(Scalar e) { return tensor(e); }
@@ -33,7 +43,8 @@ struct Type {
 
   bool is_error() const { return kind == Error; }
   bool is_scalar(Scalar e) const { return kind == Tensor && elem == e && shape.empty(); }
-  bool is_numeric_tensor() const { return kind == Tensor && elem != Scalar::Bool; }
+  bool is_numeric_tensor() const { return kind == Tensor && elem != Scalar::Bool && enum_name.empty(); }
+  bool is_enum() const { return kind == Tensor && !enum_name.empty(); }
 };
 
 std::string type_str(const Type &t);

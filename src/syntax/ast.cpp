@@ -63,6 +63,10 @@ TypeSyntax TypeSyntax::clone() const {
   t.kind = kind;
   t.scalar = scalar;
   t.tyvar = tyvar;
+  t.name = name;
+  if (range_lo) t.range_lo = range_lo->clone();
+  if (range_hi) t.range_hi = range_hi->clone();
+  t.enum_name = enum_name;
   t.span = span;
   for (auto &d : dims) t.dims.push_back(d.clone());
   return t;
@@ -111,6 +115,17 @@ Decl clone_decl(const Decl &d) {
     g.body = f->body->clone();
     return g;
   }
+  if (auto *t = std::get_if<TypeDecl>(&d)) {
+    TypeDecl u;
+    u.name = t->name;
+    u.name_span = t->name_span;
+    u.is_enum = t->is_enum;
+    u.bar_syntax = t->bar_syntax;
+    u.ctors = t->ctors;
+    u.ctor_spans = t->ctor_spans;
+    if (t->alias) u.alias = t->alias->clone();
+    return u;
+  }
   auto &c = std::get<ConstDecl>(d);
   ConstDecl k;
   k.name = c.name;
@@ -152,6 +167,9 @@ bool ast_equal(const TypeSyntax &a, const TypeSyntax &b) {
   if (a.kind != b.kind) return false;
   if (a.kind == TypeSyntax::TyVar) return a.tyvar == b.tyvar;
   if (a.kind == TypeSyntax::Shape) return true;
+  if (a.kind == TypeSyntax::Named) return a.name == b.name;
+  if (!a.range_lo != !b.range_lo || (a.range_lo && (!ast_equal(*a.range_lo, *b.range_lo) || !ast_equal(*a.range_hi, *b.range_hi))))
+    return false;
   if (a.scalar != b.scalar || a.dims.size() != b.dims.size()) return false;
   for (size_t i = 0; i < a.dims.size(); ++i)
     if (!dims_equal(a.dims[i], b.dims[i])) return false;
@@ -202,6 +220,11 @@ bool ast_equal(const Program &a, const Program &b) {
       if (fn->name != g.name || !decls_equal(fn->params, g.params) || !ast_equal(fn->result, g.result) ||
           !ast_equal(*fn->body, *g.body))
         return false;
+    } else if (auto *t = std::get_if<TypeDecl>(&x)) {
+      auto &u = std::get<TypeDecl>(y);
+      if (t->name != u.name || t->is_enum != u.is_enum || t->ctors != u.ctors || t->alias.has_value() != u.alias.has_value())
+        return false;
+      if (t->alias && !ast_equal(*t->alias, *u.alias)) return false;
     } else {
       auto &c = std::get<ConstDecl>(x), &d = std::get<ConstDecl>(y);
       if (c.name != d.name || c.type.has_value() != d.type.has_value() || !ast_equal(*c.value, *d.value)) return false;

@@ -74,10 +74,15 @@ struct DimSyntax {
 };
 
 struct TypeSyntax {
-  enum Kind : uint8_t { Tensor, TyVar, Shape } kind = Tensor;
+  enum Kind : uint8_t { Tensor, TyVar, Shape, Named } kind = Tensor;
   Scalar scalar = Scalar::Real;
   std::vector<DimSyntax> dims;  // empty: scalar
   std::string tyvar;            // "'a"
+  std::string name;             // Named: a declared type (`type T = ...`)
+  ExprPtr range_lo, range_hi;   // Tensor int: Lustre's `subrange [lo, hi] of int`
+  // Set when a Named type is resolved (sema/type_decls): the enumeration it denotes, whose
+  // values are ints 0..n-1 of that name. Not printed, not compared.
+  std::string enum_name;
   Span span;
   TypeSyntax clone() const;
 };
@@ -155,7 +160,20 @@ struct ConstDecl {
   ExprPtr value;
 };
 
-using Decl = std::variant<NodeDecl, FunDecl, ConstDecl>;
+// `type T = int;` (an alias of any type), `type T = subrange [0, 9] of int;`,
+// `type T = enum { A, B };` (Lustre V6, Kind 2) or `type T = A | B;` (Heptagon, Vélus):
+// an enumeration, whose constructors are global names.
+struct TypeDecl {
+  std::string name;
+  Span name_span;
+  bool is_enum = false;
+  bool bar_syntax = false;          // written `A | B` (printing only; not compared)
+  std::vector<std::string> ctors;   // is_enum
+  std::vector<Span> ctor_spans;
+  std::optional<TypeSyntax> alias;  // !is_enum
+};
+
+using Decl = std::variant<NodeDecl, FunDecl, ConstDecl, TypeDecl>;
 
 struct Program {
   std::vector<Decl> decls;

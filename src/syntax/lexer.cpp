@@ -70,6 +70,9 @@ const char *tok_name(Tok t) {
     case Tok::Backslash: return "'\\'";
     case Tok::Caret: return "'^'";
     case Tok::Dot: return "'.'";
+    case Tok::LBrace: return "'{'";
+    case Tok::RBrace: return "'}'";
+    case Tok::Bar: return "'|'";
   }
   return "?";
 }
@@ -257,6 +260,9 @@ struct Lexer {
           case '\\': k = Tok::Backslash; break;
           case '^': k = Tok::Caret; break;
           case '.': k = Tok::Dot; break;
+          case '{': k = Tok::LBrace; break;
+          case '}': k = Tok::RBrace; break;
+          case '|': k = Tok::Bar; break;
           case '-':
             if (peek(1) == '>') k = Tok::Arrow, len = 2;
             else k = Tok::Minus;

@@ -33,8 +33,7 @@ class Parser {
             break;
           case Tok::KwConst: p.decls.emplace_back(const_decl()); break;
           case Tok::KwType:
-            d_.error("syntax.unsupported", cur().span, "'type' declarations are not supported by rml");
-            skip_past_semi_or_decl();
+            type_decls(p);
             break;
           default:
             d_.error("parse.expected", cur().span,
@@ -312,13 +311,40 @@ class Parser {
           t.span = b;
           return t;
         }
-        error_expected("a type ('int', 'bool', 'real', 'shape' or a type variable)");
+        if (cur().text == "subrange" && peek(1).kind == Tok::LBracket) {  // subrange [lo, hi] of int
+          take();
+          take();
+          t.scalar = Scalar::Int;
+          t.range_lo = expr();
+          expect(Tok::Comma, "between the bounds of the subrange");
+          t.range_hi = expr();
+          expect(Tok::RBracket, "to close the subrange's bounds");
+          if (!(at(Tok::Ident) && cur().text == "of")) error_expected("'of int' after the subrange's bounds");
+          take();
+          expect(Tok::KwInt, "after 'of' (a subrange is of int)");
+          t.span = from(b);
+          if (at(Tok::Caret)) {
+            d_.error("syntax.unsupported", cur().span,
+                     "Lustre array types 'T^n' are not supported; write a tensor type such as 'int[n]'");
+            throw ParseAbort{};
+          }
+          return t;
+        }
+        t.kind = TypeSyntax::Named;  // a declared type; resolved by the front end (sema/type_decls)
+        t.name = take().text;
+        t.span = b;
+        if (at(Tok::Caret)) {
+          d_.error("syntax.unsupported", cur().span,
+                   "Lustre array types 'T^n' are not supported; write a tensor type such as 'int[n]'");
+          throw ParseAbort{};
+        }
+        return t;
       case Tok::TyVar:
         t.kind = TypeSyntax::TyVar;
         t.tyvar = take().text;
         t.span = b;
         return t;
-      default: error_expected("a type ('int', 'bool', 'real', 'shape' or a type variable)");
+      default: error_expected("a type ('int', 'bool', 'real', a type name or a type variable)");
     }
     take();
     if (accept(Tok::LBracket)) {
@@ -344,6 +370,50 @@ class Parser {
       throw ParseAbort{};
     }
     t.span = from(b);
+    return t;
+  }
+
+  // `type T = ...;` and Lustre V6's sections `type A = ...; B = ...;` (each name followed
+  // by `=` continues the section).
+  void type_decls(Program &p) {
+    take();  // type
+    do {
+      p.decls.emplace_back(type_decl());
+    } while (at(Tok::Ident) && peek(1).kind == Tok::Eq);
+  }
+  TypeDecl type_decl() {
+    TypeDecl t;
+    t.name_span = cur().span;
+    t.name = expect_ident("a type name");
+    if (!at(Tok::Eq)) {
+      d_.error("syntax.unsupported", t.name_span,
+               "abstract types ('type " + t.name + ";', imported without a definition) are not supported by rml");
+      throw ParseAbort{};
+    }
+    take();
+    auto ctor = [&] {
+      t.ctor_spans.push_back(cur().span);
+      t.ctors.push_back(expect_ident("a constructor name"));
+    };
+    if (at(Tok::Ident) && peek(1).kind == Tok::Bar) {  // Heptagon / Vélus: A | B | C
+      t.is_enum = t.bar_syntax = true;
+      ctor();
+      while (accept(Tok::Bar)) ctor();
+    } else if (at(Tok::Ident) && cur().text == "enum" && peek(1).kind == Tok::LBrace) {  // Lustre V6, Kind 2
+      take();
+      t.is_enum = true;
+      expect(Tok::LBrace, "after 'enum'");
+      ctor();
+      while (accept(Tok::Comma)) ctor();
+      expect(Tok::RBrace, "to close the enumeration");
+    } else if (at(Tok::LBrace) || (at(Tok::Ident) && cur().text == "struct")) {
+      d_.error("syntax.unsupported", cur().span, "record types ('struct { ... }') are not supported by rml yet");
+      throw ParseAbort{};
+    } else {
+      t.alias = type();
+    }
+    if (!accept(Tok::Semi) && !is_decl_start(cur().kind) && !at(Tok::Eof) && !(at(Tok::Ident) && peek(1).kind == Tok::Eq))
+      error_expected("';' after the type declaration");
     return t;
   }
 

@@ -255,8 +255,10 @@ std::string print_type(const TypeSyntax &t) {
   switch (t.kind) {
     case TypeSyntax::TyVar: return t.tyvar;
     case TypeSyntax::Shape: return "shape";
+    case TypeSyntax::Named: return t.name;
     case TypeSyntax::Tensor: break;
   }
+  if (t.range_lo) return "subrange [" + print_expr(*t.range_lo) + ", " + print_expr(*t.range_hi) + "] of int";
   std::string s = scalar_name(t.scalar);
   if (!t.dims.empty()) {
     s += '[';
@@ -311,6 +313,14 @@ std::string fun_header(const FunDecl &f) {
   return out + ") : " + print_type(f.result) + " =";
 }
 std::string fun_body(const FunDecl &f, const KeepSet *keep = nullptr) { return expr_text(*f.body, keep) + ";"; }
+std::string type_line(const TypeDecl &t) {
+  std::string out = "type " + t.name + " = ";
+  if (!t.is_enum) return out + print_type(*t.alias) + ";";
+  std::string sep = t.bar_syntax ? " | " : ", ";
+  std::string ctors;
+  for (size_t k = 0; k < t.ctors.size(); ++k) ctors += (k ? sep : "") + t.ctors[k];
+  return out + (t.bar_syntax ? ctors : "enum { " + ctors + " }") + ";";
+}
 std::string const_line(const ConstDecl &c, const KeepSet *keep = nullptr) {
   std::string out = "const " + c.name;
   if (c.type) out += ": " + print_type(*c.type);
@@ -336,6 +346,8 @@ std::string print_program(const Program &p) {
       if (prints_let(*n)) out += "tel\n";
     } else if (auto *f = std::get_if<FunDecl>(&d)) {
       out += fun_header(*f) + "\n  " + fun_body(*f) + "\n";
+    } else if (auto *t = std::get_if<TypeDecl>(&d)) {
+      out += type_line(*t) + "\n";
     } else {
       out += const_line(std::get<ConstDecl>(d)) + "\n";
     }
@@ -463,6 +475,7 @@ std::string format_source(const Program &p, const SourceFile &file) {
       for (auto &a : n->assumptions) parens.visit(*a.cond);
     } else if (auto *f = std::get_if<FunDecl>(&d)) {
       parens.visit(*f->body);
+    } else if (std::holds_alternative<TypeDecl>(d)) {
     } else {
       parens.visit(*std::get<ConstDecl>(d).value);
     }
@@ -486,6 +499,10 @@ std::string format_source(const Program &p, const SourceFile &file) {
   };
   auto decl_begin = [&](const Decl &d) {
     if (auto *n = std::get_if<NodeDecl>(&d)) return n->keyword_span.begin;
+    if (std::holds_alternative<TypeDecl>(d)) {  // in a section `type A = ...; B = ...;` B has no keyword
+      size_t k = token_at(toks, decl_span(d).begin);
+      return k > 0 && toks[k - 1].kind == Tok::KwType ? toks[k - 1].span.begin : decl_span(d).begin;
+    }
     return keyword_before(decl_span(d));
   };
 
@@ -547,6 +564,8 @@ std::string format_source(const Program &p, const SourceFile &file) {
       }
       bool found = toks[j].span.begin < next && toks[j].kind != Tok::Eof;
       add(found ? toks[j].span.begin : units.back().begin, "  " + fun_body(*f, keep), 2, !found);
+    } else if (auto *t = std::get_if<TypeDecl>(&d)) {
+      add(here, type_line(*t), 0, false, true);
     } else {
       add(here, const_line(std::get<ConstDecl>(d), keep), 0, false, true);
     }

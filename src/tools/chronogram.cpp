@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <unordered_map>
@@ -95,19 +96,41 @@ ChronogramWriter::ChronogramWriter(std::ostream &out, oracle::Format f, std::vec
   }
 }
 
+std::string ChronogramWriter::text(size_t k, const oracle::Cell &c, bool json) const {
+  if (k < enums_.size() && enums_[k] && c.tag == oracle::Tag::Val && c.value.i.size() == 1 && c.value.shape.empty()) {
+    int64_t i = c.value.i[0];
+    if (i >= 0 && static_cast<size_t>(i) < enums_[k]->size())
+      return json ? nlohmann::json((*enums_[k])[static_cast<size_t>(i)]).dump() : (*enums_[k])[static_cast<size_t>(i)];
+  }
+  return json ? cell_json_text(c) : c.str();
+}
+
+std::vector<std::shared_ptr<const std::vector<std::string>>> enum_values_of(const core::Program &prog,
+                                                                            const std::vector<std::string> &vars) {
+  std::map<std::string, std::shared_ptr<const std::vector<std::string>>> of;
+  for (auto *vs : {&prog.inputs, &prog.outputs, &prog.locals})
+    for (auto &v : *vs)
+      if (v.type.ctors) of[v.name] = v.type.ctors;
+  for (auto &eq : prog.equations)
+    if (eq.type.ctors) of[eq.lhs] = eq.type.ctors;
+  std::vector<std::shared_ptr<const std::vector<std::string>>> out;
+  for (auto &v : vars) out.push_back(of.count(v) ? of.at(v) : nullptr);
+  return out;
+}
+
 void ChronogramWriter::row(const std::vector<oracle::Cell> &cells) {
   size_t n = rows_++;
   if (format_ == oracle::Format::Table) {
     table_[0].push_back(std::to_string(n));
-    for (size_t k = 0; k < cells.size(); ++k) table_[k + 1].push_back(cells[k].str());
+    for (size_t k = 0; k < cells.size(); ++k) table_[k + 1].push_back(text(k, cells[k], false));
   } else if (format_ == oracle::Format::Csv) {
     auto quote = [](const std::string &s) { return s.find_first_of(",\"") == std::string::npos ? s : "\"" + s + "\""; };
-    for (size_t k = 0; k < cells.size(); ++k) out_ << (k ? "," : "") << quote(cells[k].str());
+    for (size_t k = 0; k < cells.size(); ++k) out_ << (k ? "," : "") << quote(text(k, cells[k], false));
     out_ << "\n";
   } else {
     out_ << (n ? ",\n" : "") << " {";
     for (size_t k = 0; k < cells.size(); ++k)
-      out_ << (k ? ", " : "") << nlohmann::json(labels_[k]).dump() << ": " << cell_json_text(cells[k]);
+      out_ << (k ? ", " : "") << nlohmann::json(labels_[k]).dump() << ": " << text(k, cells[k], true);
     out_ << "}";
   }
 }
@@ -132,11 +155,12 @@ void ChronogramWriter::finish() {
 }
 
 std::string format_chronogram(const oracle::Result &r, const std::vector<std::string> &vars, oracle::Format f,
-                              const std::vector<std::string> &labels) {
+                              const std::vector<std::string> &labels, const core::Program *prog) {
   std::vector<std::string> names;
   for (size_t k = 0; k < vars.size(); ++k) names.push_back(k < labels.size() ? labels[k] : vars[k]);
   std::ostringstream out;
   ChronogramWriter w(out, f, names);
+  if (prog) w.name_values(enum_values_of(*prog, vars));
   std::vector<oracle::Cell> cells(vars.size());
   for (size_t n = 0; n < r.cycles; ++n) {
     for (size_t k = 0; k < vars.size(); ++k) cells[k] = r.at(vars[k], n);

@@ -19,6 +19,9 @@ class ChronogramWriter {
   ChronogramWriter(std::ostream &out, oracle::Format f, std::vector<std::string> labels);
   void row(const std::vector<oracle::Cell> &cells);  // the next cycle: a cell per label
   void finish();
+  // Labels whose values are an enumeration's (per label, its constructors or null): their
+  // values print as constructor names (strings in JSON), as traces may write them.
+  void name_values(std::vector<std::shared_ptr<const std::vector<std::string>>> enums) { enums_ = std::move(enums); }
   size_t rows() const { return rows_; }
 
  private:
@@ -26,13 +29,20 @@ class ChronogramWriter {
   oracle::Format format_;
   std::vector<std::string> labels_;
   std::vector<std::vector<std::string>> table_;  // Table: a row per label (and "cycle"), a column per cycle
+  std::vector<std::shared_ptr<const std::vector<std::string>>> enums_;
+  std::string text(size_t k, const oracle::Cell &c, bool json) const;
   size_t rows_ = 0;
 };
 
 // `labels[k]` names vars[k] in the output (rml run prints core::printed_names, the
 // spelling `rml parse --normalized` uses); empty: the variables' own names.
+// `prog`, when given, names enumeration values (ChronogramWriter::name_values).
 std::string format_chronogram(const oracle::Result &r, const std::vector<std::string> &vars, oracle::Format f,
-                              const std::vector<std::string> &labels = {});
+                              const std::vector<std::string> &labels = {}, const core::Program *prog = nullptr);
+
+// Per variable of `prog`, its enumeration's constructors (null for other types).
+std::vector<std::shared_ptr<const std::vector<std::string>>> enum_values_of(const core::Program &prog,
+                                                                            const std::vector<std::string> &vars);
 
 // The variables `--show` names, as the program's own: each name may be spelt as `rml parse
 // --normalized` prints it (movavg_1_x1) or as the elaborator names it (movavg$1.x1).

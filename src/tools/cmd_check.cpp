@@ -173,7 +173,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
           auto printed = core::printed_names(prog);
           std::vector<std::string> labels;
           for (auto &v : show) labels.push_back(printed.count(v) ? printed.at(v) : v);
-          chronogram = format_chronogram(res, show, oracle::Format::Table, labels);
+          chronogram = format_chronogram(res, show, oracle::Format::Table, labels, &prog);
           // The replay shows what rml run shows by default (inputs, outputs) and the
           // variables the counterexample blames, which it would not.
           std::vector<std::string> replay = show;

@@ -130,7 +130,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     };
     std::vector<std::string> labels;
     for (auto &v : vars) labels.push_back(label(v));
-    out << format_chronogram(res, vars, fmt, labels);
+    out << format_chronogram(res, vars, fmt, labels, &prog);
     if (c.backend == Backend::Compiled)
       err << "note: compiled backend: " << funs->executables() << " executable" << (funs->executables() == 1 ? "" : "s")
           << " (fun at argument types) for " << funs->applications() << " fun application"

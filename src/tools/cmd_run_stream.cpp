@@ -113,6 +113,7 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
   for (auto &v : vars) labels.push_back(label(v)), shown_slots.push_back(plan.slot(v));
   for (auto &a : prog.assumptions) assumed_slots.push_back(plan.slot_of.count(a.var) ? plan.slot(a.var) : -1);
   ChronogramWriter writer(out, c.format, labels);
+  writer.name_values(enum_values_of(prog, vars));
   AssumptionMonitor assumptions(prog);
   // Per shown variable: its first non-finite element, and its unknown cycles as ranges.
   std::vector<std::string> non_finite(vars.size()), unknown(vars.size());

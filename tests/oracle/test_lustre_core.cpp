@@ -5,6 +5,7 @@
 // printed back, and run on the oracle (both solvers) with chronograms computed by hand.
 #include <gtest/gtest.h>
 
+#include "checker/checker.hpp"
 #include "oracle_util.hpp"
 #include "test_util.hpp"
 #include "syntax/parser.hpp"
@@ -246,4 +247,113 @@ TEST(LustreCore, TuplesThatDoNotLineUpAreStillErrors) {
   auto b = check_text("node g(a: int) returns (x, y: int);\nlet\n  x = a;\n  y = a;\ntel\n"
                       "node f(a: int) returns (o: int);\nlet\n  o = 1 + g(a);\ntel\n");
   EXPECT_EQ(errors_of(*b), std::vector<std::string>{"8:11 type.tuple"});
+}
+
+// ---- type declarations: aliases, subranges, enumerations ----
+
+namespace {
+const char *kEnumProgram =
+    "type color = enum { Red, Green, Blue };\n"
+    "type small = subrange [0, 9] of int;\n"
+    "type speed = real;\n"
+    "type mode = Off | On;\n"
+    "node next(c: color) returns (n: color);\n"
+    "let\n  n = if c = Red then Green else if c = Green then Blue else Red;\ntel\n"
+    "node main(c: color; k: small; v: speed) returns (n: color; m: mode; w: speed; moved: bool);\n"
+    "let\n"
+    "  n = next(c);\n"
+    "  m = if k > 4 then On else Off;\n"
+    "  w = v * 2.0;\n"
+    "  moved = n <> c;\n"
+    "tel\n";
+
+check::Report check_text_report(const std::string &text, const std::string &main) {
+  auto fe = check_text(text);
+  EXPECT_FALSE(fe->diags.has_errors()) << render_all(fe->diags);
+  core::Program prog = core::elaborate(fe->checked, main);
+  check::Options o;
+  o.timeout_s = 20;
+  return check::check_program(fe->checked, prog, o);
+}
+check::Verdict property_verdict(const check::Report &r, size_t k) {
+  std::vector<const check::PropertyResult *> ps;
+  for (auto &p : r.properties)
+    if (p.kind == "property") ps.push_back(&p);
+  EXPECT_LT(k, ps.size());
+  return k < ps.size() ? ps[k]->verdict : check::Verdict::Unknown;
+}
+}  // namespace
+
+TEST(LustreCore, EnumerationsAliasesAndSubranges) {
+  std::string printed = reprint_program(kEnumProgram);
+  EXPECT_NE(printed.find("type color = enum { Red, Green, Blue };"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("type mode = Off | On;"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("type small = subrange [0, 9] of int;"), std::string::npos) << printed;
+  // Traces and expectations name the values (parse_cell reads constructors by the type).
+  auto r = run_both(kEnumProgram, "main",
+                    {{"c", {"Red", "Blue", "Green", "_"}}, {"k", {"3", "7", "9", "_"}}, {"v", {"1.0", "2.5", "0.0", "_"}}});
+  expect_stream(r, "n", {"Green", "Red", "Blue", "_"});
+  expect_stream(r, "m", {"Off", "On", "On", "_"});
+  expect_stream(r, "w", {"2.0", "5.0", "0.0", "_"});
+  expect_stream(r, "moved", {"T", "T", "T", "_"});
+  expect_solvers_agree(r);
+  // The values are the constructors' indices; a name the type does not have is an error.
+  std::string err;
+  Type color = r.prog.inputs[0].type;
+  EXPECT_EQ(color.enum_name, "color");
+  EXPECT_EQ(oracle::parse_cell("Blue", color, err).value.i.at(0), 2);
+  EXPECT_EQ(oracle::parse_cell("1", color, err).value.i.at(0), 1);
+  oracle::parse_cell("Yellow", color, err);
+  EXPECT_EQ(err, "'Yellow' is not a value of the enumeration color (Red, Green, Blue, or their indices 0..2)");
+  err.clear();
+  oracle::parse_cell("3", color, err);
+  EXPECT_FALSE(err.empty());
+}
+
+TEST(LustreCore, EnumerationAndTypeErrors) {
+  auto r = check_text(
+      "type color = enum { Red, Green };\n"
+      "type a = b;\n"
+      "type b = a;\n"
+      "type t2 = enum { Red, Blue };\n"
+      "node f(c: color; x: int; y: foo) returns (o: int; p: color; q: int; s: bool);\n"
+      "let\n"
+      "  o = x when Red(c);\n"
+      "  p = c + Red;\n"
+      "  q = merge c (Red -> x) (Green -> x);\n"
+      "  s = c = 1;\n"
+      "tel\n");
+  EXPECT_EQ(errors_of(*r), (std::vector<std::string>{"4:18 name.duplicate", "3:10 type.recursive", "5:29 name.unknown",
+                                                     "7:14 syntax.unsupported", "8:7 type.not-numeric",
+                                                     "9:13 syntax.unsupported", "10:11 type.mismatch"}));
+}
+
+// The range of an enumeration or a subrange input is an assumption the checker uses;
+// without it (a plain int) the same property is falsified (the negative control).
+TEST(LustreCore, CheckerUsesEnumerationAndSubrangeRanges) {
+  auto r = check_text_report(std::string(kEnumProgram) + "node p(c: color; k: small) returns (ok: bool);\nlet\n"
+                                                         "  ok = next(c) <> c and k < 10;\n  check ok;\ntel\n",
+                             "p");
+  EXPECT_EQ(property_verdict(r, 0), check::Verdict::Valid);
+  auto plain = check_text_report("node p(k: int) returns (ok: bool);\nlet\n  ok = k < 10;\n  check ok;\ntel\n", "p");
+  EXPECT_EQ(property_verdict(plain, 0), check::Verdict::Falsified);
+}
+
+// `assert` is an assumption for the checker, in the main node and in instances; `=>`
+// is implication.
+TEST(LustreCore, CheckerProvesUnderAsserts) {
+  auto r = check_text_report(
+      "node pos(v: int) returns (w: int);\nlet\n  assert v > 0;\n  w = v;\ntel\n"
+      "node main(x, y: int) returns (a, b: bool);\nlet\n"
+      "  assert x > 0;\n"
+      "  a = x <> 0;\n"
+      "  b = pos(y) > 0 => y >= 1;\n"
+      "  check a;\n  check b;\n  check y > 0;\n"
+      "tel\n",
+      "main");
+  EXPECT_EQ(property_verdict(r, 0), check::Verdict::Valid);
+  EXPECT_EQ(property_verdict(r, 1), check::Verdict::Valid);
+  EXPECT_EQ(property_verdict(r, 2), check::Verdict::Valid);  // pos's assert binds y
+  auto without = check_text_report("node main(x: int) returns (a: bool);\nlet\n  a = x <> 0;\n  check a;\ntel\n", "main");
+  EXPECT_EQ(property_verdict(without, 0), check::Verdict::Falsified);
 }
