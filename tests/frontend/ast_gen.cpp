@@ -311,6 +311,14 @@ ExprPtr static_expr(int depth) {
   }
 }
 
+// A type name: any identifier but the two the type grammar reads specially.
+std::string type_name() {
+  for (;;) {
+    std::string s = ident();
+    if (s != "shape" && s != "subrange") return s;
+  }
+}
+
 rml::TypeSyntax type_syntax(bool allow_tyvar = true) {
   rml::TypeSyntax t;
   int k = pick(0, 9);
@@ -321,6 +329,18 @@ rml::TypeSyntax type_syntax(bool allow_tyvar = true) {
   }
   if (k == 1) {
     t.kind = rml::TypeSyntax::Shape;
+    return t;
+  }
+  if (k == 2 && chance(50)) {  // a declared type's name (Lustre `type T = ...`)
+    t.kind = rml::TypeSyntax::Named;
+    t.name = type_name();
+    return t;
+  }
+  if (k == 3 && chance(30)) {  // subrange [lo, hi] of int
+    t.kind = rml::TypeSyntax::Tensor;
+    t.scalar = rml::Scalar::Int;
+    t.range_lo = static_expr(1);
+    t.range_hi = static_expr(1);
     return t;
   }
   t.kind = rml::TypeSyntax::Tensor;
@@ -629,6 +649,8 @@ rc::Seq<GenProgram> shrink_program(const GenProgram &g) {
         std::get<rml::FunDecl>(q.decls[i]).body = std::move(c);
         emit(std::move(q));
       }
+    } else if (std::holds_alternative<rml::TypeDecl>(p.decls[i])) {
+      // removed whole, above
     } else {
       auto &c = std::get<rml::ConstDecl>(p.decls[i]);
       std::vector<ExprPtr> cands;
@@ -673,14 +695,32 @@ rc::Gen<std::shared_ptr<const rml::TypeSyntax>> genType() {
   return rc::gen::exec([] { return std::make_shared<const rml::TypeSyntax>(type_syntax()); });
 }
 
+// `type T = t;`, `type T = enum { A, B };`, Heptagon's `type T = A | B;`.
+rml::TypeDecl type_decl() {
+  rml::TypeDecl t;
+  t.name = type_name();
+  switch (pick(0, 2)) {
+    case 0: t.alias = type_syntax(false); break;
+    default: {
+      t.is_enum = true;
+      t.bar_syntax = chance(50);
+      int n = t.bar_syntax ? pick(2, 4) : pick(1, 4);
+      for (int q = 0; q < n; ++q) t.ctors.push_back(ident());
+      t.ctor_spans.resize(t.ctors.size());
+    }
+  }
+  return t;
+}
+
 rc::Gen<GenProgram> genProgram() {
   auto gen = rc::gen::exec([] {
     int depth = *scaledDepth(5);
     auto p = std::make_shared<rml::Program>();
     int nd = pick(0, 6);
     for (int q = 0; q < nd; ++q) {
-      int k = pick(0, 9);
-      if (k < 2) p->decls.emplace_back(const_decl());
+      int k = pick(0, 10);
+      if (k == 10) p->decls.emplace_back(type_decl());
+      else if (k < 2) p->decls.emplace_back(const_decl());
       else if (k < 7) p->decls.emplace_back(node_decl(depth));
       else p->decls.emplace_back(fun_decl(depth));
     }
