@@ -75,8 +75,11 @@ CORE = {
 TOOL = {
     "Kind 2 contract / annotation": r"\(\*@|--@|\bcontract\b|\bguarantee\b|\bassume\b|\bmode\b",
     "Kind 2 datatype / any / choose / frame / check \"..\"": r"\bdatatype\b|\bany\b|\bchoose\b|\bframe\b|check\s*\"|\breachable\b|\bactivate\b|\bprovided\b",
-    "machine integers": r"\bu?int(8|16|32|64)\b",
-    "abstract map types": r"\bmap\s*[<\[]",
+    "machine integers / bit vectors": r"\bu?int(8|16|32|64)\b|\bu?int\s*<",
+    "abstract map types / sets": r"\bmap\s*[<\[]|\bset\s*<",
+    "Kind 2 refinement types (subtype)": r"\bsubtype\b|\{\s*\w+\s*:[^|}]*\|",
+    "Kind 2 polymorphism / ADTs": r"@\s*<|\b(node|function)\s+\w+\s*<\s*\w+\s*>|'\(",
+    "quantifiers": r"\bforall\b|\bexists\b",
     "automata / switch / last / present / match": r"\bautomaton\b|\bswitch\b|\blast\b|\bpresent\b|\bmatch\b|\bstate\s+[A-Z]",
     "reset block / do..done": r"\breset\b[^;]*\n[^e]*\bevery\b|\bdo\b[\s\S]*\bdone\b",
     "Heptagon float ops (+. *.)": r"[-+*/<>=]\.",

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -409,11 +410,14 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
       eq.args = {std::move(a), std::move(b)};
       return el.emit(std::move(eq), f, std::nullopt);
     };
-    std::string lo = apply(ops::BinOp::Le, konst(p.type.range->first), p.name);
-    std::string hi = apply(ops::BinOp::Le, p.name, konst(p.type.range->second));
+    auto [lo, hi] = *p.type.range;  // INT64_MIN / INT64_MAX: unbounded (`*`)
+    std::vector<std::string> conds;
+    if (lo != INT64_MIN) conds.push_back(apply(ops::BinOp::Le, konst(lo), p.name));
+    if (hi != INT64_MAX) conds.push_back(apply(ops::BinOp::Le, p.name, konst(hi)));
+    if (conds.empty()) continue;
     CoreAssumption ca;
     ca.span = n.inputs[k].type ? Span::cover(n.inputs[k].span, n.inputs[k].type->span) : n.inputs[k].span;
-    ca.var = apply(ops::BinOp::And, lo, hi);
+    ca.var = conds.size() == 1 ? conds[0] : apply(ops::BinOp::And, conds[0], conds[1]);
     el.out.assumptions.push_back(std::move(ca));
   }
   for (auto &a : n.assumptions) {

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "sema/expand_condact.hpp"
 #include "sema/flatten_tuples.hpp"
 #include "sema/type_decls.hpp"
 #include "syntax/lexer.hpp"
@@ -95,6 +96,7 @@ std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::strin
   for (auto &d : r->user.decls) r->checked.program.decls.push_back(clone_decl(d));
   if (opts.before_check) opts.before_check(*r);
   resolve_type_decls(r->checked, r->diags);
+  expand_condact(r->checked.program, r->checked.prelude_decls);
   flatten_tuples(r->checked.program, r->checked.prelude_decls);
   check_program(r->checked, r->diags);
   r->checked_ok = !r->diags.has_errors();

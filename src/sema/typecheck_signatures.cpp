@@ -2,6 +2,8 @@
 // implicit size, shape and type variables bound at each use, and the check that every
 // size variable is determined by an input. Then the call graph: recursion is an error,
 // and statefulness (fby/pre/->/post, or an instance of a stateful node) is propagated.
+#include <cstdint>
+
 #include "sema/typecheck_internal.hpp"
 
 namespace rml::typecheck {
@@ -84,15 +86,19 @@ Type TypeChecker::with_declared_kind(const TypeSyntax &ts, Type t) {
       t.range = std::make_pair(int64_t{0}, static_cast<int64_t>(it->second->size()) - 1);
     }
   }
-  if (ts.range_lo && ts.range_hi) {
+  if (ts.subrange) {
     StaticEnv env;
     try {
-      Poly lo = need_int(*ts.range_lo, env), hi = need_int(*ts.range_hi, env);
-      if (!lo.is_const() || !hi.is_const()) throw NotStatic{ts.range_lo->span, "the bounds of a subrange must be constant integers"};
-      if (lo.const_value() > hi.const_value())
-        throw StaticEvalError{ts.span, "the subrange [" + std::to_string(lo.const_value()) + ", " +
-                                           std::to_string(hi.const_value()) + "] is empty"};
-      t.range = std::make_pair(lo.const_value(), hi.const_value());
+      auto bound = [&](const ExprPtr &b, int64_t none) {
+        if (!b) return none;  // `*`
+        Poly v = need_int(*b, env);
+        if (!v.is_const()) throw NotStatic{b->span, "the bounds of a subrange must be constant integers"};
+        return v.const_value();
+      };
+      int64_t lo = bound(ts.range_lo, INT64_MIN), hi = bound(ts.range_hi, INT64_MAX);
+      if (lo > hi)
+        throw StaticEvalError{ts.span, "the subrange [" + std::to_string(lo) + ", " + std::to_string(hi) + "] is empty"};
+      t.range = std::make_pair(lo, hi);
     } catch (NotStatic &ns) {
       report_static(ns);
     } catch (StaticEvalError &se) {

@@ -64,6 +64,7 @@ TypeSyntax TypeSyntax::clone() const {
   t.scalar = scalar;
   t.tyvar = tyvar;
   t.name = name;
+  t.subrange = subrange;
   if (range_lo) t.range_lo = range_lo->clone();
   if (range_hi) t.range_hi = range_hi->clone();
   t.enum_name = enum_name;
@@ -168,8 +169,8 @@ bool ast_equal(const TypeSyntax &a, const TypeSyntax &b) {
   if (a.kind == TypeSyntax::TyVar) return a.tyvar == b.tyvar;
   if (a.kind == TypeSyntax::Shape) return true;
   if (a.kind == TypeSyntax::Named) return a.name == b.name;
-  if (!a.range_lo != !b.range_lo || (a.range_lo && (!ast_equal(*a.range_lo, *b.range_lo) || !ast_equal(*a.range_hi, *b.range_hi))))
-    return false;
+  auto same_bound = [](const ExprPtr &x, const ExprPtr &y) { return !x ? !y : (y && ast_equal(*x, *y)); };
+  if (a.subrange != b.subrange || !same_bound(a.range_lo, b.range_lo) || !same_bound(a.range_hi, b.range_hi)) return false;
   if (a.scalar != b.scalar || a.dims.size() != b.dims.size()) return false;
   for (size_t i = 0; i < a.dims.size(); ++i)
     if (!dims_equal(a.dims[i], b.dims[i])) return false;

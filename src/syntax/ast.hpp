@@ -79,7 +79,8 @@ struct TypeSyntax {
   std::vector<DimSyntax> dims;  // empty: scalar
   std::string tyvar;            // "'a"
   std::string name;             // Named: a declared type (`type T = ...`)
-  ExprPtr range_lo, range_hi;   // Tensor int: Lustre's `subrange [lo, hi] of int`
+  bool subrange = false;        // Tensor int: Lustre's `subrange [lo, hi] of int`
+  ExprPtr range_lo, range_hi;   // its bounds; null for Kind 2's unbounded side `*`
   // Set when a Named type is resolved (sema/type_decls): the enumeration it denotes, whose
   // values are ints 0..n-1 of that name. Not printed, not compared.
   std::string enum_name;

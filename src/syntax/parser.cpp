@@ -315,9 +315,14 @@ class Parser {
           take();
           take();
           t.scalar = Scalar::Int;
-          t.range_lo = expr();
+          t.subrange = true;
+          auto bound = [&]() -> ExprPtr {  // `*`: unbounded on that side (Kind 2)
+            if (accept(Tok::Star)) return nullptr;
+            return expr();
+          };
+          t.range_lo = bound();
           expect(Tok::Comma, "between the bounds of the subrange");
-          t.range_hi = expr();
+          t.range_hi = bound();
           expect(Tok::RBracket, "to close the subrange's bounds");
           if (!(at(Tok::Ident) && cur().text == "of")) error_expected("'of int' after the subrange's bounds");
           take();

@@ -258,7 +258,10 @@ std::string print_type(const TypeSyntax &t) {
     case TypeSyntax::Named: return t.name;
     case TypeSyntax::Tensor: break;
   }
-  if (t.range_lo) return "subrange [" + print_expr(*t.range_lo) + ", " + print_expr(*t.range_hi) + "] of int";
+  if (t.subrange) {
+    auto bound = [](const ExprPtr &b) { return b ? print_expr(*b) : std::string("*"); };
+    return "subrange [" + bound(t.range_lo) + ", " + bound(t.range_hi) + "] of int";
+  }
   std::string s = scalar_name(t.scalar);
   if (!t.dims.empty()) {
     s += '[';

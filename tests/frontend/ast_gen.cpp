@@ -339,8 +339,9 @@ rml::TypeSyntax type_syntax(bool allow_tyvar = true) {
   if (k == 3 && chance(30)) {  // subrange [lo, hi] of int
     t.kind = rml::TypeSyntax::Tensor;
     t.scalar = rml::Scalar::Int;
-    t.range_lo = static_expr(1);
-    t.range_hi = static_expr(1);
+    t.subrange = true;
+    if (chance(80)) t.range_lo = static_expr(1);  // else `*` (Kind 2: unbounded)
+    if (chance(80)) t.range_hi = static_expr(1);
     return t;
   }
   t.kind = rml::TypeSyntax::Tensor;

@@ -357,3 +357,28 @@ TEST(LustreCore, CheckerProvesUnderAsserts) {
   auto without = check_text_report("node main(x: int) returns (a: bool);\nlet\n  a = x <> 0;\n  check a;\ntel\n", "main");
   EXPECT_EQ(property_verdict(without, 0), check::Verdict::Falsified);
 }
+
+// condact(c, N(args), defaults): N runs where c is true on the sampled arguments; where
+// c is false the outputs hold, the defaults before the first activation (Kind 2, JKind).
+TEST(LustreCore, CondactHoldsOutputsWhereTheConditionIsFalse) {
+  const char *text =
+      "node acc(x: int) returns (s, n: int);\nlet\n  s = x -> pre s + x;\n  n = 1 -> pre n + 1;\ntel\n"
+      "node main(c: bool; x: int) returns (s, n: int; t: int);\n"
+      "let\n"
+      "  (s, n) = condact(c, acc(x), -1, 0);\n"
+      "  t = condact(x > 2, acc(x), 9, 9);\n"  // one output named, two defaults: left alone
+      "tel\n";
+  auto fe = check_text(text);
+  EXPECT_EQ(errors_of(*fe), std::vector<std::string>{"9:7 syntax.unsupported"});
+  const char *ok =
+      "node acc(x: int) returns (s, n: int);\nlet\n  s = x -> pre s + x;\n  n = 1 -> pre n + 1;\ntel\n"
+      "node main(c: bool; x: int) returns (s, n: int);\n"
+      "let\n"
+      "  (s, n) = condact(c and x > 0, acc(x), -1, 0);\n"
+      "tel\n";
+  auto r = run_both(ok, "main", {{"c", {"F", "T", "T", "F", "T"}}, {"x", {"4", "3", "-2", "6", "5"}}});
+  // Active at cycles 1 and 4 only (cycle 2 has x <= 0): acc sees 3, then 5.
+  expect_stream(r, "s", {"-1", "3", "3", "3", "8"});
+  expect_stream(r, "n", {"0", "1", "1", "1", "2"});
+  expect_solvers_agree(r);
+}

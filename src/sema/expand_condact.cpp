@@ -1,0 +1,88 @@
+#include "sema/expand_condact.hpp"
+
+#include <algorithm>
+
+namespace rml {
+namespace {
+
+ExprPtr node_of(ExprKind k, Span s, std::vector<ExprPtr> args) {
+  auto e = std::make_unique<Expr>(k, s);
+  e->args = std::move(args);
+  uint32_t h = 0;
+  for (auto &a : e->args) h = std::max(h, a->height);
+  e->height = h + 1;
+  return e;
+}
+
+ExprPtr sampled(ExprPtr e, const Expr &cond, bool positive) {
+  Span s = e->span;
+  std::vector<ExprPtr> a;
+  a.push_back(std::move(e));
+  a.push_back(cond.clone());
+  auto w = node_of(ExprKind::When, s, std::move(a));
+  w->positive = positive;
+  return w;
+}
+
+bool expandable(const Equation &eq) {
+  const Expr &r = *eq.rhs;
+  if (r.kind != ExprKind::Call || r.name != "condact" || r.args.size() < 3) return false;
+  if (r.args[1]->kind != ExprKind::Call) return false;
+  if (eq.lhs.size() != r.args.size() - 2) return false;
+  return std::none_of(eq.lhs.begin(), eq.lhs.end(), [](const LhsItem &l) { return l.name == "_"; });
+}
+
+}  // namespace
+
+bool expand_condact(Program &p, size_t first) {
+  bool any = false;
+  int fresh = 0;
+  for (size_t i = first; i < p.decls.size(); ++i) {
+    auto *n = std::get_if<NodeDecl>(&p.decls[i]);
+    if (!n) continue;
+    std::vector<Equation> extra;
+    for (auto &eq : n->equations) {
+      if (!expandable(eq)) continue;
+      any = true;
+      Expr &r = *eq.rhs;
+      Span at = r.span;
+      ExprPtr cond = std::move(r.args[0]);
+      if (cond->kind != ExprKind::Var) {  // computed once
+        Equation c;
+        c.span = cond->span;
+        std::string v = "$condact" + std::to_string(++fresh);
+        c.lhs.push_back(LhsItem{v, cond->span});
+        Span cs = cond->span;
+        c.rhs = std::move(cond);
+        extra.push_back(std::move(c));
+        cond = mk_var(v, cs);
+      }
+      ExprPtr call = std::move(r.args[1]);
+      for (auto &a : call->args) a = sampled(std::move(a), *cond, true);
+      uint32_t h = 0;
+      for (auto &a : call->args) h = std::max(h, a->height);
+      call->height = h + 1;
+      std::vector<ExprPtr> held;
+      for (size_t k = 0; k < eq.lhs.size(); ++k) {
+        std::vector<ExprPtr> fby;
+        fby.push_back(std::move(r.args[2 + k]));
+        fby.push_back(mk_var(eq.lhs[k].name, eq.lhs[k].span));
+        Span s = fby[0]->span;
+        auto f = node_of(ExprKind::Binary, s, std::move(fby));
+        f->op = Op::Fby;
+        held.push_back(sampled(std::move(f), *cond, false));
+      }
+      ExprPtr other = held.size() == 1 ? std::move(held[0]) : node_of(ExprKind::Tuple, at, std::move(held));
+      std::vector<ExprPtr> m;
+      m.push_back(std::move(cond));
+      m.push_back(std::move(call));
+      m.push_back(std::move(other));
+      eq.rhs = node_of(ExprKind::Merge, at, std::move(m));
+      eq.rhs->op_span = at;
+    }
+    for (auto &e : extra) n->equations.push_back(std::move(e));
+  }
+  return any;
+}
+
+}  // namespace rml
