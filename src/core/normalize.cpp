@@ -245,6 +245,9 @@ struct Elaborator {
       }
       case ExprKind::Let:
       case ExprKind::Lambda: throw ElabError{e.span, "'let' and lambdas belong to 'fun' bodies"};
+      case ExprKind::Field:
+      case ExprKind::Record:
+      case ExprKind::Update: throw ElabError{e.span, "internal: records are flattened before type checking"};
     }
     throw ElabError{e.span, "internal: unknown expression"};
   }

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "sema/expand_condact.hpp"
+#include "sema/expand_records.hpp"
 #include "sema/flatten_tuples.hpp"
 #include "sema/type_decls.hpp"
 #include "syntax/lexer.hpp"
@@ -96,6 +97,7 @@ std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::strin
   for (auto &d : r->user.decls) r->checked.program.decls.push_back(clone_decl(d));
   if (opts.before_check) opts.before_check(*r);
   resolve_type_decls(r->checked, r->diags);
+  expand_records(r->checked.program, r->checked.prelude_decls, r->diags);
   expand_condact(r->checked.program, r->checked.prelude_decls);
   flatten_tuples(r->checked.program, r->checked.prelude_decls);
   check_program(r->checked, r->diags);

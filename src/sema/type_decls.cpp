@@ -62,7 +62,11 @@ void resolve_type_decls(CheckedProgram &cp, Diagnostics &diags) {
     const TypeDecl &t = *it->second;
     in_progress.insert(n);
     TypeSyntax ts;
-    if (t.is_enum) {
+    if (t.is_record) {  // stays a name: sema/expand_records flattens records into their fields
+      ts.kind = TypeSyntax::Named;
+      ts.name = t.name;
+      ts.span = t.name_span;
+    } else if (t.is_enum) {
       ts.kind = TypeSyntax::Tensor;
       ts.scalar = Scalar::Int;
       ts.enum_name = t.name;
@@ -101,6 +105,7 @@ void resolve_type_decls(CheckedProgram &cp, Diagnostics &diags) {
       fix(c->type);
     } else if (auto *t = std::get_if<TypeDecl>(&d)) {
       if (t->alias && types.count(t->name) && types.at(t->name) == t) resolve_name(t->name, t->name_span);
+      fix_vars(t->fields);
     }
   }
 }

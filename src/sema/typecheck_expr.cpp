@@ -484,6 +484,13 @@ Type TypeChecker::infer_inner(const Expr &e, Ctx &ctx, bool allow_tuple) {
     case ExprKind::Lambda:
       d_.error("fun.lambda-position", e.span, "a lambda can only be the last argument of build, gather or scatter in a 'fun' body");
       return Type::error();
+    case ExprKind::Field:
+    case ExprKind::Record:
+    case ExprKind::Update:
+      // What sema/expand_records could not flatten, it reported; in a `fun` body (never
+      // flattened) records are not available.
+      if (ctx.in_fun) d_.error("syntax.unsupported", e.span, "records are not available in 'fun' bodies");
+      return Type::error();
     case ExprKind::Call: return infer_call(e, ctx, allow_tuple);
     case ExprKind::Reset: {  // f(args) every c: a node instance restarted where c is true
       const Expr &call = *e.args[0];

@@ -121,6 +121,8 @@ Decl clone_decl(const Decl &d) {
     u.name = t->name;
     u.name_span = t->name_span;
     u.is_enum = t->is_enum;
+    u.is_record = t->is_record;
+    for (auto &f : t->fields) u.fields.push_back(f.clone());
     u.bar_syntax = t->bar_syntax;
     u.ctors = t->ctors;
     u.ctor_spans = t->ctor_spans;
@@ -147,9 +149,11 @@ bool ast_equal(const Expr &a, const Expr &b) {
     case ExprKind::RealLit: if (std::memcmp(&a.rval, &b.rval, sizeof(double)) != 0) return false; break;
     case ExprKind::BoolLit: if (a.bval != b.bval) return false; break;
     case ExprKind::When: if (a.positive != b.positive) return false; break;
-    case ExprKind::Var: case ExprKind::Call: case ExprKind::Let:
+    case ExprKind::Var: case ExprKind::Call: case ExprKind::Let: case ExprKind::Field:
       if (a.name != b.name) return false;
       break;
+    case ExprKind::Record: if (a.name != b.name || a.binders != b.binders) return false; break;
+    case ExprKind::Update: if (a.binders != b.binders) return false; break;
     case ExprKind::Lambda: if (a.binders != b.binders) return false; break;
     default: break;
   }
@@ -223,7 +227,8 @@ bool ast_equal(const Program &a, const Program &b) {
         return false;
     } else if (auto *t = std::get_if<TypeDecl>(&x)) {
       auto &u = std::get<TypeDecl>(y);
-      if (t->name != u.name || t->is_enum != u.is_enum || t->ctors != u.ctors || t->alias.has_value() != u.alias.has_value())
+      if (t->name != u.name || t->is_enum != u.is_enum || t->ctors != u.ctors || t->alias.has_value() != u.alias.has_value() ||
+          t->is_record != u.is_record || !decls_equal(t->fields, u.fields))
         return false;
       if (t->alias && !ast_equal(*t->alias, *u.alias)) return false;
     } else {

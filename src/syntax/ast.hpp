@@ -28,6 +28,10 @@ enum class ExprKind : uint8_t {
   Lambda,  // \(binders) => args[0]
   Reset,   // args[0] every args[1]: the node call args[0], restarted where args[1] is true
            // (name "restart": written `(restart f every c)(...)`)
+  // Lustre records, eliminated before type checking (sema/expand_records):
+  Field,   // args[0].name: a field of a record
+  Record,  // name { binders[k] = args[k]; ... }: a value of the record type `name`
+  Update,  // args[0][binders[0] := args[1]]: a record with one field replaced (Kind 2)
 };
 
 enum class Op : uint8_t {
@@ -162,11 +166,14 @@ struct ConstDecl {
 };
 
 // `type T = int;` (an alias of any type), `type T = subrange [0, 9] of int;`,
+// `type T = struct { x: int; y: real };` (a record),
 // `type T = enum { A, B };` (Lustre V6, Kind 2) or `type T = A | B;` (Heptagon, Vélus):
 // an enumeration, whose constructors are global names.
 struct TypeDecl {
   std::string name;
   Span name_span;
+  bool is_record = false;           // `struct { x: int; y: real }` (Kind 2 also `{ x: int; ... }`)
+  std::vector<VarDecl> fields;      // is_record: names and types
   bool is_enum = false;
   bool bar_syntax = false;          // written `A | B` (printing only; not compared)
   std::vector<std::string> ctors;   // is_enum

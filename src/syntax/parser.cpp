@@ -411,9 +411,27 @@ class Parser {
       ctor();
       while (accept(Tok::Comma)) ctor();
       expect(Tok::RBrace, "to close the enumeration");
-    } else if (at(Tok::LBrace) || (at(Tok::Ident) && cur().text == "struct")) {
-      d_.error("syntax.unsupported", cur().span, "record types ('struct { ... }') are not supported by rml yet");
-      throw ParseAbort{};
+    } else if (at(Tok::LBrace) || (at(Tok::Ident) && cur().text == "struct" && peek(1).kind == Tok::LBrace)) {
+      if (!at(Tok::LBrace)) take();  // struct
+      take();                        // {
+      t.is_record = true;
+      while (!at(Tok::RBrace)) {
+        std::vector<VarDecl> group;
+        do {
+          VarDecl v;
+          v.span = cur().span;
+          v.name = expect_ident("a field name");
+          group.push_back(std::move(v));
+        } while (accept(Tok::Comma));
+        expect(Tok::Colon, "before the field's type");
+        TypeSyntax ft = type();
+        for (auto &v : group) {
+          v.type = ft.clone();
+          t.fields.push_back(std::move(v));
+        }
+        if (!accept(Tok::Semi) && !accept(Tok::Comma)) break;
+      }
+      expect(Tok::RBrace, "to close the record type");
     } else {
       t.alias = type();
     }
@@ -836,6 +854,32 @@ class Parser {
   ExprPtr postfix() {
     auto e = primary();
     for (;;) {
+      if (at(Tok::Dot) && peek(1).kind == Tok::Ident) {  // r.x
+        take();
+        Token f = take();
+        Span s = Span::cover(e->span, f.span);
+        std::vector<ExprPtr> a;
+        a.push_back(std::move(e));
+        e = node(ExprKind::Field, s, std::move(a));
+        e->name = f.text;
+        e->op_span = f.span;
+        continue;
+      }
+      if (at(Tok::LBracket) && peek(1).kind == Tok::Ident && peek(2).kind == Tok::Colon && peek(3).kind == Tok::Eq) {
+        take();  // r[x := v] (Kind 2)
+        Token f = take();
+        take();
+        take();
+        std::vector<ExprPtr> a;
+        a.push_back(std::move(e));
+        a.push_back(expr());
+        expect(Tok::RBracket, "to close the record update");
+        Span s = Span::cover(a[0]->span, prev_span());
+        e = node(ExprKind::Update, s, std::move(a));
+        e->binders.push_back(f.text);
+        e->binder_spans.push_back(f.span);
+        continue;
+      }
       if (at(Tok::LBracket)) {
         take();
         std::vector<ExprPtr> a;
@@ -918,6 +962,21 @@ class Parser {
         Token id = take();
         std::string n = id.text;
         bool adjacent = cur().span.begin == id.span.end;
+        if (at(Tok::LBrace)) {  // a record value: R { x = e; y = e }
+          take();
+          auto e = std::make_unique<Expr>(ExprKind::Record, b);
+          e->name = n;
+          while (!at(Tok::RBrace)) {
+            e->binder_spans.push_back(cur().span);
+            e->binders.push_back(expect_ident("a field name"));
+            expect(Tok::Eq, "after the field name");
+            e->args.push_back(expr());
+            if (!accept(Tok::Semi) && !accept(Tok::Comma)) break;
+          }
+          expect(Tok::RBrace, "to close the record value");
+          e->span = from(b);
+          return finish(std::move(e));
+        }
         if (at(Tok::LParen) && (merge_operand_ == 0 || adjacent)) {
           auto a = call_args();
           auto e = node(ExprKind::Call, from(b), std::move(a));

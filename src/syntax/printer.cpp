@@ -40,7 +40,9 @@ int level(const Expr &e) {
     case ExprKind::Merge:
     case ExprKind::Reset: return kPrefix;
     case ExprKind::Call:
-    case ExprKind::Index: return kPostfix;
+    case ExprKind::Index:
+    case ExprKind::Field:
+    case ExprKind::Update: return kPostfix;
     case ExprKind::IntLit: return e.ival < 0 ? kPrefix : kAtom;
     case ExprKind::RealLit: return std::signbit(e.rval) ? kPrefix : kAtom;
     default: return kAtom;
@@ -110,6 +112,13 @@ struct Printer {
     out += wrap ? "(" + text + ")" : text;
   }
 
+  // The record of `r.x` or `r[x := v]`: a number there would read as a real (`1.x`).
+  void record_operand(const Expr &e) {
+    bool number = (e.kind == ExprKind::IntLit || e.kind == ExprKind::RealLit) && !kept(e);
+    if (number) out += '(';
+    sub(e, kPostfix);
+    if (number) out += ')';
+  }
   void list(const std::vector<ExprPtr> &a, size_t from = 0) {
     for (size_t i = from; i < a.size(); ++i) {
       if (i > from) out += ", ";
@@ -188,6 +197,24 @@ struct Printer {
         out += '[';
         list(e.args, 1);
         out += ']';
+        break;
+      case ExprKind::Field:
+        record_operand(*e.args[0]);
+        out += "." + e.name;
+        break;
+      case ExprKind::Update:
+        record_operand(*e.args[0]);
+        out += "[" + e.binders[0] + " := ";
+        expr(*e.args[1]);
+        out += ']';
+        break;
+      case ExprKind::Record:
+        out += e.name + " {";
+        for (size_t k = 0; k < e.args.size(); ++k) {
+          out += (k ? "; " : " ") + e.binders[k] + " = ";
+          expr(*e.args[k]);
+        }
+        out += e.args.empty() ? "}" : " }";
         break;
       case ExprKind::Tuple:
         out += '(';
@@ -318,6 +345,12 @@ std::string fun_header(const FunDecl &f) {
 std::string fun_body(const FunDecl &f, const KeepSet *keep = nullptr) { return expr_text(*f.body, keep) + ";"; }
 std::string type_line(const TypeDecl &t) {
   std::string out = "type " + t.name + " = ";
+  if (t.is_record) {
+    out += "struct {";
+    for (size_t k = 0; k < t.fields.size(); ++k)
+      out += (k ? "; " : " ") + t.fields[k].name + ": " + print_type(*t.fields[k].type);
+    return out + (t.fields.empty() ? "};" : " };");
+  }
   if (!t.is_enum) return out + print_type(*t.alias) + ";";
   std::string sep = t.bar_syntax ? " | " : ", ";
   std::string ctors;
@@ -441,7 +474,9 @@ struct SourceParens {
       case ExprKind::When: f = ext.front().first, l = ext.back().second; break;
       case ExprKind::Unary:
       case ExprKind::Lambda: f = first(e.span.begin), l = ext.back().second; break;
-      case ExprKind::Index: f = ext.front().first, l = last(e.span.end); break;
+      case ExprKind::Index:
+      case ExprKind::Field:
+      case ExprKind::Update: f = ext.front().first, l = last(e.span.end); break;
       default: f = first(e.span.begin), l = last(e.span.end); break;
     }
     int pairs = sole_call_arg ? -1 : 0;  // f(x): those parentheses are the call's

@@ -74,6 +74,14 @@ std::string ident() {
   }
 }
 
+// A type name: any identifier but the two the type grammar reads specially.
+std::string type_name() {
+  for (;;) {
+    std::string s = ident();
+    if (s != "shape" && s != "subrange") return s;
+  }
+}
+
 // A variable name: sometimes `in`, a keyword of `let ... in` that Lustre programs use
 // as a name (grammar.md §2); never for declarations, let or lambda binders.
 std::string var_ident() { return chance(4) ? std::string("in") : ident(); }
@@ -149,7 +157,7 @@ std::vector<ExprPtr> exprs(Layer layer, int depth, int lo, int hi) {
 ExprPtr merge_branch(Layer layer, int depth, bool /*first*/) { return expr(layer, depth); }
 
 enum class Form {
-  Leaf, Unary, Binary, When, Merge, If, Let, Call, LambdaCall, Index, Array, Reset,
+  Leaf, Unary, Binary, When, Merge, If, Let, Call, LambdaCall, Index, Array, Reset, Field, Record, Update,
 };
 
 ExprPtr expr(Layer layer, int depth) {
@@ -161,7 +169,9 @@ ExprPtr expr(Layer layer, int depth) {
       {3, Form::Leaf}, {4, Form::Binary}, {2, Form::Unary}, {2, Form::Call}, {1, Form::If},
       {1, Form::Index}, {1, Form::Array},
   };
-  if (stream) forms.insert(forms.end(), {{2, Form::When}, {2, Form::Merge}, {1, Form::Reset}});
+  if (stream)
+    forms.insert(forms.end(), {{2, Form::When}, {2, Form::Merge}, {1, Form::Reset}, {1, Form::Field}, {1, Form::Record},
+                               {1, Form::Update}});
   if (fun) forms.insert(forms.end(), {{1, Form::Let}, {1, Form::LambdaCall}});
   int total = 0;
   for (auto &f : forms) total += f.first;
@@ -262,6 +272,29 @@ ExprPtr expr(Layer layer, int depth) {
       return node(ExprKind::Index, std::move(a));
     }
     case Form::Array: return node(ExprKind::Array, exprs(layer, d, 0, 4));
+    case Form::Field: {  // e.x (Lustre records)
+      std::vector<ExprPtr> a;
+      a.push_back(expr(layer, d));
+      auto e = node(ExprKind::Field, std::move(a));
+      e->name = ident();
+      return e;
+    }
+    case Form::Record: {  // R { x = e; y = e }
+      auto e = node(ExprKind::Record, exprs(layer, d, 0, 3));
+      e->name = type_name();
+      for (size_t k = 0; k < e->args.size(); ++k) e->binders.push_back(ident());
+      e->binder_spans.resize(e->binders.size());
+      return e;
+    }
+    case Form::Update: {  // e[x := v] (Kind 2)
+      std::vector<ExprPtr> a;
+      a.push_back(expr(layer, d));
+      a.push_back(expr(layer, d));
+      auto e = node(ExprKind::Update, std::move(a));
+      e->binders.push_back(ident());
+      e->binder_spans.resize(1);
+      return e;
+    }
   }
   return leaf(layer);
 }
@@ -308,14 +341,6 @@ ExprPtr static_expr(int depth) {
       return node(ExprKind::Index, std::move(a));
     }
     default: return rml::mk_int(pick(0, 64));
-  }
-}
-
-// A type name: any identifier but the two the type grammar reads specially.
-std::string type_name() {
-  for (;;) {
-    std::string s = ident();
-    if (s != "shape" && s != "subrange") return s;
   }
 }
 

@@ -58,6 +58,9 @@ const char *kind_name(rml::ExprKind k) {
     case rml::ExprKind::Array: return "Array";
     case rml::ExprKind::Lambda: return "Lambda";
     case rml::ExprKind::Reset: return "Reset";
+    case rml::ExprKind::Field: return "Field";
+    case rml::ExprKind::Record: return "Record";
+    case rml::ExprKind::Update: return "Update";
   }
   return "?";
 }

@@ -382,3 +382,50 @@ TEST(LustreCore, CondactHoldsOutputsWhereTheConditionIsFalse) {
   expect_stream(r, "n", {"0", "1", "1", "1", "2"});
   expect_solvers_agree(r);
 }
+
+// ---- records: flattened into their fields (sema/expand_records) ----
+
+TEST(LustreCore, RecordsAreFlattenedIntoTheirFields) {
+  const char *text =
+      "type rat = struct { n: real; d: real };\n"
+      "type seg = { a: rat; b: rat; k: int };\n"
+      "node mk(u: real) returns (s: seg);\n"
+      "let\n  s = seg { a = rat { n = u; d = 1.0 }; b = rat { d = 2.0; n = u + 1.0 }; k = 3 };\ntel\n"
+      "node main(u: real; r: rat) returns (s: seg; t: rat; same: bool; d: real; y: rat);\n"
+      "let\n"
+      "  s = mk(u);\n"
+      "  t = rat { n = 0.0; d = 0.0 } -> pre s.b;\n"               // a record under -> and pre
+      "  same = s.a = s.b;\n"                                         // records compare fieldwise
+      "  d = mk(u).b.d + (if same then s else mk(u + 1.0)).a.n;\n"  // fields of calls and of an if
+      "  y = r[n := r.n * 2.0];\n"                                    // Kind 2's update
+      "tel\n";
+  std::string printed = reprint_program(text);
+  EXPECT_NE(printed.find("type seg = struct { a: rat; b: rat; k: int };"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("seg { a = rat { n = u; d = 1.0 }; b = rat { d = 2.0; n = u + 1.0 }; k = 3 }"), std::string::npos);
+  auto r = run_both(text, "main", {{"u", {"1.0", "2.0", "2.0"}}, {"r.n", {"1.5", "-1.0", "0.5"}}, {"r.d", {"4.0", "5.0", "1.0"}}});
+  expect_stream(r, "s.a.n", {"1.0", "2.0", "2.0"});
+  expect_stream(r, "s.b.n", {"2.0", "3.0", "3.0"});
+  expect_stream(r, "s.b.d", {"2.0", "2.0", "2.0"});
+  expect_stream(r, "s.k", {"3", "3", "3"});
+  expect_stream(r, "t.n", {"0.0", "2.0", "3.0"});
+  expect_stream(r, "t.d", {"0.0", "2.0", "2.0"});
+  expect_stream(r, "same", {"F", "F", "F"});
+  expect_stream(r, "d", {"4.0", "5.0", "5.0"});  // mk(u).b.d = 2, mk(u + 1).a.n = u + 1
+  expect_stream(r, "y.n", {"3.0", "-2.0", "1.0"});
+  expect_stream(r, "y.d", {"4.0", "5.0", "1.0"});
+  expect_solvers_agree(r);
+}
+
+TEST(LustreCore, RecordErrors) {
+  auto r = check_text(
+      "type rat = struct { n: real; d: real };\n"
+      "node f(r: rat; x: real) returns (a: real; b: real; c: rat; e: rat);\n"
+      "let\n"
+      "  a = r.m;\n"              // no such field
+      "  b = x.n;\n"              // not a record
+      "  c = rat { n = 1.0 };\n"  // a field missing
+      "  e = rat { n = 1.0; d = 2.0; n = 3.0 };\n"  // a field twice
+      "tel\n");
+  EXPECT_EQ(errors_of(*r), (std::vector<std::string>{"4:9 type.record", "5:9 type.record", "6:7 type.record",
+                                                     "7:31 type.record"}));
+}

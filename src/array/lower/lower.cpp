@@ -229,6 +229,9 @@ class Lowerer {
       case ExprKind::Reset:
         fail("fun.stream-op", head_span(e), "a stream operator cannot be lowered to the array IR");
       case ExprKind::Tuple: fail("type.tuple", e.span, "a tuple cannot be lowered to the array IR");
+      case ExprKind::Field:
+      case ExprKind::Record:
+      case ExprKind::Update: fail("lower.internal", e.span, "records are flattened before type checking");
       case ExprKind::Lambda:
         fail("fun.lambda-position", e.span, "a lambda can only be the last argument of build, gather or scatter");
     }
