@@ -143,8 +143,10 @@ void TypeChecker::check_node_pass(const NodeDecl &n, const std::map<std::string,
   std::vector<DeferredElementwise> outer;
   outer.swap(deferred_);
   for (size_t k = 0; k < n.equations.size(); ++k) check_equation(st, static_cast<int>(k));
-  // Declared clocks `x: t when c`: c is a bool variable of this node.
-  auto check_clock_ann = [&](const std::vector<VarDecl> &vs, bool inputs) {
+  // Declared clocks `x: t when c`: c is a bool variable of this node; an input's clock
+  // uses inputs and an output's inputs and outputs (Lustre: a caller must see the clocks
+  // of the interface, so a local cannot be one).
+  auto check_clock_ann = [&](const std::vector<VarDecl> &vs, bool inputs, bool outputs = false) {
     for (auto &v : vs)
       for (auto &c : v.clock) {
         auto it = info.vars.find(c.var);
@@ -156,14 +158,45 @@ void TypeChecker::check_node_pass(const NodeDecl &n, const std::map<std::string,
           d_.error("name.unknown", c.span, "the clock of input '" + v.name + "' can only use inputs, and '" + c.var + "' is not one");
           continue;
         }
+        if (outputs && it->second.kind == VarInfo::Local) {
+          d_.error("name.unknown", c.span, "the clock of output '" + v.name + "' can only use inputs and outputs (its callers must see it), and '" +
+                                               c.var + "' is a local");
+          continue;
+        }
         Type t = zonk(it->second.type);
         if (!t.is_error() && t.kind != Type::Meta && !t.is_scalar(Scalar::Bool))
           d_.error("type.not-bool", c.span, "the clock condition '" + c.var + "' must be a bool, but it has type " + type_str(t));
       }
   };
   check_clock_ann(n.inputs, true);
-  check_clock_ann(n.outputs, false);
+  check_clock_ann(n.outputs, false, true);
   check_clock_ann(n.locals, false);
+  // No declared clock may depend on itself (`a: bool when b; b: bool when a`): such a
+  // stream has no clock (Lustre V6, Heptagon and Vélus reject it).
+  {
+    std::map<std::string, const VarDecl *> decl_of;
+    for (auto *vs : {&n.inputs, &n.outputs, &n.locals})
+      for (auto &v : *vs) decl_of.emplace(v.name, &v);
+    std::map<std::string, int> state;  // 1 on the path, 2 done
+    std::function<bool(const std::string &)> cyclic = [&](const std::string &x) -> bool {
+      auto it = decl_of.find(x);
+      if (it == decl_of.end()) return false;
+      int &s = state[x];
+      if (s == 1) return true;
+      if (s == 2) return false;
+      s = 1;
+      for (auto &c : it->second->clock)
+        if (cyclic(c.var)) return true;
+      state[x] = 2;
+      return false;
+    };
+    for (auto *vs : {&n.inputs, &n.outputs, &n.locals})
+      for (auto &v : *vs)
+        if (!v.clock.empty() && state[v.name] == 0 && cyclic(v.name)) {
+          d_.error("clock.cycle", v.span, "the clock of '" + v.name + "' depends on itself through the declared clocks");
+          break;
+        }
+  }
   for (auto &a : n.assumptions) {
     Type t = infer(*a.cond, ctx);
     require_bool_scalar(*a.cond, t, a.property ? "a property" : "an assumption");

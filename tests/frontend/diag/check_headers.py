@@ -15,7 +15,8 @@ syntax.unsupported name.unknown name.duplicate name.undefined name.redefined
 name.input-defined arity.args arity.outputs type.mismatch type.missing type.not-bool
 type.not-numeric type.tuple shape.mismatch shape.rank shape.index static.not-static
 static.eval static.undetermined static.kind fun.stream-op fun.lambda-position
-fun.recursive node.recursive node.function-stateful""".split())
+fun.recursive node.recursive node.function-stateful reset.not-node clock.cycle type.record
+type.recursive""".split())
 HDR = re.compile(r"^// expect-error: (\d+):(\d+) (\S+)$")
 
 d = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
