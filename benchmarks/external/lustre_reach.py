@@ -80,6 +80,7 @@ TOOL = {
     "Kind 2 refinement types (subtype)": r"\bsubtype\b|\{\s*\w+\s*:[^|}]*\|",
     "Kind 2 polymorphism / ADTs": r"@\s*<|\b(node|function)\s+\w+\s*<\s*\w+\s*>|'\(",
     "quantifiers": r"\bforall\b|\bexists\b",
+    "Kind 2 array definitions y[i] = ...": r"(?m)^\s*\w+\s*\[\s*[a-z]\w*\s*\](\s*\[\s*[a-z]\w*\s*\])*\s*=[^=]",
     "automata / switch / last / present / match": r"\bautomaton\b|\bswitch\b|\blast\b|\bpresent\b|\bmatch\b|\bstate\s+[A-Z]",
     "reset block / do..done": r"\breset\b[^;]*\n[^e]*\bevery\b|\bdo\b[\s\S]*\bdone\b",
     "Heptagon float ops (+. *.)": r"[-+*/<>=]\.",

@@ -32,6 +32,26 @@ bool expandable(const Equation &eq) {
   return std::none_of(eq.lhs.begin(), eq.lhs.end(), [](const LhsItem &l) { return l.name == "_"; });
 }
 
+// A one-output condact inside an expression (`condact(c, N(x), 0) + 1`, `assert
+// condact(true, P(x), true)`) moves to an equation of its own, which is then expanded.
+void hoist(ExprPtr &e, bool top, std::vector<Equation> &out, int &fresh) {
+  bool one = e->kind == ExprKind::Call && e->name == "condact" && e->args.size() == 3 &&
+             e->args[1]->kind == ExprKind::Call;
+  if (one && !top) {
+    Equation eq;
+    eq.span = e->span;
+    std::string v = "$condact" + std::to_string(++fresh);
+    eq.lhs.push_back(LhsItem{v, e->span});
+    Span s = e->span;
+    eq.rhs = std::move(e);
+    e = mk_var(v, s);
+    hoist(eq.rhs, true, out, fresh);
+    out.push_back(std::move(eq));
+    return;
+  }
+  for (auto &a : e->args) hoist(a, false, out, fresh);
+}
+
 }  // namespace
 
 bool expand_condact(Program &p, size_t first) {
@@ -40,6 +60,10 @@ bool expand_condact(Program &p, size_t first) {
   for (size_t i = first; i < p.decls.size(); ++i) {
     auto *n = std::get_if<NodeDecl>(&p.decls[i]);
     if (!n) continue;
+    std::vector<Equation> hoisted;
+    for (auto &eq : n->equations) hoist(eq.rhs, true, hoisted, fresh);
+    for (auto &a : n->assumptions) hoist(a.cond, false, hoisted, fresh);
+    for (auto &h : hoisted) n->equations.push_back(std::move(h));
     std::vector<Equation> extra;
     for (auto &eq : n->equations) {
       if (!expandable(eq)) continue;

@@ -9,9 +9,11 @@
 //                          ((d1 fby o1) when not c, .., (dn fby on) when not c);
 //
 // (sema/flatten_tuples then applies the merge componentwise). A condition that is not a
-// name is computed once into a fresh variable. Only a whole right side is expanded, with
-// as many named left-hand variables as defaults; any other `condact` is left to the type
-// checker, which reports it (`syntax.unsupported`).
+// name is computed once into a fresh variable. A whole right side is expanded when it has
+// as many named left-hand variables as defaults; a one-output condact inside an
+// expression or an `assert` first moves to an equation of its own (a fresh variable);
+// any other `condact` (several outputs inside an expression) is left to the type checker,
+// which reports it (`syntax.unsupported`).
 #pragma once
 #include "syntax/ast.hpp"
 

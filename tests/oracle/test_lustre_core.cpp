@@ -372,14 +372,18 @@ TEST(LustreCore, CondactHoldsOutputsWhereTheConditionIsFalse) {
   EXPECT_EQ(errors_of(*fe), std::vector<std::string>{"9:7 syntax.unsupported"});
   const char *ok =
       "node acc(x: int) returns (s, n: int);\nlet\n  s = x -> pre s + x;\n  n = 1 -> pre n + 1;\ntel\n"
-      "node main(c: bool; x: int) returns (s, n: int);\n"
+      "node one(x: int) returns (s: int);\nlet\n  s = x -> pre s + x;\ntel\n"
+      "node main(c: bool; x: int) returns (s, n: int; u: int);\n"
       "let\n"
       "  (s, n) = condact(c and x > 0, acc(x), -1, 0);\n"
+      "  u = 100 * condact(c, one(x), 0) + 1;\n"  // inside an expression: its own equation first
+      "  assert condact(true, one(x), 0) > -100;\n"
       "tel\n";
   auto r = run_both(ok, "main", {{"c", {"F", "T", "T", "F", "T"}}, {"x", {"4", "3", "-2", "6", "5"}}});
   // Active at cycles 1 and 4 only (cycle 2 has x <= 0): acc sees 3, then 5.
   expect_stream(r, "s", {"-1", "3", "3", "3", "8"});
   expect_stream(r, "n", {"0", "1", "1", "1", "2"});
+  expect_stream(r, "u", {"1", "301", "101", "101", "601"});  // one(x) on c: 3, 3 - 2, then 1 + 5
   expect_solvers_agree(r);
 }
 
