@@ -32,21 +32,30 @@ bool expandable(const Equation &eq) {
   return std::none_of(eq.lhs.begin(), eq.lhs.end(), [](const LhsItem &l) { return l.name == "_"; });
 }
 
+// Moves e into an equation `$condactN = e;` appended to out, leaving the variable in its
+// place; returns the equation's index.
+size_t bind_fresh(ExprPtr &e, std::vector<Equation> &out, int &fresh) {
+  Equation eq;
+  eq.span = e->span;
+  std::string v = "$condact" + std::to_string(++fresh);
+  eq.lhs.push_back(LhsItem{v, e->span});
+  Span s = e->span;
+  eq.rhs = std::move(e);
+  e = mk_var(v, s);
+  out.push_back(std::move(eq));
+  return out.size() - 1;
+}
+
 // A one-output condact inside an expression (`condact(c, N(x), 0) + 1`, `assert
 // condact(true, P(x), true)`) moves to an equation of its own, which is then expanded.
 void hoist(ExprPtr &e, bool top, std::vector<Equation> &out, int &fresh) {
   bool one = e->kind == ExprKind::Call && e->name == "condact" && e->args.size() == 3 &&
              e->args[1]->kind == ExprKind::Call;
   if (one && !top) {
-    Equation eq;
-    eq.span = e->span;
-    std::string v = "$condact" + std::to_string(++fresh);
-    eq.lhs.push_back(LhsItem{v, e->span});
-    Span s = e->span;
-    eq.rhs = std::move(e);
-    e = mk_var(v, s);
-    hoist(eq.rhs, true, out, fresh);
-    out.push_back(std::move(eq));
+    size_t k = bind_fresh(e, out, fresh);
+    ExprPtr r = std::move(out[k].rhs);  // out grows while its arguments are hoisted
+    hoist(r, true, out, fresh);
+    out[k].rhs = std::move(r);
     return;
   }
   for (auto &a : e->args) hoist(a, false, out, fresh);
@@ -71,16 +80,7 @@ bool expand_condact(Program &p, size_t first) {
       Expr &r = *eq.rhs;
       Span at = r.span;
       ExprPtr cond = std::move(r.args[0]);
-      if (cond->kind != ExprKind::Var) {  // computed once
-        Equation c;
-        c.span = cond->span;
-        std::string v = "$condact" + std::to_string(++fresh);
-        c.lhs.push_back(LhsItem{v, cond->span});
-        Span cs = cond->span;
-        c.rhs = std::move(cond);
-        extra.push_back(std::move(c));
-        cond = mk_var(v, cs);
-      }
+      if (cond->kind != ExprKind::Var) bind_fresh(cond, extra, fresh);  // computed once
       ExprPtr call = std::move(r.args[1]);
       for (auto &a : call->args) a = sampled(std::move(a), *cond, true);
       uint32_t h = 0;
