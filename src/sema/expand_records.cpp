@@ -72,7 +72,9 @@ ExprPtr tuple_of(std::vector<ExprPtr> v, Span s) {
 struct NodeRecords {
   Records &R;
   Diagnostics &d;
-  const std::map<std::string, std::vector<const TypeSyntax *>> &node_outputs;  // as declared
+  // Per node, the record type of each output as declared ("" for other types): names, not
+  // pointers, since the declarations are flattened node by node.
+  const std::map<std::string, std::vector<std::string>> &node_outputs;
   std::map<std::string, std::string> var_record;                              // variable -> its record type
   std::vector<Equation> extra;
   int &fresh;
@@ -94,7 +96,7 @@ struct NodeRecords {
       case ExprKind::When: return record_of(*e.args[0]);
       case ExprKind::Call: {
         auto it = node_outputs.find(e.name);
-        if (it != node_outputs.end() && it->second.size() == 1 && R.is_record(it->second[0])) return it->second[0]->name;
+        if (it != node_outputs.end() && it->second.size() == 1 && !it->second[0].empty()) return it->second[0];
         return std::nullopt;
       }
       case ExprKind::Unary: return e.op == Op::Pre || e.op == Op::Post ? record_of(*e.args[0]) : std::nullopt;
@@ -229,10 +231,10 @@ bool expand_records(Program &p, size_t first, Diagnostics &diags) {
   for (auto &d : p.decls)
     if (auto *t = std::get_if<TypeDecl>(&d); t && t->is_record) R.decls.emplace(t->name, t);
   // Nodes' outputs as declared, before their records are flattened.
-  std::map<std::string, std::vector<const TypeSyntax *>> outputs;
+  std::map<std::string, std::vector<std::string>> outputs;
   for (auto &d : p.decls)
     if (auto *n = std::get_if<NodeDecl>(&d))
-      for (auto &v : n->outputs) outputs[n->name].push_back(v.type ? &*v.type : nullptr);
+      for (auto &v : n->outputs) outputs[n->name].push_back(R.is_record(v.type ? &*v.type : nullptr) ? v.type->name : "");
   bool any = false;
   int fresh = 0;
   std::vector<std::pair<size_t, std::vector<Equation>>> extras;
