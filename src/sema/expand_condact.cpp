@@ -2,24 +2,17 @@
 
 #include <algorithm>
 
+#include "sema/rewrite.hpp"
+
 namespace rml {
 namespace {
-
-ExprPtr node_of(ExprKind k, Span s, std::vector<ExprPtr> args) {
-  auto e = std::make_unique<Expr>(k, s);
-  e->args = std::move(args);
-  uint32_t h = 0;
-  for (auto &a : e->args) h = std::max(h, a->height);
-  e->height = h + 1;
-  return e;
-}
 
 ExprPtr sampled(ExprPtr e, const Expr &cond, bool positive) {
   Span s = e->span;
   std::vector<ExprPtr> a;
   a.push_back(std::move(e));
   a.push_back(cond.clone());
-  auto w = node_of(ExprKind::When, s, std::move(a));
+  auto w = make_expr(ExprKind::When, s, std::move(a));
   w->positive = positive;
   return w;
 }
@@ -34,15 +27,8 @@ bool expandable(const Equation &eq) {
 
 // Moves e into an equation `$condactN = e;` appended to out, leaving the variable in its
 // place; returns the equation's index.
-size_t bind_fresh(ExprPtr &e, std::vector<Equation> &out, int &fresh) {
-  Equation eq;
-  eq.span = e->span;
-  std::string v = "$condact" + std::to_string(++fresh);
-  eq.lhs.push_back(LhsItem{v, e->span});
-  Span s = e->span;
-  eq.rhs = std::move(e);
-  e = mk_var(v, s);
-  out.push_back(std::move(eq));
+size_t bind_in_place(ExprPtr &e, std::vector<Equation> &out, int &fresh) {
+  e = std::move(bind_fresh(std::move(e), 1, "condact", fresh, out)[0]);
   return out.size() - 1;
 }
 
@@ -52,7 +38,7 @@ void hoist(ExprPtr &e, bool top, std::vector<Equation> &out, int &fresh) {
   bool one = e->kind == ExprKind::Call && e->name == "condact" && e->args.size() == 3 &&
              e->args[1]->kind == ExprKind::Call;
   if (one && !top) {
-    size_t k = bind_fresh(e, out, fresh);
+    size_t k = bind_in_place(e, out, fresh);
     ExprPtr r = std::move(out[k].rhs);  // out grows while its arguments are hoisted
     hoist(r, true, out, fresh);
     out[k].rhs = std::move(r);
@@ -80,28 +66,26 @@ bool expand_condact(Program &p, size_t first) {
       Expr &r = *eq.rhs;
       Span at = r.span;
       ExprPtr cond = std::move(r.args[0]);
-      if (cond->kind != ExprKind::Var) bind_fresh(cond, extra, fresh);  // computed once
+      if (cond->kind != ExprKind::Var) bind_in_place(cond, extra, fresh);  // computed once
       ExprPtr call = std::move(r.args[1]);
       for (auto &a : call->args) a = sampled(std::move(a), *cond, true);
-      uint32_t h = 0;
-      for (auto &a : call->args) h = std::max(h, a->height);
-      call->height = h + 1;
+      update_height(*call);
       std::vector<ExprPtr> held;
       for (size_t k = 0; k < eq.lhs.size(); ++k) {
         std::vector<ExprPtr> fby;
         fby.push_back(std::move(r.args[2 + k]));
         fby.push_back(mk_var(eq.lhs[k].name, eq.lhs[k].span));
         Span s = fby[0]->span;
-        auto f = node_of(ExprKind::Binary, s, std::move(fby));
+        auto f = make_expr(ExprKind::Binary, s, std::move(fby));
         f->op = Op::Fby;
         held.push_back(sampled(std::move(f), *cond, false));
       }
-      ExprPtr other = held.size() == 1 ? std::move(held[0]) : node_of(ExprKind::Tuple, at, std::move(held));
+      ExprPtr other = held.size() == 1 ? std::move(held[0]) : make_expr(ExprKind::Tuple, at, std::move(held));
       std::vector<ExprPtr> m;
       m.push_back(std::move(cond));
       m.push_back(std::move(call));
       m.push_back(std::move(other));
-      eq.rhs = node_of(ExprKind::Merge, at, std::move(m));
+      eq.rhs = make_expr(ExprKind::Merge, at, std::move(m));
       eq.rhs->op_span = at;
     }
     for (auto &e : extra) n->equations.push_back(std::move(e));

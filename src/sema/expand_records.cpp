@@ -5,6 +5,8 @@
 #include <optional>
 #include <set>
 
+#include "sema/rewrite.hpp"
+
 namespace rml {
 namespace {
 
@@ -61,12 +63,7 @@ struct Records {
 
 ExprPtr tuple_of(std::vector<ExprPtr> v, Span s) {
   if (v.size() == 1) return std::move(v[0]);
-  auto e = std::make_unique<Expr>(ExprKind::Tuple, s);
-  uint32_t h = 0;
-  for (auto &a : v) h = std::max(h, a->height);
-  e->args = std::move(v);
-  e->height = h + 1;
-  return e;
+  return make_expr(ExprKind::Tuple, s, std::move(v));
 }
 
 struct NodeRecords {
@@ -116,15 +113,7 @@ struct NodeRecords {
     } else if (r->kind == ExprKind::Tuple && r->args.size() == n) {
       out = std::move(r->args);
     } else {
-      Equation eq;
-      eq.span = r->span;
-      for (size_t k = 0; k < n; ++k) {
-        std::string v = "$record" + std::to_string(++fresh);
-        eq.lhs.push_back(LhsItem{v, r->span});
-        out.push_back(mk_var(v, r->span));
-      }
-      eq.rhs = std::move(r);
-      extra.push_back(std::move(eq));
+      out = bind_fresh(std::move(r), n, "record", fresh, extra);
     }
     return out;
   }
@@ -210,9 +199,7 @@ struct NodeRecords {
       }
       default: {
         for (auto &a : e->args) a = rewrite(std::move(a));
-        uint32_t h = 0;
-        for (auto &a : e->args) h = std::max(h, a->height);
-        e->height = h + 1;
+        update_height(*e);
         return e;
       }
     }
@@ -230,6 +217,11 @@ bool expand_records(Program &p, size_t first, Diagnostics &diags) {
   Records R(diags);
   for (auto &d : p.decls)
     if (auto *t = std::get_if<TypeDecl>(&d); t && t->is_record) R.decls.emplace(t->name, t);
+  // A record that contains itself has no flattening: reported once, nothing is rewritten
+  // (the checker then sees the record types as errors, without follow-on messages).
+  size_t errors = diags.error_count();
+  for (auto &[name, t] : R.decls) R.leaves(name);
+  if (diags.error_count() > errors) return false;
   // Nodes' outputs as declared, before their records are flattened.
   std::map<std::string, std::vector<std::string>> outputs;
   for (auto &d : p.decls)

@@ -3,19 +3,18 @@
 #include <algorithm>
 #include <map>
 
+#include "sema/rewrite.hpp"
+
 namespace rml {
 namespace {
 
+// Of kind k over args, with the operator, polarity and name of `like`.
 ExprPtr make(ExprKind k, Span s, std::vector<ExprPtr> args, const Expr &like) {
-  auto e = std::make_unique<Expr>(k, s);
+  auto e = make_expr(k, s, std::move(args));
   e->op = like.op;
   e->positive = like.positive;
   e->name = like.name;
   e->op_span = like.op_span;
-  e->args = std::move(args);
-  uint32_t h = 0;
-  for (auto &a : e->args) h = std::max(h, a->height);
-  e->height = h + 1;
   return e;
 }
 
@@ -53,22 +52,10 @@ struct Flattener {
     return x == y ? x : 1;
   }
 
-  std::string fresh_name() { return "$tuple" + std::to_string(++fresh); }
-
   // Binds e to fresh names by an equation of the node; returns the names as variables.
   std::vector<ExprPtr> bind(ExprPtr e, size_t n) {
-    Equation eq;
-    eq.span = e->span;
-    std::vector<ExprPtr> vars;
-    for (size_t k = 0; k < n; ++k) {
-      std::string v = fresh_name();
-      eq.lhs.push_back(LhsItem{v, e->span});
-      vars.push_back(mk_var(v, e->span));
-    }
-    eq.rhs = std::move(e);
-    extra.push_back(std::move(eq));
     changed = true;
-    return vars;
+    return bind_fresh(std::move(e), n, "tuple", fresh, extra);
   }
 
   // A condition used by every component: a name or literal as it is, anything else
@@ -177,9 +164,7 @@ struct Flattener {
     } else {
       for (auto &a : e->args) a = rewrite(std::move(a));
     }
-    uint32_t h = 0;
-    for (auto &a : e->args) h = std::max(h, a->height);
-    e->height = h + 1;
+    update_height(*e);
     return e;
   }
 

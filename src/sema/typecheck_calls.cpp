@@ -105,7 +105,14 @@ Type TypeChecker::infer_call(const Expr &e, Ctx &ctx, bool allow_tuple) {
   if (is_builtin(e.name) && !visible(e.name)) return infer_builtin(e, ctx);
   auto it = visible(e.name) ? cp_.sigs.find(e.name) : cp_.sigs.end();
   if (it == cp_.sigs.end() && cp_.enum_ctors.count(e.name)) return enum_clock(e);  // `when C(x)`
-  if (it == cp_.sigs.end() && (e.name == "condact" || e.name == "current")) {
+  if (it == cp_.sigs.end() && e.name == "condact") {
+    // What sema/expand_condact could not expand.
+    d_.error("syntax.unsupported", callee_span(e),
+             "'condact' is read as 'condact(c, N(args), d1, ..., dn)' with N a node and one default per output, as a whole "
+             "right side with as many variables, or with one output inside an expression");
+    return Type::error();
+  }
+  if (it == cp_.sigs.end() && e.name == "current") {
     d_.error("syntax.unsupported", callee_span(e), "Lustre '" + e.name + "' is not supported by rml; use 'when' and 'merge'");
     return Type::error();
   }

@@ -226,19 +226,25 @@ class Parser {
     return name(k) && peek(k + 1).kind == Tok::Colon;
   }
 
-  void var_decl_group(std::vector<VarDecl> &out) {
+  // `a, b: t` (a `var` group, record fields): the names, each with its own copy of t.
+  std::vector<VarDecl> typed_names(const char *what, const char *before_type) {
     std::vector<VarDecl> group;
     do {
       VarDecl v;
       v.span = cur().span;
-      v.name = expect_name("a variable name");
+      v.name = expect_name(what);
       group.push_back(std::move(v));
     } while (accept(Tok::Comma));
-    expect(Tok::Colon, "before the variable's type");
+    expect(Tok::Colon, before_type);
     TypeSyntax t = type();
+    for (auto &v : group) v.type = t.clone();
+    return group;
+  }
+
+  void var_decl_group(std::vector<VarDecl> &out) {
+    std::vector<VarDecl> group = typed_names("a variable name", "before the variable's type");
     auto ck = clock_ann();
     for (auto &v : group) {
-      v.type = t.clone();
       v.clock = ck;
       out.push_back(std::move(v));
     }
@@ -416,19 +422,7 @@ class Parser {
       take();                        // {
       t.is_record = true;
       while (!at(Tok::RBrace)) {
-        std::vector<VarDecl> group;
-        do {
-          VarDecl v;
-          v.span = cur().span;
-          v.name = expect_ident("a field name");
-          group.push_back(std::move(v));
-        } while (accept(Tok::Comma));
-        expect(Tok::Colon, "before the field's type");
-        TypeSyntax ft = type();
-        for (auto &v : group) {
-          v.type = ft.clone();
-          t.fields.push_back(std::move(v));
-        }
+        for (auto &v : typed_names("a field name", "before the field's type")) t.fields.push_back(std::move(v));
         if (!accept(Tok::Semi) && !accept(Tok::Comma)) break;
       }
       expect(Tok::RBrace, "to close the record type");

@@ -433,3 +433,10 @@ TEST(LustreCore, RecordErrors) {
   EXPECT_EQ(errors_of(*r), (std::vector<std::string>{"4:9 type.record", "5:9 type.record", "6:7 type.record",
                                                      "7:31 type.record"}));
 }
+
+// A record that contains itself cannot be flattened: one error at its declaration, and
+// no follow-on messages from the uses.
+TEST(LustreCore, RecursiveRecordIsOneError) {
+  auto r = check_text("type r = struct { a: r; b: int };\nnode f(x: r) returns (y: int);\nlet\n  y = x.b;\ntel\n");
+  EXPECT_EQ(errors_of(*r), std::vector<std::string>{"1:6 type.recursive"});
+}
