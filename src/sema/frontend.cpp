@@ -8,8 +8,10 @@
 #include <cstring>
 
 #include "sema/expand_condact.hpp"
-#include "sema/expand_records.hpp"
+#include "sema/expand_reset_blocks.hpp"
+#include "sema/expand_aggregates.hpp"
 #include "sema/flatten_tuples.hpp"
+#include "sema/instantiate_statics.hpp"
 #include "sema/type_decls.hpp"
 #include "syntax/lexer.hpp"
 #include "syntax/parser.hpp"
@@ -96,8 +98,15 @@ std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::strin
   r->checked.prelude_decls = r->checked.program.decls.size();
   for (auto &d : r->user.decls) r->checked.program.decls.push_back(clone_decl(d));
   if (opts.before_check) opts.before_check(*r);
+  expand_reset_blocks(r->checked.program, r->checked.prelude_decls, r->diags);
   resolve_type_decls(r->checked, r->diags);
-  expand_records(r->checked.program, r->checked.prelude_decls, r->diags);
+  // A call that could not be instantiated or an aggregate that could not be flattened
+  // leaves nothing the type checker could read without follow-on errors: their errors
+  // stop the front end, as parse errors do.
+  size_t before_lowering = r->diags.error_count();
+  instantiate_statics(r->checked.program, r->checked.prelude_decls, r->diags);
+  if (r->diags.error_count() == before_lowering) expand_aggregates(r->checked.program, r->checked.prelude_decls, r->diags);
+  if (r->diags.error_count() > before_lowering) return r;
   expand_condact(r->checked.program, r->checked.prelude_decls);
   flatten_tuples(r->checked.program, r->checked.prelude_decls);
   check_program(r->checked, r->diags);

@@ -31,4 +31,51 @@ std::vector<ExprPtr> bind_fresh(ExprPtr e, size_t n, const char *prefix, int &co
   return vars;
 }
 
+namespace {
+std::optional<int64_t> eval_int(const Expr &e, const std::map<std::string, const ConstDecl *> &consts,
+                                const std::set<std::string> *hidden, std::set<std::string> &evaluating) {
+  switch (e.kind) {
+    case ExprKind::IntLit: return e.ival;
+    case ExprKind::Var: {
+      auto it = consts.find(e.name);
+      if ((hidden && hidden->count(e.name)) || it == consts.end() || !it->second->value) break;
+      if (!evaluating.insert(e.name).second) break;  // a cycle of constants is not static
+      auto v = eval_int(*it->second->value, consts, nullptr, evaluating);
+      evaluating.erase(e.name);
+      return v;
+    }
+    case ExprKind::Unary:
+      if (e.op == Op::Neg)
+        if (auto a = eval_int(*e.args[0], consts, hidden, evaluating); a && *a != INT64_MIN) return -*a;
+      break;
+    case ExprKind::Binary: {
+      auto a = eval_int(*e.args[0], consts, hidden, evaluating);
+      auto b = a ? eval_int(*e.args[1], consts, hidden, evaluating) : std::nullopt;
+      if (!b) break;
+      int64_t r = 0;
+      switch (e.op) {
+        case Op::Add: if (__builtin_add_overflow(*a, *b, &r)) return std::nullopt; return r;
+        case Op::Sub: if (__builtin_sub_overflow(*a, *b, &r)) return std::nullopt; return r;
+        case Op::Mul: if (__builtin_mul_overflow(*a, *b, &r)) return std::nullopt; return r;
+        case Op::Div:
+        case Op::IntDiv:
+        case Op::Mod:
+          if (*b == 0 || (*a == INT64_MIN && *b == -1)) return std::nullopt;
+          return e.op == Op::Mod ? *a % *b : *a / *b;
+        default: break;
+      }
+      break;
+    }
+    default: break;
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<int64_t> static_int(const Expr &e, const std::map<std::string, const ConstDecl *> &consts,
+                                  const std::set<std::string> *hidden) {
+  std::set<std::string> evaluating;
+  return eval_int(e, consts, hidden, evaluating);
+}
+
 }  // namespace rml

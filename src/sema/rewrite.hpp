@@ -1,7 +1,11 @@
 // What the passes that rewrite node bodies before type checking share
-// (flatten_tuples, expand_records, expand_condact): building expressions with their
+// (flatten_tuples, expand_aggregates, expand_condact): building expressions with their
 // heights, and binding an expression to fresh variables by an equation of its own.
 #pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,5 +21,11 @@ void update_height(Expr &e);
 // Appends the equation `($<prefix>1, .., $<prefix>n) = e;` to out (counter numbers the
 // names; `$` makes them unlike any identifier) and returns the n names as variables.
 std::vector<ExprPtr> bind_fresh(ExprPtr e, size_t n, const char *prefix, int &counter, std::vector<Equation> &out);
+
+// A static int of the Lustre passes (array sizes and indices, static arguments): int
+// literals, global int constants (`consts`, unless `hidden` holds the name: a local of the
+// body), + - * div mod and unary minus. Nothing else, and no overflow: otherwise nullopt.
+std::optional<int64_t> static_int(const Expr &e, const std::map<std::string, const ConstDecl *> &consts,
+                                  const std::set<std::string> *hidden = nullptr);
 
 }  // namespace rml

@@ -38,6 +38,11 @@ void resolve_type_decls(CheckedProgram &cp, Diagnostics &diags) {
   std::set<std::string> in_progress, failed;  // failed: reported once, then silent
   std::function<std::optional<TypeSyntax>(const std::string &, Span)> resolve_name;
   std::function<bool(TypeSyntax &)> resolve = [&](TypeSyntax &ts) -> bool {
+    if (ts.kind == TypeSyntax::Array || ts.kind == TypeSyntax::Group) {
+      bool ok = true;
+      for (auto &el : ts.elem) ok = resolve(el) && ok;
+      return ok;
+    }
     if (ts.kind != TypeSyntax::Named) return true;
     auto r = resolve_name(ts.name, ts.span);
     if (!r) return false;
@@ -62,7 +67,7 @@ void resolve_type_decls(CheckedProgram &cp, Diagnostics &diags) {
     const TypeDecl &t = *it->second;
     in_progress.insert(n);
     TypeSyntax ts;
-    if (t.is_record) {  // stays a name: sema/expand_records flattens records into their fields
+    if (t.is_record) {  // stays a name: sema/expand_aggregates flattens records into their fields
       ts.kind = TypeSyntax::Named;
       ts.name = t.name;
       ts.span = t.name_span;
@@ -95,6 +100,7 @@ void resolve_type_decls(CheckedProgram &cp, Diagnostics &diags) {
   for (size_t i = cp.prelude_decls; i < cp.program.decls.size(); ++i) {
     Decl &d = cp.program.decls[i];
     if (auto *n = std::get_if<NodeDecl>(&d)) {
+      fix_vars(n->statics);
       fix_vars(n->inputs);
       fix_vars(n->outputs);
       fix_vars(n->locals);

@@ -6,7 +6,7 @@
 // is replaced by what it denotes: the aliased type, `int` marked with the enumeration's
 // name (`enum_name`), which the type checker turns into an enumeration type
 // (sema/types.hpp), or the record type's own name (records are flattened next, by
-// sema/expand_records). The enumerations and their constructors go to cp.enums and
+// sema/expand_aggregates). The enumerations and their constructors go to cp.enums and
 // cp.enum_ctors. Errors: an unknown type name (`name.unknown`); a type declared twice, or
 // a constructor named like another constructor or a constant (`name.duplicate`: types
 // have their own scope, constructors share the constants'); an alias that refers to

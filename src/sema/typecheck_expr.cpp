@@ -78,6 +78,7 @@ Type TypeChecker::type_from_syntax(const TypeSyntax &ts, Ctx &ctx) {
   if (ts.kind == TypeSyntax::TyVar) return Type::var(ts.tyvar);
   if (ts.kind == TypeSyntax::Shape) return Type::shape_type();
   if (ts.kind == TypeSyntax::Named) return Type::error();  // unresolved: reported by sema/type_decls
+  if (ts.kind == TypeSyntax::Array || ts.kind == TypeSyntax::Group) return Type::error();  // reported by sema/expand_aggregates
   Shape shape;
   StaticEnv env = ctx.env();
   for (auto &dim : ts.dims) {
@@ -364,6 +365,9 @@ Type TypeChecker::infer_inner(const Expr &e, Ctx &ctx, bool allow_tuple) {
           }
           return broadcast(e, l, r, op_spelling(e.op));
         }
+        case Op::Caret:  // nodes' are flattened (sema/expand_aggregates); a fun's arrays are tensors
+          d_.error("syntax.unsupported", e.op_span, "Lustre arrays 'e ^ n' are not available in 'fun' bodies (a fun's arrays are tensors)");
+          return Type::error();
         default: return Type::error();
       }
     }
@@ -487,7 +491,7 @@ Type TypeChecker::infer_inner(const Expr &e, Ctx &ctx, bool allow_tuple) {
     case ExprKind::Field:
     case ExprKind::Record:
     case ExprKind::Update:
-      // What sema/expand_records could not flatten, it reported; in a `fun` body (never
+      // What sema/expand_aggregates could not flatten, it reported; in a `fun` body (never
       // flattened) records are not available.
       if (ctx.in_fun) d_.error("syntax.unsupported", e.span, "records are not available in 'fun' bodies");
       return Type::error();

@@ -17,6 +17,8 @@ Type TypeChecker::sig_type(const TypeSyntax &ts, std::map<std::string, StaticVal
       return Type::var(ts.tyvar);
     case TypeSyntax::Shape: return Type::shape_type();
     case TypeSyntax::Named: ok = false; return Type::error();  // unresolved: reported by sema/type_decls
+    case TypeSyntax::Array:
+    case TypeSyntax::Group: ok = false; return Type::error();  // not flattened: reported by sema/expand_aggregates
     case TypeSyntax::Tensor: break;
   }
   Shape shape;

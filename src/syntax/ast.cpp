@@ -29,6 +29,7 @@ const char *op_spelling(Op op) {
     case Op::Fby: return "fby";
     case Op::Arrow: return "->";
     case Op::Implies: return "=>";
+    case Op::Caret: return "^";
   }
   return "?";
 }
@@ -45,6 +46,7 @@ ExprPtr Expr::clone() const {
   e->binder_spans = binder_spans;
   e->op_span = op_span;
   e->height = height;
+  e->statics = statics;
   for (auto &a : args) e->args.push_back(a->clone());
   return e;
 }
@@ -70,6 +72,7 @@ TypeSyntax TypeSyntax::clone() const {
   t.enum_name = enum_name;
   t.span = span;
   for (auto &d : dims) t.dims.push_back(d.clone());
+  for (auto &e : elem) t.elem.push_back(e.clone());
   return t;
 }
 
@@ -83,7 +86,9 @@ VarDecl VarDecl::clone() const {
   return v;
 }
 
-Equation Equation::clone() const { return Equation{lhs, rhs->clone(), span}; }
+Equation Equation::clone() const { return Equation{lhs, rhs->clone(), span, block}; }
+
+ResetBlock ResetBlock::clone() const { return ResetBlock{cond->clone(), span, every_span}; }
 
 Assumption Assumption::clone() const { return Assumption{eventually, within, cond->clone(), span, property, keyword}; }
 
@@ -101,9 +106,11 @@ Decl clone_decl(const Decl &d) {
     m.has_let = n->has_let;
     m.fun_keyword = n->fun_keyword;
     for (auto &v : n->inputs) m.inputs.push_back(v.clone());
+    for (auto &v : n->statics) m.statics.push_back(v.clone());
     for (auto &v : n->outputs) m.outputs.push_back(v.clone());
     for (auto &v : n->locals) m.locals.push_back(v.clone());
     for (auto &e : n->equations) m.equations.push_back(e.clone());
+    for (auto &b : n->resets) m.resets.push_back(b.clone());
     for (auto &a : n->assumptions) m.assumptions.push_back(a.clone());
     return m;
   }
@@ -149,9 +156,10 @@ bool ast_equal(const Expr &a, const Expr &b) {
     case ExprKind::RealLit: if (std::memcmp(&a.rval, &b.rval, sizeof(double)) != 0) return false; break;
     case ExprKind::BoolLit: if (a.bval != b.bval) return false; break;
     case ExprKind::When: if (a.positive != b.positive) return false; break;
-    case ExprKind::Var: case ExprKind::Call: case ExprKind::Let: case ExprKind::Field:
+    case ExprKind::Var: case ExprKind::Let: case ExprKind::Field:
       if (a.name != b.name) return false;
       break;
+    case ExprKind::Call: if (a.name != b.name || a.statics != b.statics) return false; break;
     case ExprKind::Record: if (a.name != b.name || a.binders != b.binders) return false; break;
     case ExprKind::Update: if (a.binders != b.binders) return false; break;
     case ExprKind::Lambda: if (a.binders != b.binders) return false; break;
@@ -173,6 +181,13 @@ bool ast_equal(const TypeSyntax &a, const TypeSyntax &b) {
   if (a.kind == TypeSyntax::TyVar) return a.tyvar == b.tyvar;
   if (a.kind == TypeSyntax::Shape) return true;
   if (a.kind == TypeSyntax::Named) return a.name == b.name;
+  if (a.kind == TypeSyntax::Array) return ast_equal(a.elem[0], b.elem[0]) && dims_equal(a.dims[0], b.dims[0]);
+  if (a.kind == TypeSyntax::Group) {
+    if (a.elem.size() != b.elem.size()) return false;
+    for (size_t i = 0; i < a.elem.size(); ++i)
+      if (!ast_equal(a.elem[i], b.elem[i])) return false;
+    return true;
+  }
   auto same_bound = [](const ExprPtr &x, const ExprPtr &y) { return !x ? !y : (y && ast_equal(*x, *y)); };
   if (a.subrange != b.subrange || !same_bound(a.range_lo, b.range_lo) || !same_bound(a.range_hi, b.range_hi)) return false;
   if (a.scalar != b.scalar || a.dims.size() != b.dims.size()) return false;
@@ -202,16 +217,20 @@ bool ast_equal(const Program &a, const Program &b) {
     if (auto *n = std::get_if<NodeDecl>(&x)) {
       auto &m = std::get<NodeDecl>(y);
       if (n->name != m.name || n->is_function != m.is_function || !decls_equal(n->inputs, m.inputs) ||
+          !decls_equal(n->statics, m.statics) ||
           !decls_equal(n->outputs, m.outputs) || !decls_equal(n->locals, m.locals) ||
           n->equations.size() != m.equations.size())
         return false;
       for (size_t k = 0; k < n->equations.size(); ++k) {
         auto &e = n->equations[k], &f = m.equations[k];
-        if (e.lhs.size() != f.lhs.size()) return false;
+        if (e.lhs.size() != f.lhs.size() || e.block != f.block) return false;
         for (size_t j = 0; j < e.lhs.size(); ++j)
           if (e.lhs[j].name != f.lhs[j].name) return false;
         if (!ast_equal(*e.rhs, *f.rhs)) return false;
       }
+      if (n->resets.size() != m.resets.size()) return false;
+      for (size_t k = 0; k < n->resets.size(); ++k)
+        if (!ast_equal(*n->resets[k].cond, *m.resets[k].cond)) return false;
       if (n->assumptions.size() != m.assumptions.size()) return false;
       for (size_t k = 0; k < n->assumptions.size(); ++k) {
         auto &pa = n->assumptions[k], &qa = m.assumptions[k];

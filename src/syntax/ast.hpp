@@ -28,7 +28,7 @@ enum class ExprKind : uint8_t {
   Lambda,  // \(binders) => args[0]
   Reset,   // args[0] every args[1]: the node call args[0], restarted where args[1] is true
            // (name "restart": written `(restart f every c)(...)`)
-  // Lustre records, eliminated before type checking (sema/expand_records):
+  // Lustre records, eliminated before type checking (sema/expand_aggregates):
   Field,   // args[0].name: a field of a record
   Record,  // name { binders[k] = args[k]; ... }: a value of the record type `name`
   Update,  // args[0][binders[0] := args[1]]: a record with one field replaced (Kind 2)
@@ -38,6 +38,7 @@ enum class Op : uint8_t {
   None, Neg, Not, Pre, Post,
   Add, Sub, Mul, Div, IntDiv, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Xor, Fby, Arrow,
   Implies,  // Lustre `a => b`
+  Caret,    // Lustre `e ^ n`: the array of n copies of e (sema/expand_aggregates)
 };
 
 const char *op_spelling(Op op);
@@ -59,6 +60,8 @@ struct Expr {
   std::vector<ExprPtr> args;
   Span op_span;                   // the operator keyword/symbol (Binary, Unary, When, Merge, If, Let)
   uint32_t height = 1;            // AST height below this node (bounded by the parser)
+  uint32_t statics = 0;           // Call: args[0..statics) are static arguments `f<<a, b>>(x)`
+                                  // (sema/instantiate_statics)
 
   explicit Expr(ExprKind k, Span s = {}) : kind(k), span(s) {}
   ExprPtr clone() const;
@@ -78,11 +81,15 @@ struct DimSyntax {
 };
 
 struct TypeSyntax {
-  enum Kind : uint8_t { Tensor, TyVar, Shape, Named } kind = Tensor;
+  // Array: Lustre's `T^n`, elem[0] = T and dims[0] = n; Group: Kind 2's `[T1, T2]`, elem
+  // the component types. Both eliminated before type checking (sema/expand_aggregates),
+  // with records.
+  enum Kind : uint8_t { Tensor, TyVar, Shape, Named, Array, Group } kind = Tensor;
   Scalar scalar = Scalar::Real;
   std::vector<DimSyntax> dims;  // empty: scalar
   std::string tyvar;            // "'a"
   std::string name;             // Named: a declared type (`type T = ...`)
+  std::vector<TypeSyntax> elem; // Array: its element type (one); Group: the components
   bool subrange = false;        // Tensor int: Lustre's `subrange [lo, hi] of int`
   ExprPtr range_lo, range_hi;   // its bounds; null for Kind 2's unbounded side `*`
   // Set when a Named type is resolved (sema/type_decls): the enumeration it denotes, whose
@@ -116,7 +123,18 @@ struct Equation {
   std::vector<LhsItem> lhs;
   ExprPtr rhs;
   Span span;
+  int block = -1;  // the reset block (NodeDecl::resets) the equation is in; -1: none
   Equation clone() const;
+};
+
+// Vélus / Heptagon `reset eq; ... every c;`: the block's equations restarted, state and
+// instances, at each tick where c is true (sema/expand_reset_blocks). Its equations are
+// consecutive in NodeDecl::equations.
+struct ResetBlock {
+  ExprPtr cond;
+  Span span;        // `reset`
+  Span every_span;  // `every`
+  ResetBlock clone() const;
 };
 
 // An environment assumption of a node (used by rml-check on the main node):
@@ -146,8 +164,11 @@ struct NodeDecl {
   bool has_let = false;       // `let ... tel` body (printing only; not compared)
   bool fun_keyword = false;   // Heptagon's `fun f(...) returns (...)`: a function (printing only)
   std::vector<VarDecl> inputs, outputs, locals;
+  std::vector<VarDecl> statics;  // Lustre V6 / Heptagon `node f<<const n: int>>(...)`: instantiated
+                                 // per static argument before type checking (sema/instantiate_statics)
   std::vector<Equation> equations;
   std::vector<Assumption> assumptions;
+  std::vector<ResetBlock> resets;
 };
 
 struct FunDecl {

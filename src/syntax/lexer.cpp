@@ -234,6 +234,7 @@ struct Lexer {
         record(Comment::Line, b);
       } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
         while (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_') ++i;
+        while (peek() == '\'') ++i;  // Heptagon's primed names `y'`, `b''` (a type variable starts with ')
         std::string w = s.substr(b, i - b);
         auto it = keywords().find(w);
         out.push_back(Token{it == keywords().end() ? Tok::Ident : it->second, span(b, i), w, 0, 0});
@@ -263,6 +264,15 @@ struct Lexer {
           case '{': k = Tok::LBrace; break;
           case '}': k = Tok::RBrace; break;
           case '|': k = Tok::Bar; break;
+          case '&':  // Heptagon's `a & b` is `a and b` (`&&` stays an error: Kind 2's bit vectors)
+            if (peek(1) == '&') goto bad;
+            k = Tok::KwAnd;
+            break;
+          case '~':  // Heptagon's unary minus `~-` (ints) and `~-.` (reals)
+            if (peek(1) != '-') goto bad;
+            k = Tok::Minus;
+            len = peek(2) == '.' ? 3 : 2;
+            break;
           case '-':
             if (peek(1) == '>') k = Tok::Arrow, len = 2;
             else k = Tok::Minus;
@@ -284,7 +294,8 @@ struct Lexer {
           case '!':
             if (peek(1) == '=') { k = Tok::Ne; len = 2; break; }
             [[fallthrough]];
-          default: {
+          default:
+          bad: {
             // One diagnostic per run of bad bytes (a binary file should not give 10^6 errors).
             while (i < s.size() && !std::isprint(static_cast<unsigned char>(s[i])) && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
             if (i == b) ++i;

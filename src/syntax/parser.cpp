@@ -112,6 +112,7 @@ class Parser {
   // `fun f(...) returns (...)` is Heptagon's stateless node; rml's `fun f(...) : t = e;`
   // has no `returns`. Looks past the parameter list's parentheses.
   bool heptagon_fun() const {
+    if (peek(1).kind == Tok::Ident && peek(2).kind == Tok::Lt && peek(3).kind == Tok::Lt) return true;  // fun f<<n: int>>
     if (peek(1).kind != Tok::Ident || peek(2).kind != Tok::LParen) return false;
     int depth = 0;
     for (size_t k = 2; peek(k).kind != Tok::Eof; ++k) {
@@ -123,6 +124,8 @@ class Parser {
   }
   Span prev_span() const { return pos_ > 0 ? toks_[pos_ - 1].span : cur().span; }
   Span from(Span begin) const { return Span::cover(begin, prev_span()); }
+  // `<<` and `>>` are two tokens each (so `a<b` and `a>b` stay comparisons), written together.
+  bool at_double(Tok k) const { return at(k) && peek(1).kind == k && peek(1).span.begin == cur().span.end; }
 
   static bool is_decl_start(Tok k) {
     return k == Tok::KwNode || k == Tok::KwFunction || k == Tok::KwFun || k == Tok::KwConst || k == Tok::KwType;
@@ -184,6 +187,14 @@ class Parser {
     n.fun_keyword = kw == Tok::KwFun;
     n.name_span = cur().span;
     n.name = expect_ident("a node name");
+    if (at_double(Tok::Lt)) {  // static parameters `<<const n: int; m: int>>`
+      take();
+      take();
+      n.statics = params(Tok::Gt);
+      if (!at_double(Tok::Gt)) error_expected("'>>' to close the static parameters");
+      take();
+      take();
+    }
     expect(Tok::LParen, "after the node name");
     n.inputs = params(Tok::RParen);
     expect(Tok::RParen, "to close the inputs");
@@ -334,22 +345,20 @@ class Parser {
           take();
           expect(Tok::KwInt, "after 'of' (a subrange is of int)");
           t.span = from(b);
-          if (at(Tok::Caret)) {
-            d_.error("syntax.unsupported", cur().span,
-                     "Lustre array types 'T^n' are not supported; write a tensor type such as 'int[n]'");
-            throw ParseAbort{};
-          }
-          return t;
+          return array_suffix(std::move(t));
         }
         t.kind = TypeSyntax::Named;  // a declared type; resolved by the front end (sema/type_decls)
         t.name = take().text;
         t.span = b;
-        if (at(Tok::Caret)) {
-          d_.error("syntax.unsupported", cur().span,
-                   "Lustre array types 'T^n' are not supported; write a tensor type such as 'int[n]'");
-          throw ParseAbort{};
-        }
-        return t;
+        return array_suffix(std::move(t));
+      case Tok::LBracket:  // Kind 2's group type [int, bool]
+        take();
+        t.kind = TypeSyntax::Group;
+        do t.elem.push_back(type());
+        while (accept(Tok::Comma));
+        expect(Tok::RBracket, "to close the group type");
+        t.span = from(b);
+        return array_suffix(std::move(t));
       case Tok::TyVar:
         t.kind = TypeSyntax::TyVar;
         t.tyvar = take().text;
@@ -375,12 +384,25 @@ class Parser {
       }
       expect(Tok::RBracket, "to close the dimensions");
     }
-    if (at(Tok::Caret)) {
-      d_.error("syntax.unsupported", cur().span,
-               "Lustre array types 'T^n' are not supported; write a tensor type such as 'int[n]'");
-      throw ParseAbort{};
-    }
     t.span = from(b);
+    return array_suffix(std::move(t));
+  }
+  // Lustre arrays `T^n`, `T^n^m` (an array of m arrays of n): the size is a prefix
+  // expression, so `int^N^M` does not read `N^M` as an expression (grammar.md §3).
+  TypeSyntax array_suffix(TypeSyntax t) {
+    while (at(Tok::Caret)) {
+      take();
+      TypeSyntax a;
+      a.kind = TypeSyntax::Array;
+      DimSyntax n;
+      n.span = cur().span;
+      n.expr = prefix();
+      n.span = from(n.span);
+      a.dims.push_back(std::move(n));
+      a.span = from(t.span);
+      a.elem.push_back(std::move(t));
+      t = std::move(a);
+    }
     return t;
   }
 
@@ -564,7 +586,33 @@ class Parser {
       }
       return;
     }
+    if (at(Tok::Ident) && cur().text == "reset" && peek(1).kind != Tok::Eq && peek(1).kind != Tok::Comma) {
+      reset_block(n);
+      return;
+    }
     equation_recovering(n.equations);
+  }
+
+  // Vélus / Heptagon `reset eq; ... every c;` (`reset` is a name elsewhere).
+  void reset_block(NodeDecl &n) {
+    ResetBlock blk;
+    blk.span = take().span;
+    int id = static_cast<int>(n.resets.size());
+    size_t first = n.equations.size();
+    while (!at(Tok::KwEvery) && !at(Tok::KwTel) && !at(Tok::Eof) && !is_decl_start(cur().kind) && !d_.saturated()) {
+      if (at_property() || at_assert() || at_assumption() || (at(Tok::Ident) && cur().text == "reset")) {
+        d_.error("syntax.unsupported", cur().span, "a reset block holds equations only (no assertion, property or nested reset)");
+        throw ParseAbort{};
+      }
+      equation_recovering(n.equations);
+    }
+    for (size_t k = first; k < n.equations.size(); ++k) n.equations[k].block = id;
+    if (n.equations.size() == first) error_expected("an equation in the reset block");
+    blk.every_span = cur().span;
+    expect(Tok::KwEvery, "to end the reset block");
+    blk.cond = expr();
+    if (!accept(Tok::Semi) && !at(Tok::KwTel)) error_expected("';' after the reset block");
+    n.resets.push_back(std::move(blk));
   }
 
   void equation_recovering(std::vector<Equation> &out) {
@@ -589,7 +637,7 @@ class Parser {
     if (paren) expect(Tok::RParen, "to close the left-hand side");
     expect(Tok::Eq, "after the left-hand side of the equation");
     eq.rhs = expr();
-    if (at(Tok::KwTel)) {  // Heptagon and Vélus let the last equation go without ';'
+    if (at(Tok::KwTel) || at(Tok::KwEvery)) {  // Heptagon and Vélus let the last equation (of a block) go without ';'
       eq.span = from(b);
       return eq;
     }
@@ -708,7 +756,7 @@ class Parser {
     return l;
   }
   ExprPtr multiplicative() {
-    auto l = sampled();
+    auto l = replicated();
     for (;;) {
       Op op;
       switch (cur().kind) {
@@ -719,8 +767,17 @@ class Parser {
         default: return l;
       }
       Span os = take().span;
-      l = binary(op, std::move(l), sampled(), os);
+      l = binary(op, std::move(l), replicated(), os);
     }
+  }
+  // Lustre's `e ^ n` (an array of n copies of e), left associative: `false^N^M`.
+  ExprPtr replicated() {
+    auto l = sampled();
+    while (at(Tok::Caret)) {
+      Span os = take().span;
+      l = binary(Op::Caret, std::move(l), sampled(), os);
+    }
+    return l;
   }
   ExprPtr sampled() {
     auto l = prefix();
@@ -860,18 +917,23 @@ class Parser {
         continue;
       }
       if (at(Tok::LBracket) && peek(1).kind == Tok::Ident && peek(2).kind == Tok::Colon && peek(3).kind == Tok::Eq) {
-        take();  // r[x := v] (Kind 2)
-        Token f = take();
-        take();
-        take();
-        std::vector<ExprPtr> a;
-        a.push_back(std::move(e));
-        a.push_back(expr());
+        take();  // r[x := v] (Kind 2); r[x := v; y := w] is r[x := v][y := w]
+        for (;;) {
+          Token f = take();
+          take();
+          take();
+          std::vector<ExprPtr> a;
+          a.push_back(std::move(e));
+          a.push_back(expr());
+          Span s = Span::cover(a[0]->span, a[1]->span);
+          e = node(ExprKind::Update, s, std::move(a));
+          e->binders.push_back(f.text);
+          e->binder_spans.push_back(f.span);
+          if (!(at(Tok::Semi) && peek(1).kind == Tok::Ident && peek(2).kind == Tok::Colon && peek(3).kind == Tok::Eq)) break;
+          take();
+        }
         expect(Tok::RBracket, "to close the record update");
-        Span s = Span::cover(a[0]->span, prev_span());
-        e = node(ExprKind::Update, s, std::move(a));
-        e->binders.push_back(f.text);
-        e->binder_spans.push_back(f.span);
+        e->span = Span::cover(e->span, prev_span());
         continue;
       }
       if (at(Tok::LBracket)) {
@@ -928,6 +990,23 @@ class Parser {
     expect(Tok::RParen, "to close the argument list");
     return a;
   }
+  // `R { x = e; y = e }`, from its '{' (name "": Heptagon's `{ x = e }`, whose type the
+  // fields name).
+  ExprPtr record_value(Span b, const std::string &n) {
+    take();
+    auto e = std::make_unique<Expr>(ExprKind::Record, b);
+    e->name = n;
+    while (!at(Tok::RBrace)) {
+      e->binder_spans.push_back(cur().span);
+      e->binders.push_back(expect_ident("a field name"));
+      expect(Tok::Eq, "after the field name");
+      e->args.push_back(expr());
+      if (!accept(Tok::Semi) && !accept(Tok::Comma)) break;
+    }
+    expect(Tok::RBrace, "to close the record value");
+    e->span = from(b);
+    return finish(std::move(e));
+  }
   ExprPtr primary() {
     Span b = cur().span;
     switch (cur().kind) {
@@ -956,20 +1035,28 @@ class Parser {
         Token id = take();
         std::string n = id.text;
         bool adjacent = cur().span.begin == id.span.end;
-        if (at(Tok::LBrace)) {  // a record value: R { x = e; y = e }
+        if (at(Tok::LBrace)) return record_value(b, n);  // a record value: R { x = e; y = e }
+        if (at_double(Tok::Lt) && adjacent) {  // static arguments: f<<3, n + 1>>(x)
           take();
-          auto e = std::make_unique<Expr>(ExprKind::Record, b);
-          e->name = n;
-          while (!at(Tok::RBrace)) {
-            e->binder_spans.push_back(cur().span);
-            e->binders.push_back(expect_ident("a field name"));
-            expect(Tok::Eq, "after the field name");
-            e->args.push_back(expr());
-            if (!accept(Tok::Semi) && !accept(Tok::Comma)) break;
+          take();
+          std::vector<ExprPtr> statics;
+          do statics.push_back(additive());  // not a comparison: '>>' closes
+          while (accept(Tok::Comma));
+          if (!at_double(Tok::Gt)) error_expected("'>>' to close the static arguments");
+          take();
+          take();
+          if (!at(Tok::LParen)) {
+            d_.error("syntax.unsupported", id.span,
+                     "'" + n + "<<...>>' followed by a name: Heptagon's iterators (map, fold, mapi, foldi, mapfold) are not read yet");
+            throw ParseAbort{};
           }
-          expect(Tok::RBrace, "to close the record value");
-          e->span = from(b);
-          return finish(std::move(e));
+          auto a = call_args();
+          uint32_t k = static_cast<uint32_t>(statics.size());
+          for (auto &x : a) statics.push_back(std::move(x));
+          auto e = node(ExprKind::Call, from(b), std::move(statics));
+          e->name = n;
+          e->statics = k;
+          return every_suffix(std::move(e), b);
         }
         if (at(Tok::LParen) && (merge_operand_ == 0 || adjacent)) {
           auto a = call_args();
@@ -996,6 +1083,16 @@ class Parser {
         }
         expect(Tok::RParen, "to close the parenthesis");
         return std::move(a[0]);
+      }
+      case Tok::LBrace: {  // Heptagon's record value without its type: { x = e; y = e }
+        if (peek(1).kind == Tok::Ident && peek(2).kind == Tok::Eq) return record_value(b, "");
+        take();  // Kind 2's group value {e1, e2}: a tuple
+        std::vector<ExprPtr> a;
+        do a.push_back(expr());
+        while (accept(Tok::Comma));
+        expect(Tok::RBrace, "to close the group value");
+        if (a.size() == 1) return std::move(a[0]);
+        return node(ExprKind::Tuple, from(b), std::move(a));
       }
       case Tok::LBracket: {
         take();

@@ -14,9 +14,9 @@
 namespace rml {
 namespace {
 
-// Precedence levels of grammar.md §5 (1 loosest .. 14 atoms).
+// Precedence levels of grammar.md §5 (1 loosest .. 15 atoms).
 enum Level : int {
-  kIf = 1, kArrow, kFby, kImplies, kOr, kAnd, kNot, kCompare, kAdd, kMul, kWhen, kPrefix, kPostfix, kAtom
+  kIf = 1, kArrow, kFby, kImplies, kOr, kAnd, kNot, kCompare, kAdd, kMul, kCaret, kWhen, kPrefix, kPostfix, kAtom
 };
 int level(const Expr &e) {
   switch (e.kind) {
@@ -33,6 +33,7 @@ int level(const Expr &e) {
         case Op::And: return kAnd;
         case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: return kCompare;
         case Op::Add: case Op::Sub: return kAdd;
+        case Op::Caret: return kCaret;
         default: return kMul;
       }
     case ExprKind::Unary: return e.op == Op::Not ? kNot : kPrefix;
@@ -91,14 +92,14 @@ struct Printer {
     }
   }
   // A merge branch must not read as something else: one starting with '[' would index
-  // the previous operand, and a first branch starting with '(true ->' or '(true =>' would
+  // the previous operand, one starting with '{' would make it a record's type name, and a first branch starting with '(true ->' or '(true =>' would
   // read as a Lustre clause `merge c (true -> a) (false -> b)` (Vélus: `=>`).
   void merge_operand(const Expr &e, bool first_branch) {
     Printer p;
     p.keep = keep;
     p.sub(e, kPostfix);
     std::string text = p.out;
-    bool wrap = !text.empty() && text[0] == '[';
+    bool wrap = !text.empty() && (text[0] == '[' || text[0] == '{');  // `merge c { x = e } ..` reads `c {` as a record
     if (first_branch && text.size() > 1 && text[0] == '(') {
       size_t k = text.find_first_not_of(' ', 1);
       for (const char *b : {"true", "false"}) {
@@ -188,8 +189,17 @@ struct Printer {
         expr(*e.args[1]);
         break;
       case ExprKind::Call:
-        out += e.name + "(";
-        list(e.args);
+        out += e.name;
+        if (e.statics > 0) {
+          out += "<<";
+          for (size_t i = 0; i < e.statics; ++i) {  // read back at the additive level
+            if (i) out += ", ";
+            sub(*e.args[i], kAdd);
+          }
+          out += ">>";
+        }
+        out += '(';
+        list(e.args, e.statics);
         out += ')';
         break;
       case ExprKind::Index:
@@ -209,7 +219,7 @@ struct Printer {
         out += ']';
         break;
       case ExprKind::Record:
-        out += e.name + " {";
+        out += e.name.empty() ? "{" : e.name + " {";  // "": Heptagon's record value without its type
         for (size_t k = 0; k < e.args.size(); ++k) {
           out += (k ? "; " : " ") + e.binders[k] + " = ";
           expr(*e.args[k]);
@@ -283,6 +293,16 @@ std::string print_type(const TypeSyntax &t) {
     case TypeSyntax::TyVar: return t.tyvar;
     case TypeSyntax::Shape: return "shape";
     case TypeSyntax::Named: return t.name;
+    case TypeSyntax::Array: {  // the size is read as a prefix expression (grammar.md §3)
+      const Expr &n = *t.dims[0].expr;
+      bool wrap = level(n) < kPrefix || (n.kind == ExprKind::Binary && n.op == Op::Caret);
+      return print_type(t.elem[0]) + "^" + (wrap ? "(" + print_expr(n) + ")" : print_expr(n));
+    }
+    case TypeSyntax::Group: {
+      std::string s = "[";
+      for (size_t i = 0; i < t.elem.size(); ++i) s += (i ? ", " : "") + print_type(t.elem[i]);
+      return s + "]";
+    }
     case TypeSyntax::Tensor: break;
   }
   if (t.subrange) {
@@ -306,7 +326,13 @@ namespace {
 // The lines print_program and format_source share (no indentation, no newline).
 std::string node_header(const NodeDecl &n) {
   std::string out = n.fun_keyword ? "fun " : n.is_function ? "function " : "node ";
-  out += n.name + "(";
+  out += n.name;
+  if (!n.statics.empty()) {
+    out += "<<";
+    print_decls(out, n.statics);
+    out += ">>";
+  }
+  out += "(";
   print_decls(out, n.inputs);
   out += n.lustre_style ? ") returns (" : ") -> (";
   print_decls(out, n.outputs);
@@ -329,6 +355,7 @@ std::string equation_line(const Equation &eq, const KeepSet *keep = nullptr) {
   for (size_t k = 0; k < eq.lhs.size(); ++k) out += (k ? ", " : "") + eq.lhs[k].name;
   return out + " = " + expr_text(*eq.rhs, keep) + ";";
 }
+std::string every_line(const ResetBlock &b, const KeepSet *keep = nullptr) { return "every " + expr_text(*b.cond, keep) + ";"; }
 std::string assumption_line(const Assumption &a, const KeepSet *keep = nullptr) {
   if (a.property) return (a.keyword.empty() ? std::string("check") : a.keyword) + " " + expr_text(*a.cond, keep) + ";";
   if (a.keyword == "assert") return "assert " + expr_text(*a.cond, keep) + ";";
@@ -377,7 +404,14 @@ std::string print_program(const Program &p) {
         for (auto &v : n->locals) out += "  " + local_line(v) + "\n";
       }
       if (prints_let(*n)) out += "let\n";
-      for (auto &eq : n->equations) out += "  " + equation_line(eq) + "\n";
+      for (size_t k = 0; k < n->equations.size(); ++k) {
+        const Equation &eq = n->equations[k];
+        bool opens = eq.block >= 0 && (k == 0 || n->equations[k - 1].block != eq.block);
+        bool closes = eq.block >= 0 && (k + 1 == n->equations.size() || n->equations[k + 1].block != eq.block);
+        if (opens) out += "  reset\n";
+        out += (eq.block >= 0 ? "    " : "  ") + equation_line(eq) + "\n";
+        if (closes) out += "  " + every_line(n->resets[static_cast<size_t>(eq.block)]) + "\n";
+      }
       for (auto &a : n->assumptions) out += "  " + assumption_line(a) + "\n";
       if (prints_let(*n)) out += "tel\n";
     } else if (auto *f = std::get_if<FunDecl>(&d)) {
@@ -466,7 +500,8 @@ struct SourceParens {
   }
   std::pair<size_t, size_t> visit(const Expr &e, bool sole_call_arg = false) {
     std::vector<std::pair<size_t, size_t>> ext;
-    for (auto &a : e.args) ext.push_back(visit(*a, e.kind == ExprKind::Call && e.args.size() == 1));
+    for (size_t k = 0; k < e.args.size(); ++k)  // the one argument in f(x) or f<<n>>(x)
+      ext.push_back(visit(*e.args[k], e.kind == ExprKind::Call && k >= e.statics && e.args.size() == e.statics + 1));
     if (!e.span.valid()) return {0, 0};
     size_t f, l;
     switch (e.kind) {
@@ -510,6 +545,7 @@ std::string format_source(const Program &p, const SourceFile &file) {
   for (const Decl &d : p.decls) {
     if (auto *n = std::get_if<NodeDecl>(&d)) {
       for (auto &eq : n->equations) parens.visit(*eq.rhs);
+      for (auto &b : n->resets) parens.visit(*b.cond);
       for (auto &a : n->assumptions) parens.visit(*a.cond);
     } else if (auto *f = std::get_if<FunDecl>(&d)) {
       parens.visit(*f->body);
@@ -575,7 +611,11 @@ std::string format_source(const Program &p, const SourceFile &file) {
         for (auto &v : n->locals) add(v.span.begin, "  " + local_line(v), 2);
       }
       std::vector<std::pair<uint32_t, std::string>> stmts;  // in source order
-      for (auto &eq : n->equations) stmts.emplace_back(eq.span.begin, "  " + equation_line(eq, keep));
+      for (auto &eq : n->equations) stmts.emplace_back(eq.span.begin, (eq.block >= 0 ? "    " : "  ") + equation_line(eq, keep));
+      for (auto &b : n->resets) {
+        stmts.emplace_back(b.span.begin, "  reset");
+        stmts.emplace_back(b.every_span.begin, "  " + every_line(b, keep));
+      }
       for (auto &a : n->assumptions) stmts.emplace_back(a.span.begin, "  " + assumption_line(a, keep));
       std::stable_sort(stmts.begin(), stmts.end(), [](auto &a, auto &b) { return a.first < b.first; });
       bool wrapped = prints_let(*n);

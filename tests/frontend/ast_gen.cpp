@@ -197,7 +197,8 @@ ExprPtr expr(Layer layer, int depth) {
     }
     case Form::Binary: {
       std::vector<Op> ops = {Op::Add, Op::Sub, Op::Mul, Op::Div, Op::IntDiv, Op::Mod, Op::Eq, Op::Ne,
-                             Op::Lt,  Op::Le,  Op::Gt,  Op::Ge,  Op::And,    Op::Or,  Op::Xor, Op::Implies};
+                             Op::Lt,  Op::Le,  Op::Gt,  Op::Ge,  Op::And,    Op::Or,  Op::Xor, Op::Implies,
+                             Op::Caret};  // Lustre's e ^ n
       if (stream) ops.insert(ops.end(), {Op::Fby, Op::Arrow});
       Op op = pick_of(ops);
       std::vector<ExprPtr> a;
@@ -235,6 +236,12 @@ ExprPtr expr(Layer layer, int depth) {
           "relu", "matmul", "exp", "sumOuter", "tr", "transpose", "replicate", "param", "shape", "dense1"};
       auto e = node(ExprKind::Call, exprs(layer, d, 0, 3));
       e->name = chance(80) ? pick_of(callees) : ident();
+      if (e->name != "real" && e->name != "int" && chance(15)) {  // static arguments f<<a, b>>(...); not on conversions
+        auto st = exprs(layer, d, 1, 2);
+        e->statics = static_cast<uint32_t>(st.size());
+        for (auto &x : e->args) st.push_back(std::move(x));
+        e->args = std::move(st);
+      }
       return e;
     }
     case Form::Reset: {  // f(args) every c
@@ -281,7 +288,7 @@ ExprPtr expr(Layer layer, int depth) {
     }
     case Form::Record: {  // R { x = e; y = e }
       auto e = node(ExprKind::Record, exprs(layer, d, 0, 3));
-      e->name = type_name();
+      e->name = e->args.empty() || chance(75) ? type_name() : "";  // "": Heptagon's { x = e }
       for (size_t k = 0; k < e->args.size(); ++k) e->binders.push_back(ident());
       e->binder_spans.resize(e->binders.size());
       return e;
@@ -344,6 +351,22 @@ ExprPtr static_expr(int depth) {
   }
 }
 
+// Lustre arrays T^n^m around a type, sometimes (sizes of any static form: the printer
+// parenthesises what a prefix expression would not read).
+rml::TypeSyntax lustre_arrays(rml::TypeSyntax t) {
+  int n = chance(80) ? 0 : pick(1, 2);
+  for (int q = 0; q < n; ++q) {
+    rml::TypeSyntax a;
+    a.kind = rml::TypeSyntax::Array;
+    rml::DimSyntax dim;
+    dim.expr = static_expr(2);
+    a.dims.push_back(std::move(dim));
+    a.elem.push_back(std::move(t));
+    t = std::move(a);
+  }
+  return t;
+}
+
 rml::TypeSyntax type_syntax(bool allow_tyvar = true) {
   rml::TypeSyntax t;
   int k = pick(0, 9);
@@ -359,7 +382,13 @@ rml::TypeSyntax type_syntax(bool allow_tyvar = true) {
   if (k == 2 && chance(50)) {  // a declared type's name (Lustre `type T = ...`)
     t.kind = rml::TypeSyntax::Named;
     t.name = type_name();
-    return t;
+    return lustre_arrays(std::move(t));
+  }
+  if (k == 4 && chance(30)) {  // Kind 2's group type [T1, T2]
+    t.kind = rml::TypeSyntax::Group;
+    int n = pick(1, 3);
+    for (int q = 0; q < n; ++q) t.elem.push_back(type_syntax(false));
+    return lustre_arrays(std::move(t));
   }
   if (k == 3 && chance(30)) {  // subrange [lo, hi] of int
     t.kind = rml::TypeSyntax::Tensor;
@@ -382,7 +411,7 @@ rml::TypeSyntax type_syntax(bool allow_tyvar = true) {
     }
     t.dims.push_back(std::move(dim));
   }
-  return t;
+  return lustre_arrays(std::move(t));
 }
 
 std::vector<rml::ClockSyntax> clocks() {
@@ -441,6 +470,18 @@ rml::NodeDecl node_decl(int depth) {
   n.fun_keyword = n.is_function && n.lustre_style && chance(30);  // Heptagon's `fun ... returns`
   int ni = pick(0, 4), no = pick(0, 3), nl = chance(50) ? 0 : pick(1, 3);
   for (int q = 0; q < ni; ++q) n.inputs.push_back(param(true, 10));
+  if (chance(15)) {  // Lustre static parameters <<const n: int; b: bool>>
+    int ns = pick(1, 2);
+    for (int q = 0; q < ns; ++q) {
+      rml::VarDecl v;
+      v.name = var_ident();
+      v.is_const = chance(50);
+      rml::TypeSyntax t;
+      t.scalar = pick_of<rml::Scalar>({rml::Scalar::Int, rml::Scalar::Bool, rml::Scalar::Real});
+      v.type = std::move(t);
+      n.statics.push_back(std::move(v));
+    }
+  }
   for (int q = 0; q < no; ++q) n.outputs.push_back(param(false, 10));
   for (int q = 0; q < nl; ++q) n.locals.push_back(local());
   std::vector<std::string> defined;
@@ -465,6 +506,14 @@ rml::NodeDecl node_decl(int depth) {
       eq.rhs = expr(Layer::Stream, depth);
     }
     n.equations.push_back(std::move(eq));
+  }
+  if (!n.equations.empty() && chance(15)) {  // Vélus/Heptagon `reset eq; ... every c;` around some of them
+    size_t a = static_cast<size_t>(pick(0, static_cast<int>(n.equations.size()) - 1));
+    size_t b = static_cast<size_t>(pick(static_cast<int>(a), static_cast<int>(n.equations.size()) - 1));
+    for (size_t k = a; k <= b; ++k) n.equations[k].block = 0;
+    rml::ResetBlock blk;
+    blk.cond = expr(Layer::Stream, depth - 1);
+    n.resets.push_back(std::move(blk));
   }
   // Statements that are not equations: Lustre's `assert e;`, properties, assumptions.
   int ns = chance(70) ? 0 : pick(1, 2);

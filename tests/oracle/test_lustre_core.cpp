@@ -387,7 +387,7 @@ TEST(LustreCore, CondactHoldsOutputsWhereTheConditionIsFalse) {
   expect_solvers_agree(r);
 }
 
-// ---- records: flattened into their fields (sema/expand_records) ----
+// ---- records: flattened into their fields (sema/expand_aggregates) ----
 
 TEST(LustreCore, RecordsAreFlattenedIntoTheirFields) {
   const char *text =
@@ -439,4 +439,259 @@ TEST(LustreCore, RecordErrors) {
 TEST(LustreCore, RecursiveRecordIsOneError) {
   auto r = check_text("type r = struct { a: r; b: int };\nnode f(x: r) returns (y: int);\nlet\n  y = x.b;\ntel\n");
   EXPECT_EQ(errors_of(*r), std::vector<std::string>{"1:6 type.recursive"});
+}
+
+// ---- arrays: flattened into their elements, like records (sema/expand_aggregates) ----
+
+const char *kArrayProgram =
+    "const N = 3;\n"
+    "type V = int^N;\n"
+    "type rat = struct { n: int; d: int };\n"
+    "node sum3(a: V) returns (s: int);\n"
+    "let\n  s = a[0] + a[1] + a[2];\ntel\n"
+    "node main(x: int; v: int^2) returns (y: V; s: int; z: int^2^3; r: rat^2; k: int; w: int^2; p: int^2; ok: bool);\n"
+    "let\n"
+    "  y = [x, x + 1, 0 -> pre x];\n"
+    "  z = [v, [x, 1], v];\n"                                     // an array of arrays
+    "  s = sum3(y) + z[2][1] + z[1, 1];\n"                        // a[i, j] is a[i][j]
+    "  r = [rat { n = x; d = 1 }, rat { n = v[1]; d = 2 }];\n"    // an array of records
+    "  k = (if x > 1 then y else 7 ^ 3)[2] + r[1].n;\n"          // an index of an if
+    "  w = (0 -> pre x + 1) ^ 2;\n"                               // e ^ n copies e
+    "  p = [0, 0] -> pre v;\n"                                    // arrays under -> and pre
+    "  ok = y = [x, x + 1, 0 -> pre x] and r[1].d = 2 and z[0] <> [0, 0];\n"
+    "tel\n";
+
+TEST(LustreCore, ArraysAreFlattenedIntoTheirElements) {
+  std::string printed = reprint_program(kArrayProgram);
+  EXPECT_NE(printed.find("type V = int^N;"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("z: int^2^3"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("w = (0 -> pre x + 1) ^ 2;"), std::string::npos) << printed;
+  auto r = run_both(kArrayProgram, "main", {{"x", {"1", "2", "3"}}, {"v[0]", {"10", "20", "30"}}, {"v[1]", {"5", "6", "7"}}});
+  expect_stream(r, "y[0]", {"1", "2", "3"});
+  expect_stream(r, "y[1]", {"2", "3", "4"});
+  expect_stream(r, "y[2]", {"0", "1", "2"});
+  expect_stream(r, "z[1][0]", {"1", "2", "3"});
+  expect_stream(r, "z[2][1]", {"5", "6", "7"});
+  expect_stream(r, "s", {"9", "13", "17"});  // (x + x+1 + pre x) + v[1] + 1
+  expect_stream(r, "r[0].n", {"1", "2", "3"});
+  expect_stream(r, "r[1].n", {"5", "6", "7"});
+  expect_stream(r, "r[1].d", {"2", "2", "2"});
+  expect_stream(r, "k", {"12", "7", "9"});  // 7 + 5, then y[2] + v[1]
+  expect_stream(r, "w[0]", {"0", "2", "3"});
+  expect_stream(r, "w[1]", {"0", "2", "3"});
+  expect_stream(r, "p[0]", {"0", "10", "20"});
+  expect_stream(r, "p[1]", {"0", "5", "6"});
+  expect_stream(r, "ok", {"T", "T", "T"});
+  expect_solvers_agree(r);
+}
+
+// Operator precedence and nesting as grammar.md §3 and §5 state them: `^` binds tighter
+// than `*`, looser than `when` and prefix operators, left associative; in a type the
+// size is a prefix expression.
+TEST(LustreCore, ArraySyntaxPrintsBack) {
+  EXPECT_EQ(reprint_expr("a * b ^ 2"), reprint_expr("a * (b ^ 2)"));
+  EXPECT_EQ(reprint_expr("false ^ 2 ^ 3"), reprint_expr("(false ^ 2) ^ 3"));
+  EXPECT_NE(reprint_expr("false ^ 2 ^ 3"), reprint_expr("false ^ (2 ^ 3)"));
+  EXPECT_EQ(reprint_expr("-x ^ 2"), reprint_expr("(-x) ^ 2"));
+  EXPECT_EQ(reprint_expr("x + 1 ^ 2"), reprint_expr("x + (1 ^ 2)"));
+  std::string printed = reprint_program("node f(a: bool^(N + 1)^M) returns (b: real^2^2);\nlet\n  b = (1.0 ^ 2) ^ 2;\ntel\n");
+  EXPECT_NE(printed.find("a: bool^(N + 1)^M"), std::string::npos) << printed;
+}
+
+TEST(LustreCore, ArrayErrors) {
+  auto r = check_text(
+      "node f(n: int; i: int; a: int^3) returns (b: int^n; c: int; d: int; e: int^2; g: int; h: int^2);\n"
+      "let\n"
+      "  b = a;\n"                 // a size that is not static
+      "  c = a[3];\n"              // out of range
+      "  d = a[i];\n"              // a dynamic index
+      "  e = [1, [2, 3]];\n"       // elements of different shapes
+      "  g = a.x;\n"               // a field of an array
+      "  h = 1 ^ 0;\n"             // no copies
+      "tel\n"
+      "fun s(x: real^2) : real = x[0];\n");
+  EXPECT_EQ(errors_of(*r), (std::vector<std::string>{"1:50 static.not-static", "4:9 static.eval", "5:9 syntax.unsupported",
+                                                     "6:11 type.array", "7:9 type.record", "8:11 static.eval",
+                                                     "10:7 syntax.unsupported"}));
+}
+
+// `[...]` keeps its tensor meaning in nodes with tensor-typed declarations, next to
+// Lustre arrays in the same file (grammar.md §3).
+TEST(LustreCore, TensorLiteralsKeepTheirMeaningNextToArrays) {
+  auto r = run_both(
+      "node arr(u: real) returns (a: real^2);\nlet\n  a = [u, 2.0 * u];\ntel\n"
+      "node main(u: real; v: real[2]) returns (s: real; b: real);\n"
+      "let\n  s = sum(v + [1.0, 2.0]);\n  b = arr(u)[1];\ntel\n",
+      "main", {{"u", {"1.0", "3.0"}}, {"v", {"[1.0, 1.0]", "[0.0, 2.0]"}}});
+  expect_stream(r, "s", {"5.0", "5.0"});
+  expect_stream(r, "b", {"2.0", "6.0"});
+  expect_solvers_agree(r);
+}
+
+// Properties over array elements are proved on the flattened streams; a false one is
+// falsified with a counterexample the oracle replays (the negative control).
+TEST(LustreCore, CheckerProvesPropertiesOverArrayElements) {
+  const char *body =
+      "node main(x: int) returns (y: int^3);\n"
+      "let\n  y = [x, x + 1, 0 -> pre y[1]];\n  check %s;\ntel\n";
+  char buf[256];
+  std::snprintf(buf, sizeof buf, body, "y[1] = y[0] + 1");
+  EXPECT_EQ(property_verdict(check_text_report(buf, "main"), 0), check::Verdict::Valid);
+  std::snprintf(buf, sizeof buf, body, "y[2] <= y[1]");
+  EXPECT_EQ(property_verdict(check_text_report(buf, "main"), 0), check::Verdict::Falsified);
+}
+
+// ---- static parameters: one instance per static argument (sema/instantiate_statics) ----
+
+const char *kStaticsProgram =
+    "const c: int = 3\n"
+    "fun f<<n: int>>() returns (y: int)\nlet\n  y = n + c\ntel\n"                 // Heptagon's spelling
+    "fun g<<m: int>>() returns (y: int)\nlet\n  y = f<<m + 1>>() + f<<2>>()\ntel\n"  // an instance calls instances
+    "node cross<<const l: int>>(x: int) returns (b: bool);\nlet\n  b = x = l;\ntel\n"  // Lustre V6's
+    "node total<<n: int>>(a: int^n) returns (s: int);\nlet\n  s = a[0] + a[n - 1];\ntel\n"
+    "node main(x: int) returns (a: int; b: bool; d: int; e: int);\n"
+    "let\n"
+    "  a = g<<c>>();\n"  // f<<4>>() + f<<2>>() = 7 + 5
+    "  b = cross<<2>>(x);\n"
+    "  d = total<<3>>([x, 0, x + 1]);\n"
+    "  e = total<<1 + 1>>(x ^ 2);\n"
+    "tel\n";
+
+TEST(LustreCore, StaticParametersAreInstantiatedPerValue) {
+  std::string printed = reprint_program(kStaticsProgram);
+  EXPECT_NE(printed.find("fun g<<m: int>>() returns (y: int)"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("f<<m + 1>>() + f<<2>>()"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("node cross<<const l: int>>(x: int)"), std::string::npos) << printed;
+  auto fe = check_text(kStaticsProgram);
+  ASSERT_FALSE(fe->diags.has_errors()) << render_all(fe->diags);
+  std::set<std::string> nodes;
+  for (size_t k = fe->checked.prelude_decls; k < fe->checked.program.decls.size(); ++k)
+    nodes.insert(decl_name(fe->checked.program.decls[k]));
+  // One instance per distinct value (total<<1 + 1>> is total<<2>>); the generic nodes are gone.
+  EXPECT_EQ(nodes, (std::set<std::string>{"c", "main", "g<<3>>", "f<<4>>", "f<<2>>", "cross<<2>>", "total<<3>>", "total<<2>>"}));
+  auto r = run_both(kStaticsProgram, "main", {{"x", {"1", "2", "3"}}});
+  expect_stream(r, "a", {"12", "12", "12"});
+  expect_stream(r, "b", {"F", "T", "F"});
+  expect_stream(r, "d", {"3", "5", "7"});
+  expect_stream(r, "e", {"2", "4", "6"});
+  expect_solvers_agree(r);
+}
+
+TEST(LustreCore, StaticArgumentErrors) {
+  auto r = check_text(
+      "node h<<n: int>>(x: int) returns (y: int);\nlet\n  y = x + n;\ntel\n"
+      "node k(x: int) returns (y: int);\nlet\n  y = x;\ntel\n"
+      "node main(x: int; i: int) returns (a, b, c, d, e: int);\n"
+      "let\n"
+      "  a = h(x);\n"            // no static arguments
+      "  b = k<<1>>(x);\n"       // k has no static parameters
+      "  c = h<<1, 2>>(x);\n"    // too many
+      "  d = h<<i>>(x);\n"       // not static
+      "  e = h<<true>>(x);\n"    // not an int
+      "tel\n");
+  EXPECT_EQ(errors_of(*r), (std::vector<std::string>{"11:7 static.kind", "12:7 static.kind", "13:7 arity.args",
+                                                     "14:10 static.not-static", "15:10 type.mismatch"}));
+  // A recursion through static arguments has no end: bounded, one error.
+  auto rec = check_text(
+      "node r<<n: int>>(x: int) returns (y: int);\nlet\n  y = r<<n + 1>>(x);\ntel\n"
+      "node main(x: int) returns (y: int);\nlet\n  y = r<<0>>(x);\ntel\n");
+  EXPECT_EQ(errors_of(*rec), std::vector<std::string>{"3:7 static.eval"});
+}
+
+// Kind 2's update of several fields, `r[n := a; d := b]`, is one update after the other
+// (a field given twice takes the last value); a record value may name the record
+// through an alias.
+TEST(LustreCore, SeveralFieldUpdatesAndRecordAliases) {
+  const char *text =
+      "type rat = struct { n: int; d: int };\n"
+      "type q = rat;\n"
+      "node main(x: int) returns (y: rat; z: q);\n"
+      "let\n"
+      "  y = q { n = x; d = 1 }[d := x + 1; n := 0; n := 2 * x];\n"
+      "  z = y[d := 7];\n"
+      "tel\n";
+  std::string printed = reprint_program(text);
+  EXPECT_NE(printed.find("q { n = x; d = 1 }[d := x + 1][n := 0][n := 2 * x]"), std::string::npos) << printed;
+  auto r = run_both(text, "main", {{"x", {"1", "5"}}});
+  expect_stream(r, "y.n", {"2", "10"});
+  expect_stream(r, "y.d", {"2", "6"});
+  expect_stream(r, "z.n", {"2", "10"});
+  expect_stream(r, "z.d", {"7", "7"});
+  expect_solvers_agree(r);
+}
+
+// Heptagon's spellings of `and` (`&`) and of unary minus (`~-`, `~-.`), and its record
+// values without their type (`{ x = e }`: the record type with exactly those fields).
+TEST(LustreCore, HeptagonAndRecordValuesWithoutTheirType) {
+  const char *text =
+      "type pt = { x: int; y: int }\n"
+      "type seg = { a: pt; b: pt }\n"
+      "node main(u: int; c: bool) returns (s: seg; o: bool; m: int; r: real)\n"
+      "let\n"
+      "  s = { b = { x = u; y = ~-u }; a = { y = 0; x = 1 } };\n"
+      "  o = c & u > 0;\n"
+      "  m = ~-1 -> pre m + s.b.y;\n"
+      "  r = ~-.2.5\n"
+      "tel\n";
+  std::string printed = reprint_program(text);
+  EXPECT_NE(printed.find("s = { b = { x = u; y = -u }; a = { y = 0; x = 1 } };"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("o = c and u > 0;"), std::string::npos) << printed;
+  auto r = run_both(text, "main", {{"u", {"2", "-3", "4"}}, {"c", {"T", "T", "F"}}});
+  expect_stream(r, "s.a.x", {"1", "1", "1"});
+  expect_stream(r, "s.b.x", {"2", "-3", "4"});
+  expect_stream(r, "s.b.y", {"-2", "3", "-4"});
+  expect_stream(r, "o", {"T", "F", "F"});
+  expect_stream(r, "m", {"-1", "2", "-2"});
+  expect_stream(r, "r", {"-2.5", "-2.5", "-2.5"});
+  expect_solvers_agree(r);
+  // Fields that name no record type, or more than one, are an error.
+  auto bad = check_text("type p = { x: int }\ntype q = { x: int }\nnode f(u: int) returns (a: p)\nlet\n  a = { x = u }\ntel\n");
+  EXPECT_EQ(errors_of(*bad), std::vector<std::string>{"5:7 type.record"});
+}
+
+// Kind 2's group types `[int, [int, bool]]`, their values `{a, b}` (tuples) and static
+// indices: flattened like arrays.
+TEST(LustreCore, GroupTypesAreFlattenedLikeArrays) {
+  const char *text =
+      "node pick(e: [bool, [int, int]]) returns (c: bool; a: int; g: [int, int]);\n"
+      "let\n  c, g = (e[0], e[1]);\n  a = e[1][1];\ntel\n"
+      "node main(x: int) returns (c: bool; a: int; g: [int, int]; h: int);\n"
+      "let\n"
+      "  c, a, g = pick({x > 0, {x, 2 * x}});\n"
+      "  h = g[0] + {x, 10}[1];\n"
+      "tel\n";
+  std::string printed = reprint_program(text);
+  EXPECT_NE(printed.find("e: [bool, [int, int]]"), std::string::npos) << printed;
+  auto r = run_both(text, "main", {{"x", {"1", "-2"}}});
+  expect_stream(r, "c", {"T", "F"});
+  expect_stream(r, "a", {"2", "-4"});
+  expect_stream(r, "g[1]", {"2", "-4"});
+  expect_stream(r, "h", {"11", "8"});
+  expect_solvers_agree(r);
+}
+
+// Vélus / Heptagon reset blocks: the block's state (its fby, pre, ->) and its instances
+// restart together where the condition is true (sema/expand_reset_blocks makes the block
+// a node instance with `every`).
+TEST(LustreCore, ResetBlocksRestartTheirEquations) {
+  const char *text =
+      "node cnt(u: int) returns (k: int)\nlet\n  k = 1 -> pre k + 1;\ntel\n"
+      "node main(x: int; r: bool) returns (s: int; n: int; t: int)\n"
+      "let\n"
+      "  reset\n"
+      "    n = cnt(x);\n"  // with ';': `cnt(x) every r` would be a restarted instance
+      "    s = x + (0 fby s)\n"  // the block's last equation may go without ';'
+      "  every r;\n"
+      "  t = s + 1;\n"
+      "tel\n";
+  std::string printed = reprint_program(text);
+  EXPECT_NE(printed.find("  reset\n    n = cnt(x);\n    s = x + (0 fby s);\n  every r;\n"), std::string::npos) << printed;
+  auto r = run_both(text, "main", {{"x", {"1", "2", "3", "4", "5"}}, {"r", {"F", "F", "T", "F", "T"}}});
+  expect_stream(r, "s", {"1", "3", "3", "7", "5"});
+  expect_stream(r, "n", {"1", "2", "1", "2", "1"});
+  expect_stream(r, "t", {"2", "4", "4", "8", "6"});
+  expect_solvers_agree(r);
+  // The block becomes a node whose interface needs types: a variable without one is refused.
+  auto bad = check_text("node f(x: int; r: bool) returns (s: int)\nlet\n  v = x;\n  reset\n    s = v + 1;\n  every r;\ntel\n");
+  EXPECT_EQ(errors_of(*bad), std::vector<std::string>{"4:3 syntax.unsupported"});
 }
