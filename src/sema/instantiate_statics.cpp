@@ -161,6 +161,18 @@ bool instantiate_statics(Program &p, size_t first, Diagnostics &diags) {
     } else if (auto *n = std::get_if<NodeDecl>(&p.decls[i]); n && !n->statics.empty()) {
       I.generic[n->name] = i;
       any = true;
+      // A variable named like a static parameter would be replaced by its value too.
+      for (auto &st : n->statics)
+        for (auto *vs : {&n->inputs, &n->outputs, &n->locals})
+          for (auto &v : *vs)
+            if (v.name == st.name) {
+              diags.error("name.duplicate", v.span, "'" + v.name + "' is already a static parameter of '" + n->name + "'");
+              diags.note(st.span, "declared here");
+            }
+      for (auto &st : n->statics)
+        for (auto &eq : n->equations)
+          for (auto &l : eq.lhs)
+            if (l.name == st.name) diags.error("name.redefined", l.span, "'" + l.name + "' is a static parameter of '" + n->name + "': it has no equation");
     } else if (auto *f = std::get_if<FunDecl>(&p.decls[i]); f && has_static_call(*f->body)) {
       diags.error("static.kind", f->name_span, "a 'fun' body cannot call nodes with static parameters");
       any = true;
@@ -182,6 +194,14 @@ bool instantiate_statics(Program &p, size_t first, Diagnostics &diags) {
     I.instances[k] = std::move(n);
   }
   if (!any) return false;
+  // A generic node no one instantiates is not checked: said, so a library of generic
+  // nodes is not mistaken for a checked one.
+  std::set<std::string> used;
+  for (auto &[inst, gen] : I.made) used.insert(gen);
+  for (auto &[name, i] : I.generic)
+    if (!used.count(name))
+      diags.warning("static.uninstantiated", std::get<NodeDecl>(p.decls[i]).name_span,
+                    "'" + name + "' has static parameters and no instance here: its body is not checked");
   // The generic declarations are replaced by their instances.
   std::vector<Decl> out;
   for (size_t i = 0; i < p.decls.size(); ++i) {

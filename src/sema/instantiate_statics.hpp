@@ -10,7 +10,8 @@
 // instance's body may call another generic node with arguments built from its own
 // parameters: `f<<m + 1>>`), so sizes such as `int^n` are concrete before records and
 // arrays are flattened (sema/expand_aggregates). The generic declarations themselves are
-// checked only through their instances (a generic node no one calls is not checked).
+// checked only through their instances (a generic node no one calls is not checked:
+// warning `static.uninstantiated`).
 //
 // Static arguments are int (literals, int constants and + - * div mod of them), bool or
 // real literals (or constants naming one). Errors: `static.not-static` (not such a value),

@@ -596,6 +596,13 @@ TEST(LustreCore, StaticArgumentErrors) {
       "node r<<n: int>>(x: int) returns (y: int);\nlet\n  y = r<<n + 1>>(x);\ntel\n"
       "node main(x: int) returns (y: int);\nlet\n  y = r<<0>>(x);\ntel\n");
   EXPECT_EQ(errors_of(*rec), std::vector<std::string>{"3:7 static.eval"});
+  // A variable named like a static parameter would read the parameter's value: refused.
+  auto clash = check_text("node s<<n: int>>(x: int) returns (n: int);\nlet\n  n = x;\ntel\n");
+  EXPECT_EQ(errors_of(*clash), (std::vector<std::string>{"1:35 name.duplicate", "3:3 name.redefined"}));
+  // A generic node without an instance is not checked, and says so.
+  auto unused = check_text("node g<<n: int>>(x: int) returns (y: int);\nlet\n  y = x + n;\ntel\n");
+  EXPECT_FALSE(unused->diags.has_errors());
+  EXPECT_EQ(warnings_of(*unused), std::vector<std::string>{"static.uninstantiated"});
 }
 
 // Kind 2's update of several fields, `r[n := a; d := b]`, is one update after the other
