@@ -44,6 +44,40 @@ bool can_be_main(const CheckedProgram &cp, const std::string &node) {
 
 namespace {
 
+// A lower bound on the equations elaborating a node emits: one per equation of its body
+// that calls no node and defines a variable, plus each node instance's own
+// bound. Checked before elaborating, so a program whose instances multiply past the limit
+// (n(k) = n(k-1) + n(k-1), forty levels deep) is refused at once, not after building a
+// million equations. Saturates just past the limit; nodes are not recursive (sema).
+struct EquationFloor {
+  const CheckedProgram &cp;
+  std::map<std::string, uint64_t> memo;
+
+  uint64_t calls(const Expr &e, uint64_t acc) {
+    if (acc > kMaxEquations) return acc;
+    if (e.kind == ExprKind::Call) {
+      auto it = cp.sigs.find(e.name);
+      if (it != cp.sigs.end() && it->second.is_node) acc += of(e.name);
+    }
+    for (auto &a : e.args) acc = calls(*a, acc);
+    return acc;
+  }
+  uint64_t of(const std::string &node) {
+    if (auto it = memo.find(node); it != memo.end()) return it->second;
+    memo[node] = 0;  // a cycle (reported by sema) counts nothing
+    const Decl *d = cp.find(node);
+    uint64_t n = 0;
+    if (d && std::holds_alternative<NodeDecl>(*d))
+      for (auto &eq : std::get<NodeDecl>(*d).equations) {
+        uint64_t inner = calls(*eq.rhs, 0);
+        bool defines = std::any_of(eq.lhs.begin(), eq.lhs.end(), [](const LhsItem &l) { return l.name != "_"; });
+        n += inner > 0 ? inner : defines ? 1 : 0;
+        if (n > kMaxEquations) break;
+      }
+    return memo[node] = std::min<uint64_t>(n, kMaxEquations + 1);
+  }
+};
+
 // Composition: values of `inner` (in the caller's symbols) mapped through `outer`.
 TypeSubst compose(const TypeSubst &inner, const TypeSubst &outer) {
   TypeSubst r;
@@ -372,6 +406,9 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
   if (!can_be_main(cp, main))
     throw ElabError{n.name_span, "'" + main + "' has static parameters or type variables; it cannot be the main node "
                                  "(write a node that instantiates it with concrete values)"};
+  if (EquationFloor{cp, {}}.of(main) > kMaxEquations)
+    throw ElabError{n.name_span, "the elaborated program exceeds " + std::to_string(kMaxEquations) +
+                                     " equations (node instances multiply: each instance is a copy of the node's body)"};
   Elaborator el(cp);
   el.out.main = main;
   el.out.instances.push_back(Instance{"", -1, n.name_span, "", {}});
