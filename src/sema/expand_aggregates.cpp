@@ -208,6 +208,7 @@ struct Body {
   std::vector<Equation> extra;
   int &fresh;
   int depth = 0;                     // constants inlined into constants
+  bool constant = false;             // a constant's value: stateless, so `e ^ n` copies e
 
   bool is_const_agg(const std::string &n) const { return !locals.count(n) && agg_consts.count(n); }
 
@@ -324,7 +325,7 @@ struct Body {
             --depth;
             return e;
           }
-          Body inner{G, d, node_outputs, agg_consts, {}, {}, G.lustre_arrays, {}, fresh, depth};
+          Body inner{G, d, node_outputs, agg_consts, {}, {}, G.lustre_arrays, {}, fresh, depth, true};
           auto v = inner.rewrite(c.value->clone());
           for (auto &x : inner.extra) extra.push_back(std::move(x));
           --depth;
@@ -425,7 +426,7 @@ struct Body {
           bool atomic = std::all_of(one.begin(), one.end(), [](const ExprPtr &x) {
             return x->kind == ExprKind::Var || x->kind == ExprKind::IntLit || x->kind == ExprKind::RealLit || x->kind == ExprKind::BoolLit;
           });
-          if (!atomic && *n > 1) {  // computed once
+          if (!atomic && !constant && *n > 1) {  // computed once (a constant has no state to share)
             std::vector<ExprPtr> t;
             for (auto &x : one) t.push_back(std::move(x));
             one = bind_fresh(tuple_of(std::move(t), e->span), static_cast<size_t>(el->width), "agg", fresh, extra);
@@ -589,7 +590,7 @@ bool expand_aggregates(Program &p, size_t first, Diagnostics &diags) {
         dropped.insert(c->name);
         // Its value is checked once here (errors located in the declaration), then it is
         // elaborated at each use.
-        Body b{G, diags, outputs, agg_consts, {}, {}, G.lustre_arrays, {}, fresh};
+        Body b{G, diags, outputs, agg_consts, {}, {}, G.lustre_arrays, {}, fresh, 0, true};
         auto v = b.rewrite(c->value->clone());
         if (!b.extra.empty())
           diags.error("syntax.unsupported", c->name_span, "a constant of an aggregate type must be built from literals, constants, records and arrays");
@@ -597,7 +598,7 @@ bool expand_aggregates(Program &p, size_t first, Diagnostics &diags) {
       }
       if (c->value && (G.lustre_arrays || mentions_aggregates(*c->value) || mentions_names(*c->value, agg_consts))) {
         any = true;
-        Body b{G, diags, outputs, agg_consts, {}, {}, G.lustre_arrays, {}, fresh};
+        Body b{G, diags, outputs, agg_consts, {}, {}, G.lustre_arrays, {}, fresh, 0, true};
         c->value = b.rewrite(std::move(c->value));
         if (!b.extra.empty())
           diags.error("syntax.unsupported", c->name_span, "this constant selects from an expression that is not a constant");

@@ -702,3 +702,20 @@ TEST(LustreCore, ResetBlocksRestartTheirEquations) {
   auto bad = check_text("node f(x: int; r: bool) returns (s: int)\nlet\n  v = x;\n  reset\n    s = v + 1;\n  every r;\ntel\n");
   EXPECT_EQ(errors_of(*bad), std::vector<std::string>{"4:3 syntax.unsupported"});
 }
+
+// Constants of array types: their value at each use (a copy of `e` in `e ^ n`, which has
+// no state), and scalar constants selected from them.
+TEST(LustreCore, ArrayConstants) {
+  const char *text =
+      "const Z = (2 - 3) ^ 3;\n"
+      "const M: int^2^2 = [[1, 2], [3, 4]];\n"
+      "const K = M[1][0] + Z[2];\n"
+      "node main(x: int) returns (a: int^3; k: int; m: int);\n"
+      "let\n  a = Z;\n  k = K;\n  m = M[0][1] * x;\ntel\n";
+  auto r = run_both(text, "main", {{"x", {"5", "-1"}}});
+  expect_stream(r, "a[0]", {"-1", "-1"});
+  expect_stream(r, "a[2]", {"-1", "-1"});
+  expect_stream(r, "k", {"2", "2"});  // 3 + (-1)
+  expect_stream(r, "m", {"10", "-2"});
+  expect_solvers_agree(r);
+}
