@@ -210,6 +210,11 @@ struct Body {
   int depth = 0;                     // constants inlined into constants
   bool constant = false;             // a constant's value: stateless, so `e ^ n` copies e
 
+  Body(Globals &g, Diagnostics &diags, const std::map<std::string, std::vector<AggP>> &outputs,
+       const std::map<std::string, AggP> &consts, int &counter, bool constant_value)
+      : G(g), d(diags), node_outputs(outputs), agg_consts(consts), arrays(g.lustre_arrays), fresh(counter),
+        constant(constant_value) {}
+
   bool is_const_agg(const std::string &n) const { return !locals.count(n) && agg_consts.count(n); }
 
   AggP agg_of(const Expr &e) {
@@ -325,7 +330,8 @@ struct Body {
             --depth;
             return e;
           }
-          Body inner{G, d, node_outputs, agg_consts, {}, {}, G.lustre_arrays, {}, fresh, depth, true};
+          Body inner(G, d, node_outputs, agg_consts, fresh, true);
+          inner.depth = depth;
           auto v = inner.rewrite(c.value->clone());
           for (auto &x : inner.extra) extra.push_back(std::move(x));
           --depth;
@@ -568,7 +574,7 @@ bool expand_aggregates(Program &p, size_t first, Diagnostics &diags) {
       a = G.of_type(*c->type);
       if (!a) continue;
     } else if (!c->type) {
-      Body b{G, diags, outputs, agg_consts, {}, {}, G.lustre_arrays, {}, fresh};
+      Body b(G, diags, outputs, agg_consts, fresh, true);
       a = b.agg_of(*c->value);
     }
     if (is_agg(a)) agg_consts[c->name] = a;
@@ -590,7 +596,7 @@ bool expand_aggregates(Program &p, size_t first, Diagnostics &diags) {
         dropped.insert(c->name);
         // Its value is checked once here (errors located in the declaration), then it is
         // elaborated at each use.
-        Body b{G, diags, outputs, agg_consts, {}, {}, G.lustre_arrays, {}, fresh, 0, true};
+        Body b(G, diags, outputs, agg_consts, fresh, true);
         auto v = b.rewrite(c->value->clone());
         if (!b.extra.empty())
           diags.error("syntax.unsupported", c->name_span, "a constant of an aggregate type must be built from literals, constants, records and arrays");
@@ -598,7 +604,7 @@ bool expand_aggregates(Program &p, size_t first, Diagnostics &diags) {
       }
       if (c->value && (G.lustre_arrays || mentions_aggregates(*c->value) || mentions_names(*c->value, agg_consts))) {
         any = true;
-        Body b{G, diags, outputs, agg_consts, {}, {}, G.lustre_arrays, {}, fresh, 0, true};
+        Body b(G, diags, outputs, agg_consts, fresh, true);
         c->value = b.rewrite(std::move(c->value));
         if (!b.extra.empty())
           diags.error("syntax.unsupported", c->name_span, "this constant selects from an expression that is not a constant");
@@ -609,7 +615,7 @@ bool expand_aggregates(Program &p, size_t first, Diagnostics &diags) {
     }
     auto *n = std::get_if<NodeDecl>(&d);
     if (!n) continue;
-    Body nb{G, diags, outputs, agg_consts, {}, {}, G.lustre_arrays, {}, fresh};
+    Body nb(G, diags, outputs, agg_consts, fresh, false);
     bool has = false, tensors = false;
     for (auto *vs : {&n->inputs, &n->outputs, &n->locals})
       for (auto &v : *vs) {
