@@ -22,11 +22,10 @@ extern const char *const kPreludeSource;
 
 using namespace rml;
 using rml::test::check_text;
+using rml::test::diag_text;
 using rml::test::errors_of;
 
 namespace {
-
-std::string diag_text(const FrontendResult &r) { return render_all(r.diags); }
 
 // "LINE:COL RULE" of every warning in the user's file.
 std::vector<std::string> warnings_of(const FrontendResult &r) {

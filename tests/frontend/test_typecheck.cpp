@@ -5,9 +5,8 @@
 
 using namespace rml;
 using rml::test::check_text;
+using rml::test::diag_text;
 using rml::test::errors_of;
-
-static std::string diag_text(const FrontendResult &r) { return render_all(r.diags); }
 
 TEST(Checker, SymbolicSizesAreEqualAsPolynomials) {
   // units + sizex = sizex + units, 2*(a+b) = 2a + 2b: equal for every instantiation.

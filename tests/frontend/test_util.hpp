@@ -25,6 +25,9 @@ inline std::vector<std::string> rml_files(const std::string &rel) {
 inline std::unique_ptr<FrontendResult> check_text(const std::string &text) { return run_frontend("test.rml", text); }
 
 // "LINE:COL RULE" of every error in the user's file.
+// Every diagnostic of a front-end run, rendered, for failure messages.
+inline std::string diag_text(const FrontendResult &r) { return render_all(r.diags); }
+
 inline std::vector<std::string> errors_of(const FrontendResult &r) {
   std::vector<std::string> out;
   for (auto &d : r.diags.all()) {

@@ -17,22 +17,22 @@ namespace {
 
 const char *kProgram = "node f(x: real, k: int) -> (o: real; n: int)\n  o = x;\n  n = k;\n";
 
-struct Fixture {
+struct FormatFixture {
   std::unique_ptr<FrontendResult> fe;
   core::Program prog;
-  Fixture() {
+  FormatFixture() {
     fe = run_frontend("t.rml", kProgram);
     prog = core::elaborate(fe->checked, "f");
   }
 };
-Fixture &fixture() {
-  static Fixture fx;
+FormatFixture &fixture() {
+  static FormatFixture fx;
   return fx;
 }
 
 // Runs f on one cycle (x = v, k = 1) and returns the chronogram in format `f`.
 std::string run_one(double v, oracle::Format f) {
-  Fixture &fx = fixture();
+  FormatFixture &fx = fixture();
   oracle::Inputs in;
   in.cycles = 1;
   in.streams["x"] = {oracle::Cell{oracle::Tag::Val, array::Tensor::real(v)}};

@@ -22,7 +22,7 @@ Shape random_shape(int min_rank, int max_rank) {
   return s;
 }
 
-Tensor random_reals(const Shape &s) {
+Tensor random_reals_within_4(const Shape &s) {
   Tensor t = Tensor::zeros(Elem::Real, s);
   for (auto &v : t.r) v = uniform(-1000, 1001) / 250.0;
   return t;
@@ -120,7 +120,7 @@ std::optional<DeltaId> apply(Tape &tape, DKind k, DeltaId d) {
       if (n % 2 == 0 && n > 0) options.push_back({2, n / 2});
       return tape.reshape(options[static_cast<size_t>(uniform<int>(0, static_cast<int>(options.size())))], d);
     }
-    case DKind::Scale: return tape.scale(constant(random_reals(s)), d);
+    case DKind::Scale: return tape.scale(constant(random_reals_within_4(s)), d);
     case DKind::Share: return tape.share(d);
     default: return std::nullopt;
   }
@@ -131,8 +131,8 @@ void check_adjoint(const LinearCase &c) {
   const Tape &tape = c.tape;
   RC_LOG() << describe(c) << "\n";
   std::vector<Tensor> xs;
-  for (auto &s : c.inputs) xs.push_back(random_reals(s));
-  Tensor y = random_reals(tape[c.root].shape);
+  for (auto &s : c.inputs) xs.push_back(random_reals_within_4(s));
+  Tensor y = random_reals_within_4(tape[c.root].shape);
   Tensor lx = forward_pass_at(tape, c.root, xs);
   auto lty = reverse_pass_at(tape, c.root, y, xs.size());
   double lhs = 0, rhs = 0, scale = 0;

@@ -36,6 +36,8 @@ inline Tensor ramp(Shape s, double scale = 1.0, double shift = 0.0) {
   for (size_t k = 0; k < t.r.size(); ++k) t.r[k] = scale * std::sin(1.3 * static_cast<double>(k) + shift) + 0.01 * shift;
   return t;
 }
+inline Type rt(Shape s) { return Type{Elem::Real, std::move(s)}; }
+inline Term mul(Term a, Term b) { return binary(BinOp::Mul, std::move(a), std::move(b)); }
 inline Term rvar(const std::string &x, Shape s) { return var(x, Type{Elem::Real, std::move(s)}); }
 inline Term ivar(const std::string &x, Shape s = {}) { return var(x, Type{Elem::Int, std::move(s)}); }
 

@@ -14,12 +14,10 @@ using rml::exec::ExecError;
 
 namespace {
 
-Type rt(Shape s) { return Type{Elem::Real, std::move(s)}; }
 Type it(Shape s) { return Type{Elem::Int, std::move(s)}; }
 Term ic(int64_t v) { return int_scalar(v); }
 Term add(Term a, Term b) { return binary(BinOp::Add, std::move(a), std::move(b)); }
 Term sub(Term a, Term b) { return binary(BinOp::Sub, std::move(a), std::move(b)); }
-Term mul(Term a, Term b) { return binary(BinOp::Mul, std::move(a), std::move(b)); }
 // sumOuter (tr_{r-1,0,..,r-2} t): sum over the last axis.
 Term sum_inner(Term t) {
   size_t r = t->type.rank();

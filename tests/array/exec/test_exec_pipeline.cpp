@@ -15,8 +15,6 @@ namespace irgen = rml::irgen;
 
 namespace {
 
-Type rt(Shape s) { return Type{Elem::Real, std::move(s)}; }
-Term mul(Term a, Term b) { return binary(BinOp::Mul, std::move(a), std::move(b)); }
 
 // build [m,n] (\[i,j]. sumOuter (build1 k (\p. a[i,p] * b[p,j])))
 Term build_matmul(Term a, Term b) {
