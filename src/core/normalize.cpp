@@ -364,7 +364,7 @@ struct Elaborator {
         dc.instance = f.instance;
         dc.span = v.span;
         for (auto &c : v.clock) {
-          auto cv = f.rename.find(c.var);
+          auto cv = f.rename.find(c.condition());
           if (cv == f.rename.end()) throw ElabError{c.span, "the clock condition '" + c.var + "' is not a variable of this node"};
           dc.on.emplace_back(c.positive, cv->second);
         }

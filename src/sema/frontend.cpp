@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "sema/expand_condact.hpp"
+#include "sema/expand_enum_clocks.hpp"
 #include "sema/expand_reset_blocks.hpp"
 #include "sema/expand_aggregates.hpp"
 #include "sema/flatten_tuples.hpp"
@@ -100,11 +101,13 @@ std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::strin
   if (opts.before_check) opts.before_check(*r);
   expand_reset_blocks(r->checked.program, r->checked.prelude_decls, r->diags);
   resolve_type_decls(r->checked, r->diags);
-  // A call that could not be instantiated or an aggregate that could not be flattened
-  // leaves nothing the type checker could read without follow-on errors: their errors
-  // stop the front end, as parse errors do.
+  // A merge over an enumeration without its clauses, a call that could not be
+  // instantiated or an aggregate that could not be flattened leaves nothing the type
+  // checker could read without follow-on errors: their errors stop the front end, as parse
+  // errors do.
   size_t before_lowering = r->diags.error_count();
-  instantiate_statics(r->checked.program, r->checked.prelude_decls, r->diags);
+  expand_enum_clocks(r->checked, r->diags);
+  if (r->diags.error_count() == before_lowering) instantiate_statics(r->checked.program, r->checked.prelude_decls, r->diags);
   if (r->diags.error_count() == before_lowering) expand_aggregates(r->checked.program, r->checked.prelude_decls, r->diags);
   if (r->diags.error_count() > before_lowering) return r;
   expand_condact(r->checked.program, r->checked.prelude_decls);

@@ -149,11 +149,15 @@ void TypeChecker::check_node_pass(const NodeDecl &n, const std::map<std::string,
   auto check_clock_ann = [&](const std::vector<VarDecl> &vs, bool inputs, bool outputs = false) {
     for (auto &v : vs)
       for (auto &c : v.clock) {
-        auto it = info.vars.find(c.var);
+        // `when C(k)`: k met the rules below in sema/expand_enum_clocks, and the condition
+        // is the bool local it made (k = C).
+        const std::string &cond = c.condition();
+        auto it = info.vars.find(cond);
         if (it == info.vars.end()) {
           d_.error("name.unknown", c.span, "the clock condition '" + c.var + "' is not a variable of '" + n.name + "'");
           continue;
         }
+        if (!c.ctor.empty()) continue;
         if (inputs && it->second.kind != VarInfo::Input) {  // Lustre: input clocks mention inputs
           d_.error("name.unknown", c.span, "the clock of input '" + v.name + "' can only use inputs, and '" + c.var + "' is not one");
           continue;

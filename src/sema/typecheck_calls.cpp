@@ -104,7 +104,12 @@ Type TypeChecker::infer_call(const Expr &e, Ctx &ctx, bool allow_tuple) {
   if (e.name == "real" || e.name == "int") return infer_conversion(e, ctx);
   if (is_builtin(e.name) && !visible(e.name)) return infer_builtin(e, ctx);
   auto it = visible(e.name) ? cp_.sigs.find(e.name) : cp_.sigs.end();
-  if (it == cp_.sigs.end() && cp_.enum_ctors.count(e.name)) return enum_clock(e);  // `when C(x)`
+  if (it == cp_.sigs.end() && cp_.enum_ctors.count(e.name)) {  // `C(k)` outside `when C(k)`
+    d_.error("name.unknown", callee_span(e),
+             "'" + e.name + "' is a value of the enumeration " + cp_.enum_ctors.at(e.name).first +
+                 ", not a node or function ('x when " + e.name + "(k)' samples x where k is " + e.name + ")");
+    return Type::error();
+  }
   if (it == cp_.sigs.end() && e.name == "condact") {
     // What sema/expand_condact could not expand.
     d_.error("syntax.unsupported", callee_span(e),

@@ -219,12 +219,12 @@ Type TypeChecker::not_on_enum(const Expr &e, const Type &t) {
   return Type::error();
 }
 
-// Clocks on an enumeration's values (`x when C(k)`, `merge k (A -> a) (B -> b)`): Lustre
-// V6 and Heptagon have them; rml's clocks are bools so far.
+// An enumeration where a bool clock is expected (`x when k`, `merge k a b`): the clocks on
+// its values are written `when C(k)` and `merge k (A -> a) (B -> b)` (sema/expand_enum_clocks).
 Type TypeChecker::enum_clock(const Expr &at) {
-  d_.error("syntax.unsupported", start_span(at),
-           "clocks on enumerated values ('when C(x)', 'merge x (C1 -> a) (C2 -> b)') are not supported by rml yet; "
-           "sample on a bool such as 'x = C'");
+  d_.error("type.not-bool", start_span(at),
+           "a clock on an enumeration's value is written 'x when C(k)' or 'merge k (C1 -> a) (C2 -> b)', "
+           "with one clause per constructor");
   return Type::error();
 }
 

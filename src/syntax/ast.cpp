@@ -162,6 +162,7 @@ bool ast_equal(const Expr &a, const Expr &b) {
     case ExprKind::Call: if (a.name != b.name || a.statics != b.statics) return false; break;
     case ExprKind::Record: if (a.name != b.name || a.binders != b.binders) return false; break;
     case ExprKind::Update: if (a.binders != b.binders) return false; break;
+    case ExprKind::Merge: if (a.binders != b.binders) return false; break;
     case ExprKind::Lambda: if (a.binders != b.binders) return false; break;
     default: break;
   }
@@ -204,7 +205,8 @@ static bool decls_equal(const std::vector<VarDecl> &a, const std::vector<VarDecl
     if (x.type && !ast_equal(*x.type, *y.type)) return false;
     if (x.clock.size() != y.clock.size()) return false;
     for (size_t k = 0; k < x.clock.size(); ++k)
-      if (x.clock[k].positive != y.clock[k].positive || x.clock[k].var != y.clock[k].var) return false;
+      if (x.clock[k].positive != y.clock[k].positive || x.clock[k].var != y.clock[k].var || x.clock[k].ctor != y.clock[k].ctor)
+        return false;
   }
   return true;
 }

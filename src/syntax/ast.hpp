@@ -55,7 +55,8 @@ struct Expr {
   int64_t ival = 0;              // IntLit
   double rval = 0;               // RealLit
   std::string name;              // Var, Call, Let
-  std::vector<std::string> binders;  // Lambda
+  std::vector<std::string> binders;  // Lambda; Record, Update: fields; Merge over an enumeration
+                                     // (`merge k (A -> a) (B -> b)`): the constructors, args[1..] their branches
   std::vector<Span> binder_spans;
   std::vector<ExprPtr> args;
   Span op_span;                   // the operator keyword/symbol (Binary, Unary, When, Merge, If, Let)
@@ -102,7 +103,11 @@ struct TypeSyntax {
 struct ClockSyntax {  // `when [not] c` annotations on declarations, outermost first
   bool positive = true;
   std::string var;
+  std::string ctor;  // `when C(k)`: the constructor C (var is k); empty for a bool clock
+  std::string cond;  // set by sema/expand_enum_clocks: the bool local `k = C`
   Span span;
+  // The bool variable the clock samples on.
+  const std::string &condition() const { return cond.empty() ? var : cond; }
 };
 
 struct VarDecl {

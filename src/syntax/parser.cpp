@@ -262,16 +262,28 @@ class Parser {
     expect(Tok::Semi, "after the variable declaration");
   }
 
+  // Heptagon writes a declared clock `x: int on C(k)` (and `on c`, `onot c`): `on` is an
+  // identifier elsewhere, a clock only here, before a name.
+  bool at_heptagon_on() const {
+    return at(Tok::Ident) && (cur().text == "on" || cur().text == "onot") &&
+           (peek(1).kind == Tok::Ident || peek(1).kind == Tok::KwIn || peek(1).kind == Tok::KwNot);
+  }
   std::vector<ClockSyntax> clock_ann() {
     std::vector<ClockSyntax> ck;
-    while (at(Tok::KwWhen) || at(Tok::KwWhenot)) {
+    while (at(Tok::KwWhen) || at(Tok::KwWhenot) || at_heptagon_on()) {
       Span b = cur().span;
-      bool pos = take().kind == Tok::KwWhen;
+      Token kw = take();
+      bool pos = kw.kind == Tok::KwWhen || (kw.kind == Tok::Ident && kw.text == "on");
       if (pos && accept(Tok::KwNot)) pos = false;
       ClockSyntax c;
       c.positive = pos;
       c.span = cur().span;
       c.var = expect_name("a clock variable");
+      if (accept(Tok::LParen)) {  // `when C(k)`: a clock on the value C of the enumeration k
+        c.ctor = std::move(c.var);
+        c.var = expect_name("the enumeration's variable");
+        expect(Tok::RParen, "to close the clock 'C(k)'");
+      }
       c.span = from(b);
       ck.push_back(std::move(c));
     }
@@ -871,8 +883,10 @@ class Parser {
       return at(Tok::LParen) && (peek(1).kind == Tok::KwTrue || peek(1).kind == Tok::KwFalse) &&
              (peek(2).kind == Tok::Arrow || peek(2).kind == Tok::FatArrow);  // Vélus writes `=>`
     };
+    auto is_ctor_clause = [&] { return ctor_clause_at(); };
     std::vector<ExprPtr> a;
     a.push_back(std::move(c));
+    if (is_ctor_clause()) return ctor_merge(b, std::move(a));
     if (is_clause()) {  // Lustre/Heptagon form: merge c (true -> x) (false -> y)
       ExprPtr branch[2];
       for (int k = 0; k < 2; ++k) {
@@ -900,6 +914,53 @@ class Parser {
     }
     auto e = node(ExprKind::Merge, from(b), std::move(a));
     e->op_span = b;
+    return e;
+  }
+  // `merge k (A -> a) (B -> b) ...`: clauses naming an enumeration's constructors (their
+  // names in binders, their branches in args[1..]; sema/expand_enum_clocks). With one
+  // clause, `(x -> e)` was the paper form's operand `x -> e`, followed by the third one.
+  bool ctor_clause_at() const {
+    return at(Tok::LParen) && (peek(1).kind == Tok::Ident || peek(1).kind == Tok::KwIn) &&
+           (peek(2).kind == Tok::Arrow || peek(2).kind == Tok::FatArrow);
+  }
+  ExprPtr ctor_merge(Span b, std::vector<ExprPtr> a) {
+    std::vector<std::string> names;
+    std::vector<Span> spans;
+    while (ctor_clause_at()) {
+      take();
+      Token name = take();
+      if (name.kind == Tok::KwIn) name.text = "in";
+      Token arrow = take();
+      auto branch = expr();
+      expect(Tok::RParen, "to close the merge clause");
+      if (names.size() == 0 && arrow.kind == Tok::Arrow && !ctor_clause_at()) {
+        std::vector<ExprPtr> ops;
+        ops.push_back(mk_var(name.text, name.span));
+        ops.push_back(std::move(branch));
+        Span whole = Span::cover(name.span, ops[1]->span);
+        auto arrow_e = node(ExprKind::Binary, whole, std::move(ops));
+        arrow_e->op = Op::Arrow;
+        arrow_e->op_span = arrow.span;
+        a.push_back(std::move(arrow_e));
+        ++merge_operand_;
+        a.push_back(postfix());
+        --merge_operand_;
+        auto e = node(ExprKind::Merge, from(b), std::move(a));
+        e->op_span = b;
+        return e;
+      }
+      names.push_back(name.text);
+      spans.push_back(name.span);
+      a.push_back(std::move(branch));
+    }
+    if (at(Tok::LParen) && (peek(1).kind == Tok::KwTrue || peek(1).kind == Tok::KwFalse)) {
+      d_.error("parse.expected", peek(1).span, "a merge has clauses for an enumeration's constructors or for true and false, not both");
+      throw ParseAbort{};
+    }
+    auto e = node(ExprKind::Merge, from(b), std::move(a));
+    e->op_span = b;
+    e->binders = std::move(names);
+    e->binder_spans = std::move(spans);
     return e;
   }
   ExprPtr postfix() {

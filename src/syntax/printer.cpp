@@ -1,6 +1,7 @@
 #include "syntax/printer.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -100,15 +101,12 @@ struct Printer {
     p.sub(e, kPostfix);
     std::string text = p.out;
     bool wrap = !text.empty() && (text[0] == '[' || text[0] == '{');  // `merge c { x = e } ..` reads `c {` as a record
+    // A first operand `(x -> e)` (x a name, `true` or `false`) would read as a merge clause.
     if (first_branch && text.size() > 1 && text[0] == '(') {
-      size_t k = text.find_first_not_of(' ', 1);
-      for (const char *b : {"true", "false"}) {
-        size_t len = std::strlen(b);
-        if (text.compare(k, len, b) == 0) {
-          size_t j = text.find_first_not_of(' ', k + len);
-          if (j != std::string::npos && (text.compare(j, 2, "->") == 0 || text.compare(j, 2, "=>") == 0)) wrap = true;
-        }
-      }
+      size_t k = text.find_first_not_of(' ', 1), j = k;
+      while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+      j = j > k ? text.find_first_not_of(' ', j) : std::string::npos;
+      if (j != std::string::npos && (text.compare(j, 2, "->") == 0 || text.compare(j, 2, "=>") == 0)) wrap = true;
     }
     out += wrap ? "(" + text + ")" : text;
   }
@@ -169,6 +167,14 @@ struct Printer {
       case ExprKind::Merge:
         out += "merge ";
         sub(*e.args[0], kPostfix);
+        if (!e.binders.empty()) {  // over an enumeration: `merge k (A -> a) (B -> b)`
+          for (size_t k = 0; k < e.binders.size(); ++k) {
+            out += " (" + e.binders[k] + " -> ";
+            expr(*e.args[k + 1]);
+            out += ')';
+          }
+          break;
+        }
         for (int k = 1; k <= 2; ++k) {
           out += ' ';
           merge_operand(*e.args[k], k == 1);
@@ -270,7 +276,8 @@ void print_decl(std::string &out, const VarDecl &v) {
   if (v.is_const) out += "const ";
   out += v.name;
   if (v.type) out += ": " + print_type(*v.type);
-  for (auto &c : v.clock) out += std::string(c.positive ? " when " : " when not ") + c.var;
+  for (auto &c : v.clock)
+    out += std::string(c.positive ? " when " : " when not ") + (c.ctor.empty() ? c.var : c.ctor + "(" + c.var + ")");
 }
 
 void print_decls(std::string &out, const std::vector<VarDecl> &vs) {

@@ -217,6 +217,16 @@ ExprPtr expr(Layer layer, int depth) {
     case Form::Merge: {
       std::vector<ExprPtr> a;
       a.push_back(condition(layer, d));
+      if (chance(25)) {  // over an enumeration: `merge k (A -> a) (B -> b) ...`
+        std::vector<std::string> ctors;
+        for (int q = pick(2, 4); q > 0; --q) {
+          ctors.push_back(var_ident());
+          a.push_back(expr(layer, d));
+        }
+        auto e = node(ExprKind::Merge, std::move(a));
+        e->binders = std::move(ctors);
+        return e;
+      }
       a.push_back(merge_branch(layer, d, true));
       a.push_back(merge_branch(layer, d, false));
       return node(ExprKind::Merge, std::move(a));
@@ -421,6 +431,7 @@ std::vector<rml::ClockSyntax> clocks() {
     rml::ClockSyntax c;
     c.positive = chance(50);
     c.var = var_ident();
+    if (chance(20)) c.ctor = var_ident();  // `when C(k)`, on a value of an enumeration
     ck.push_back(std::move(c));
   }
   return ck;

@@ -323,9 +323,9 @@ TEST(LustreCore, EnumerationAndTypeErrors) {
       "  q = merge c (Red -> x) (Green -> x);\n"
       "  s = c = 1;\n"
       "tel\n");
+  // (`x when Red(c)` and the merge over c are clocks on the values of c: their own test.)
   EXPECT_EQ(errors_of(*r), (std::vector<std::string>{"4:18 name.duplicate", "3:10 type.recursive", "5:29 name.unknown",
-                                                     "7:14 syntax.unsupported", "8:7 type.not-numeric",
-                                                     "9:13 syntax.unsupported", "10:11 type.mismatch"}));
+                                                     "8:7 type.not-numeric", "10:11 type.mismatch"}));
 }
 
 // The range of an enumeration or a subrange input is an assumption the checker uses;
@@ -718,4 +718,112 @@ TEST(LustreCore, ArrayConstants) {
   expect_stream(r, "k", {"2", "2"});  // 3 + (-1)
   expect_stream(r, "m", {"10", "-2"});
   expect_solvers_agree(r);
+}
+
+// ---- clocks on enumerated values (sema/expand_enum_clocks) ----
+
+namespace {
+const char *kEnumClocks =
+    "type mode = enum { Idle, Run, Stop };\n"
+    "node dbl(m: mode; y: int when Run(m)) returns (o: int when Run(m))\n"
+    "let\n  o = y * 2;\ntel\n"
+    "node main(m: mode; x: int) returns (acc: int when Run(m); r: int; s: int; d: int; e: int)\n"
+    "let\n"
+    "  acc = (x when Run(m)) + (0 fby acc);\n"
+    "  r = merge m (Idle -> 0 when Idle(m)) (Run -> acc) (Stop -> -1 when Stop(m));\n"
+    "  s = merge m (Stop -> x when Stop(m)) (Idle -> x when Idle(m)) (Run -> acc);\n"
+    "  d = merge m (Run -> dbl(m, x when Run(m))) (Idle -> 7) (Stop -> 8);\n"
+    "  e = merge m (Run => 1) (Idle => 0) (Stop => 0) + (if m = Stop then 10 else 0);\n"
+    "tel\n";
+}  // namespace
+
+// `x when C(k)` is present where k is C; the merge takes the branch of k's value, each
+// on its constructor's clock; state on such a clock (acc) advances on its ticks only.
+// Chronograms by hand: m = Idle Run Run Stop Run Idle, x = 1..6.
+TEST(LustreCore, ClocksOnEnumeratedValues) {
+  std::string printed = reprint_program(kEnumClocks);
+  EXPECT_NE(printed.find("y: int when Run(m)"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("merge m (Idle -> 0 when Idle(m)) (Run -> acc) (Stop -> -1 when Stop(m))"), std::string::npos)
+      << printed;
+  auto r = run_both(kEnumClocks, "main",
+                    {{"m", {"Idle", "Run", "Run", "Stop", "Run", "Idle"}}, {"x", {"1", "2", "3", "4", "5", "6"}}});
+  expect_stream(r, "acc", {"_", "2", "5", "_", "10", "_"});
+  expect_stream(r, "r", {"0", "2", "5", "-1", "10", "0"});
+  expect_stream(r, "s", {"1", "2", "5", "4", "10", "6"});
+  expect_stream(r, "d", {"7", "4", "6", "8", "10", "7"});
+  expect_stream(r, "e", {"0", "1", "1", "10", "1", "0"});
+  expect_solvers_agree(r);
+  // rml-check accepts it (clocks, causality): the clauses' clocks are what the merge needs.
+  auto rep = check_text_report(kEnumClocks, "main");
+  EXPECT_EQ(rep.exit_code(), 0);
+  for (auto &p : rep.properties) EXPECT_EQ(p.verdict, check::Verdict::Valid) << p.kind << " " << p.name;
+}
+
+// Heptagon declares the clock of a value of an enumeration with `on C(k)` (and `on c`,
+// `onot c` for bools); it is Lustre's `when`, and prints so.
+TEST(LustreCore, HeptagonOnClocks) {
+  const char *text =
+      "type mode = Idle | Run;\n"
+      "node f(x: int; m: mode; b: bool) returns (y: int on Run(m); z: int onot b)\n"
+      "let\n  y = x when Run(m);\n  z = x when not b;\ntel\n";
+  auto r = check_text(text);
+  EXPECT_TRUE(errors_of(*r).empty()) << render_all(r->diags);
+  std::string printed = reprint_program(text);
+  EXPECT_NE(printed.find("y: int when Run(m), z: int when not b"), std::string::npos) << printed;
+  // `on` stays a name elsewhere.
+  EXPECT_TRUE(errors_of(*check_text("node g(on: int) returns (o: int)\nlet\n  o = on;\ntel\n")).empty());
+}
+
+// Two clauses whose names are not constructors are the paper form's `->` operands.
+TEST(LustreCore, PaperMergeOfArrowsIsNotAClauseList) {
+  const char *text =
+      "node main(c: bool; a: int) returns (o: int; p: int)\n"
+      "let\n"
+      "  xs = a when c;\n  ys = a when not c;\n"
+      "  o = merge c (xs -> 0) (ys -> 1);\n"
+      "  p = merge c (xs -> 2) ys;\n"
+      "tel\n";
+  std::string printed = reprint_program(text);
+  EXPECT_NE(printed.find("merge c (xs -> 0) (ys -> 1)"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("merge c ((xs -> 2)) ys"), std::string::npos) << printed;
+  auto r = run_both(text, "main", {{"c", {"T", "F", "T", "F"}}, {"a", {"5", "6", "7", "8"}}});
+  expect_stream(r, "o", {"5", "6", "0", "1"});
+  expect_stream(r, "p", {"5", "6", "2", "8"});
+  expect_solvers_agree(r);
+}
+
+TEST(LustreCore, EnumeratedClockErrors) {
+  const char *head = "type color = enum { Red, Green, Blue };\ntype heat = enum { Hot, Cold };\n";
+  auto r = check_text(std::string(head) +
+                      "node f(c: color; t: heat; x: int) returns (o: int; p: int; q: int; u: int)\n"
+                      "let\n"
+                      "  o = merge c (Red -> x) (Green -> x);\n"
+                      "  p = merge c (Red -> x) (Hot -> x) (Blue -> x);\n"
+                      "  q = merge c (Red -> x) (Green -> x) (Red -> x) (Blue -> x);\n"
+                      "  u = merge c (Red -> x) (y -> x) (Blue -> x);\n"
+                      "tel\n");
+  EXPECT_EQ(errors_of(*r), (std::vector<std::string>{"5:7 clock.merge", "6:27 clock.merge", "7:40 clock.merge",
+                                                     "8:27 clock.merge"}));
+  auto s = check_text(std::string(head) +
+                      "node f(c: color; t: heat; x: int) returns (o: int; v: int when Purple(c); w: int when Hot(z))\n"
+                      "let\n"
+                      "  o = x when Red(c, t);\n"
+                      "  v = 1;\n  w = 2;\n"
+                      "tel\n");
+  EXPECT_EQ(errors_of(*s), (std::vector<std::string>{"3:59 name.unknown", "3:82 name.unknown", "5:14 arity.args"}));
+  // A value of another enumeration, or of none: one error where the clock is written.
+  auto t = check_text(std::string(head) +
+                      "node f(c: color; t: heat; x: int) returns (o: int; p: int when Red(x))\n"
+                      "let\n"
+                      "  o = x when Red(t);\n"
+                      "  p = merge t (Hot -> 1) (Cold -> 2) when Red(c);\n"
+                      "tel\n");
+  EXPECT_EQ(errors_of(*t), (std::vector<std::string>{"3:59 type.mismatch", "5:14 type.mismatch"}));
+  auto u = check_text(std::string(head) +
+                      "node f(c: color; t: heat; x: int) returns (p: int; q: int)\n"
+                      "let\n"
+                      "  p = Red(c);\n"
+                      "  q = x when c;\n"
+                      "tel\n");
+  EXPECT_EQ(errors_of(*u), (std::vector<std::string>{"5:7 name.unknown", "6:14 type.not-bool"}));
 }

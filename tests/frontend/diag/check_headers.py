@@ -15,7 +15,7 @@ syntax.unsupported name.unknown name.duplicate name.undefined name.redefined
 name.input-defined arity.args arity.outputs type.mismatch type.missing type.not-bool
 type.not-numeric type.tuple shape.mismatch shape.rank shape.index static.not-static
 static.eval static.undetermined static.kind fun.stream-op fun.lambda-position
-fun.recursive node.recursive node.function-stateful reset.not-node clock.cycle type.record
+fun.recursive node.recursive node.function-stateful reset.not-node clock.cycle clock.merge type.record
 type.recursive type.array""".split())
 HDR = re.compile(r"^// expect-error: (\d+):(\d+) (\S+)$")
 
