@@ -9,23 +9,24 @@
 namespace rml {
 namespace {
 
-ExprPtr binary(Op op, ExprPtr a, ExprPtr b, Span s) {
+ExprPtr of_two(ExprKind k, ExprPtr a, ExprPtr b, Span s) {
   std::vector<ExprPtr> v;
   v.push_back(std::move(a));
   v.push_back(std::move(b));
-  auto e = make_expr(ExprKind::Binary, s, std::move(v));
-  e->op = op;
+  auto e = make_expr(k, s, std::move(v));
   e->op_span = s;
   return e;
 }
 
+ExprPtr binary(Op op, ExprPtr a, ExprPtr b, Span s) {
+  auto e = of_two(ExprKind::Binary, std::move(a), std::move(b), s);
+  e->op = op;
+  return e;
+}
+
 ExprPtr sampled(ExprPtr e, ExprPtr cond, bool positive, Span s) {
-  std::vector<ExprPtr> v;
-  v.push_back(std::move(e));
-  v.push_back(std::move(cond));
-  auto w = make_expr(ExprKind::When, s, std::move(v));
+  auto w = of_two(ExprKind::When, std::move(e), std::move(cond), s);
   w->positive = positive;
-  w->op_span = s;
   return w;
 }
 
