@@ -131,14 +131,17 @@ struct Expander {
     }
   }
 
-  // The paper form `merge c (x -> a) (y -> b)` that looked like clauses.
+  // The paper form `merge c (x -> a) (y -> b)` that looked like clauses (`=>`: an
+  // implication).
   void paper_form(Expr &m) {
     for (size_t k = 0; k < 2; ++k) {
       Span s = Span::cover(m.binder_spans[k], m.args[k + 1]->span);
-      m.args[k + 1] = binary(Op::Arrow, mk_var(m.binders[k], m.binder_spans[k]), std::move(m.args[k + 1]), s);
+      Op op = k < m.fat_arrows.size() && m.fat_arrows[k] ? Op::Implies : Op::Arrow;
+      m.args[k + 1] = binary(op, mk_var(m.binders[k], m.binder_spans[k]), std::move(m.args[k + 1]), s);
     }
     m.binders.clear();
     m.binder_spans.clear();
+    m.fat_arrows.clear();
     update_height(m);
   }
 

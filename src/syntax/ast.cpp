@@ -44,6 +44,7 @@ ExprPtr Expr::clone() const {
   e->name = name;
   e->binders = binders;
   e->binder_spans = binder_spans;
+  e->fat_arrows = fat_arrows;
   e->op_span = op_span;
   e->height = height;
   e->statics = statics;
@@ -162,7 +163,7 @@ bool ast_equal(const Expr &a, const Expr &b) {
     case ExprKind::Call: if (a.name != b.name || a.statics != b.statics) return false; break;
     case ExprKind::Record: if (a.name != b.name || a.binders != b.binders) return false; break;
     case ExprKind::Update: if (a.binders != b.binders) return false; break;
-    case ExprKind::Merge: if (a.binders != b.binders) return false; break;
+    case ExprKind::Merge: if (a.binders != b.binders || a.fat_arrows != b.fat_arrows) return false; break;
     case ExprKind::Lambda: if (a.binders != b.binders) return false; break;
     default: break;
   }

@@ -58,6 +58,8 @@ struct Expr {
   std::vector<std::string> binders;  // Lambda; Record, Update: fields; Merge over an enumeration
                                      // (`merge k (A -> a) (B -> b)`): the constructors, args[1..] their branches
   std::vector<Span> binder_spans;
+  std::vector<bool> fat_arrows;  // Merge over an enumeration: the clauses written `(A => a)`
+                                 // (Vélus); a paper-form operand `(x => e)` is an implication
   std::vector<ExprPtr> args;
   Span op_span;                   // the operator keyword/symbol (Binary, Unary, When, Merge, If, Let)
   uint32_t height = 1;            // AST height below this node (bounded by the parser)

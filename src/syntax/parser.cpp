@@ -926,6 +926,7 @@ class Parser {
   ExprPtr ctor_merge(Span b, std::vector<ExprPtr> a) {
     std::vector<std::string> names;
     std::vector<Span> spans;
+    std::vector<bool> fat;
     while (ctor_clause_at()) {
       take();
       Token name = take();
@@ -933,13 +934,13 @@ class Parser {
       Token arrow = take();
       auto branch = expr();
       expect(Tok::RParen, "to close the merge clause");
-      if (names.size() == 0 && arrow.kind == Tok::Arrow && !ctor_clause_at()) {
+      if (names.size() == 0 && !ctor_clause_at()) {  // the paper form: `x -> e` or `x => e`
         std::vector<ExprPtr> ops;
         ops.push_back(mk_var(name.text, name.span));
         ops.push_back(std::move(branch));
         Span whole = Span::cover(name.span, ops[1]->span);
         auto arrow_e = node(ExprKind::Binary, whole, std::move(ops));
-        arrow_e->op = Op::Arrow;
+        arrow_e->op = arrow.kind == Tok::Arrow ? Op::Arrow : Op::Implies;
         arrow_e->op_span = arrow.span;
         a.push_back(std::move(arrow_e));
         ++merge_operand_;
@@ -951,6 +952,7 @@ class Parser {
       }
       names.push_back(name.text);
       spans.push_back(name.span);
+      fat.push_back(arrow.kind == Tok::FatArrow);
       a.push_back(std::move(branch));
     }
     if (at(Tok::LParen) && (peek(1).kind == Tok::KwTrue || peek(1).kind == Tok::KwFalse)) {
@@ -961,6 +963,7 @@ class Parser {
     e->op_span = b;
     e->binders = std::move(names);
     e->binder_spans = std::move(spans);
+    e->fat_arrows = std::move(fat);
     return e;
   }
   ExprPtr postfix() {

@@ -169,7 +169,8 @@ struct Printer {
         sub(*e.args[0], kPostfix);
         if (!e.binders.empty()) {  // over an enumeration: `merge k (A -> a) (B -> b)`
           for (size_t k = 0; k < e.binders.size(); ++k) {
-            out += " (" + e.binders[k] + " -> ";
+            bool fat = k < e.fat_arrows.size() && e.fat_arrows[k];
+            out += " (" + e.binders[k] + (fat ? " => " : " -> ");
             expr(*e.args[k + 1]);
             out += ')';
           }

@@ -219,12 +219,15 @@ ExprPtr expr(Layer layer, int depth) {
       a.push_back(condition(layer, d));
       if (chance(25)) {  // over an enumeration: `merge k (A -> a) (B -> b) ...`
         std::vector<std::string> ctors;
+        std::vector<bool> fat;  // Vélus's `(A => a)`
         for (int q = pick(2, 4); q > 0; --q) {
           ctors.push_back(var_ident());
+          fat.push_back(chance(30));
           a.push_back(expr(layer, d));
         }
         auto e = node(ExprKind::Merge, std::move(a));
         e->binders = std::move(ctors);
+        e->fat_arrows = std::move(fat);
         return e;
       }
       a.push_back(merge_branch(layer, d, true));

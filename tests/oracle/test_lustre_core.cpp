@@ -774,21 +774,29 @@ TEST(LustreCore, HeptagonOnClocks) {
   EXPECT_TRUE(errors_of(*check_text("node g(on: int) returns (o: int)\nlet\n  o = on;\ntel\n")).empty());
 }
 
-// Two clauses whose names are not constructors are the paper form's `->` operands.
+// Two clauses whose names are not constructors are the paper form's `->` operands, and
+// `=>` there is Lustre's implication.
 TEST(LustreCore, PaperMergeOfArrowsIsNotAClauseList) {
   const char *text =
-      "node main(c: bool; a: int) returns (o: int; p: int)\n"
+      "node main(c: bool; a: int; b: bool) returns (o: int; p: int; q: bool; r: bool)\n"
       "let\n"
       "  xs = a when c;\n  ys = a when not c;\n"
+      "  bs = b when c;\n  ns = b when not c;\n"
       "  o = merge c (xs -> 0) (ys -> 1);\n"
       "  p = merge c (xs -> 2) ys;\n"
+      "  q = merge c (bs => false) ns;\n"
+      "  r = merge c (bs => false) (ns => true);\n"
       "tel\n";
   std::string printed = reprint_program(text);
   EXPECT_NE(printed.find("merge c (xs -> 0) (ys -> 1)"), std::string::npos) << printed;
   EXPECT_NE(printed.find("merge c ((xs -> 2)) ys"), std::string::npos) << printed;
-  auto r = run_both(text, "main", {{"c", {"T", "F", "T", "F"}}, {"a", {"5", "6", "7", "8"}}});
+  EXPECT_NE(printed.find("merge c ((bs => false)) ns"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("merge c (bs => false) (ns => true)"), std::string::npos) << printed;
+  auto r = run_both(text, "main", {{"c", {"T", "F", "T", "F"}}, {"a", {"5", "6", "7", "8"}}, {"b", {"T", "T", "F", "F"}}});
   expect_stream(r, "o", {"5", "6", "0", "1"});
   expect_stream(r, "p", {"5", "6", "2", "8"});
+  expect_stream(r, "q", {"F", "T", "T", "F"});
+  expect_stream(r, "r", {"F", "T", "T", "T"});
   expect_solvers_agree(r);
 }
 
