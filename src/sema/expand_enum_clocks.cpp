@@ -211,14 +211,15 @@ struct Expander {
     e = std::move(out);
   }
 
-  // Declared clocks `x: t when C(k)`: k is checked here against Lustre's interface rules
-  // (the type checker then sees the chain's locals), and the clock becomes its steps.
+  // Declared clocks `x: t when C(k)`: the clock becomes its steps on the chain of k (the
+  // type checker applies Lustre's interface rules to k, ClockSyntax::var).
   void declared_clocks() {
-    std::map<std::string, int> kind;  // 0 input, 1 output, 2 local
-    for (auto &v : node.inputs) kind.emplace(v.name, 0);
-    for (auto &v : node.outputs) kind.emplace(v.name, 1);
-    for (auto &v : node.locals) kind.emplace(v.name, 2);
-    auto visit = [&](std::vector<VarDecl> &vs, int which) {
+    std::set<std::string> vars;  // declared, or defined by an equation (an inferred local)
+    for (auto *vs : {&node.inputs, &node.outputs, &node.locals})
+      for (auto &v : *vs) vars.insert(v.name);
+    for (auto &eq : node.equations)
+      for (auto &l : eq.lhs) vars.insert(l.name);
+    auto visit = [&](std::vector<VarDecl> &vs) {
       for (auto &v : vs) {
         std::vector<ClockSyntax> out;
         for (auto &c : v.clock) {
@@ -230,19 +231,8 @@ struct Expander {
             d.error("name.unknown", c.span, "'" + c.ctor + "' is not a constructor of an enumeration");
             continue;
           }
-          auto it = kind.find(c.var);
-          if (it == kind.end()) {
-            d.error("name.unknown", c.span, "the clock condition '" + c.var + "' is not a variable of '" + node.name + "'");
-            continue;
-          }
-          if (which == 0 && it->second != 0) {
-            d.error("name.unknown", c.span, "the clock of input '" + v.name + "' can only use inputs, and '" + c.var + "' is not one");
-            continue;
-          }
-          if (which == 1 && it->second == 2) {
-            d.error("name.unknown", c.span,
-                    "the clock of output '" + v.name + "' can only use inputs and outputs (its callers must see it), and '" +
-                        c.var + "' is a local");
+          if (!vars.count(c.var)) {  // the type checker reports it, as for a bool clock
+            out.push_back(c);
             continue;
           }
           if (!same_enumeration(c.var, c.ctor, c.span)) continue;
@@ -264,9 +254,9 @@ struct Expander {
         v.clock = std::move(out);
       }
     };
-    visit(node.inputs, 0);
-    visit(node.outputs, 1);
-    visit(node.locals, 2);
+    visit(node.inputs);
+    visit(node.outputs);
+    visit(node.locals);
   }
 };
 

@@ -149,15 +149,13 @@ void TypeChecker::check_node_pass(const NodeDecl &n, const std::map<std::string,
   auto check_clock_ann = [&](const std::vector<VarDecl> &vs, bool inputs, bool outputs = false) {
     for (auto &v : vs)
       for (auto &c : v.clock) {
-        // `when C(k)`: k met the rules below in sema/expand_enum_clocks, and the condition
-        // is the bool local it made (k = C).
-        const std::string &cond = c.condition();
-        auto it = info.vars.find(cond);
+        // For `when C(k)` the rules are k's (c.var); the condition sampled on is the bool
+        // local `k = C` of sema/expand_enum_clocks, whose `=` checks k's type.
+        auto it = info.vars.find(c.var);
         if (it == info.vars.end()) {
           d_.error("name.unknown", c.span, "the clock condition '" + c.var + "' is not a variable of '" + n.name + "'");
           continue;
         }
-        if (!c.ctor.empty()) continue;
         if (inputs && it->second.kind != VarInfo::Input) {  // Lustre: input clocks mention inputs
           d_.error("name.unknown", c.span, "the clock of input '" + v.name + "' can only use inputs, and '" + c.var + "' is not one");
           continue;
@@ -167,6 +165,7 @@ void TypeChecker::check_node_pass(const NodeDecl &n, const std::map<std::string,
                                                c.var + "' is a local");
           continue;
         }
+        if (!c.ctor.empty()) continue;
         Type t = zonk(it->second.type);
         if (!t.is_error() && t.kind != Type::Meta && !t.is_scalar(Scalar::Bool))
           d_.error("type.not-bool", c.span, "the clock condition '" + c.var + "' must be a bool, but it has type " + type_str(t));

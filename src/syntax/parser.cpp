@@ -883,10 +883,9 @@ class Parser {
       return at(Tok::LParen) && (peek(1).kind == Tok::KwTrue || peek(1).kind == Tok::KwFalse) &&
              (peek(2).kind == Tok::Arrow || peek(2).kind == Tok::FatArrow);  // Vélus writes `=>`
     };
-    auto is_ctor_clause = [&] { return ctor_clause_at(); };
     std::vector<ExprPtr> a;
     a.push_back(std::move(c));
-    if (is_ctor_clause()) return ctor_merge(b, std::move(a));
+    if (ctor_clause_at()) return ctor_merge(b, std::move(a));
     if (is_clause()) {  // Lustre/Heptagon form: merge c (true -> x) (false -> y)
       ExprPtr branch[2];
       for (int k = 0; k < 2; ++k) {

@@ -813,12 +813,18 @@ TEST(LustreCore, EnumeratedClockErrors) {
   EXPECT_EQ(errors_of(*r), (std::vector<std::string>{"5:7 clock.merge", "6:27 clock.merge", "7:40 clock.merge",
                                                      "8:27 clock.merge"}));
   auto s = check_text(std::string(head) +
-                      "node f(c: color; t: heat; x: int) returns (o: int; v: int when Purple(c); w: int when Hot(z))\n"
+                      "node f(c: color; t: heat; x: int) returns (o: int; v: int when Purple(c))\n"
                       "let\n"
                       "  o = x when Red(c, t);\n"
-                      "  v = 1;\n  w = 2;\n"
+                      "  v = 1;\n"
                       "tel\n");
-  EXPECT_EQ(errors_of(*s), (std::vector<std::string>{"3:59 name.unknown", "3:82 name.unknown", "5:14 arity.args"}));
+  EXPECT_EQ(errors_of(*s), (std::vector<std::string>{"3:59 name.unknown", "5:14 arity.args"}));
+  // Lustre's interface rules apply to k as to a bool clock: an input's clock uses inputs,
+  // and k must be a variable.
+  auto v = check_text(std::string(head) +
+                      "node f(c: color; x: int when Red(l)) returns (w: int when Hot(z))\n"
+                      "let\n  l = c;\n  w = 2;\ntel\n");
+  EXPECT_EQ(errors_of(*v), (std::vector<std::string>{"3:25 name.unknown", "3:54 name.unknown"}));
   // A value of another enumeration, or of none: one error where the clock is written.
   auto t = check_text(std::string(head) +
                       "node f(c: color; t: heat; x: int) returns (o: int; p: int when Red(x))\n"
