@@ -1,0 +1,407 @@
+#include "gen/program_gen.hpp"
+
+#include <memory>
+#include <sstream>
+
+namespace rml::gen {
+
+uint64_t Rng::next() {
+  uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+int Rng::range(int lo, int hi) { return lo + static_cast<int>(next() % static_cast<uint64_t>(hi - lo + 1)); }
+bool Rng::coin(int percent_true) { return range(0, 99) < percent_true; }
+
+uint64_t program_seed(uint64_t seed, uint64_t k) {
+  Rng r(seed ^ (k * 0xD1B54A32D192ED03ull));
+  return r.next();
+}
+
+const char *type_name(Ty t) { return t == Ty::Real ? "real" : t == Ty::Int ? "int" : "bool"; }
+
+GenOptions GenOptions::for_lustre() const {
+  GenOptions o = *this;
+  o.post = o.resets = o.funs = false;
+  o.dialect = Dialect::Lustre;
+  return o;
+}
+
+namespace {
+
+// q / 4 written as a real literal ("1.25", "2.0"); q >= 0.
+std::string quarters(int q) {
+  static const char *frac[] = {"0", "25", "5", "75"};
+  return std::to_string(q / 4) + "." + frac[q % 4];
+}
+
+// A generated expression: a small tree printed in either dialect.
+struct E;
+using EP = std::shared_ptr<const E>;
+struct E {
+  enum K { Lit, Var, Neg, Not, Bin, If, Fby, ArrowPre, When, Merge, Post, Call } k;
+  std::string s;       // literal text, variable, operator, called node; When/Merge: the clock variable
+  bool positive = true;  // When
+  std::string every;   // Call: the reset condition ("" none)
+  std::vector<EP> a;
+};
+EP mk(E::K k, std::string s, std::vector<EP> a = {}) { return std::make_shared<E>(E{k, std::move(s), true, "", std::move(a)}); }
+
+std::string print(const E &e, Dialect d) {
+  auto p = [&](size_t i) { return print(*e.a[i], d); };
+  switch (e.k) {
+    case E::Lit:
+    case E::Var: return e.s;
+    case E::Neg: return "(- " + p(0) + ")";
+    case E::Not: return "(not " + p(0) + ")";
+    case E::Bin: return "(" + p(0) + " " + e.s + " " + p(1) + ")";
+    case E::If: return "(if " + p(0) + " then " + p(1) + " else " + p(2) + ")";
+    case E::Fby: return d == Dialect::Rml ? "(" + p(0) + " fby " + p(1) + ")" : "(" + p(0) + " -> pre " + p(1) + ")";
+    case E::ArrowPre: return "(" + p(0) + " -> pre " + p(1) + ")";
+    case E::When: return "(" + p(0) + (e.positive ? " when " : " when not ") + e.s + ")";
+    case E::Merge:
+      return d == Dialect::Rml ? "(merge " + e.s + " " + p(0) + " " + p(1) + ")"
+                               : "(merge " + e.s + " (true -> " + p(0) + ") (false -> " + p(1) + "))";
+    case E::Post: return "(post " + p(0) + ")";
+    case E::Call: {
+      std::string call = e.s + "(";
+      for (size_t i = 0; i < e.a.size(); ++i) call += (i ? ", " : "") + p(i);
+      call += ")";
+      return e.every.empty() ? call : "(" + call + " every " + e.every + ")";
+    }
+  }
+  return "";
+}
+
+struct Local {
+  std::string name;
+  Ty type;
+  EP rhs;
+  std::string clock;  // "" base; else the Lustre declaration's clock, "when c"
+};
+
+// What an expression may read: variables at the present cycle, variables under a delay.
+struct Scope {
+  std::vector<std::pair<std::string, Ty>> now, delayed;
+  bool allow_post = false;
+};
+
+class Generator {
+ public:
+  Generator(uint64_t seed, const GenOptions &o) : r_(seed), o_(o) {}
+
+  GeneratedProgram run() {
+    GeneratedProgram g;
+    if (o_.reals) g.inputs.push_back({"x", Ty::Real});
+    if (o_.ints) g.inputs.push_back({"y", Ty::Int});
+    g.inputs.push_back({"c", Ty::Bool});
+    g.inputs.push_back({"d", Ty::Bool});
+    for (auto &in : g.inputs) inputs_.push_back({in.name, in.type});
+    // Resets and post in one program: rml-check's initialisation proof is then mostly
+    // unknown (bounded runs it cannot reproduce; issue 14's note), so a program has one
+    // or the other (a third of the programs that may have both get resets).
+    if (o_.post && o_.resets) (r_.coin(33) ? o_.post : o_.resets) = false;
+    int n = r_.range(1, std::max(1, o_.size));
+    int future = o_.post ? r_.range(0, (n + 1) / 2) : 0;
+    int past = n - future;
+    // Past locals: the names first (they may be read under a delay before their equation).
+    std::vector<std::pair<std::string, Ty>> past_vars;
+    for (int j = 0; j < past; ++j) past_vars.push_back({"v" + std::to_string(j), type()});
+    for (int j = 0; j < past; ++j) {
+      Scope s;
+      s.now = inputs_;
+      for (int i = 0; i < j; ++i) s.now.push_back(past_vars[i]);
+      s.delayed = past_vars;
+      auto [name, t] = past_vars[j];
+      if (o_.clocks && r_.coin(30)) {
+        locals_.push_back({name, t, clocked_block(t, s), ""});
+      } else {
+        locals_.push_back({name, t, expr(t, o_.depth, s), ""});
+      }
+    }
+    // Future locals: read inputs, past locals and earlier future locals; `post` of those,
+    // and backfill (their own post, cut where c holds).
+    std::vector<std::pair<std::string, Ty>> seen = inputs_;
+    seen.insert(seen.end(), past_vars.begin(), past_vars.end());
+    bool backfill = false;
+    for (int j = 0; j < future; ++j) {
+      std::string name = "f" + std::to_string(j);
+      Ty t = type();
+      Scope s;
+      s.now = seen;
+      s.delayed = past_vars;
+      s.allow_post = true;
+      EP rhs;
+      int pick = r_.range(0, 2);
+      if (pick == 0) {
+        rhs = mk(E::Post, "", {expr(t, o_.depth - 1, s)});
+      } else if (pick == 1) {
+        backfill = true;
+        rhs = mk(E::Merge, "c", {when(expr(t, o_.depth - 1, s), "c", true), when(mk(E::Post, "", {var(name)}), "c", false)});
+      } else {
+        rhs = expr(t, o_.depth, s);
+      }
+      locals_.push_back({name, t, rhs, ""});
+      seen.push_back({name, t});
+    }
+    // Outputs: read every local at the present cycle.
+    Scope out;
+    out.now = seen;
+    out.delayed = past_vars;
+    out.allow_post = o_.post;
+    std::vector<Local> outputs;
+    if (o_.reals) outputs.push_back({"o1", Ty::Real, expr(Ty::Real, o_.depth, out), ""});
+    if (o_.ints) outputs.push_back({"o2", Ty::Int, expr(Ty::Int, o_.depth, out), ""});
+    outputs.push_back({"o3", Ty::Bool, expr(Ty::Bool, o_.depth, out), ""});
+    for (auto &l : outputs) g.outputs.push_back(l.name);
+    if (o_.post && (backfill || r_.coin(50))) g.within = r_.range(1, 4);
+    g.text = text(g, outputs);
+    return g;
+  }
+
+ private:
+  Rng r_;
+  GenOptions o_;
+  std::vector<std::pair<std::string, Ty>> inputs_;
+  std::vector<Local> locals_;
+  bool used_helper_[3] = {false, false, false};
+  int blocks_ = 0;
+
+  Ty type() {
+    std::vector<Ty> ts{Ty::Bool};
+    if (o_.reals) ts.push_back(Ty::Real), ts.push_back(Ty::Real);
+    if (o_.ints) ts.push_back(Ty::Int);
+    return ts[r_.range(0, static_cast<int>(ts.size()) - 1)];
+  }
+  static EP var(const std::string &n) { return mk(E::Var, n); }
+  static EP when(EP e, const std::string &c, bool positive) {
+    auto w = std::make_shared<E>(E{E::When, c, positive, "", {std::move(e)}});
+    return w;
+  }
+  EP lit(Ty t) {
+    switch (t) {
+      case Ty::Real: {
+        int q = r_.range(-16, 16);  // quarters in [-4, 4]
+        EP l = mk(E::Lit, quarters(q < 0 ? -q : q));
+        return q < 0 ? mk(E::Neg, "", {l}) : l;
+      }
+      case Ty::Int: {
+        int v = r_.range(-5, 9);
+        return v < 0 ? mk(E::Neg, "", {mk(E::Lit, std::to_string(-v))}) : mk(E::Lit, std::to_string(v));
+      }
+      case Ty::Bool: return mk(E::Lit, r_.coin() ? "true" : "false");
+    }
+    return nullptr;
+  }
+  static std::vector<std::string> of_type(const std::vector<std::pair<std::string, Ty>> &vs, Ty t) {
+    std::vector<std::string> r;
+    for (auto &[n, u] : vs)
+      if (u == t) r.push_back(n);
+    return r;
+  }
+  EP atom(Ty t, const Scope &s) {
+    auto vs = of_type(s.now, t);
+    if (vs.empty() || r_.coin(20)) return lit(t);
+    return var(vs[r_.range(0, static_cast<int>(vs.size()) - 1)]);
+  }
+  // A delayed read: `lit fby v` or `e -> pre v` for a past local (any, itself included).
+  EP delayed(Ty t, int depth, const Scope &s) {
+    auto vs = of_type(s.delayed, t);
+    EP v = vs.empty() ? expr(t, depth - 1, s) : var(vs[r_.range(0, static_cast<int>(vs.size()) - 1)]);
+    if (o_.arrows && r_.coin(40)) return mk(E::ArrowPre, "", {expr(t, depth - 1, s), v});
+    return mk(E::Fby, "", {lit(t), v});
+  }
+  Ty numeric() {
+    if (o_.reals && (!o_.ints || r_.coin(60))) return Ty::Real;
+    if (o_.ints) return Ty::Int;
+    return Ty::Bool;
+  }
+  EP op(Ty t, int depth, const Scope &s) {
+    auto sub = [&](Ty u) { return expr(u, depth - 1, s); };
+    switch (t) {
+      case Ty::Real: {
+        int k = r_.range(0, 4);
+        if (k == 4) return mk(E::Neg, "", {sub(t)});
+        if (k == 3) return mk(E::Bin, "/", {sub(t), mk(E::Lit, r_.coin() ? "2.0" : "4.0")});
+        return mk(E::Bin, k == 0 ? "+" : k == 1 ? "-" : "*", {sub(t), sub(t)});
+      }
+      case Ty::Int: {
+        int k = r_.range(0, 2);
+        if (k == 2) return mk(E::Neg, "", {sub(t)});
+        return mk(E::Bin, k == 0 ? "+" : "-", {sub(t), sub(t)});
+      }
+      case Ty::Bool: {
+        int k = r_.range(0, 5);
+        if (k == 0) return mk(E::Not, "", {sub(t)});
+        if (k == 1) return mk(E::Bin, r_.coin() ? "and" : "or", {sub(t), sub(t)});
+        if (k == 2 && o_.dialect == Dialect::Rml) return mk(E::Bin, "xor", {sub(t), sub(t)});
+        Ty u = numeric();
+        static const char *cmp[] = {"<", "<=", ">", ">=", "=", "<>"};
+        const char *c = u == Ty::Bool ? (r_.coin() ? "=" : "<>") : cmp[r_.range(0, 5)];
+        return mk(E::Bin, c, {sub(u), sub(u)});
+      }
+    }
+    return nullptr;
+  }
+  // The stateful helper of type t: an accumulator restarted where its second input holds.
+  std::string helper(Ty t) {
+    used_helper_[static_cast<int>(t)] = true;
+    return t == Ty::Real ? "acc_r" : t == Ty::Int ? "acc_i" : "acc_b";
+  }
+  EP call(Ty t, int depth, const Scope &s) {
+    auto c = std::make_shared<E>(E{E::Call, helper(t), true, "", {expr(t, depth - 1, s), expr(Ty::Bool, depth - 1, s)}});
+    if (o_.resets && o_.dialect == Dialect::Rml && r_.coin(40)) c->every = r_.coin() ? "c" : "d";
+    return c;
+  }
+  EP expr(Ty t, int depth, const Scope &s) {
+    if (depth <= 0) return atom(t, s);
+    int choice = r_.range(0, 11);
+    switch (choice) {
+      case 0:
+      case 1: return atom(t, s);
+      case 2: return delayed(t, depth, s);
+      case 3: return mk(E::If, "", {expr(Ty::Bool, depth - 1, s), expr(t, depth - 1, s), expr(t, depth - 1, s)});
+      case 4:
+        if (o_.clocks) return inline_merge(t, depth, s);
+        break;
+      case 5:
+        if (o_.instances) return call(t, depth, s);
+        break;
+      case 6:
+        if (s.allow_post && o_.post) return mk(E::Post, "", {expr(t, depth - 1, s)});
+        break;
+      case 7:
+        if (o_.funs && o_.dialect == Dialect::Rml && t == Ty::Real) return mk(E::Call, "sigmoid", {expr(t, depth - 1, s)});
+        break;
+      default: break;
+    }
+    return op(t, depth, s);
+  }
+  // `merge k (A when k) (B when not k)`, A possibly with state on the sampled clock.
+  EP inline_merge(Ty t, int depth, const Scope &s) {
+    std::string k = r_.coin() ? "c" : "d";
+    EP on = when(expr(t, depth - 1, s), k, true);
+    if (r_.coin(40)) on = mk(E::Fby, "", {lit(t), on});  // state on clock k: it holds between ticks
+    EP off = when(expr(t, depth - 1, s), k, false);
+    return mk(E::Merge, k, {on, off});
+  }
+  // Locals on a sampled clock (declared with it in Lustre), possibly a second clock nested
+  // in the first, merged back to the base clock as `name`.
+  EP clocked_block(Ty t, const Scope &s) {
+    std::string b = "b" + std::to_string(blocks_++) + "_";
+    std::string k = r_.coin() ? "c" : "d";
+    std::string on_k = "when " + k;
+    // s_: the block's sampled value; h_: its state on clock k (the last sampled value).
+    Ty u = t == Ty::Bool ? numeric() : t;
+    if (u == Ty::Bool) u = t;
+    locals_.push_back({b + "s", u, when(expr(u, 1, s), k, true), on_k});
+    EP held = mk(E::Fby, "", {lit(u), var(b + "s")});
+    locals_.push_back({b + "h", u, held, on_k});
+    EP inner;
+    if (r_.coin(60)) {
+      // A condition on clock k and a merge under it: a clock nested in k.
+      EP cond = u == Ty::Bool ? mk(E::Not, "", {var(b + "s")}) : mk(E::Bin, r_.coin() ? ">" : "<=", {var(b + "s"), lit(u)});
+      locals_.push_back({b + "k", Ty::Bool, cond, on_k});
+      std::string kk = b + "k";
+      EP yes = when(mk(E::Bin, u == Ty::Bool ? "and" : "+", {var(b + "s"), var(b + "h")}), kk, true);
+      EP no = when(var(b + "h"), kk, false);
+      EP m = mk(E::Merge, kk, {yes, no});
+      if (o_.instances && r_.coin(50))
+        m = std::make_shared<E>(E{E::Call, helper(u), true, "", {m, var(kk)}});  // an instance on clock k
+      locals_.push_back({b + "m", u, m, on_k});
+      inner = var(b + "m");
+    } else {
+      inner = mk(E::Bin, u == Ty::Bool ? "or" : "-", {var(b + "s"), var(b + "h")});
+    }
+    if (u != t) {  // the block computes a number; a bool block compares it
+      locals_.push_back({b + "r", u, inner, on_k});
+      inner = mk(E::Bin, ">=", {var(b + "r"), lit(u)});
+    }
+    return mk(E::Merge, k, {inner, when(expr(t, 1, s), k, false)});
+  }
+
+  std::string text(const GeneratedProgram &g, const std::vector<Local> &outputs) {
+    const bool lus = o_.dialect == Dialect::Lustre;
+    std::ostringstream s;
+    s << (lus ? "-- " : "// ") << "generated by rml gen (" << (lus ? "Lustre dialect" : "R(ML)2") << ")\n";
+    auto sig = [&](const std::vector<std::pair<std::string, Ty>> &vs) {
+      std::string r;
+      for (size_t i = 0; i < vs.size(); ++i) r += (i ? (lus ? "; " : ", ") : "") + vs[i].first + ": " + type_name(vs[i].second);
+      return r;
+    };
+    for (int t = 0; t < 3; ++t) {
+      if (!used_helper_[t]) continue;
+      Ty ty = static_cast<Ty>(t);
+      std::string n = ty == Ty::Real ? "acc_r" : ty == Ty::Int ? "acc_i" : "acc_b";
+      std::string T = type_name(ty);
+      // The state through fby (not -> pre): no nil for rml-check's initialisation proof.
+      std::string zero = ty == Ty::Real ? "0.0" : ty == Ty::Int ? "0" : "false";
+      std::string plus = ty == Ty::Bool ? " or " : " + ";
+      std::string body = "o = if r then a else (a" + plus + "(" + zero + (lus ? " -> pre o" : " fby o") + "));";
+      if (lus)
+        s << "node " << n << "(a: " << T << "; r: bool) returns (o: " << T << ");\nlet\n  " << body << "\ntel\n\n";
+      else
+        s << "node " << n << "(a: " << T << ", r: bool) -> (o: " << T << ")\n  " << body << "\n\n";
+    }
+    std::vector<std::pair<std::string, Ty>> outs;
+    for (auto &o : outputs) outs.push_back({o.name, o.type});
+    if (lus) {
+      s << "node main(" << sig(inputs_) << ") returns (" << sig(outs) << ");\n";
+      if (!locals_.empty()) {
+        s << "var\n";
+        for (auto &l : locals_) s << "  " << l.name << ": " << type_name(l.type) << (l.clock.empty() ? "" : " " + l.clock) << ";\n";
+      }
+      s << "let\n";
+    } else {
+      s << "node main(" << sig(inputs_) << ") -> (" << sig(outs) << ")\n";
+      if (g.within >= 0) s << "  assume always eventually c within " << g.within << ";\n";
+    }
+    for (auto &l : locals_) s << "  " << l.name << " = " << print(*l.rhs, o_.dialect) << ";\n";
+    for (auto &l : outputs) s << "  " << l.name << " = " << print(*l.rhs, o_.dialect) << ";\n";
+    if (lus) s << "tel\n";
+    return s.str();
+  }
+};
+
+}  // namespace
+
+GeneratedProgram generate_program(uint64_t seed, const GenOptions &o) {
+  GenOptions opts = o.dialect == Dialect::Lustre ? o.for_lustre() : o;
+  return Generator(seed, opts).run();
+}
+
+std::string generate_trace(const GeneratedProgram &p, uint64_t seed, int cycles) {
+  Rng r(seed ^ 0x5851F42D4C957F2Dull);
+  std::ostringstream s;
+  for (size_t i = 0; i < p.inputs.size(); ++i) s << (i ? "," : "") << p.inputs[i].name;
+  s << "\n";
+  int since_c = 0;
+  for (int n = 0; n < cycles; ++n) {
+    for (size_t i = 0; i < p.inputs.size(); ++i) {
+      s << (i ? "," : "");
+      const InputDecl &in = p.inputs[i];
+      switch (in.type) {
+        case Ty::Real: {
+          int q = r.range(-32, 32);
+          s << (q < 0 ? "-" : "") << quarters(q < 0 ? -q : q);
+          break;
+        }
+        case Ty::Int: s << r.range(-20, 20); break;
+        case Ty::Bool: {
+          bool v = r.coin(in.name == "c" ? 40 : 50);
+          if (in.name == "c" && p.within >= 0) {
+            if (since_c >= p.within) v = true;  // the assumption: c within every within + 1 cycles
+            since_c = v ? 0 : since_c + 1;
+          }
+          s << (v ? "T" : "F");
+          break;
+        }
+      }
+    }
+    s << "\n";
+  }
+  return s.str();
+}
+
+}  // namespace rml::gen
