@@ -1,10 +1,12 @@
-// `rml`: the toolkit's command line (fmt, parse, check, run, grad, corpus).
+// `rml`: the toolkit's command line (fmt, parse, check, run, compile, grad, corpus, gen, diff).
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 #include <new>
 #include <stdexcept>
 
 #include "tools/cli_options.hpp"
+#include "diff/diff.hpp"
 #include "tools/commands.hpp"
 
 int main(int argc, char **argv) {
@@ -112,6 +114,60 @@ int main(int argc, char **argv) {
   k->add_option("dir", corpus.dir, "folder (searched recursively)")->required();
   k->add_flag("-v,--verbose", corpus.verbose, "print every diagnostic");
 
+  rml::GenCmd gen;
+  std::vector<std::string> gen_without;
+  std::string gen_dialect = "rml";
+  auto *gn = app.add_subcommand(
+      "gen",
+      "write random programs that rml-check accepts (well-clocked, causal, productive with a proved horizon), each with "
+      "an admissible input trace: DIR/prog_K.rml (or .lus) and DIR/prog_K.csv; reproducible from --seed (src/gen/README.md)");
+  gn->add_option("--seed", gen.seed, "the seed (default 1)");
+  gn->add_option("--count", gen.count, "how many programs (default 1)")->check(CLI::Range(1, 1000000));
+  gn->add_option("-o,--output", gen.out_dir, "output folder (default rml-gen)");
+  gn->add_option("--size", gen.options.size, "at most this many locals in the main node (default 6, 1..200)");
+  gn->add_option("--depth", gen.options.depth, "expression depth (default 3, 0..8)");
+  gn->add_option("--cycles", gen.options.cycles, "trace length (default 20)");
+  gn->add_option("--without", gen_without, "features left out: post, arrows, clocks, instances, resets, funs, reals, ints")
+      ->delimiter(',');
+  gn->add_option("--dialect", gen_dialect,
+                 "rml (paper syntax, default) or lustre (Lustre V6 / Heptagon text: no post, resets or funs)");
+  gn->add_flag("--print", gen.print, "also print each program and its trace");
+  rml::add_numeric_option(gn, "--check-timeout", gen.check_timeout_s, &rml::parse_timeout,
+                          "seconds for rml-check's proof of each program (default 20)");
+
+  rml::DiffCmd diff;
+  std::vector<std::string> diff_without;
+  std::string diff_dialect = "rml";
+  auto *df = app.add_subcommand(
+      "diff",
+      "run a back end on given or generated programs and traces and compare its outputs with the oracle's, cell by cell "
+      "(presence, bools and ints exactly, reals within --ulps/--rel-tol, the oracle's unknown cells excluded). A "
+      "difference, crash, hang or malformed output is shrunk to a small program and trace, printed as a chronogram and "
+      "written to DIR/cex.*. Exit 0 all equal, 1 a failure found, 2 usage or a program rml cannot read, 3 not decided");
+  df->add_option("file", diff.file, "a program to compare on (with --inputs); without it, --count generated programs");
+  df->add_option("--inputs", diff.inputs, "its trace (CSV)");
+  df->add_option("--main", diff.main_node, "main node of the given program");
+  df->add_option("--backend", diff.backend, "a built-in back end: worklist, kleene (the oracle's two solvers), compiled, stream");
+  df->add_option("--backend-cmd", diff.backend_cmd,
+                 "the back end as a shell command: {program}, {inputs}, {outputs} (a file it writes; without it, its "
+                 "standard output) and {main} are replaced; it writes a CSV chronogram with a column per output");
+  df->add_option("--count", diff.count, "generated programs (default 100)")->check(CLI::Range(1, 10000000));
+  df->add_option("--seed", diff.seed, "the generator's seed (default 1)");
+  df->add_option("--size", diff.options.size, "generated programs: at most this many locals (default 6)");
+  df->add_option("--depth", diff.options.depth, "generated programs: expression depth (default 3)");
+  df->add_option("--cycles", diff.options.cycles, "generated traces: cycles (default 20)");
+  df->add_option("--without", diff_without, "generated programs: features left out (as rml gen)")->delimiter(',');
+  df->add_option("--dialect", diff_dialect, "the text the back end reads: rml (default) or lustre");
+  df->add_option("--ulps", diff.tolerance.ulps, "reals: equal within this many representable doubles (default 4)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 52));
+  df->add_option("--rel-tol", diff.tolerance.rel, "reals: or within this relative difference (default 0)")->check(CLI::Range(0.0, 1.0));
+  rml::add_numeric_option(df, "--timeout", diff.timeout_s, &rml::parse_timeout, "seconds for one back-end run (default 10)");
+  rml::add_numeric_option(df, "--check-timeout", diff.check_timeout_s, &rml::parse_timeout,
+                          "seconds for rml-check's proof of each program (default 20)");
+  df->add_option("-o,--output", diff.out_dir, "where a counterexample is written (default rml-diff)");
+  df->add_flag("!--no-shrink", diff.shrink, "report the failing case as found");
+  rml::add_numeric_option(df, "--shrink-time", diff.shrink_seconds, &rml::parse_timeout, "seconds for shrinking (default 120)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -120,7 +176,18 @@ int main(int argc, char **argv) {
   }
   // Out of memory is a diagnostic and exit 3 (no result), never an abort (README "Limits
   // and exit codes"); the commands catch it where they can say more.
-  const char *sub = *p ? "parse" : *f ? "fmt" : *c ? "check" : *k ? "corpus" : *r ? "run" : *g ? "grad" : *m ? "compile" : "";
+  if (*gn || *df) {
+    std::string why;
+    auto &o = *gn ? gen.options : diff.options;
+    if (!rml::gen_options(*gn ? gen_without : diff_without, *gn ? gen_dialect : diff_dialect, o, why)) {
+      std::cerr << "rml: error: " << why << "\n";
+      return rml::kFrontendError;
+    }
+    std::error_code ec;
+    diff.self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+    if (ec) diff.self = argv[0];
+  }
+  const char *sub = *p ? "parse" : *f ? "fmt" : *c ? "check" : *k ? "corpus" : *r ? "run" : *g ? "grad" : *m ? "compile" : *gn ? "gen" : *df ? "diff" : "";
   try {
     if (*p) return rml::cmd_parse(parse, std::cout, std::cerr);
     if (*f) return rml::cmd_fmt(fmt, std::cout, std::cerr);
@@ -129,6 +196,8 @@ int main(int argc, char **argv) {
     if (*r) return rml::cmd_run(run, std::cout, std::cerr);
     if (*g) return rml::cmd_grad(grad, std::cout, std::cerr);
     if (*m) return rml::cmd_compile(compile, std::cout, std::cerr);
+    if (*gn) return rml::cmd_gen(gen, std::cout, std::cerr);
+    if (*df) return rml::cmd_diff(diff, std::cout, std::cerr);
   } catch (const std::bad_alloc &) {
     std::cout.flush();
     std::cerr << "rml: error: out of memory while running 'rml " << sub << "'\n";

@@ -1,0 +1,313 @@
+// rml diff: a back end against the oracle on given or generated programs and traces. A
+// difference (or a back end that crashes, hangs or prints something that is not a
+// chronogram) is shrunk to a small program and trace that still fail, printed as a
+// chronogram with the first differing cell, and written as files that replay it.
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "diff/accept.hpp"
+#include "diff/backend.hpp"
+#include "diff/diff.hpp"
+#include "diff/lustre_print.hpp"
+#include "diff/shrink.hpp"
+#include "sema/frontend.hpp"
+#include "syntax/parser.hpp"
+#include "syntax/printer.hpp"
+#include "tools/commands.hpp"
+
+namespace rml {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  enum Kind { Equal, Differs, BackendFailed, Unusable } kind = Equal;
+  diff::Difference difference;
+  std::string message;  // BackendFailed: how; Unusable: why the case has no meaning (not accepted)
+  diff::Chronogram oracle, backend;
+  std::string backend_output;
+  size_t compared = 0, unknown = 0;
+};
+
+class Session {
+ public:
+  Session(const DiffCmd &c, std::string work, bool lustre) : c_(c), work_(std::move(work)), lustre_(lustre) {
+    if (!c.backend_cmd.empty()) {
+      cmd_.tmpl = c.backend_cmd;
+    } else {
+      std::string flags = c.backend == "kleene" ? " --solver kleene" : c.backend == "compiled" ? " --backend compiled"
+                        : c.backend == "stream" ? " --backend stream" : "";
+      cmd_.tmpl = diff::shell_quote(c.self) + " run {program} --main {main} --inputs {inputs} --format csv" + flags;
+    }
+    cmd_.timeout_s = c.timeout_s;
+  }
+  const diff::BackendCommand &command() const { return cmd_; }
+  const char *ext() const { return lustre_ ? ".lus" : ".rml"; }
+
+  // Runs one case: accepted by rml-check, the oracle's chronogram, the back end's.
+  // `known`: the case's program is already accepted (a fresh draw), with these outputs.
+  Outcome run(const diff::Case &k, const std::string &main, const diff::Acceptance *known = nullptr) {
+    Outcome o;
+    diff::Acceptance a;
+    if (known) a.accepted = true, a.main = known->main, a.outputs = known->outputs;
+    else a = diff::accept("<case>", k.program, main, c_.check_timeout_s);
+    if (!a.accepted) {
+      o.kind = Outcome::Unusable;
+      o.message = a.why;
+      return o;
+    }
+    std::string prog = work_ + "/program" + ext(), in = work_ + "/inputs.csv", outp = work_ + "/outputs.csv";
+    std::ofstream(prog) << k.program;
+    std::ofstream(in) << k.trace;
+    RunCmd r;
+    r.file = prog;
+    r.main_node = a.main;
+    r.inputs = in;
+    r.format = oracle::Format::Csv;
+    r.show = a.outputs;
+    std::ostringstream oout, oerr;
+    int rc = cmd_run(r, oout, oerr);
+    std::string why;
+    auto oracle = diff::read_chronogram(oout.str(), why);
+    if ((rc != kOk && rc != kFalsified) || !oracle) {
+      o.kind = Outcome::Unusable;
+      o.message = "the oracle did not run the case: " + oerr.str();
+      return o;
+    }
+    o.oracle = *oracle;
+    diff::BackendRun b = diff::run_backend(cmd_, prog, in, outp, a.main);
+    o.backend_output = b.output;
+    if (b.status != diff::BackendRun::Ok) {
+      o.kind = Outcome::BackendFailed;
+      o.message = "the back end " + b.describe() + (b.stderr_text.empty() ? "" : ": " + first_lines(b.stderr_text, 6));
+      return o;
+    }
+    auto back = diff::read_chronogram(b.output, why);
+    if (!back) {
+      o.kind = Outcome::BackendFailed;
+      o.message = "the back end's output is not a chronogram (CSV: a header, a row per cycle): " + why;
+      return o;
+    }
+    o.backend = *back;
+    o.difference = diff::compare(o.oracle, o.backend, a.outputs, c_.tolerance);
+    for (auto &row : o.oracle.rows)
+      for (auto &v : a.outputs) {
+        int col = o.oracle.column(v);
+        if (col < 0) continue;
+        ++o.compared;
+        if (row[static_cast<size_t>(col)] == "?") ++o.unknown;
+      }
+    o.kind = o.difference.kind == diff::Difference::None ? Outcome::Equal : Outcome::Differs;
+    return o;
+  }
+
+  static std::string first_lines(const std::string &s, int n) {
+    size_t at = 0;
+    for (int i = 0; i < n && at != std::string::npos; ++i) at = s.find('\n', at + 1);
+    return at == std::string::npos ? s : s.substr(0, at) + "\n...";
+  }
+
+ private:
+  const DiffCmd &c_;
+  std::string work_;
+  bool lustre_;
+  diff::BackendCommand cmd_;
+};
+
+// The chronogram of a failing case: inputs, then each output as the oracle and the back
+// end give it, the first differing cell marked with '*'.
+std::string chronogram(const diff::Case &k, const Outcome &o, const std::vector<std::string> &outputs) {
+  std::string why;
+  auto in = diff::read_chronogram(k.trace, why);
+  std::vector<std::vector<std::string>> rows;
+  size_t cycles = o.oracle.rows.size();
+  std::vector<std::string> head{"cycle"};
+  for (size_t n = 0; n < cycles; ++n) head.push_back(std::to_string(n));
+  rows.push_back(head);
+  if (in)
+    for (size_t j = 0; j < in->columns.size(); ++j) {
+      std::vector<std::string> r{in->columns[j]};
+      for (size_t n = 0; n < cycles; ++n) r.push_back(n < in->rows.size() ? in->rows[n][j] : "");
+      rows.push_back(r);
+    }
+  for (auto &v : outputs) {
+    int oc = o.oracle.column(v), bc = o.backend.column(v);
+    std::vector<std::string> ro{v + " (oracle)"}, rb{v + " (back end)"};
+    for (size_t n = 0; n < cycles; ++n) {
+      ro.push_back(oc < 0 ? "" : o.oracle.rows[n][static_cast<size_t>(oc)]);
+      std::string cell = bc >= 0 && n < o.backend.rows.size() ? o.backend.rows[n][static_cast<size_t>(bc)] : "";
+      if (o.difference.kind == diff::Difference::Cell && o.difference.var == v && o.difference.cycle == n) cell += "*";
+      rb.push_back(cell);
+    }
+    rows.push_back(ro);
+    if (bc >= 0) rows.push_back(rb);
+  }
+  std::vector<size_t> width;
+  for (auto &r : rows)
+    for (size_t i = 0; i < r.size(); ++i) {
+      if (width.size() <= i) width.push_back(0);
+      width[i] = std::max(width[i], r[i].size());
+    }
+  std::string s;
+  for (auto &r : rows) {
+    std::string line = "    ";
+    for (size_t i = 0; i < r.size(); ++i) line += r[i] + std::string(width[i] - r[i].size() + 2, ' ');
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    s += line + "\n";
+  }
+  return s;
+}
+
+}  // namespace
+
+int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
+  if (c.backend.empty() == c.backend_cmd.empty()) {
+    err << "rml diff: error: give one back end: --backend worklist|kleene|compiled|stream, or --backend-cmd 'CMD {program} {inputs} > {outputs}'\n";
+    return kFrontendError;
+  }
+  static const char *builtins[] = {"worklist", "kleene", "compiled", "stream"};
+  if (!c.backend.empty() && std::find(std::begin(builtins), std::end(builtins), c.backend) == std::end(builtins)) {
+    err << "rml diff: error: --backend: expected worklist, kleene, compiled or stream, got '" << c.backend << "'\n";
+    return kFrontendError;
+  }
+  if (!c.file.empty() && c.inputs.empty()) {
+    err << "rml diff: error: a given program needs its trace: --inputs TRACE.csv\n";
+    return kFrontendError;
+  }
+  std::error_code ec;
+  fs::create_directories(c.out_dir, ec);
+  char tmpl[] = "/tmp/rml-diff-XXXXXX";
+  const char *work = ::mkdtemp(tmpl);
+  if (ec || !work) {
+    err << "rml diff: error: cannot make the folder '" << c.out_dir << "' or a scratch folder\n";
+    return kFrontendError;
+  }
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+      std::error_code e;
+      fs::remove_all(dir, e);
+    }
+  } cleanup{work};
+  bool lustre = c.file.empty() ? c.options.dialect == gen::Dialect::Lustre
+                               : fs::path(c.file).extension() == ".lus";
+  Session s(c, work, lustre);
+
+  // Printing a shrinking candidate in the back end's dialect, and reading one back.
+  diff::ShrinkHooks hooks;
+  hooks.parse = [](const std::string &text, Program &p) {
+    auto r = run_frontend("<case>", text, FrontendOptions{true, false, {}});
+    if (!r->parsed_ok) return false;
+    p = std::move(r->user);
+    return true;
+  };
+  hooks.print = [lustre](const Program &p, std::string &text) {
+    std::string why;
+    if (!lustre) {
+      text = print_program(p);
+      return true;
+    }
+    auto t = diff::print_lustre(p, why);
+    if (t) text = *t;
+    return t.has_value();
+  };
+
+  size_t cells = 0, unknown = 0;
+  int refused = 0;
+  int total = c.file.empty() ? c.count : 1;
+  for (int k = 0; k < total; ++k) {
+    diff::Case cs;
+    diff::Acceptance drawn;
+    std::string main = c.main_node, label;
+    if (!c.file.empty()) {
+      std::string io;
+      auto text = read_file(c.file, io), trace = read_file(c.inputs, io);
+      if (!text || !trace) {
+        err << "rml: error: " << io << "\n";
+        return kFrontendError;
+      }
+      cs = {*text, *trace};
+      label = c.file;
+    } else {
+      uint64_t seed = gen::program_seed(c.seed, static_cast<uint64_t>(k));
+      gen::GeneratedProgram p;
+      if (!draw_accepted(seed, c.options, c.check_timeout_s, p, refused, err, &drawn)) {
+        err << "rml diff: error: 50 draws for program " << k << " were all refused by rml-check\n";
+        return kUnknown;
+      }
+      cs = {p.text, gen::generate_trace(p, seed, c.options.cycles)};
+      main = p.main;
+      label = "program " + std::to_string(k) + " of seed " + std::to_string(c.seed);
+    }
+    Outcome o = s.run(cs, main, c.file.empty() ? &drawn : nullptr);
+    if (o.kind == Outcome::Unusable) {
+      diff::Acceptance a = diff::accept(c.file.empty() ? "<generated>" : c.file, cs.program, main, c.check_timeout_s);
+      err << (a.why.empty() ? o.message : a.why);
+      err << "rml diff: error[diff.unchecked]: " << label << " is not accepted by rml-check, so it has no one meaning to compare\n";
+      return a.rc ? a.rc : kUnknown;
+    }
+    cells += o.compared;
+    unknown += o.unknown;
+    if (o.kind == Outcome::Equal) continue;
+
+    // A failure: shrink it, keeping the kind of failure (a difference stays a difference).
+    diff::Acceptance a0 = diff::accept("<case>", cs.program, main, c.check_timeout_s);
+    const std::string main_name = a0.main;
+    const int eqs0 = diff::count_equations(hooks, cs.program), cyc0 = diff::count_cycles(cs.trace);
+    const Outcome::Kind kind = o.kind;
+    diff::ShrinkStats st;
+    diff::Case small = cs;
+    if (c.shrink) {
+      hooks.main = main_name;
+      hooks.fails = [&](const diff::Case &cand) { return s.run(cand, main_name).kind == kind; };
+      diff::ShrinkLimits lim;
+      lim.seconds = c.shrink_seconds;
+      small = diff::shrink(cs, hooks, lim, st);
+    }
+    Outcome f = s.run(small, main_name);  // the shrunk case, run again for the report
+    diff::Acceptance af = diff::accept("<case>", small.program, main_name, c.check_timeout_s);
+    std::string base = c.out_dir + "/cex";
+    std::ofstream(base + s.ext()) << small.program;
+    std::ofstream(base + ".csv") << small.trace;
+    std::ofstream(base + ".oracle.csv") << [&] {
+      std::string t;
+      for (size_t i = 0; i < f.oracle.columns.size(); ++i) t += (i ? "," : "") + f.oracle.columns[i];
+      t += "\n";
+      for (auto &r : f.oracle.rows) {
+        for (size_t i = 0; i < r.size(); ++i) t += (i ? "," : "") + r[i];
+        t += "\n";
+      }
+      return t;
+    }();
+    std::ofstream(base + ".backend.out") << f.backend_output;
+    out << "rml diff: " << label << ": "
+        << (kind == Outcome::Differs ? "the back end differs from the oracle: " + o.difference.describe() : o.message) << "\n";
+    if (c.shrink)
+      out << "shrunk from " << eqs0 << " equations and " << cyc0 << " cycles to " << diff::count_equations(hooks, small.program)
+          << " equations and " << diff::count_cycles(small.trace) << " cycles (" << st.tried << " candidates tried, " << st.kept
+          << " kept" << (st.stopped_at_limit ? "; stopped at the shrinking limit" : "") << "):\n";
+    out << "\n" << small.program << "\n";
+    if (f.kind == Outcome::Differs) {
+      out << chronogram(small, f, af.outputs) << "\n";
+      out << "first difference: " << f.difference.describe() << "\n";
+    } else {
+      out << f.message << "\n";
+    }
+    out << "files: " << base << s.ext() << " (program), " << base << ".csv (trace), " << base << ".oracle.csv, " << base
+        << ".backend.out\n";
+    out << "replay: rml diff " << base << s.ext() << " --inputs " << base << ".csv --main " << main_name
+        << (c.backend_cmd.empty() ? " --backend " + c.backend : " --backend-cmd " + diff::shell_quote(c.backend_cmd)) << "\n";
+    return kFalsified;
+  }
+  out << "rml diff: " << total << " program" << (total == 1 ? "" : "s") << ", all equal (" << cells << " output cells compared, "
+      << unknown << " unknown cells of the oracle excluded; back end: "
+      << (c.backend.empty() ? s.command().tmpl : c.backend + ", rml run's") << ")\n";
+  return kOk;
+}
+
+}  // namespace rml

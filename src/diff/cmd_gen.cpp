@@ -1,0 +1,87 @@
+// rml gen: programs drawn from a seed, each kept only once rml-check accepts it (another
+// draw from the same seed otherwise), written with an admissible trace.
+#include <filesystem>
+#include <fstream>
+
+#include "diff/accept.hpp"
+#include "diff/diff.hpp"
+#include "tools/commands.hpp"
+
+namespace rml {
+
+bool gen_options(const std::vector<std::string> &without, const std::string &dialect, gen::GenOptions &o, std::string &error) {
+  for (auto &f : without) {
+    bool *flag = f == "post" ? &o.post : f == "arrows" ? &o.arrows : f == "clocks" ? &o.clocks : f == "instances" ? &o.instances
+               : f == "resets" ? &o.resets : f == "funs" ? &o.funs : f == "reals" ? &o.reals : f == "ints" ? &o.ints : nullptr;
+    if (!flag) {
+      error = "--without: unknown feature '" + f + "' (post, arrows, clocks, instances, resets, funs, reals, ints)";
+      return false;
+    }
+    *flag = false;
+  }
+  if (dialect == "lustre") o = o.for_lustre();
+  else if (dialect != "rml") {
+    error = "--dialect: expected rml or lustre, got '" + dialect + "'";
+    return false;
+  }
+  if (o.size < 1 || o.size > 200 || o.depth < 0 || o.depth > 8 || o.cycles < 1 || o.cycles > 100000) {
+    error = "--size must be 1..200, --depth 0..8 and --cycles 1..100000";
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+const char *extension(const gen::GenOptions &o) { return o.dialect == gen::Dialect::Lustre ? ".lus" : ".rml"; }
+
+}  // namespace
+
+bool draw_accepted(uint64_t seed, const gen::GenOptions &o, double timeout_s, gen::GeneratedProgram &p, int &refused,
+                   std::ostream &err, diff::Acceptance *accepted) {
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    p = gen::generate_program(gen::program_seed(seed, static_cast<uint64_t>(attempt)), o);
+    diff::Acceptance a = diff::accept(std::string("<generated") + extension(o) + ">", p.text, p.main, timeout_s);
+    if (a.accepted) {
+      if (accepted) *accepted = std::move(a);
+      return true;
+    }
+    ++refused;
+    err << "rml gen: note: a draw was refused (" << (a.rc == kUnknown ? "unknown" : "rejected") << "), drawn again: "
+        << a.why.substr(0, a.why.find('\n')) << "\n";
+  }
+  return false;
+}
+
+int cmd_gen(const GenCmd &c, std::ostream &out, std::ostream &err) {
+  std::error_code ec;
+  std::filesystem::create_directories(c.out_dir, ec);
+  if (ec) {
+    err << "rml: error: cannot make the folder '" << c.out_dir << "': " << ec.message() << "\n";
+    return kFrontendError;
+  }
+  int refused = 0;
+  for (int k = 0; k < c.count; ++k) {
+    uint64_t seed = gen::program_seed(c.seed, static_cast<uint64_t>(k));
+    gen::GeneratedProgram p;
+    if (!draw_accepted(seed, c.options, c.check_timeout_s, p, refused, err)) {
+      err << "rml gen: error: 50 draws for program " << k << " were all refused by rml-check\n";
+      return kUnknown;
+    }
+    std::string trace = gen::generate_trace(p, seed, c.options.cycles);
+    std::string base = c.out_dir + "/prog_" + std::to_string(k);
+    std::ofstream(base + extension(c.options)) << p.text;
+    std::ofstream(base + ".csv") << trace;
+    if (!std::ofstream(base + ".csv", std::ios::app)) {
+      err << "rml: error: cannot write '" << base << ".csv'\n";
+      return kFrontendError;
+    }
+    if (c.print) out << p.text << "\n// trace (" << base << ".csv)\n" << trace << "\n";
+  }
+  out << "rml gen: " << c.count << " program" << (c.count == 1 ? "" : "s") << " (seed " << c.seed << ") in " << c.out_dir
+      << "/prog_K" << extension(c.options) << " with traces prog_K.csv, each accepted by rml-check"
+      << (refused ? " (" + std::to_string(refused) + " draws refused and drawn again)" : "") << "\n";
+  return kOk;
+}
+
+}  // namespace rml

@@ -1,0 +1,52 @@
+// `rml gen` (random programs rml-check accepts, with traces) and `rml diff` (a back end
+// against the oracle, cell by cell, a failure shrunk to a small counterexample).
+#pragma once
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "diff/accept.hpp"
+#include "diff/compare.hpp"
+#include "gen/program_gen.hpp"
+
+namespace rml {
+
+// The generator's options from `--size`, `--cycles`, `--without FEATURE,...`, `--dialect`;
+// false with `error` for an unknown feature or dialect.
+bool gen_options(const std::vector<std::string> &without, const std::string &dialect, gen::GenOptions &o, std::string &error);
+
+// Draws the program of `seed` until rml-check accepts it (at most 50 draws, each refusal
+// said on `err`): programs are built to be accepted, so a refusal is rare. `accepted`
+// receives the check's result (main node, outputs).
+bool draw_accepted(uint64_t seed, const gen::GenOptions &o, double timeout_s, gen::GeneratedProgram &p, int &refused,
+                   std::ostream &err, diff::Acceptance *accepted = nullptr);
+
+struct GenCmd {
+  uint64_t seed = 1;
+  int count = 1;
+  std::string out_dir = "rml-gen";
+  gen::GenOptions options;
+  double check_timeout_s = 20;
+  bool print = false;  // also print each program and trace on stdout
+};
+int cmd_gen(const GenCmd &c, std::ostream &out, std::ostream &err);
+
+struct DiffCmd {
+  std::string file, inputs, main_node;  // a given program and trace; else generated ones
+  int count = 100;
+  uint64_t seed = 1;
+  gen::GenOptions options;
+  std::string backend;       // a built-in back end: worklist, kleene, compiled, stream
+  std::string backend_cmd;   // or a command template ({program} {inputs} {outputs} {main})
+  double timeout_s = 10;     // per back-end run
+  double check_timeout_s = 20;
+  diff::Tolerance tolerance;
+  std::string out_dir = "rml-diff";
+  bool shrink = true;
+  double shrink_seconds = 120;
+  std::string self;          // this executable (built-in back ends run `SELF run ...`)
+};
+int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err);
+
+}  // namespace rml
