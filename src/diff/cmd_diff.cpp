@@ -14,6 +14,8 @@
 #include "diff/diff.hpp"
 #include "diff/lustre_print.hpp"
 #include "diff/shrink.hpp"
+#include "formats/svg.hpp"
+#include "formats/vcd.hpp"
 #include "sema/frontend.hpp"
 #include "syntax/parser.hpp"
 #include "syntax/printer.hpp"
@@ -163,6 +165,31 @@ std::string chronogram(const diff::Case &k, const Outcome &o, const std::vector<
   return s;
 }
 
+// Inputs, then for each output its oracle column (`o`) and back-end column (`o_backend`).
+formats::ChronogramTable side_by_side(const diff::Case &k, const Outcome &o, const std::vector<std::string> &outputs) {
+  formats::ChronogramTable t;
+  std::string why;
+  auto in = diff::read_chronogram(k.trace, why);
+  size_t cycles = o.oracle.rows.size();
+  t.rows.assign(cycles, {});
+  if (in)
+    for (size_t j = 0; j < in->columns.size(); ++j) {
+      t.names.push_back(in->columns[j]);
+      for (size_t n = 0; n < cycles; ++n) t.rows[n].push_back(n < in->rows.size() ? in->rows[n][j] : "?");
+    }
+  for (auto &v : outputs) {
+    int oc = o.oracle.column(v), bc = o.backend.column(v);
+    if (oc < 0) continue;
+    t.names.push_back(v);
+    for (size_t n = 0; n < cycles; ++n) t.rows[n].push_back(o.oracle.rows[n][static_cast<size_t>(oc)]);
+    if (bc < 0) continue;
+    t.names.push_back(v + "_backend");
+    for (size_t n = 0; n < cycles; ++n)
+      t.rows[n].push_back(n < o.backend.rows.size() ? o.backend.rows[n][static_cast<size_t>(bc)] : "?");
+  }
+  return t;
+}
+
 }  // namespace
 
 int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
@@ -285,6 +312,25 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
       return t;
     }();
     std::ofstream(base + ".backend.out") << f.backend_output;
+    // The same chronogram as a waveform and a drawing (inputs, then each output as the
+    // oracle and the back end give it; the first difference marked in the drawing).
+    std::string pictures;
+    if (f.kind == Outcome::Differs) {
+      formats::ChronogramTable t = side_by_side(small, f, af.outputs);
+      std::vector<formats::CellMark> marks;
+      auto col = std::find(t.names.begin(), t.names.end(), f.difference.var + "_backend");
+      if (f.difference.kind == diff::Difference::Cell && col != t.names.end())
+        marks.push_back({static_cast<size_t>(col - t.names.begin()), f.difference.cycle});
+      std::ofstream(base + ".svg") << formats::write_svg(t, "rml diff: " + label, marks);
+      pictures = ", " + base + ".svg";
+      try {
+        std::string vcd = formats::write_vcd(t, main_name, "rml diff: " + label);
+        std::ofstream(base + ".vcd") << vcd;
+        pictures += ", " + base + ".vcd";
+      } catch (formats::VcdError &) {
+        // tensors: the CSV files and the drawing hold them
+      }
+    }
     out << "rml diff: " << label << ": "
         << (kind == Outcome::Differs ? "the back end differs from the oracle: " + o.difference.describe() : o.message) << "\n";
     if (c.shrink)
@@ -299,7 +345,7 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
       out << f.message << "\n";
     }
     out << "files: " << base << s.ext() << " (program), " << base << ".csv (trace), " << base << ".oracle.csv, " << base
-        << ".backend.out\n";
+        << ".backend.out" << pictures << "\n";
     out << "replay: rml diff " << base << s.ext() << " --inputs " << base << ".csv --main " << main_name
         << (c.backend_cmd.empty() ? " --backend " + c.backend : " --backend-cmd " + diff::shell_quote(c.backend_cmd)) << "\n";
     return kFalsified;

@@ -1,9 +1,13 @@
 #include "diff/compare.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+
+#include "formats/chronogram_table.hpp"
 
 namespace rml::diff {
 
@@ -18,25 +22,6 @@ namespace {
 std::string trim(const std::string &s) {
   size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
-// Cells split at commas outside brackets.
-std::vector<std::string> split_row(const std::string &line) {
-  std::vector<std::string> cells;
-  std::string cur;
-  int depth = 0;
-  for (char ch : line) {
-    if (ch == '[') ++depth;
-    if (ch == ']') --depth;
-    if (ch == ',' && depth <= 0) {
-      cells.push_back(trim(cur));
-      cur.clear();
-    } else {
-      cur += ch;
-    }
-  }
-  cells.push_back(trim(cur));
-  return cells;
 }
 
 std::optional<double> real_of(const std::string &s) {
@@ -94,38 +79,9 @@ bool scalar_equal(const std::string &o, const std::string &b, const Tolerance &t
 }  // namespace
 
 std::optional<Chronogram> read_chronogram(const std::string &text, std::string &error) {
-  Chronogram c;
-  std::istringstream in(text);
-  std::string line;
-  size_t n = 0;
-  bool header = false;
-  while (std::getline(in, line)) {
-    ++n;
-    std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
-    auto cells = split_row(t);
-    if (!header) {
-      c.columns = cells;
-      header = true;
-      for (auto &col : c.columns)
-        if (col.empty()) {
-          error = "line " + std::to_string(n) + ": an empty column name in the header";
-          return std::nullopt;
-        }
-      continue;
-    }
-    if (cells.size() != c.columns.size()) {
-      error = "line " + std::to_string(n) + ": " + std::to_string(cells.size()) + " cells, but the header names " +
-              std::to_string(c.columns.size()) + " columns";
-      return std::nullopt;
-    }
-    c.rows.push_back(std::move(cells));
-  }
-  if (!header) {
-    error = "no header line (expected the names of the columns, then a row per cycle)";
-    return std::nullopt;
-  }
-  return c;
+  formats::ChronogramTable t;
+  if (!formats::read_csv_chronogram(text, t, error)) return std::nullopt;
+  return Chronogram{std::move(t.names), std::move(t.rows)};
 }
 
 bool reals_equal(double a, double b, const Tolerance &t) {

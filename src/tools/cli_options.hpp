@@ -49,7 +49,16 @@ CLI::Option *add_choice_option(CLI::App *app, const std::string &name, E &dest,
 inline void add_check_options(CLI::App *app, CheckCmd &check) {
   app->add_option("file", check.file, "source file")->required();
   app->add_option("--main", check.main_node, "main node (default: the file's '// main:' header, else every node without static parameters)");
-  app->add_flag("--json", check.json, "JSON output (one object per property)");
+  app->add_flag("--json", check.json, "JSON output (one object per property); the same as --format json");
+  app->add_option_function<std::string>(
+         "--format",
+         [&check](const std::string &f) {
+           check.format = f;
+           check.json = f != "text";
+         },
+         "text (default), json, sarif (SARIF 2.1.0 for code scanning), junit (JUnit XML for CI test reports) or kind2 "
+         "(Kind 2's JSON results)")
+      ->check(CLI::IsMember({"text", "json", "sarif", "junit", "kind2"}));
   add_numeric_option(app, "--timeout", check.timeout_s, &parse_timeout,
                      "seconds for the whole check, > 0 and <= 86400 (default 20); reaching it gives 'unknown'");
   app->add_option("--assume", check.assume, "an extra assumption on the main node, e.g. 'always eventually bp within 8'");

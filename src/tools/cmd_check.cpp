@@ -10,6 +10,10 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
+#include "formats/svg.hpp"
+#include "formats/vcd.hpp"
+#include "tools/check_formats.hpp"
+
 #include "checker/checker.hpp"
 #include "core/normalize.hpp"
 #include "driver/elaborated.hpp"
@@ -33,6 +37,28 @@ void print_findings(const check::PropertyResult &p, std::ostream &out) {
     d.span = f.span;
     if (f.span.valid()) out << render(d);
     else out << "  " << f.rule << ": " << f.message << "\n";
+  }
+}
+
+// Next to a counterexample's trace NAME.csv, its replayed chronogram as a waveform
+// (NAME.vcd) and a drawing (NAME.svg, the failing cell boxed); a tensor has no waveform.
+void write_pictures(const std::string &cex_csv, const std::string &csv, const std::string &title, const check::PropertyResult &p,
+                    const core::Program &prog) {
+  formats::ChronogramTable t;
+  std::string why;
+  if (csv.empty() || !formats::read_csv_chronogram(csv, t, why)) return;
+  std::string base = cex_csv.substr(0, cex_csv.size() - 4);
+  std::vector<formats::CellMark> marks;
+  if (p.cex->required) {
+    auto printed = core::printed_names(prog);
+    const std::string &v = p.cex->required->var;
+    auto col = std::find(t.names.begin(), t.names.end(), printed.count(v) ? printed.at(v) : v);
+    if (col != t.names.end()) marks.push_back({static_cast<size_t>(col - t.names.begin()), p.cex->required->cycle});
+  }
+  std::ofstream(base + ".svg", std::ios::binary | std::ios::trunc) << formats::write_svg(t, title, marks);
+  try {
+    std::ofstream(base + ".vcd", std::ios::binary | std::ios::trunc) << formats::write_vcd(t, prog.main, title);
+  } catch (formats::VcdError &) {
   }
 }
 
@@ -63,7 +89,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
       }
       j.push_back(o);
     }
-    out << nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", j}}.dump(2) << "\n";
+    out << render_check_report(nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", j}}, c.format, c.version);
     return kFrontendError;
   }
   if (int rc = report(*r, err)) return rc;
@@ -74,7 +100,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     if (!check_main_name(*r, c.main_node, why)) {
       if (!c.json) err << why.str();
       else  // the diagnostic's text, in the JSON shape of the other front-end errors
-        out << nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", nlohmann::json::array({{{"kind", "frontend"}, {"severity", "error"}, {"rule", "main.unknown"}, {"message", why.str()}}})}}.dump(2) << "\n";
+        out << render_check_report(nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", nlohmann::json::array({{{"kind", "frontend"}, {"severity", "error"}, {"rule", "main.unknown"}, {"message", why.str()}}})}}, c.format, c.version);
       return kFrontendError;
     }
     mains.push_back(c.main_node);
@@ -82,7 +108,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
   else mains = main_candidates(*r);
   if (c.frontend_only) {
     if (!c.json) out << c.file << ": front end ok (" << user_nodes(*r).size() << " nodes)\n";
-    else out << nlohmann::json{{"file", c.file}, {"verdict", "ok"}, {"diagnostics", nlohmann::json::array()}}.dump(2) << "\n";
+    else out << render_check_report(nlohmann::json{{"file", c.file}, {"verdict", "ok"}, {"diagnostics", nlohmann::json::array()}}, c.format, c.version);
     return kOk;
   }
   if (mains.empty()) {  // nothing to check is not a success (README "Limits and exit codes")
@@ -92,7 +118,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
       err << "rml-check: error: " << c.file << ": no node to check: " << why
           << "; --frontend-only checks names, types and shapes only\n";
     else
-      out << nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", nlohmann::json::array({{{"kind", "frontend"}, {"severity", "error"}, {"rule", "check.no-node"}, {"message", "no node to check: " + why}}})}}.dump(2) << "\n";
+      out << render_check_report(nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", nlohmann::json::array({{{"kind", "frontend"}, {"severity", "error"}, {"rule", "check.no-node"}, {"message", "no node to check: " + why}}})}}, c.format, c.version);
     return kFrontendError;
   }
   if (!c.assume.empty()) {
@@ -160,7 +186,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     if (!c.json) out << c.file << ": node " << main << "\n";
     size_t cex_no = 0;
     for (auto &p : rep.properties) {
-      std::string chronogram, cex_file, replay_show;
+      std::string chronogram, chronogram_csv, cex_file, replay_show;
       if (p.cex) {
         try {
           oracle::Oracle orc(r->checked, prog, elab.clocks);
@@ -174,6 +200,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
           std::vector<std::string> labels;
           for (auto &v : show) labels.push_back(printed.count(v) ? printed.at(v) : v);
           chronogram = format_chronogram(res, show, oracle::Format::Table, labels, &prog);
+          chronogram_csv = format_chronogram(res, show, oracle::Format::Csv, labels, &prog);
           // The replay shows what rml run shows by default (inputs, outputs) and the
           // variables the counterexample blames, which it would not.
           std::vector<std::string> replay = show;
@@ -211,6 +238,8 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
             err << "rml-check: error: cannot write the counterexample trace to '" << cex_file << "': " << std::strerror(errno)
                 << " (printed inline instead)\n";
             cex_file.clear();
+          } else {
+            write_pictures(cex_file, chronogram_csv, main + ": " + p.kind + " " + check::verdict_name(p.verdict), p, prog);
           }
         }
       }
@@ -292,7 +321,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     }
     jreports.push_back(jr);
   }
-  if (c.json) out << nlohmann::json{{"file", c.file}, {"reports", jreports}}.dump(2) << "\n";
+  if (c.json) out << render_check_report(nlohmann::json{{"file", c.file}, {"reports", jreports}}, c.format, c.version);
   return worst;
 }
 

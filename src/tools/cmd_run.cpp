@@ -7,7 +7,12 @@
 #include <map>
 #include <memory>
 
+#include <cstdlib>
+#include <sstream>
+
 #include "driver/compiled_funs.hpp"
+#include "formats/svg.hpp"
+#include "formats/vcd.hpp"
 #include "driver/elaborated.hpp"
 #include "core/normalize.hpp"
 #include "oracle/oracle.hpp"
@@ -22,6 +27,38 @@
 namespace rml {
 
 int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
+  if (c.picture != Picture::None) {
+    // Drawn from the CSV chronogram, whichever backend computed it; the cells named by
+    // --require-known/--require-true are marked in the SVG.
+    RunCmd csv = c;
+    csv.picture = Picture::None;
+    csv.format = oracle::Format::Csv;
+    std::ostringstream text;
+    int rc = cmd_run(csv, text, err);
+    formats::ChronogramTable t;
+    std::string why;
+    if (text.str().empty() || !formats::read_csv_chronogram(text.str(), t, why)) return rc ? rc : kUnknown;
+    std::string title = c.file + (c.main_node.empty() ? "" : " (" + c.main_node + ")");
+    if (c.picture == Picture::Vcd) {
+      try {
+        out << formats::write_vcd(t, "main", "rml run " + title);
+      } catch (formats::VcdError &e) {
+        err << "rml: error: --format vcd: " << e.what() << "\n";
+        return kFrontendError;
+      }
+      return rc;
+    }
+    std::vector<formats::CellMark> marks;
+    for (auto *cells : {&c.require_known, &c.require_true})
+      for (auto &cell : *cells) {
+        size_t at = cell.rfind('@');
+        auto col = std::find(t.names.begin(), t.names.end(), cell.substr(0, at));
+        if (at != std::string::npos && col != t.names.end())
+          marks.push_back({static_cast<size_t>(col - t.names.begin()), std::strtoul(cell.c_str() + at + 1, nullptr, 10)});
+      }
+    out << formats::write_svg(t, title, marks);
+    return rc;
+  }
   std::string bad;
   if (c.cycles && !parse_cycles(std::to_string(c.cycles), bad)) {
     err << "rml: error: " << bad << "\n";

@@ -51,7 +51,9 @@ int cmd_fmt(const FmtCmd &c, std::ostream &out, std::ostream &err);
 struct CheckCmd {
   std::string file;
   std::string main_node;
-  bool json = false;
+  bool json = false;                 // a structured report (--json, --format json|sarif|junit|kind2)
+  std::string format = "json";       // which, when json (tools/check_formats.hpp)
+  std::string version;               // the tool's version, for SARIF and Kind 2's options object
   double timeout_s = 20;             // seconds for the whole check, (0, kMaxTimeoutSeconds]
   std::vector<std::string> assume;  // extra assumptions, e.g. "always eventually bp within 8"
   bool explain = false;             // print the SMT-LIB obligations
@@ -65,6 +67,9 @@ struct CheckCmd {
 };
 int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err);
 
+// A chronogram drawn rather than printed (rml run --format vcd|svg; src/formats).
+enum class Picture { None, Vcd, Svg };
+
 struct RunCmd {
   std::string file, main_node, inputs;
   size_t cycles = 0;                 // 0: the trace's length (10 when the node has no inputs); else 1..kMaxCycles
@@ -72,6 +77,7 @@ struct RunCmd {
   std::vector<std::string> show;     // empty: inputs and outputs
   bool show_all = false;
   oracle::Format format = oracle::Format::Table;
+  Picture picture = Picture::None;  // vcd / svg: the CSV chronogram, drawn
   oracle::Solver solver = oracle::Solver::Worklist;
   bool post_clock_data = false, strict_when_merge = false, lazy_if = false;
   bool strict_assume = false;        // a trace that breaks an `assume` of the main node: error (exit 1), not a warning

@@ -14,6 +14,7 @@ int main(int argc, char **argv) {
   app.set_version_flag("--version", std::string("rml-check ") + RML_VERSION);
   rml::CheckCmd check;
   rml::add_check_options(&app, check);
+  check.version = RML_VERSION;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

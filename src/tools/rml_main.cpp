@@ -29,6 +29,7 @@ int main(int argc, char **argv) {
   rml::CheckCmd check;
   auto *c = app.add_subcommand("check", "verify a program (as rml-check): front end, clocks, causality, productivity");
   rml::add_check_options(c, check);
+  check.version = RML_VERSION;
 
   rml::RunCmd run;
   auto *r = app.add_subcommand("run", "run a node on an input trace with the oracle; print its chronogram");
@@ -41,9 +42,14 @@ int main(int argc, char **argv) {
                           "memory cap of the run (streams, inputs, printed chronogram), e.g. 4G; 1M..1T (default 2G)");
   r->add_option("--show", run.show, "variables to show, named as 'rml parse --normalized' prints them (default: inputs and outputs)")->delimiter(',');
   r->add_flag("--all", run.show_all, "show every variable of the elaborated program");
-  rml::add_choice_option(r, "--format", run.format,
-                         {{"table", rml::oracle::Format::Table}, {"csv", rml::oracle::Format::Csv}, {"json", rml::oracle::Format::Json}},
-                         "table, csv or json");
+  r->add_option_function<std::string>(
+       "--format",
+       [&run](const std::string &t) {
+         run.picture = t == "vcd" ? rml::Picture::Vcd : t == "svg" ? rml::Picture::Svg : rml::Picture::None;
+         run.format = t == "table" ? rml::oracle::Format::Table : t == "json" ? rml::oracle::Format::Json : rml::oracle::Format::Csv;
+       },
+       "table, csv, json, vcd (a waveform: GTKWave) or svg (the paper's chronogram drawing)")
+      ->check(CLI::IsMember({"table", "csv", "json", "vcd", "svg"}));
   rml::add_choice_option(r, "--solver", run.solver,
                          {{"worklist", rml::oracle::Solver::Worklist}, {"kleene", rml::oracle::Solver::Kleene}},
                          "worklist (default) or kleene (the literal iteration)");
