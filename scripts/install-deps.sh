@@ -13,6 +13,7 @@ PACKAGES=(
   libbenchmark-dev                  # benchmarks
   libcli11-dev nlohmann-json3-dev libfmt-dev
   libadolc-dev python3-torch python3-numpy   # baselines of the AD benchmarks (ADOL-C, PyTorch CPU)
+  python3 gtkwave libxml2-utils python3-jsonschema   # readers of rml's VCD, SVG/JUnit XML and SARIF/Kind 2 JSON (tests)
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1,0 +1,138 @@
+# The formats other tools read (issue 14), each read back by a real consumer:
+#   VCD  (rml run --format vcd, rml-check's and rml diff's counterexamples): GTKWave's
+#        vcd2fst converts it, fst2vcd writes it back, and the values are compared;
+#   SVG  (rml run --format svg, counterexamples): well-formed XML (xmllint), one group per
+#        variable, the glyphs of absent cells and the marked cell;
+#   SARIF, Kind 2 JSON (rml-check --format sarif|kind2): python3-jsonschema against the
+#        schemas in tests/cli/schemas (written from the specifications), with negative
+#        controls; JUnit (--format junit): xmllint against tests/cli/schemas/junit.xsd.
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+find_program(VCD2FST vcd2fst)
+find_program(FST2VCD fst2vcd)
+find_program(XMLLINT xmllint)
+find_program(PYTHON3 python3)
+if(NOT VCD2FST OR NOT FST2VCD OR NOT XMLLINT OR NOT PYTHON3)
+  message(FATAL_ERROR "the readers are missing (gtkwave, libxml2-utils, python3-jsonschema: scripts/install-deps.sh)")
+endif()
+set(SCHEMAS ${SRC}/tests/cli/schemas)
+
+# VCD: backfill's chronogram (ints and bools) and movavg's (reals, with _present wires).
+expect_exit(0 ${RML} run ${SRC}/examples/backfill.rml --inputs ${SRC}/examples/backfill.csv --format vcd)
+file(WRITE ${WORK}/backfill.vcd "${LAST_OUT}")
+expect_text(OUT "\\$var integer 64 [^ ]+ o \\$end")
+expect_text(OUT "\\$var wire 1 [^ ]+ bp \\$end")
+expect_exit(0 ${VCD2FST} ${WORK}/backfill.vcd ${WORK}/backfill.fst)
+expect_exit(0 ${FST2VCD} ${WORK}/backfill.fst)
+# o = 8 8 8 5 4 4: 1000 at #0, 101 at #3, 100 at #4, nothing at #5 (no change).
+string(REGEX MATCH "\\$var integer 64 ([^ ]+) o " m "${LAST_OUT}")
+set(o "${CMAKE_MATCH_1}")
+string(REPLACE "\n" ";" lines "${LAST_OUT}")
+set(t -1)
+set(seen "")
+foreach(l IN LISTS lines)
+  if(l MATCHES "^#([0-9]+)")
+    set(t ${CMAKE_MATCH_1})
+  elseif(l MATCHES "^b0*([01]+) (.+)$" AND CMAKE_MATCH_2 STREQUAL o)
+    list(APPEND seen "${t}:${CMAKE_MATCH_1}")
+  endif()
+endforeach()
+if(NOT seen STREQUAL "0:1000;3:101;4:100")
+  message(FATAL_ERROR "GTKWave read o as ${seen}, the chronogram says 0:1000;3:101;4:100\n${LAST_OUT}")
+endif()
+expect_exit(0 ${RML} run ${SRC}/examples/sensor.rml --inputs ${SRC}/examples/sensor.csv --format vcd)
+file(WRITE ${WORK}/sensor.vcd "${LAST_OUT}")
+expect_text(OUT "\\$var real 64 [^ ]+ v \\$end")
+expect_text(OUT "\\$var wire 1 ([^ ]+) v_present \\$end")
+expect_exit(0 ${VCD2FST} ${WORK}/sensor.vcd ${WORK}/sensor.fst)
+expect_exit(0 ${FST2VCD} ${WORK}/sensor.fst)
+expect_text(OUT "r1.5 ")
+expect_text(OUT "r4 |r4.0 ")
+# A tensor has no waveform: a clear error.
+file(WRITE ${WORK}/tensor.rml "node t() -> (y: real[2])\n  y = [1.0, 2.0] fby y;\n")
+expect_exit(2 ${RML} run ${WORK}/tensor.rml --cycles 2 --format vcd)
+expect_text(ERR "--format vcd: .* is a tensor: a waveform holds scalars")
+
+# SVG: well-formed, a group per variable, absent cells drawn as dashes.
+expect_exit(0 ${RML} run ${SRC}/examples/sensor.rml --inputs ${SRC}/examples/sensor.csv --format svg)
+file(WRITE ${WORK}/sensor.svg "${LAST_OUT}")
+set(svg "${LAST_OUT}")
+expect_exit(0 ${XMLLINT} --noout ${WORK}/sensor.svg)
+string(REGEX MATCHALL "<g class=\"variable\"" groups "${svg}")
+list(LENGTH groups ng)
+string(REGEX MATCHALL "class=\"absent\"" absent "${svg}")
+list(LENGTH absent na)
+if(NOT ng EQUAL 3 OR NOT na EQUAL 3)
+  message(FATAL_ERROR "sensor.svg: ${ng} variables (3 expected), ${na} absent cells (3 expected)")
+endif()
+
+# rml-check's counterexample: the trace, and its chronogram as VCD and SVG (the failing
+# cell marked).
+expect_exit_in(${WORK} 1 ${RMLCHECK} ${SRC}/examples/sat.lus)
+foreach(f sat.property.1.csv sat.property.1.vcd sat.property.1.svg)
+  if(NOT EXISTS ${WORK}/rml-cex/${f})
+    message(FATAL_ERROR "rml-check wrote no rml-cex/${f}")
+  endif()
+endforeach()
+expect_exit(0 ${VCD2FST} ${WORK}/rml-cex/sat.property.1.vcd ${WORK}/sat.fst)
+expect_exit(0 ${XMLLINT} --noout ${WORK}/rml-cex/sat.property.1.svg)
+file(READ ${WORK}/rml-cex/sat.property.1.svg svg)
+if(NOT svg MATCHES "class=\"mark\"")
+  message(FATAL_ERROR "the counterexample's drawing does not mark the failing cell")
+endif()
+
+# SARIF, Kind 2 JSON, JUnit of the same check (a valid and a falsified property).
+expect_exit_in(${WORK} 1 ${RMLCHECK} ${SRC}/examples/sat.lus --format sarif --no-cex-files)
+file(WRITE ${WORK}/sat.sarif "${LAST_OUT}")
+expect_exit(0 ${PYTHON3} ${SRC}/tests/cli/validate_json.py ${SCHEMAS}/sarif-2.1.0-subset.schema.json ${WORK}/sat.sarif)
+expect_exit(0 ${PYTHON3} ${SRC}/tests/cli/check_reports.py sarif ${WORK}/sat.sarif)
+# Negative control: an unknown written as a warning breaks SARIF's rule for kind open.
+file(READ ${WORK}/sat.sarif sarif)
+string(REPLACE "\"kind\": \"pass\",\n          \"level\": \"none\"" "\"kind\": \"open\",\n          \"level\": \"warning\"" broken "${sarif}")
+if(broken STREQUAL sarif)
+  message(FATAL_ERROR "the negative control did not change the SARIF document")
+endif()
+file(WRITE ${WORK}/broken.sarif "${broken}")
+expect_exit(1 ${PYTHON3} ${SRC}/tests/cli/validate_json.py ${SCHEMAS}/sarif-2.1.0-subset.schema.json ${WORK}/broken.sarif)
+
+expect_exit_in(${WORK} 1 ${RMLCHECK} ${SRC}/examples/sat.lus --format kind2 --no-cex-files)
+file(WRITE ${WORK}/sat.kind2.json "${LAST_OUT}")
+expect_exit(0 ${PYTHON3} ${SRC}/tests/cli/validate_json.py ${SCHEMAS}/kind2-output-subset.schema.json ${WORK}/sat.kind2.json)
+expect_exit(0 ${PYTHON3} ${SRC}/tests/cli/check_reports.py kind2 ${WORK}/sat.kind2.json)
+file(READ ${WORK}/sat.kind2.json k2)
+string(REPLACE "\"falsifiable\"" "\"false\"" broken "${k2}")
+file(WRITE ${WORK}/broken.kind2.json "${broken}")
+expect_exit(1 ${PYTHON3} ${SRC}/tests/cli/validate_json.py ${SCHEMAS}/kind2-output-subset.schema.json ${WORK}/broken.kind2.json)
+
+expect_exit_in(${WORK} 1 ${RMLCHECK} ${SRC}/examples/sat.lus --format junit --no-cex-files)
+file(WRITE ${WORK}/sat.xml "${LAST_OUT}")
+expect_text(OUT "<testsuites name=\"rml-check\" tests=\"6\" failures=\"1\" errors=\"0\">")
+expect_exit(0 ${XMLLINT} --noout --schema ${SCHEMAS}/junit.xsd ${WORK}/sat.xml)
+file(READ ${WORK}/sat.xml LAST_OUT)
+expect_text(OUT "<failure type=\"falsified\" message=\"property 'y &lt;= 4' is falsified\">")
+# A front-end error: one test case with an error, in each format.
+file(WRITE ${WORK}/bad.rml "node f(x: int) -> (o: int)\n  o = x + y;\n")
+expect_exit(2 ${RMLCHECK} ${WORK}/bad.rml --format junit)
+file(WRITE ${WORK}/bad.xml "${LAST_OUT}")
+expect_text(OUT "name.unknown: unknown variable 'y'")
+expect_exit(0 ${XMLLINT} --noout --schema ${SCHEMAS}/junit.xsd ${WORK}/bad.xml)
+expect_exit(2 ${RMLCHECK} ${WORK}/bad.rml --format sarif)
+file(WRITE ${WORK}/bad.sarif "${LAST_OUT}")
+expect_text(OUT "\"ruleId\": \"name.unknown\"")
+expect_exit(0 ${PYTHON3} ${SRC}/tests/cli/validate_json.py ${SCHEMAS}/sarif-2.1.0-subset.schema.json ${WORK}/bad.sarif)
+expect_exit(2 ${RMLCHECK} ${WORK}/bad.rml --format kind2)
+file(WRITE ${WORK}/bad.kind2.json "${LAST_OUT}")
+expect_exit(0 ${PYTHON3} ${SRC}/tests/cli/validate_json.py ${SCHEMAS}/kind2-output-subset.schema.json ${WORK}/bad.kind2.json)
+expect_exit(2 ${RMLCHECK} ${WORK}/bad.rml --format xml)
+
+# rml diff's counterexample as a waveform and a drawing, the first difference marked.
+expect_exit(1 ${RML} diff ${SRC}/examples/movavg.rml --inputs ${SRC}/examples/movavg.csv --no-shrink -o ${WORK}/diff
+  --backend-cmd "${RML} run {program} --inputs {inputs} --format csv | sed 's/^6.0,3.0$/6.0,3.5/'")
+expect_text(OUT "cex.svg, .*cex.vcd")
+expect_exit(0 ${VCD2FST} ${WORK}/diff/cex.vcd ${WORK}/diff.fst)
+expect_exit(0 ${FST2VCD} ${WORK}/diff.fst)
+expect_text(OUT "avg_backend")
+expect_exit(0 ${XMLLINT} --noout ${WORK}/diff/cex.svg)
+file(READ ${WORK}/diff/cex.svg svg)
+if(NOT svg MATCHES "class=\"mark\"")
+  message(FATAL_ERROR "rml diff's drawing does not mark the first difference")
+endif()
