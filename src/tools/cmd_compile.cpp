@@ -103,7 +103,7 @@ int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err) {
     }
   }
   out << "rml compile: " << main << " -> " << (dir / (codegen::class_name(main) + ".hpp")).string() << ", "
-      << codegen::class_name(main) << ".cpp, rml_cell.hpp, runtime/, CMakeLists.txt (class " << c.ns
+      << codegen::class_name(main) << ".cpp, rml_cell.hpp, rml_csv_main.cpp, runtime/, CMakeLists.txt (class " << c.ns
       << "::" << codegen::class_name(main) << ")\n";
   return kOk;
 }

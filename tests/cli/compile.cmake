@@ -5,7 +5,7 @@
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 
 expect_exit(0 ${RML} compile ${SRC}/examples/movavg.rml -o ${WORK}/movavg)
-expect_text(OUT "rml compile: movavg -> .*movavg.hpp, movavg.cpp, rml_cell.hpp, runtime/, CMakeLists.txt \\(class rml_generated::movavg\\)")
+expect_text(OUT "rml compile: movavg -> .*movavg.hpp, movavg.cpp, rml_cell.hpp, rml_csv_main.cpp, runtime/, CMakeLists.txt \\(class rml_generated::movavg\\)")
 foreach(f movavg.hpp movavg.cpp rml_cell.hpp CMakeLists.txt runtime/ops/scalar_ops.hpp runtime/ops/special.cpp)
   if(NOT EXISTS ${WORK}/movavg/${f})
     message(FATAL_ERROR "rml compile did not write ${f}")
@@ -23,6 +23,14 @@ endif()
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the generated CMake project does not build:\n${e}")
 endif()
+# Its command movavg_csv runs the class on rml run's CSV trace and prints what rml run
+# prints for the outputs.
+expect_exit(0 ${RML} run ${SRC}/examples/movavg.rml --inputs ${SRC}/examples/movavg.csv --show avg --format csv)
+set(want "${LAST_OUT}")
+expect_exit(0 ${WORK}/movavg/build/movavg_csv ${SRC}/examples/movavg.csv)
+expect_equal(OUT "${want}")
+expect_exit(2 ${WORK}/movavg/build/movavg_csv ${SRC}/examples/backfill.csv)
+expect_text(ERR "the trace has no column 'x'")
 # Again into the same folder: the generated files are replaced, the others stay, and a
 # folder of the user's next to it that looks like a temporary one is not touched.
 file(WRITE ${WORK}/movavg/mine.txt "kept")
