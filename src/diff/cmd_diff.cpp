@@ -41,6 +41,12 @@ class Session {
   Session(const DiffCmd &c, std::string work, bool lustre) : c_(c), work_(std::move(work)), lustre_(lustre) {
     if (!c.backend_cmd.empty()) {
       cmd_.tmpl = c.backend_cmd;
+    } else if (c.backend == "cpp") {
+      // rml compile's step class and its CSV driver (rml_csv_main.cpp), built with the
+      // system's C++ compiler and run on the trace.
+      cmd_.tmpl = "d=\"$(dirname {outputs})/cpp\" && rm -rf \"$d\" && " + diff::shell_quote(c.self) +
+                  " compile {program} --main {main} -o \"$d\" >/dev/null && ${CXX:-c++} -std=c++20 -O1 -w -I\"$d\" "
+                  "-I\"$d/runtime\" \"$d\"/*.cpp \"$d/runtime/ops/special.cpp\" -o \"$d/run\" && \"$d/run\" {inputs}";
     } else {
       std::string flags = c.backend == "kleene" ? " --solver kleene" : c.backend == "compiled" ? " --backend compiled"
                         : c.backend == "stream" ? " --backend stream" : "";
@@ -194,12 +200,12 @@ formats::ChronogramTable side_by_side(const diff::Case &k, const Outcome &o, con
 
 int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
   if (c.backend.empty() == c.backend_cmd.empty()) {
-    err << "rml diff: error: give one back end: --backend worklist|kleene|compiled|stream, or --backend-cmd 'CMD {program} {inputs} > {outputs}'\n";
+    err << "rml diff: error: give one back end: --backend worklist|kleene|compiled|stream|cpp, or --backend-cmd 'CMD {program} {inputs} > {outputs}'\n";
     return kFrontendError;
   }
-  static const char *builtins[] = {"worklist", "kleene", "compiled", "stream"};
+  static const char *builtins[] = {"worklist", "kleene", "compiled", "stream", "cpp"};
   if (!c.backend.empty() && std::find(std::begin(builtins), std::end(builtins), c.backend) == std::end(builtins)) {
-    err << "rml diff: error: --backend: expected worklist, kleene, compiled or stream, got '" << c.backend << "'\n";
+    err << "rml diff: error: --backend: expected worklist, kleene, compiled, stream or cpp, got '" << c.backend << "'\n";
     return kFrontendError;
   }
   if (!c.file.empty() && c.inputs.empty()) {

@@ -153,7 +153,7 @@ int main(int argc, char **argv) {
   df->add_option("file", diff.file, "a program to compare on (with --inputs); without it, --count generated programs");
   df->add_option("--inputs", diff.inputs, "its trace (CSV)");
   df->add_option("--main", diff.main_node, "main node of the given program");
-  df->add_option("--backend", diff.backend, "a built-in back end: worklist, kleene (the oracle's two solvers), compiled, stream");
+  df->add_option("--backend", diff.backend, "a built-in back end: worklist, kleene (the oracle's two solvers), compiled, stream, cpp (rml compile's C++ class, built with $CXX or c++: scalar nodes without funs, so --without funs)");
   df->add_option("--backend-cmd", diff.backend_cmd,
                  "the back end as a shell command: {program}, {inputs}, {outputs} (a file it writes; without it, its "
                  "standard output) and {main} are replaced; it writes a CSV chronogram with a column per output");
