@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README command 2: install dependencies, build, run the whole test suite through CTest in
 # the release configuration and again under clang + AddressSanitizer/UBSan (Debug), then
-# fuzz the front end for a bounded time. Exits non-zero on any failure.
+# fuzz the front end for a bounded time. Exits non-zero on any failure. The machine-checked
+# laws (proofs/) run in the Release configuration only (CMakeLists.txt says why).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZ_SECONDS="${RML_FUZZ_SECONDS:-30}"

@@ -6,6 +6,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "diff/accept.hpp"
@@ -118,6 +119,8 @@ TEST(Generator, ReproducibleAndSeedDependent) {
 // same check refuses a program whose post chain is not cut.
 RC_GTEST_PROP(Generator, DrawsAreAcceptedByRmlCheck, ()) {
   uint64_t seed = *rc::gen::arbitrary<uint64_t>();
+  // CI checks 8 draws in 20 (each costs a proof); RML_ALL_CASES=1 checks every one.
+  if (!std::getenv("RML_ALL_CASES") && seed % 20 >= 8) RC_SUCCEED("sampled out in CI (RML_ALL_CASES=1 checks every draw)");
   gen::GenOptions o;
   o.size = *rc::gen::inRange(1, 9);
   if (*rc::gen::arbitrary<bool>()) o = o.for_lustre();

@@ -12,6 +12,6 @@ endforeach()
 expect_exit(0 ${CMAKE_COMMAND} -S ${SRC}/tests/downstream -B ${WORK}/build -G Ninja -DCMAKE_BUILD_TYPE=Release
   -DCMAKE_PREFIX_PATH=${WORK}/prefix)
 expect_exit(0 ${CMAKE_COMMAND} --build ${WORK}/build)
-set(ENV{RC_PARAMS} "max_success=30")  # a smoke run of the consumer's property (each case is a check)
+set(ENV{RC_PARAMS} "max_success=15")  # a smoke run of the consumer's property (each case is a check)
 expect_exit(0 ${WORK}/build/downstream_tests)
 expect_text(OUT "PASSED.*2 tests")
