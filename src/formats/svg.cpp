@@ -7,7 +7,16 @@ namespace rml::formats {
 
 namespace {
 
-std::string xml(const std::string &s) {
+size_t columns(const std::string &s) {  // UTF-8 code points ('‖' is one)
+  size_t w = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++w;
+  return w;
+}
+
+}  // namespace
+
+std::string xml_escape(const std::string &s) {
   std::string r;
   for (char ch : s) {
     switch (ch) {
@@ -20,15 +29,6 @@ std::string xml(const std::string &s) {
   }
   return r;
 }
-
-size_t columns(const std::string &s) {  // UTF-8 code points ('‖' is one)
-  size_t w = 0;
-  for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++w;
-  return w;
-}
-
-}  // namespace
 
 std::string write_svg(const ChronogramTable &t, const std::string &title, const std::vector<CellMark> &marks) {
   const int char_w = 8, row_h = 24, pad = 8;
@@ -48,9 +48,9 @@ std::string write_svg(const ChronogramTable &t, const std::string &title, const 
   s << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     << "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" << width << "\" height=\"" << height
     << "\" viewBox=\"0 0 " << width << " " << height << "\" font-family=\"monospace\" font-size=\"13\">\n"
-    << "<title>" << xml(title) << "</title>\n"
+    << "<title>" << xml_escape(title) << "</title>\n"
     << "<rect x=\"0\" y=\"0\" width=\"" << width << "\" height=\"" << height << "\" fill=\"white\"/>\n"
-    << "<text x=\"" << pad << "\" y=\"" << row_h - 8 << "\" font-weight=\"bold\">" << xml(title) << "</text>\n";
+    << "<text x=\"" << pad << "\" y=\"" << row_h - 8 << "\" font-weight=\"bold\">" << xml_escape(title) << "</text>\n";
   // The header: cycle numbers; a rule under it and between cycles.
   s << "<g class=\"cycles\" fill=\"#555\">\n<text x=\"" << pad << "\" y=\"" << y0 - 8 << "\">cycle</text>\n";
   int x = x0;
@@ -67,7 +67,7 @@ std::string write_svg(const ChronogramTable &t, const std::string &title, const 
   }
   for (size_t r = 0; r < t.names.size(); ++r) {
     int y = y0 + static_cast<int>(r + 1) * row_h;
-    s << "<g class=\"variable\" id=\"v" << r << "\">\n<text x=\"" << pad << "\" y=\"" << y - 8 << "\">" << xml(t.names[r])
+    s << "<g class=\"variable\" id=\"v" << r << "\">\n<text x=\"" << pad << "\" y=\"" << y - 8 << "\">" << xml_escape(t.names[r])
       << "</text>\n";
     x = x0;
     for (size_t n = 0; n < t.rows.size(); ++n) {
@@ -80,7 +80,7 @@ std::string write_svg(const ChronogramTable &t, const std::string &title, const 
         const char *cls = c == "?" ? "unknown" : c == "‖" ? "error" : c == "nil" ? "nil" : "value";
         const char *fill = c == "‖" ? "#c00" : (c == "?" || c == "nil") ? "#888" : "black";
         s << "<text class=\"" << cls << "\" x=\"" << cx << "\" y=\"" << y - 8 << "\" text-anchor=\"middle\" fill=\"" << fill
-          << "\"" << (c == "nil" ? " font-style=\"italic\"" : "") << ">" << xml(c) << "</text>\n";
+          << "\"" << (c == "nil" ? " font-style=\"italic\"" : "") << ">" << xml_escape(c) << "</text>\n";
       }
       for (auto &m : marks)
         if (m.row == r && m.cycle == n)

@@ -14,6 +14,9 @@ struct CellMark {
   size_t row, cycle;  // row: an index into names
 };
 
+// Text as XML character data or an attribute value (&, <, >, " escaped).
+std::string xml_escape(const std::string &s);
+
 std::string write_svg(const ChronogramTable &t, const std::string &title, const std::vector<CellMark> &marks = {});
 
 }  // namespace rml::formats

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "formats/chronogram_table.hpp"
+#include "formats/svg.hpp"
 
 namespace rml {
 
@@ -109,19 +110,7 @@ std::string sarif(const json &r, const std::string &version) {
   return doc.dump(2) + "\n";
 }
 
-std::string xml(const std::string &s) {
-  std::string r;
-  for (char ch : s) {
-    switch (ch) {
-      case '&': r += "&amp;"; break;
-      case '<': r += "&lt;"; break;
-      case '>': r += "&gt;"; break;
-      case '"': r += "&quot;"; break;
-      default: r += ch;
-    }
-  }
-  return r;
-}
+std::string xml(const std::string &s) { return formats::xml_escape(s); }
 
 std::string junit(const json &r) {
   const std::string file = r.value("file", std::string());
