@@ -52,7 +52,8 @@ class Session {
                         : c.backend == "stream" ? " --backend stream" : "";
       cmd_.tmpl = diff::shell_quote(c.self) + " run {program} --main {main} --inputs {inputs} --format csv" + flags;
     }
-    cmd_.timeout_s = c.timeout_s > 0 ? c.timeout_s : c.backend == "cpp" ? 120 : 10;
+    // stream and cpp check the program again (rml-check: Spacer can take seconds on resets).
+    cmd_.timeout_s = c.timeout_s > 0 ? c.timeout_s : c.backend == "cpp" || c.backend == "stream" ? 120 : 10;
   }
   const diff::BackendCommand &command() const { return cmd_; }
   const char *ext() const { return lustre_ ? ".lus" : ".rml"; }

@@ -39,7 +39,7 @@ struct DiffCmd {
   gen::GenOptions options;
   std::string backend;       // a built-in back end: worklist, kleene, compiled, stream
   std::string backend_cmd;   // or a command template ({program} {inputs} {outputs} {main})
-  double timeout_s = 0;      // per back-end run; 0: 10 s, and 120 s for cpp (rml compile checks, c++ builds)
+  double timeout_s = 0;      // per back-end run; 0: 10 s, 120 s for stream and cpp (they check the program again)
   double check_timeout_s = 20;
   diff::Tolerance tolerance;
   std::string out_dir = "rml-diff";

@@ -167,7 +167,7 @@ int main(int argc, char **argv) {
   df->add_option("--ulps", diff.tolerance.ulps, "reals: equal within this many representable doubles (default 4)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 52));
   df->add_option("--rel-tol", diff.tolerance.rel, "reals: or within this relative difference (default 0)")->check(CLI::Range(0.0, 1.0));
-  rml::add_numeric_option(df, "--timeout", diff.timeout_s, &rml::parse_timeout, "seconds for one back-end run (default 10; 120 for --backend cpp, which checks, generates and compiles each program)");
+  rml::add_numeric_option(df, "--timeout", diff.timeout_s, &rml::parse_timeout, "seconds for one back-end run (default 10; 120 for --backend stream and cpp, which check each program again, and cpp compiles it)");
   rml::add_numeric_option(df, "--check-timeout", diff.check_timeout_s, &rml::parse_timeout,
                           "seconds for rml-check's proof of each program (default 20)");
   df->add_option("-o,--output", diff.out_dir, "where a counterexample is written (default rml-diff)");
