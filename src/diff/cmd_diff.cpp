@@ -359,7 +359,7 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
   }
   out << "rml diff: " << total << " program" << (total == 1 ? "" : "s") << ", all equal (" << cells << " output cells compared, "
       << unknown << " unknown cells of the oracle excluded; back end: "
-      << (c.backend.empty() ? s.command().tmpl : c.backend + ", rml run's") << ")\n";
+      << (c.backend.empty() ? s.command().tmpl : c.backend + ", built in") << ")\n";
   return kOk;
 }
 
