@@ -215,10 +215,13 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
   }
   std::error_code ec;
   fs::create_directories(c.out_dir, ec);
-  char tmpl[] = "/tmp/rml-diff-XXXXXX";
-  const char *work = ::mkdtemp(tmpl);
+  // The scratch folder under $TMPDIR (std::filesystem's temporary directory), not /tmp.
+  std::error_code tec;
+  std::string tmpl = (fs::temp_directory_path(tec) / "rml-diff-XXXXXX").string();
+  const char *work = tec ? nullptr : ::mkdtemp(tmpl.data());
   if (ec || !work) {
-    err << "rml diff: error: cannot make the folder '" << c.out_dir << "' or a scratch folder\n";
+    err << "rml diff: error: " << (ec ? "cannot make the folder '" + c.out_dir + "': " + ec.message()
+                                       : "cannot make a scratch folder '" + tmpl + "' (TMPDIR)") << "\n";
     return kFrontendError;
   }
   struct Cleanup {
