@@ -524,6 +524,54 @@ std::string apply_name(const Equation &eq) {
   return eq.fn;
 }
 
+std::string print_rhs(const Equation &eq, const std::function<std::string(const std::string &)> &name) {
+  std::string out;
+  auto a = [&](size_t k) { return name(eq.args.at(k)); };
+  switch (eq.prim) {
+    case Prim::Const: out += eq.lit.str(); break;
+    case Prim::Copy: out += a(0); break;
+    case Prim::When: out += a(0) + (eq.positive ? " when " : " when not ") + a(1); break;
+    case Prim::Merge: out += "merge " + a(0) + " " + a(1) + " " + a(2); break;
+    case Prim::Fby: out += a(0) + " fby " + a(1); break;
+    case Prim::Pre: out += "pre " + a(0); break;
+    case Prim::Arrow: out += a(0) + " -> " + a(1); break;
+    case Prim::Post: out += "post " + a(0); break;
+    case Prim::Apply:
+      switch (eq.op) {
+        case ApplyOp::Unary:
+          if (eq.un == ops::UnOp::Not) out += "not " + a(0);
+          else if (eq.un == ops::UnOp::Neg) out += "-" + a(0);
+          else out += apply_name(eq) + "(" + a(0) + ")";
+          break;
+        case ApplyOp::Binary:
+          if (ops::row(eq.bin).spelling == ops::Spelling::Operator) out += a(0) + " " + apply_name(eq) + " " + a(1);
+          else out += apply_name(eq) + "(" + a(0) + ", " + a(1) + ")";
+          break;
+        case ApplyOp::If: out += "if " + a(0) + " then " + a(1) + " else " + a(2); break;
+        case ApplyOp::Index:
+          out += a(0) + "[";
+          for (size_t k = 1; k < eq.args.size(); ++k) out += (k > 1 ? ", " : "") + a(k);
+          out += "]";
+          break;
+        case ApplyOp::Array:
+          out += "[";
+          for (size_t k = 0; k < eq.args.size(); ++k) out += (k ? ", " : "") + a(k);
+          out += "]";
+          break;
+        case ApplyOp::Call: {
+          out += eq.fn + "(";
+          size_t k = 0;
+          for (auto &st : eq.static_args) out += (k++ ? ", " : "") + st.str();
+          for (size_t j = 0; j < eq.args.size(); ++j) out += (k++ ? ", " : "") + a(j);
+          out += ")";
+          break;
+        }
+      }
+      break;
+  }
+  return out;
+}
+
 std::string print_core(const Program &p) {
   auto names = printed_names(p);
   auto name = [&](const std::string &n) {
@@ -561,53 +609,7 @@ std::string print_core(const Program &p) {
     for (auto *v : locals) out += "  " + decl(*v) + ";\n";
   }
   out += "let\n";
-  for (auto &eq : p.equations) {
-    out += "  " + name(eq.lhs) + " = ";
-    auto a = [&](size_t k) { return name(eq.args.at(k)); };
-    switch (eq.prim) {
-      case Prim::Const: out += eq.lit.str(); break;
-      case Prim::Copy: out += a(0); break;
-      case Prim::When: out += a(0) + (eq.positive ? " when " : " when not ") + a(1); break;
-      case Prim::Merge: out += "merge " + a(0) + " " + a(1) + " " + a(2); break;
-      case Prim::Fby: out += a(0) + " fby " + a(1); break;
-      case Prim::Pre: out += "pre " + a(0); break;
-      case Prim::Arrow: out += a(0) + " -> " + a(1); break;
-      case Prim::Post: out += "post " + a(0); break;
-      case Prim::Apply:
-        switch (eq.op) {
-          case ApplyOp::Unary:
-            if (eq.un == ops::UnOp::Not) out += "not " + a(0);
-            else if (eq.un == ops::UnOp::Neg) out += "-" + a(0);
-            else out += apply_name(eq) + "(" + a(0) + ")";
-            break;
-          case ApplyOp::Binary:
-            if (ops::row(eq.bin).spelling == ops::Spelling::Operator) out += a(0) + " " + apply_name(eq) + " " + a(1);
-            else out += apply_name(eq) + "(" + a(0) + ", " + a(1) + ")";
-            break;
-          case ApplyOp::If: out += "if " + a(0) + " then " + a(1) + " else " + a(2); break;
-          case ApplyOp::Index:
-            out += a(0) + "[";
-            for (size_t k = 1; k < eq.args.size(); ++k) out += (k > 1 ? ", " : "") + a(k);
-            out += "]";
-            break;
-          case ApplyOp::Array:
-            out += "[";
-            for (size_t k = 0; k < eq.args.size(); ++k) out += (k ? ", " : "") + a(k);
-            out += "]";
-            break;
-          case ApplyOp::Call: {
-            out += eq.fn + "(";
-            size_t k = 0;
-            for (auto &st : eq.static_args) out += (k++ ? ", " : "") + st.str();
-            for (size_t j = 0; j < eq.args.size(); ++j) out += (k++ ? ", " : "") + a(j);
-            out += ")";
-            break;
-          }
-        }
-        break;
-    }
-    out += ";\n";
-  }
+  for (auto &eq : p.equations) out += "  " + name(eq.lhs) + " = " + print_rhs(eq, name) + ";\n";
   out += "tel\n";
   return out;
 }

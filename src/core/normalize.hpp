@@ -2,6 +2,7 @@
 // paper's administrative form, §4.1). Every equation keeps the span of the source
 // expression it came from, and every variable its concrete type.
 #pragma once
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -136,6 +137,8 @@ bool can_be_main(const CheckedProgram &cp, const std::string &node);
 // The elaborated program as source the lexer and parser accept again (rml parse
 // --normalized): generated names spelt by printed_names, clocks from clock inference.
 std::string print_core(const Program &p);
+// The right-hand side of one equation as print_core writes it, each variable spelt by `name`.
+std::string print_rhs(const Equation &eq, const std::function<std::string(const std::string &)> &name);
 
 // How an Apply equation's operator is written, for messages and printing: "+", "-",
 // "not", "exp", "if", "index", "array", or the called name.

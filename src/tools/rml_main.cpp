@@ -1,4 +1,4 @@
-// `rml`: the toolkit's command line (fmt, parse, check, run, compile, grad, corpus, gen, diff).
+// `rml`: the toolkit's command line (fmt, parse, check, run, compile, grad, corpus, gen, diff, adjoint).
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "tools/cli_options.hpp"
+#include "adjoint/cmd_adjoint.hpp"
 #include "diff/diff.hpp"
 #include "tools/commands.hpp"
 
@@ -141,6 +142,16 @@ int main(int argc, char **argv) {
   rml::add_numeric_option(gn, "--check-timeout", gen.check_timeout_s, &rml::parse_timeout,
                           "seconds for rml-check's proof of each program (default 20)");
 
+  rml::AdjointCmd adjoint;
+  auto *ad = app.add_subcommand(
+      "adjoint",
+      "derive the training program of a forward node (structural reverse AD over streams: fby <-> post, when <-> "
+      "merge with zeros, param <-> a gradient step; gradient funs by symbolic AD) and print it, after the file, as "
+      "R(ML)^2 source");
+  ad->add_option("file", adjoint.file, "source file")->required();
+  ad->add_option("--node,--main", adjoint.node, "the forward node (default: the file's main, as rml run chooses it)");
+  ad->add_option("-o,--output", adjoint.out, "write the program here (whole or not at all) instead of stdout");
+  ad->add_option("--name", adjoint.name, "the derived node's name (default NODE_adjoint)");
   rml::DiffCmd diff;
   std::vector<std::string> diff_without;
   std::string diff_dialect = "rml";
@@ -193,7 +204,7 @@ int main(int argc, char **argv) {
     diff.self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
     if (ec) diff.self = argv[0];
   }
-  const char *sub = *p ? "parse" : *f ? "fmt" : *c ? "check" : *k ? "corpus" : *r ? "run" : *g ? "grad" : *m ? "compile" : *gn ? "gen" : *df ? "diff" : "";
+  const char *sub = *p ? "parse" : *f ? "fmt" : *c ? "check" : *k ? "corpus" : *r ? "run" : *g ? "grad" : *m ? "compile" : *gn ? "gen" : *df ? "diff" : *ad ? "adjoint" : "";
   try {
     if (*p) return rml::cmd_parse(parse, std::cout, std::cerr);
     if (*f) return rml::cmd_fmt(fmt, std::cout, std::cerr);
@@ -204,6 +215,7 @@ int main(int argc, char **argv) {
     if (*m) return rml::cmd_compile(compile, std::cout, std::cerr);
     if (*gn) return rml::cmd_gen(gen, std::cout, std::cerr);
     if (*df) return rml::cmd_diff(diff, std::cout, std::cerr);
+    if (*ad) return rml::cmd_adjoint(adjoint, std::cout, std::cerr);
   } catch (const std::bad_alloc &) {
     std::cout.flush();
     std::cerr << "rml: error: out of memory while running 'rml " << sub << "'\n";
