@@ -136,7 +136,7 @@ struct Deriver {
         return;
       }
       case Prim::Post:  // y = post x: dx = 0 fby dy (the adjoint of an advance is a delay)
-        add(a(0), eq, Z + " fby " + dy);
+        add(a(0), eq, opts.mutation == Mutation::PostIdentity ? dy : Z + " fby " + dy);
         return;
       case Prim::Apply: break;
     }

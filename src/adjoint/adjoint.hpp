@@ -15,7 +15,7 @@
 namespace rml::adjoint {
 
 // Deliberately wrong rules, for the negative controls of the tests only.
-enum class Mutation { None, FbyIdentity, WhenDropped };
+enum class Mutation { None, FbyIdentity, WhenDropped, PostIdentity };
 
 struct Options {
   std::string name;  // the derived node's name; "" = MAIN_adjoint (made unique)
