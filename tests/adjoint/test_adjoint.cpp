@@ -452,6 +452,96 @@ TEST(AdjointLaw, NegativeControlWhenAdjointDroppedIsCaught) {
   expect_caught(Mutation::WhenDropped, &GenProgram::has_when);
 }
 
+// ---------------------------------------------------------------- ADBench LSTM
+
+// The ADBench LSTM file as the stream program's input trace (reference/adbench/lstm.rml),
+// as benchmarks/adbench/to_json lstm --derived writes it.
+struct LstmData {
+  std::vector<double> main, extra, state;  // 4 x 56, 3 x 14, 4 x 14
+  std::vector<std::vector<double>> seq;    // c x 14
+};
+LstmData read_lstm(const std::string &rel) {
+  std::istringstream in(read_source(rel));
+  int l, c, b;
+  in >> l >> c >> b;
+  EXPECT_EQ(l, 2);
+  EXPECT_EQ(b, 14);
+  LstmData d;
+  auto take = [&](std::vector<double> &v, size_t n) {
+    v.resize(n);
+    for (auto &x : v) in >> x;
+  };
+  take(d.main, 8 * l * b);
+  take(d.extra, 3 * b);
+  take(d.state, 2 * l * b);
+  d.seq.resize(c);
+  for (auto &r : d.seq) take(r, b);
+  EXPECT_TRUE(static_cast<bool>(in));
+  return d;
+}
+Cell tensor(const std::vector<double> &v, std::vector<int64_t> shape) {
+  array::Tensor t = array::Tensor::zeros(Scalar::Real, shape);
+  t.r = v;
+  return Cell::of(t);
+}
+std::map<std::string, std::vector<Cell>> lstm_trace(const LstmData &d, size_t cycles, bool derived) {
+  std::map<std::string, std::vector<Cell>> in;
+  const std::vector<double> z56(4 * 56, 0.0), z42(42, 0.0), zs(56, 0.0);
+  for (size_t t = 0; t < cycles; ++t) {
+    in["x"].push_back(vec(d.seq[t]));
+    in["ygold"].push_back(vec(d.seq[t + 1]));
+    in["end"].push_back(boolean(t + 1 == cycles));
+    in["count"].push_back(real(static_cast<double>(cycles * 14)));
+    in["main"].push_back(tensor(t == 0 ? d.main : z56, {4, 56}));
+    in["extra"].push_back(tensor(t == 0 ? d.extra : z42, {3, 14}));
+    in["state"].push_back(tensor(t == 0 ? d.state : zs, {4, 14}));
+    if (derived) {
+      in["bp"].push_back(boolean(true));
+      in["d_objective"].push_back(real(t + 1 == cycles ? 1.0 : 0.0));
+    }
+  }
+  return in;
+}
+double rho(double a, double b) { return std::abs(a - b) / std::max(1.0, std::abs(a) + std::abs(b)); }
+
+// The objective of the stream program is ADBench's (0.66666518, rho <= 1e-7), and the
+// gradient that the derived program computes (BPTT through post chains, at cycle 0 where
+// the weights are latched) is ADBench's recorded gradient (rho <= 1e-8) and central
+// differences of the oracle's objective (rho <= 1e-6, ADBench's own finite-difference
+// check).
+TEST(AdbenchLstm, DerivedGradientIsAdbenchsGoldenGradient) {
+  const std::string text = read_source("reference/adbench/lstm.rml");
+  LstmData d = read_lstm("data/adbench/lstm/lstm_l2_c1024.txt");
+  const size_t T = d.seq.size() - 1;
+  Result r = derive_text(text, "adbench_lstm_l2");
+  Runner fwd(text, "adbench_lstm_l2"), adj(r.source, r.node);
+  auto f = fwd.run(lstm_trace(d, T, false), T);
+  ASSERT_EQ(f.tag("objective", T - 1), Tag::Val);
+  EXPECT_LE(rho(f.at("objective", T - 1).value.r[0], 0.66666518), 1e-7);
+  auto g = adj.run(lstm_trace(d, T, true), T);
+  ASSERT_EQ(g.tag("d_main", 0), Tag::Val);
+  std::vector<double> grad = g.at("d_main", 0).value.r;
+  for (double v : g.at("d_extra", 0).value.r) grad.push_back(v);
+  std::istringstream golden(read_source("tests/adjoint/adbench_lstm_l2_c1024_gradient.txt"));
+  std::vector<double> want;
+  for (std::string line; std::getline(golden, line);)
+    if (!line.empty() && line[0] != '#') want.push_back(std::stod(line));
+  ASSERT_EQ(want.size(), 266u);
+  ASSERT_EQ(grad.size(), 266u);
+  for (size_t k = 0; k < 266; ++k) EXPECT_LE(rho(grad[k], want[k]), 1e-8) << "entry " << k << ": " << grad[k] << " vs " << want[k];
+  // Central differences on a sample of entries (every 19th), ADBench's step cbrt(eps).
+  for (size_t k = 3; k < 266; k += 19) {
+    auto plus = d, minus = d;
+    double &p = k < 224 ? plus.main[k] : plus.extra[k - 224], &m = k < 224 ? minus.main[k] : minus.extra[k - 224];
+    double h = 6.0554544523933395e-06 * std::max(1.0, std::abs(p));
+    p += h;
+    m -= h;
+    double lp = fwd.run(lstm_trace(plus, T, false), T).at("objective", T - 1).value.r[0];
+    double lm = fwd.run(lstm_trace(minus, T, false), T).at("objective", T - 1).value.r[0];
+    EXPECT_LE(rho((lp - lm) / (2 * h), grad[k]), 1e-6) << "entry " << k;
+  }
+}
+
 // ---------------------------------------------------------------- errors and shapes
 
 TEST(Adjoint, RealInterfaceOnASampledClockIsRefused) {
