@@ -1,0 +1,53 @@
+# rml adjoint (src/adjoint): the derived program of Figure 3's app_pipe and of the LSTM of
+# Figure 19 is written whole to -o, checked by rml-check (productive), and runs on the
+# oracle (rml run) with ADBench's LSTM gradient at cycle 0; bad input exits 2.
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+
+# Figure 3: the derived node, its parameters as gradient steps, the delay's adjoint a post.
+expect_exit(0 ${RML} adjoint ${SRC}/reference/paper/fig03_gradient_descent.rml --node app_pipe -o ${WORK}/app_pipe_train.rml)
+expect_text(ERR "wrote app_pipe_adjoint")
+file(READ ${WORK}/app_pipe_train.rml text)
+foreach(want "node app_pipe_adjoint\\(i: real, bp: bool, d_o: real when bp\\)" "-> \\(o: real, d_i: real when bp\\)"
+        "dense_1_k = dense_1_t2 fby \\(dense_1_k \\+ adj_dense_1_k\\)" "adj_x = post adj_y;")
+  if(NOT text MATCHES "${want}")
+    message(FATAL_ERROR "the derived program lacks /${want}/:\n${text}")
+  endif()
+endforeach()
+expect_exit(0 ${RMLCHECK} ${WORK}/app_pipe_train.rml --main app_pipe_adjoint)
+expect_text(OUT "productivity: valid")
+# Without -o: the same text on stdout.
+expect_exit(0 ${RML} adjoint ${SRC}/reference/paper/fig03_gradient_descent.rml --node app_pipe)
+if(NOT LAST_OUT STREQUAL text)
+  message(FATAL_ERROR "stdout and -o differ")
+endif()
+
+# The LSTM of Figure 19 (lazy fby_end): productive under its `within 4` assumption.
+expect_exit(0 ${RML} adjoint ${SRC}/tests/adjoint/lstm_end_lazy.rml -o ${WORK}/lstm_train.rml)
+expect_exit(0 ${RMLCHECK} ${WORK}/lstm_train.rml --main check_lstm_end_adjoint)
+expect_text(OUT "clocks: valid")
+expect_text(OUT "productivity: valid")
+
+# ADBench's LSTM: the derived program's gradient at cycle 0 (first entries of ADBench's).
+find_program(PYTHON3 python3 REQUIRED)
+expect_exit(0 ${PYTHON3} ${SRC}/benchmarks/adbench/to_json lstm ${SRC}/data/adbench/lstm/lstm_l2_c1024.txt --derived)
+file(WRITE ${WORK}/lstm.json "${LAST_OUT}")
+expect_exit(0 ${RML} adjoint ${SRC}/reference/adbench/lstm.rml -o ${WORK}/adbench_train.rml)
+expect_exit(0 ${RML} run ${WORK}/adbench_train.rml --main adbench_lstm_l2_adjoint --inputs ${WORK}/lstm.json
+            --format csv --show d_extra)
+# ADBench's entries 224, 225, 226 (extra_params' in_weight): 8.95056656284422921e-06, 0, 0.
+expect_text(OUT "^d_extra\n\"\\[\\[8\\.95056656284[0-9]*e-06, 0\\.0, 0\\.0, ")
+# A trace cut before the sequence's end leaves the gradient unknown (the chain waits for it).
+expect_exit(0 ${RML} run ${WORK}/adbench_train.rml --main adbench_lstm_l2_adjoint --inputs ${WORK}/lstm.json
+            --format csv --show d_extra --cycles 5)
+expect_text(OUT "^d_extra\n\\?\n")
+
+# Bad input: a missing file, a node that is not there, a real input on a sampled clock,
+# an -o folder that does not exist (nothing written).
+expect_exit(2 ${RML} adjoint ${WORK}/nonexistent.rml)
+expect_exit(2 ${RML} adjoint ${SRC}/reference/paper/fig03_gradient_descent.rml --node no_such_node)
+expect_text(ERR "main.unknown")
+file(WRITE ${WORK}/clocked.rml "node f(c: bool, x: real when c) -> (y: real when c)\n  y = 2.0 * x;\n")
+expect_exit(2 ${RML} adjoint ${WORK}/clocked.rml)
+expect_text(ERR "clocked.rml:1:6: error\\[adjoint.interface-clock\\]: 'x' is a real input on a sampled clock")
+expect_exit(2 ${RML} adjoint ${SRC}/reference/paper/fig03_gradient_descent.rml --node app -o ${WORK}/no/such/dir/out.rml)
+expect_text(ERR "cannot write")
