@@ -22,6 +22,7 @@
 #include "adjoint/adjoint.hpp"
 #include "core/normalize.hpp"
 #include "oracle/oracle.hpp"
+#include "oracle/trace_io.hpp"
 #include "sema/frontend.hpp"
 #include "syntax/diag.hpp"
 
@@ -540,6 +541,50 @@ TEST(AdbenchLstm, DerivedGradientIsAdbenchsGoldenGradient) {
     double lm = fwd.run(lstm_trace(minus, T, false), T).at("objective", T - 1).value.r[0];
     EXPECT_LE(rho((lp - lm) / (2 * h), grad[k]), 1e-6) << "entry " << k;
   }
+}
+
+// ---------------------------------------------------------------- training end to end
+
+// The derived program of a forward loss node, run on its trace (reference/training); the
+// loss stream and the last values of `show`.
+std::vector<double> train(const std::string &rml, const std::string &main, const std::string &csv,
+                          std::map<std::string, double> *last = nullptr) {
+  Result d = derive_text(read_source(rml), main);
+  Runner r(d.source, d.node);
+  auto in = oracle::read_trace(csv, read_source(csv), r.prog, 0);
+  auto res = r.o->run(in, oracle::Solver::Worklist);
+  std::vector<double> loss;
+  for (size_t n = 0; n < in.cycles; ++n) {
+    EXPECT_EQ(res.tag("loss", n), Tag::Val) << n;
+    if (res.tag("loss", n) == Tag::Val) loss.push_back(res.at("loss", n).value.r[0]);
+  }
+  if (last)
+    for (auto &[v, x] : *last) x = res.at(v, in.cycles - 1).value.r[0];
+  return loss;
+}
+double mean(const std::vector<double> &v, size_t from, size_t to) {
+  double s = 0;
+  for (size_t k = from; k < to; ++k) s += v[k];
+  return s / static_cast<double>(to - from);
+}
+
+TEST(Training, Figure3Converges) {
+  std::map<std::string, double> params{{"app_pipe_1_dense_1_k", 0}, {"app_pipe_1_dense_1_b", 0}};
+  auto loss = train("reference/training/fig03_sgd.rml", "app_pipe_loss", "reference/training/fig03_sgd.csv", &params);
+  ASSERT_EQ(loss.size(), 200u);
+  EXPECT_GT(mean(loss, 0, 25), 1.0);
+  EXPECT_LT(mean(loss, 175, 200), 1e-8);
+  EXPECT_NEAR(params["app_pipe_1_dense_1_k"], 2.0, 1e-4);
+  EXPECT_NEAR(params["app_pipe_1_dense_1_b"], 1.0, 1e-4);
+}
+
+TEST(Training, LstmSineLossFalls) {
+  auto loss = train("reference/training/lstm_sine.rml", "lstm_sine", "reference/training/lstm_sine.csv");
+  ASSERT_EQ(loss.size(), 1200u);
+  double first = mean(loss, 0, 80), last = mean(loss, 1120, 1200);
+  EXPECT_GT(first, 0.4);
+  EXPECT_LT(last, 0.04);
+  EXPECT_LT(last, first / 10);
 }
 
 // ---------------------------------------------------------------- errors and shapes
