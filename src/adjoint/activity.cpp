@@ -24,7 +24,7 @@ std::map<std::string, std::string> find_params(const core::Program &p) {
   return params;
 }
 
-Activity analyse(const core::Program &p, const std::map<std::string, std::string> &params) {
+Activity analyse(const core::Program &p, const std::map<std::string, std::string> &params, bool params_are_leaves) {
   std::unordered_map<std::string, const Type *> type;
   for (auto *vs : {&p.inputs, &p.outputs, &p.locals})
     for (auto &v : *vs) type[v.name] = &v.type;
@@ -42,7 +42,7 @@ Activity analyse(const core::Program &p, const std::map<std::string, std::string
   for (bool changed = true; changed;) {
     changed = false;
     for (auto &eq : p.equations) {
-      if (!real(eq.lhs) || params.count(eq.lhs)) continue;  // a parameter's value is a leaf
+      if (!real(eq.lhs) || (params_are_leaves && params.count(eq.lhs))) continue;  // a trained parameter is a leaf
       for (auto &x : eq.args)
         if (real(x) && a.varied.count(x) && a.varied.insert(eq.lhs).second) changed = true;
       if (a.useful.count(eq.lhs))

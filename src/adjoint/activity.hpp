@@ -22,6 +22,8 @@ struct Activity {
   bool active(const std::string &v) const { return varied.count(v) && useful.count(v); }
 };
 
-Activity analyse(const core::Program &p, const std::map<std::string, std::string> &params);
+// `params_are_leaves`: a parameter's value does not depend on its init (it is trained);
+// otherwise the parameter is the copy of init it is in the forward node.
+Activity analyse(const core::Program &p, const std::map<std::string, std::string> &params, bool params_are_leaves = true);
 
 }  // namespace rml::adjoint

@@ -106,7 +106,9 @@ struct Deriver {
     switch (eq.prim) {
       case Prim::Const: return;
       case Prim::Copy:
-        if (params.count(eq.lhs)) return;  // a parameter: a gradient step, no cotangent for init
+        // A parameter being trained is a leaf (its init gets no cotangent); a frozen one
+        // is the identity it is in the forward node.
+        if (params.count(eq.lhs) && opts.params == ParamMode::Update) return;
         add(a(0), eq, dy);
         return;
       case Prim::When:  // y = x when c: dx = merge c dy 0 (the adjoint of sampling is a merge with zero)
@@ -195,6 +197,11 @@ Result derive(const FrontendResult &fr, const std::string &path, const std::stri
   for (auto &[v, n] : d.printed) d.fresh.take(n);
   for (auto &[name, sig] : fr.checked.sigs) d.fresh.take(name);
   auto N = [&](const std::string &v) { return d.N(v); };
+  auto param_var = [&](const std::string &printed) -> const std::string & {
+    for (auto &[v, init] : d.params)
+      if (d.N(v) == printed) return v;
+    throw AdjointError({}, "adjoint.internal", "no parameter " + printed);
+  };
   auto type_of = [&](const std::string &v) -> const Type & { return d.type_of(v); };
 
   // The interface: real inputs and outputs on the node's base clock (their cotangents are
@@ -209,7 +216,7 @@ Result derive(const FrontendResult &fr, const std::string &path, const std::stri
                                "the base clock (wrap the node: sample inside it)");
 
   d.params = find_params(p);
-  d.act = analyse(p, d.params);
+  d.act = analyse(p, d.params, opts.params == ParamMode::Update);
   for (auto *vs : {&p.inputs, &p.outputs, &p.locals})
     for (auto &v : *vs)
       if (d.act.active(v.name)) d.adj[v.name] = d.fresh("adj_" + N(v.name));
@@ -221,7 +228,10 @@ Result derive(const FrontendResult &fr, const std::string &path, const std::stri
     if (is_real(v.type)) res.seeds.emplace_back(N(v.name), d.fresh("d_" + N(v.name)));
   for (auto &v : p.inputs)
     if (is_real(v.type)) res.gradients.emplace_back(N(v.name), d.fresh("d_" + N(v.name)));
-  for (auto &[v, init] : d.params) res.params.push_back(N(v));
+  for (auto &[v, init] : d.params) {
+    res.params.push_back(N(v));
+    if (opts.params == ParamMode::Gradient) res.param_gradients.emplace_back(N(v), d.fresh("d_" + N(v)));
+  }
 
   // Gradient funs for the applications without a direct rule.
   std::vector<ApplyRequest> requests;
@@ -258,8 +268,10 @@ Result derive(const FrontendResult &fr, const std::string &path, const std::stri
   auto decl = [&](const core::Var &v) { return N(v.name) + ": " + type_str(v.type) + clock_annotation(el.clocks, v.name, N); };
   node += "// The training program of '" + main + "', derived by rml adjoint (structural reverse AD over streams,\n";
   node += "// semantics/adjoint.md). Every cotangent is pre-scaled, as in the paper: pass\n";
-  node += "// d_y = -learning_rate * dL/dy at the cycles where " + res.bp + " is true; each param p of the\n";
-  node += "// forward node becomes p = init fby (p + adj_p), and d_x is the gradient of input x.\n";
+  node += "// d_y = -learning_rate * dL/dy at the cycles where " + res.bp + " is true; " +
+          (opts.params == ParamMode::Update ? std::string("each param p of the\n// forward node becomes p = init fby (p + adj_p)")
+                                            : std::string("each param p of the\n// forward node keeps its value and d_p is its gradient")) +
+          ", and d_x is the gradient of input x.\n";
   node += "// Forward equations are the elaborated node's (rml parse --normalized); adj_v is the\n";
   node += "// cotangent of v, summed over the equations that read v (named in the comments).\n";
   node += "node " + res.node + "(";
@@ -275,6 +287,8 @@ Result derive(const FrontendResult &fr, const std::string &path, const std::stri
   for (auto &[in, g] : res.gradients)
     for (auto &v : p.inputs)
       if (N(v.name) == in) node += sep + g + ": " + type_str(v.type) + " when " + res.bp, sep = ", ";
+  for (auto &[prm, g] : res.param_gradients)
+    node += sep + g + ": " + type_str(d.type_of(param_var(prm))) + " when " + res.bp, sep = ", ";
   node += ")\n";
   node += "var\n";
   for (auto &v : p.locals) node += "  " + decl(v) + ";\n";
@@ -290,7 +304,7 @@ Result derive(const FrontendResult &fr, const std::string &path, const std::stri
   node += "  // forward\n";
   for (auto &eq : p.equations) {
     auto pit = d.params.find(eq.lhs);
-    if (pit != d.params.end() && d.act.active(eq.lhs))
+    if (pit != d.params.end() && d.act.active(eq.lhs) && opts.params == ParamMode::Update)
       node += "  " + N(eq.lhs) + " = " + N(pit->second) + " fby (" + N(eq.lhs) + " + " + d.adj.at(eq.lhs) +
               ");  // param: a gradient step\n";
     else
@@ -315,6 +329,10 @@ Result derive(const FrontendResult &fr, const std::string &path, const std::stri
     for (auto &v : p.inputs)
       if (N(v.name) == in)
         node += "  " + g + " = " + (d.adj.count(v.name) ? d.adj.at(v.name) : zero_of(v.type)) + " when " + res.bp + ";\n";
+  for (auto &[prm, g] : res.param_gradients) {
+    const std::string &v = param_var(prm);
+    node += "  " + g + " = " + (d.adj.count(v) ? d.adj.at(v) : zero_of(d.type_of(v))) + " when " + res.bp + ";\n";
+  }
   node += "tel\n";
 
   res.derived = (funs.empty() ? "" : "// Gradient funs (symbolic reverse AD of each application, rml adjoint).\n" + funs + "\n") + node;

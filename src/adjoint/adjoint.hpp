@@ -17,8 +17,14 @@ namespace rml::adjoint {
 // Deliberately wrong rules, for the negative controls of the tests only.
 enum class Mutation { None, FbyIdentity, WhenDropped, PostIdentity };
 
+// What a `param` becomes: a gradient step (training, the paper's diff_param), or an
+// unchanged value whose gradient is an output `d_<param>` (the gradient at fixed
+// parameters, for gradient checks and for optimisers outside the program).
+enum class ParamMode { Update, Gradient };
+
 struct Options {
   std::string name;  // the derived node's name; "" = MAIN_adjoint (made unique)
+  ParamMode params = ParamMode::Update;
   Mutation mutation = Mutation::None;
 };
 
@@ -30,6 +36,7 @@ struct Result {
   std::vector<std::pair<std::string, std::string>> seeds;      // forward output -> its cotangent input
   std::vector<std::pair<std::string, std::string>> gradients;  // forward input -> its gradient output
   std::vector<std::string> params;  // the parameters found (their printed names)
+  std::vector<std::pair<std::string, std::string>> param_gradients;  // ParamMode::Gradient: parameter -> its gradient output
 };
 
 // A node rml adjoint cannot derive, or an internal failure (a derived text the front end

@@ -28,6 +28,7 @@ int cmd_adjoint(const AdjointCmd &c, std::ostream &out, std::ostream &err) {
   try {
     adjoint::Options o;
     o.name = c.name;
+    o.params = c.param_gradients ? adjoint::ParamMode::Gradient : adjoint::ParamMode::Update;
     res = adjoint::derive(*r, input_name(c.file), *text, *main, o);
   } catch (const core::ElabError &e) {
     Diagnostic d;

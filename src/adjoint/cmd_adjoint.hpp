@@ -8,6 +8,7 @@ namespace rml {
 
 struct AdjointCmd {
   std::string file, node, out, name;
+  bool param_gradients = false;  // --params gradient: params keep their values, their gradients are outputs
 };
 int cmd_adjoint(const AdjointCmd &c, std::ostream &out, std::ostream &err);
 

@@ -152,6 +152,11 @@ int main(int argc, char **argv) {
   ad->add_option("--node,--main", adjoint.node, "the forward node (default: the file's main, as rml run chooses it)");
   ad->add_option("-o,--output", adjoint.out, "write the program here (whole or not at all) instead of stdout");
   ad->add_option("--name", adjoint.name, "the derived node's name (default NODE_adjoint)");
+  std::string adjoint_params = "update";
+  ad->add_option("--params", adjoint_params,
+                 "what each param becomes: update (a gradient step, p = init fby (p + adj_p): training; the default) or "
+                 "gradient (its value unchanged, its gradient an output d_p: the gradient at fixed parameters)")
+      ->check(CLI::IsMember({"update", "gradient"}));
   rml::DiffCmd diff;
   std::vector<std::string> diff_without;
   std::string diff_dialect = "rml";
@@ -215,7 +220,10 @@ int main(int argc, char **argv) {
     if (*m) return rml::cmd_compile(compile, std::cout, std::cerr);
     if (*gn) return rml::cmd_gen(gen, std::cout, std::cerr);
     if (*df) return rml::cmd_diff(diff, std::cout, std::cerr);
-    if (*ad) return rml::cmd_adjoint(adjoint, std::cout, std::cerr);
+    if (*ad) {
+      adjoint.param_gradients = adjoint_params == "gradient";
+      return rml::cmd_adjoint(adjoint, std::cout, std::cerr);
+    }
   } catch (const std::bad_alloc &) {
     std::cout.flush();
     std::cerr << "rml: error: out of memory while running 'rml " << sub << "'\n";
