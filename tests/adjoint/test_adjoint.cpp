@@ -587,6 +587,98 @@ TEST(Training, LstmSineLossFalls) {
   EXPECT_LT(last, first / 10);
 }
 
+// ---------------------------------------------------------------- --params gradient
+
+// FractalTensor's vanilla RNN cell (reference/fractaltensor/vanilla_rnn.rml) in a
+// recurrence cut at `end`, its bias a param initialised from an input.
+const char *kRnn = R"(
+fun vecmat(x: real[n], w: real[n, m]) : real[m] = matvec(tr(w), x);
+fun vanilla_cell(state: real[k], cur: real[d], i2h: real[d, h], h2h: real[k, h], bias: real[h]) : real[h]
+  = tanh(vecmat(cur, i2h) + vecmat(state, h2h) + bias);
+node rnn(x: real[3], end: bool, b0: real[2]) -> (y: real)
+var h: real[2]; s: real[2]; i2h: real[3, 2]; h2h: real[2, 2]; bias: real[2];
+let
+  i2h = param(glorot_uniform([3, 2]));
+  h2h = param(orthogonal([2, 2]));
+  bias = param(b0);
+  h = vanilla_cell(s, x, i2h, h2h, bias);
+  s = zeros([2]) fby (if end then zeros([2]) else h);
+  y = dot(h, h);
+tel
+)";
+
+std::map<std::string, std::vector<Cell>> rnn_trace(size_t T, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::map<std::string, std::vector<Cell>> in;
+  for (size_t n = 0; n < T; ++n) {
+    in["x"].push_back(vec({u(rng), u(rng), u(rng)}));
+    in["end"].push_back(boolean(n == 2 || n + 1 == T));
+    in["b0"].push_back(vec({0.1 * u(rng), 0.1 * u(rng)}));
+  }
+  return in;
+}
+
+// With --params gradient the parameters keep their values: the derived program computes
+// the gradient at fixed parameters, d_x and d_b0 equal central differences, and the
+// gradient output of the bias param is d_b0 (the param is the copy of b0).
+TEST(ParamsGradientMode, RnnGradientsEqualCentralDifferences) {
+  auto fr = run_frontend("rnn.rml", kRnn);
+  ASSERT_TRUE(fr->checked_ok) << render_all(fr->diags);
+  Options o;
+  o.params = ParamMode::Gradient;
+  Result d = derive(*fr, "rnn.rml", kRnn, "rnn", o);
+  ASSERT_EQ(d.param_gradients.size(), 3u);
+  std::string dbias;
+  for (auto &[p, g] : d.param_gradients)
+    if (p == "bias") dbias = g;
+  ASSERT_FALSE(dbias.empty());
+  Runner fwd(kRnn, "rnn"), adj(d.source, d.node);
+  const size_t T = 6;
+  auto in = rnn_trace(T, 5);
+  std::vector<double> w = {0.5, -1.0, 0.25, 1.5, -0.75, 1.0};
+  auto ain = in;
+  for (size_t n = 0; n < T; ++n) ain["bp"].push_back(boolean(true)), ain["d_y"].push_back(real(w[n]));
+  auto ad = adj.run(ain, T);
+  auto loss = [&](const std::map<std::string, std::vector<Cell>> &i) {
+    auto r = fwd.run(i, T);
+    double L = 0;
+    for (size_t n = 0; n < T; ++n) L += w[n] * r.at("y", n).value.r[0];
+    return L;
+  };
+  for (size_t n = 0; n < T; ++n) {
+    ASSERT_EQ(ad.tag("d_x", n), Tag::Val) << n;
+    EXPECT_EQ(ad.at(dbias, n), ad.at("d_b0", n)) << n;
+    EXPECT_EQ(ad.at("y", n), fwd.run(in, T).at("y", n)) << "forward unchanged at " << n;
+    for (const char *v : {"x", "b0"}) {
+      for (size_t e = 0; e < in[v][n].value.r.size(); ++e) {
+        auto p = in, q = in;
+        const double h = 1e-5;
+        p[v][n].value.r[e] += h;
+        q[v][n].value.r[e] -= h;
+        double fd = (loss(p) - loss(q)) / (2 * h), got = ad.at(std::string("d_") + v, n).value.r[e];
+        EXPECT_NEAR(got, fd, 1e-6 * std::max({1.0, std::abs(got), std::abs(fd)})) << v << "[" << e << "] at " << n;
+      }
+    }
+  }
+}
+
+// With the default (--params update) the same node is not productive: a parameter read
+// at every cycle is updated at every cycle, and its update at n needs the sequence's
+// backward chain, which needs the forward values after n, which need the update at n.
+// The oracle leaves those cells unknown (semantics/adjoint.md §4: such parameters need
+// param_end, which reads them once per sequence).
+TEST(ParamsGradientMode, OnlineUpdatesOfARecurrentNetworkAreNotCausal) {
+  Result d = derive_text(kRnn, "rnn");
+  Runner adj(d.source, d.node);
+  const size_t T = 6;
+  auto ain = rnn_trace(T, 5);
+  for (size_t n = 0; n < T; ++n) ain["bp"].push_back(boolean(true)), ain["d_y"].push_back(real(1.0));
+  auto ad = adj.run(ain, T);
+  EXPECT_EQ(ad.tag("y", 0), Tag::Val);
+  EXPECT_EQ(ad.tag("y", 1), Tag::Bot);
+}
+
 // ---------------------------------------------------------------- errors and shapes
 
 TEST(Adjoint, RealInterfaceOnASampledClockIsRefused) {

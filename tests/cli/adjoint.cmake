@@ -27,6 +27,18 @@ expect_exit(0 ${RMLCHECK} ${WORK}/lstm_train.rml --main check_lstm_end_adjoint)
 expect_text(OUT "clocks: valid")
 expect_text(OUT "productivity: valid")
 
+# --params gradient: FractalTensor's vanilla RNN keeps its parameters, their gradients are
+# outputs; productive when sequences end within 4 cycles (with --params update a parameter
+# read at every cycle of a recurrence is not: semantics/adjoint.md §4).
+expect_exit(0 ${RML} adjoint ${SRC}/reference/fractaltensor/vanilla_rnn.rml --params gradient -o ${WORK}/rnn_grad.rml)
+file(READ ${WORK}/rnn_grad.rml text)
+if(NOT text MATCHES "d_rnn_end_1_rnn_cell_1_bias: real\\[2\\] when bp")
+  message(FATAL_ERROR "no gradient output for the bias param:\n${text}")
+endif()
+expect_exit(0 ${RMLCHECK} ${WORK}/rnn_grad.rml --main check_rnn_end_adjoint --assume "always eventually end within 4")
+expect_text(OUT "productivity: valid")
+expect_exit(2 ${RML} adjoint ${SRC}/reference/fractaltensor/vanilla_rnn.rml --params sometimes)
+
 # ADBench's LSTM: the derived program's gradient at cycle 0 (first entries of ADBench's).
 find_program(PYTHON3 python3 REQUIRED)
 expect_exit(0 ${PYTHON3} ${SRC}/benchmarks/adbench/to_json lstm ${SRC}/data/adbench/lstm/lstm_l2_c1024.txt --derived)
