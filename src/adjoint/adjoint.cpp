@@ -290,13 +290,14 @@ Result derive(const FrontendResult &fr, const std::string &path, const std::stri
   for (auto &[prm, g] : res.param_gradients)
     node += sep + g + ": " + type_str(d.type_of(param_var(prm))) + " when " + res.bp, sep = ", ";
   node += ")\n";
-  node += "var\n";
-  for (auto &v : p.locals) node += "  " + decl(v) + ";\n";
+  std::string locals;
+  for (auto &v : p.locals) locals += "  " + decl(v) + ";\n";
   for (auto *vs : {&p.inputs, &p.outputs, &p.locals})
     for (auto &v : *vs)
       if (d.adj.count(v.name))  // a local's clock is the base clock unless declared: v's clock
-        node += "  " + d.adj.at(v.name) + ": " + type_str(v.type) + clock_annotation(el.clocks, v.name, N) + ";\n";
-  for (auto &[n, on] : d.extra_locals) node += "  " + n + ": bool" + clock_annotation(el.clocks, on, N) + ";\n";
+        locals += "  " + d.adj.at(v.name) + ": " + type_str(v.type) + clock_annotation(el.clocks, v.name, N) + ";\n";
+  for (auto &[n, on] : d.extra_locals) locals += "  " + n + ": bool" + clock_annotation(el.clocks, on, N) + ";\n";
+  if (!locals.empty()) node += "var\n" + locals;
   node += "let\n";
   for (auto &a : p.assumptions)
     node += std::string("  assume always ") + (a.eventually ? "eventually " : "") + N(a.var) +
@@ -330,8 +331,18 @@ Result derive(const FrontendResult &fr, const std::string &path, const std::stri
       if (N(v.name) == in)
         node += "  " + g + " = " + (d.adj.count(v.name) ? d.adj.at(v.name) : zero_of(v.type)) + " when " + res.bp + ";\n";
   for (auto &[prm, g] : res.param_gradients) {
+    // A parameter on a sampled clock (inside a when branch): its gradient is zero where
+    // the parameter is absent, merged up to the base clock before it is sampled on bp.
     const std::string &v = param_var(prm);
-    node += "  " + g + " = " + (d.adj.count(v) ? d.adj.at(v) : zero_of(d.type_of(v))) + " when " + res.bp + ";\n";
+    std::string e = d.adj.count(v) ? d.adj.at(v) : zero_of(d.type_of(v));
+    auto it = el.clocks.of_var.find(v);
+    for (int t = it == el.clocks.of_var.end() ? 0 : it->second; t >= 0 && el.clocks.terms[t].kind == core::ClockTerm::On;
+         t = el.clocks.terms[t].parent) {
+      const auto &term = el.clocks.terms[t];
+      const std::string Z = zero_of(d.type_of(v));
+      e = "merge " + N(term.cond) + " " + (term.positive ? "(" + e + ") " + Z : Z + " (" + e + ")");
+    }
+    node += "  " + g + " = (" + e + ") when " + res.bp + ";\n";
   }
   node += "tel\n";
 
