@@ -145,7 +145,8 @@ struct Deriver {
     if (g) {  // a gradient fun per active operand: dx_k += d_f_k(operands.., dy)
       std::string call_args;
       for (auto &o : g->operands) call_args += N(o) + ", ";
-      for (auto &[x, fun] : g->funs) add(x, eq, fun + "(" + call_args + dy + ")");
+      for (auto &[x, fun] : g->funs)
+        if (opts.mutation != Mutation::GradientFunDropped || x != g->funs.front().first) add(x, eq, fun + "(" + call_args + dy + ")");
       return;
     }
     switch (eq.op) {

@@ -15,7 +15,7 @@
 namespace rml::adjoint {
 
 // Deliberately wrong rules, for the negative controls of the tests only.
-enum class Mutation { None, FbyIdentity, WhenDropped, PostIdentity };
+enum class Mutation { None, FbyIdentity, WhenDropped, PostIdentity, GradientFunDropped };
 
 // What a `param` becomes: a gradient step (training, the paper's diff_param), or an
 // unchanged value whose gradient is an output `d_<param>` (the gradient at fixed

@@ -247,17 +247,21 @@ tel
 // and end, locals built from earlier ones, one real output y.
 struct GenProgram {
   std::string text;
+  bool tensor = false;
   bool has_fby = false, has_when = false, has_cut_state = false, has_clocked_fby = false, has_post = false,
        has_reset = false;
 };
 
 class Gen {
  public:
-  explicit Gen(uint64_t seed) : rng_(seed) {}
+  // tensor: inputs and locals real[2] (gradient funs for matvec, index, array literals,
+  // scalar broadcast, dot and sum; zeros([2]) as the zero), the output y a real.
+  explicit Gen(uint64_t seed, bool tensor = false) : rng_(seed), tensor_(tensor) {}
 
   GenProgram program() {
     GenProgram g;
     g_ = &g;
+    g.tensor = tensor_;
     atoms_ = {"x1", "x2"};
     std::string locals, eqs;
     int nlocals = pick(3, 6);
@@ -266,14 +270,14 @@ class Gen {
       int kind = pick(0, 9);
       if (kind <= 1) {  // a recurrence cut at end: eager fby_end (if) or lazy (merge on rst)
         std::string sp = "sp" + std::to_string(k), sn = "sn" + std::to_string(k), cut = "sc" + std::to_string(k);
-        locals += "  " + sp + ": real; " + sn + ": real; " + cut + ": real;\n";
+        locals += "  " + sp + ": " + T() + "; " + sn + ": " + T() + "; " + cut + ": " + T() + ";\n";
         eqs += "  " + sn + " = tanh(" + lit() + " * " + sp + " + " + expr(2) + ");\n";
         if (kind == 0) {
-          eqs += "  " + cut + " = if end then 0.0 else " + sn + ";\n";
-          eqs += "  " + sp + " = 0.0 fby " + cut + ";\n";
+          eqs += "  " + cut + " = if end then " + Z() + " else " + sn + ";\n";
+          eqs += "  " + sp + " = " + Z() + " fby " + cut + ";\n";
         } else {
-          eqs += "  " + cut + " = 0.0 fby " + sn + ";\n";
-          eqs += "  " + sp + " = merge rst (0.25 when rst) (" + cut + " when not rst);\n";
+          eqs += "  " + cut + " = " + Z() + " fby " + sn + ";\n";
+          eqs += "  " + sp + " = merge rst (" + vlit() + " when rst) (" + cut + " when not rst);\n";
         }
         g.has_cut_state = g.has_fby = true;
         atoms_.push_back(sp);
@@ -281,29 +285,32 @@ class Gen {
         continue;
       }
       if (kind == 2) {  // a clocked state (fby under a when, merged back) in an instance reset by `every`
-        locals += "  " + v + ": real;\n";
+        locals += "  " + v + ": " + T() + ";\n";
         eqs += "  " + v + " = cstate(c, " + expr(2) + ", " + expr(1) + ") every rst;\n";
         g.has_clocked_fby = g.has_when = g.has_fby = g.has_reset = true;
         atoms_.push_back(v);
         continue;
       }
       if (kind == 3) {  // a node instance reset by `every`
-        locals += "  " + v + ": real;\n";
+        locals += "  " + v + ": " + T() + ";\n";
         eqs += "  " + v + " = leaky(" + expr(2) + ") every rst;\n";
         g.has_reset = g.has_fby = true;
         atoms_.push_back(v);
         continue;
       }
-      locals += "  " + v + ": real;\n";
+      locals += "  " + v + ": " + T() + ";\n";
       eqs += "  " + v + " = " + expr(3) + ";\n";
       atoms_.push_back(v);
     }
-    std::string y = atoms_.back();
-    for (int k = 0; k < 2; ++k) y += " + " + lit() + " * " + atoms_[pick(2, static_cast<int>(atoms_.size()) - 1)];
-    g.text = "node leaky(u: real) -> (o: real)\n  o = u + 0.5 * (0.0 fby o);\n\n"
-             "node cstate(c: bool, u: real, z: real) -> (o: real)\nvar w: real when c;\nlet\n"
-             "  w = 0.5 fby (tanh(u) when c);\n  o = merge c (w * (z when c)) (z when not c);\ntel\n\n"
-             "node f(x1: real, x2: real, c: bool, end: bool) -> (y: real)\nvar\n  rst: bool;\n" +
+    auto later = [&] { return atoms_[pick(2, static_cast<int>(atoms_.size()) - 1)]; };
+    std::string y = tensor_ ? "sum(" + atoms_.back() + ")" : atoms_.back();
+    for (int k = 0; k < 2; ++k)
+      y += " + " + lit() + " * " + (tensor_ ? "dot(" + later() + ", " + atom() + ")" : later());
+    const std::string t = T(), z = Z();
+    g.text = "node leaky(u: " + t + ") -> (o: " + t + ")\n  o = u + 0.5 * (" + z + " fby o);\n\n"
+             "node cstate(c: bool, u: " + t + ", z: " + t + ") -> (o: " + t + ")\nvar w: " + t + " when c;\nlet\n"
+             "  w = " + vlit() + " fby (tanh(u) when c);\n  o = merge c (w * (z when c)) (z when not c);\ntel\n\n"
+             "node f(x1: " + t + ", x2: " + t + ", c: bool, end: bool) -> (y: real)\nvar\n  rst: bool;\n" +
              locals + "let\n  rst = true fby end;\n" + eqs + "  y = " + y + ";\ntel\n";
     return g;
   }
@@ -315,8 +322,26 @@ class Gen {
     return ls[pick(0, 4)];
   }
   std::string atom() { return atoms_[pick(0, static_cast<int>(atoms_.size()) - 1)]; }
+  std::string T() const { return tensor_ ? "real[2]" : "real"; }
+  std::string Z() const { return tensor_ ? "zeros([2])" : "0.0"; }
+  // A literal of the locals' type.
+  std::string vlit() {
+    if (!tensor_) return lit();
+    return "[" + lit() + ", " + lit() + "]";
+  }
   std::string expr(int depth) {
-    if (depth == 0) return pick(0, 5) == 0 ? lit() : atom();
+    if (depth == 0) return pick(0, 5) == 0 ? vlit() : atom();
+    if (tensor_ && pick(0, 3) == 0) {  // the tensor applications: gradient funs from the symbolic AD
+      switch (pick(0, 3)) {
+        case 0: return "matvec([[" + lit() + ", " + lit() + "], [" + lit() + ", " + lit() + "]], " + expr(depth - 1) + ")";
+        case 1: {
+          std::string e = expr(depth - 1);
+          return "[(" + e + ")[1], (" + e + ")[0]]";
+        }
+        case 2: return "(" + lit() + " * " + expr(depth - 1) + ")";
+        default: return "(" + expr(depth - 1) + " * dot(" + expr(depth - 1) + ", " + atom() + "))";
+      }
+    }
     switch (pick(0, 13)) {
       case 0: return "(" + expr(depth - 1) + " + " + expr(depth - 1) + ")";
       case 1: return "(" + expr(depth - 1) + " - " + expr(depth - 1) + ")";
@@ -332,14 +357,15 @@ class Gen {
       // Delays are cut at `end` (as fby_end cuts them): a delay that carries a value
       // into the next sequence makes each sequence's gradient wait for the next one's,
       // which no finite trace (and no productive program) provides.
-      case 9: g_->has_fby = true; return "(0.0 fby (if end then 0.0 else " + expr(depth - 1) + "))";
+      case 9: g_->has_fby = true; return "(" + Z() + " fby (if end then " + Z() + " else " + expr(depth - 1) + "))";
       case 10: return "(" + expr(depth - 1) + " -> " + expr(depth - 1) + ")";
-      case 11: g_->has_fby = true; return "(0.5 -> pre (if end then 0.0 else " + expr(depth - 1) + "))";
+      case 11: g_->has_fby = true; return "(" + vlit() + " -> pre (if end then " + Z() + " else " + expr(depth - 1) + "))";
       case 12: g_->has_post = true; return "(post " + expr(depth - 1) + ")";
       default: return atom();
     }
   }
   std::mt19937_64 rng_;
+  bool tensor_;
   std::vector<std::string> atoms_;
   GenProgram *g_ = nullptr;
 };
@@ -361,10 +387,11 @@ Comparison compare_with_finite_differences(const GenProgram &g, uint64_t seed, M
   // cuts (merge on rst, `every rst`) leave the last sequence's gradient unknown (it
   // waits for the cycle after), the earlier ones are complete.
   const size_t T = 8;
+  auto value = [&] { return g.tensor ? vec({u(rng), u(rng)}) : real(u(rng)); };
   std::map<std::string, std::vector<Cell>> in;
   for (size_t n = 0; n < T; ++n) {
-    in["x1"].push_back(real(u(rng)));
-    in["x2"].push_back(real(u(rng)));
+    in["x1"].push_back(value());
+    in["x2"].push_back(value());
     in["c"].push_back(boolean(rng() % 2));
     in["end"].push_back(boolean(n == 2 || n + 1 == T || rng() % 4 == 0));
   }
@@ -393,20 +420,22 @@ Comparison compare_with_finite_differences(const GenProgram &g, uint64_t seed, M
     std::string dx = std::string("d_") + x;
     for (size_t n = 0; n < T; ++n) {
       if (ad.tag(dx, n) != Tag::Val) continue;  // its backward chain leaves the trace
-      double got = ad.at(dx, n).value.r[0];
-      double x0 = in[x][n].value.r[0], h = 1e-5 * std::max(1.0, std::abs(x0));
-      auto p = in, q = in;
-      p[x][n] = real(x0 + h);
-      q[x][n] = real(x0 - h);
-      bool ok = true;
-      double fd = (loss(fwd.run(p, T), ok) - loss(fwd.run(q, T), ok)) / (2 * h);
-      if (!ok) continue;
-      ++c.compared;
-      if (!(std::abs(got - fd) <= 1e-6 * std::max({1.0, std::abs(got), std::abs(fd)}))) {
-        if (!c.mismatches++) {
-          std::ostringstream s;
-          s << dx << " at cycle " << n << ": derived " << got << ", central difference " << fd;
-          c.first = s.str();
+      for (size_t e = 0; e < in[x][n].value.r.size(); ++e) {
+        double got = ad.at(dx, n).value.r[e];
+        double x0 = in[x][n].value.r[e], h = 1e-5 * std::max(1.0, std::abs(x0));
+        auto p = in, q = in;
+        p[x][n].value.r[e] = x0 + h;
+        q[x][n].value.r[e] = x0 - h;
+        bool ok = true;
+        double fd = (loss(fwd.run(p, T), ok) - loss(fwd.run(q, T), ok)) / (2 * h);
+        if (!ok) continue;
+        ++c.compared;
+        if (!(std::abs(got - fd) <= 1e-6 * std::max({1.0, std::abs(got), std::abs(fd)}))) {
+          if (!c.mismatches++) {
+            std::ostringstream os;
+            os << dx << "[" << e << "] at cycle " << n << ": derived " << got << ", central difference " << fd;
+            c.first = os.str();
+          }
         }
       }
     }
@@ -422,6 +451,18 @@ RC_GTEST_PROP(AdjointLaw, GradientEqualsCentralDifferencesOfTheOracle, ()) {
   Comparison c = compare_with_finite_differences(g, seed ^ 0x9e3779b97f4a7c15ull);
   RC_LOG() << g.text << c.first << "\n";
   RC_CLASSIFY(c.compared >= 8, "8+ gradient cells compared");
+  RC_ASSERT(c.mismatches == 0u);
+  RC_ASSERT(c.compared > 0u);
+}
+
+// The same law on tensor programs: real[2] streams through matvec, index and array
+// literals, scalar broadcast, dot and sum, whose adjoints are gradient funs written back
+// from the symbolic AD.
+RC_GTEST_PROP(AdjointLaw, TensorGradientEqualsCentralDifferencesOfTheOracle, ()) {
+  const auto seed = *rc::gen::arbitrary<uint64_t>();
+  GenProgram g = Gen(seed, true).program();
+  Comparison c = compare_with_finite_differences(g, seed ^ 0x9e3779b97f4a7c15ull);
+  RC_LOG() << g.text << c.first << "\n";
   RC_ASSERT(c.mismatches == 0u);
   RC_ASSERT(c.compared > 0u);
 }
@@ -444,10 +485,10 @@ TEST(AdjointLaw, GeneratorReachesTheHardShapes) {
 
 // Negative controls: the law fails on a wrong rule. Each mutation is caught within the
 // first programs that use the primitive it breaks.
-void expect_caught(Mutation m, bool GenProgram::*uses) {
+void expect_caught(Mutation m, bool GenProgram::*uses, bool tensor = false) {
   int tried = 0;
   for (uint64_t s = 1; s <= 60 && tried < 12; ++s) {
-    GenProgram g = Gen(s).program();
+    GenProgram g = Gen(s, tensor).program();
     if (!(g.*uses)) continue;
     ++tried;
     if (compare_with_finite_differences(g, s, m).mismatches > 0) return;
@@ -456,6 +497,9 @@ void expect_caught(Mutation m, bool GenProgram::*uses) {
 }
 TEST(AdjointLaw, NegativeControlFbyAsIdentityIsCaught) { expect_caught(Mutation::FbyIdentity, &GenProgram::has_fby); }
 TEST(AdjointLaw, NegativeControlPostAsIdentityIsCaught) { expect_caught(Mutation::PostIdentity, &GenProgram::has_post); }
+TEST(AdjointLaw, NegativeControlGradientFunDroppedIsCaught) {
+  expect_caught(Mutation::GradientFunDropped, &GenProgram::tensor, true);
+}
 TEST(AdjointLaw, NegativeControlWhenAdjointDroppedIsCaught) {
   expect_caught(Mutation::WhenDropped, &GenProgram::has_when);
 }
