@@ -303,8 +303,19 @@ Result derive(const FrontendResult &fr, const std::string &path, const std::stri
   for (auto &a : p.assumptions)
     node += std::string("  assume always ") + (a.eventually ? "eventually " : "") + N(a.var) +
             (a.within >= 0 ? " within " + std::to_string(a.within) : "") + ";\n";
+  // Provenance: the equations of each node instance under a comment naming it and its
+  // call; the backward pass in the reverse order of the forward equations.
+  auto header = [&](int inst) {
+    if (inst == 0) return std::string("  // -- ") + main + "\n";
+    const core::Instance &in = p.instances.at(static_cast<size_t>(inst));
+    std::string path = in.path.substr(0, in.path.size() - 1);
+    std::string where = in.call.valid() ? ", called at line " + std::to_string(in.call.file->line_col(in.call.begin).first) : "";
+    return "  // -- instance " + path + where + "\n";
+  };
   node += "  // forward\n";
+  int last = -1;
   for (auto &eq : p.equations) {
+    if (eq.instance != last) node += header(last = eq.instance);
     auto pit = d.params.find(eq.lhs);
     if (pit != d.params.end() && d.act.active(eq.lhs) && opts.params == ParamMode::Update)
       node += "  " + N(eq.lhs) + " = " + N(pit->second) + " fby (" + N(eq.lhs) + " + " + d.adj.at(eq.lhs) +
@@ -312,20 +323,27 @@ Result derive(const FrontendResult &fr, const std::string &path, const std::stri
     else
       node += "  " + N(eq.lhs) + " = " + core::print_rhs(eq, N) + ";\n";
   }
-  node += "  // backward\n";
-  for (auto *vs : {&p.inputs, &p.outputs, &p.locals})
-    for (auto &v : *vs) {
-      if (!d.adj.count(v.name)) continue;
-      auto &cs = d.contrib[v.name];
-      std::string rhs, from;
-      for (size_t k = 0; k < cs.size(); ++k) {
-        bool simple = cs[k].first.find(' ') == std::string::npos;
-        rhs += (k ? " + " : "") + (simple || cs.size() == 1 ? cs[k].first : "(" + cs[k].first + ")");
-        from += (k ? ", " : "") + cs[k].second;
-      }
-      if (cs.empty()) rhs = zero_of(v.type), from = "nothing reads it";
-      node += "  " + d.adj.at(v.name) + " = " + rhs + ";  // " + from + "\n";
+  node += "  // backward (cotangents, in the reverse order of the forward equations)\n";
+  auto backward = [&](const std::string &v, const Type &t) {
+    auto &cs = d.contrib[v];
+    std::string rhs, from;
+    for (size_t k = 0; k < cs.size(); ++k) {
+      bool simple = cs[k].first.find(' ') == std::string::npos;
+      rhs += (k ? " + " : "") + (simple || cs.size() == 1 ? cs[k].first : "(" + cs[k].first + ")");
+      from += (k ? ", " : "") + cs[k].second;
     }
+    if (cs.empty()) rhs = zero_of(t), from = "nothing reads it";
+    node += "  " + d.adj.at(v) + " = " + rhs + ";  // " + from + "\n";
+  };
+  last = -1;
+  for (auto it = p.equations.rbegin(); it != p.equations.rend(); ++it) {
+    if (!d.adj.count(it->lhs)) continue;
+    if (it->instance != last) node += header(last = it->instance);
+    backward(it->lhs, it->type);
+  }
+  if (last != 0) node += header(0);
+  for (auto &v : p.inputs)
+    if (d.adj.count(v.name)) backward(v.name, v.type);
   for (auto &e : d.extra_eqs) node += "  " + e + "\n";
   for (auto &[in, g] : res.gradients)
     for (auto &v : p.inputs)
