@@ -196,7 +196,11 @@ Result derive(const FrontendResult &fr, const std::string &path, const std::stri
   for (auto *vs : {&p.inputs, &p.outputs, &p.locals})
     for (auto &v : *vs) d.types[v.name] = &v.type;
   for (auto &[v, n] : d.printed) d.fresh.take(n);
+  // Every global name (nodes, funs, constants, types, enumeration constructors, the
+  // prelude's): a derived name never shadows one.
   for (auto &[name, sig] : fr.checked.sigs) d.fresh.take(name);
+  for (auto &[name, k] : fr.checked.decls) d.fresh.take(name);
+  for (auto &[name, e] : fr.checked.enum_ctors) d.fresh.take(name);
   auto N = [&](const std::string &v) { return d.N(v); };
   auto param_var = [&](const std::string &printed) -> const std::string & {
     for (auto &[v, init] : d.params)

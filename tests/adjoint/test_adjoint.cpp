@@ -1001,6 +1001,16 @@ TEST(Adjoint, RealInterfaceOnASampledClockIsRefused) {
   }
 }
 
+// Derived names never shadow a global (a constant named like a cotangent or like bp).
+TEST(Adjoint, DerivedNamesAvoidEveryGlobalName) {
+  const char *text = "const adj_x = 2.0;\nconst bp = 1.0;\nnode f(x: real) -> (y: real)\n  y = adj_x * x * bp;\n";
+  Result d = derive_text(text, "f");
+  EXPECT_EQ(d.bp, "bp_1");
+  EXPECT_NE(d.derived.find("adj_x_1 = "), std::string::npos) << d.derived;
+  auto fr = run_frontend("d.rml", d.source);
+  for (auto &diag : fr->diags.all()) ADD_FAILURE() << render(diag);
+}
+
 TEST(Adjoint, ParamsAreFoundAndBecomeGradientSteps) {
   std::string text = read_source("reference/paper/fig03_gradient_descent.rml");
   Result r = derive_text(text, "app_pipe");
