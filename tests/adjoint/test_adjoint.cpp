@@ -80,6 +80,22 @@ Cell vec(const std::vector<double> &v) {
   return Cell::of(t);
 }
 
+using Trace = std::map<std::string, std::vector<Cell>>;
+
+// The derived program's trace: the forward one, bp true and the output's cotangent w.
+Trace with_seed(Trace in, const std::vector<double> &w) {
+  for (double x : w) in["bp"].push_back(boolean(true)), in["d_y"].push_back(real(x));
+  return in;
+}
+
+// L = sum_n w_n y_n on the oracle's run of the forward node.
+double weighted_loss(Runner &fwd, const Trace &in, const std::vector<double> &w) {
+  auto r = fwd.run(in, w.size());
+  double L = 0;
+  for (size_t n = 0; n < w.size(); ++n) L += w[n] * r.at("y", n).value.r[0];
+  return L;
+}
+
 // |a - b| <= rel * max(1, |a|, |b|), elementwise.
 bool close(const Cell &a, const Cell &b, double rel) {
   if (a.tag != b.tag) return false;
@@ -896,15 +912,8 @@ TEST(ParamsGradientMode, RnnGradientsEqualCentralDifferences) {
   const size_t T = 6;
   auto in = rnn_trace(T, 5);
   std::vector<double> w = {0.5, -1.0, 0.25, 1.5, -0.75, 1.0};
-  auto ain = in;
-  for (size_t n = 0; n < T; ++n) ain["bp"].push_back(boolean(true)), ain["d_y"].push_back(real(w[n]));
-  auto ad = adj.run(ain, T);
-  auto loss = [&](const std::map<std::string, std::vector<Cell>> &i) {
-    auto r = fwd.run(i, T);
-    double L = 0;
-    for (size_t n = 0; n < T; ++n) L += w[n] * r.at("y", n).value.r[0];
-    return L;
-  };
+  auto ad = adj.run(with_seed(in, w), T);
+  auto loss = [&](const Trace &i) { return weighted_loss(fwd, i, w); };
   for (size_t n = 0; n < T; ++n) {
     ASSERT_EQ(ad.tag("d_x", n), Tag::Val) << n;
     EXPECT_EQ(ad.at(dbias, n), ad.at("d_b0", n)) << n;
@@ -1048,15 +1057,8 @@ tel
   }
   std::vector<double> w(T);
   for (auto &v : w) v = u(rng);
-  auto ain = in;
-  for (size_t n = 0; n < T; ++n) ain["bp"].push_back(boolean(true)), ain["d_y"].push_back(real(w[n]));
-  auto ad = adj.run(ain, T);
-  auto loss = [&](const std::map<std::string, std::vector<Cell>> &i) {
-    auto r = fwd.run(i, T);
-    double L = 0;
-    for (size_t n = 0; n < T; ++n) L += w[n] * r.at("y", n).value.r[0];
-    return L;
-  };
+  auto ad = adj.run(with_seed(in, w), T);
+  auto loss = [&](const Trace &i) { return weighted_loss(fwd, i, w); };
   for (size_t n = 0; n < T; ++n) {
     ASSERT_EQ(ad.tag("d_x", n), Tag::Val) << n;
     for (size_t e = 0; e < 3; ++e) {
