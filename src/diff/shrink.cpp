@@ -152,11 +152,14 @@ Case shrink(Case c, const ShrinkHooks &h, const ShrinkLimits &lim, ShrinkStats &
       if (slot >= all.size()) break;
       const Expr &e = **all[slot];
       // Literals first: one step removes the whole subtree (the front end refuses the
-      // ones of the wrong type at once).
+      // ones of the wrong type at once). A literal is only replaced by the zero of its own
+      // kind: `0.0` -> `0` -> `0.0` would be accepted for an unread local, forever.
       std::vector<ExprPtr> replacements;
-      if (!is_literal(e, ExprKind::IntLit) || e.ival != 0) replacements.push_back(mk_int(0));
-      if (!is_literal(e, ExprKind::RealLit) || e.rval != 0) replacements.push_back(mk_real(0));
-      if (!is_literal(e, ExprKind::BoolLit) || e.bval) replacements.push_back(mk_bool(false));
+      const bool int_lit = is_literal(e, ExprKind::IntLit), real_lit = is_literal(e, ExprKind::RealLit),
+                 bool_lit = is_literal(e, ExprKind::BoolLit), lit = int_lit || real_lit || bool_lit;
+      if (int_lit ? e.ival != 0 : !lit) replacements.push_back(mk_int(0));
+      if (real_lit ? e.rval != 0 : !lit) replacements.push_back(mk_real(0));
+      if (bool_lit ? e.bval : !lit) replacements.push_back(mk_bool(false));
       for (auto &a : e.args) replacements.push_back(a->clone());
       bool kept = false;
       for (auto &r : replacements) {

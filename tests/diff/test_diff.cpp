@@ -217,6 +217,26 @@ TEST(Shrink, ReachesAMinimalFailingCase) {
   EXPECT_LE(few.tried, 3);
 }
 
+// A literal is replaced by the zero of its own kind only (1.5 by 0.0, then it stays): an
+// unread local type-checks as `0.0` and as `0`, and trading one for the other forever
+// spent the whole budget (found when rml gen drew tensors). The unread locals a and b,
+// which read each other through fby and so cannot go alone, go once a's operands are
+// literals.
+TEST(Shrink, UnreadLocalsGoAndLiteralsStayPut) {
+  ShrinkHooks h = hooks_for_rml();
+  h.fails = [&](const Case &c) {
+    auto r = run_frontend("<case>", c.program);
+    return !r->diags.has_errors() && c.program.find("post") != std::string::npos && c.program.find("z =") != std::string::npos;
+  };
+  Case c{"node main(x: real) -> (o: real)\n  a = 0.5 fby b;\n  b = a + x;\n  z = 1.5;\n  o = post x + a;\n", "x\n1.0\n2.0\n"};
+  ASSERT_TRUE(h.fails(c));
+  ShrinkStats st;
+  Case s = shrink(c, h, ShrinkLimits{}, st);
+  EXPECT_EQ(s.program, "node main(x: real) -> (o: real)\n  z = 0.0;\n  o = post 0.0;\n");
+  EXPECT_FALSE(st.stopped_at_limit);
+  EXPECT_LT(st.tried, 60) << st.tried;
+}
+
 TEST(LustrePrint, GeneratedLustreReadsBackToTheSameProgram) {
   for (uint64_t s = 0; s < 30; ++s) {
     auto p = gen::generate_program(s, gen::GenOptions{}.for_lustre());
