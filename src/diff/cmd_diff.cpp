@@ -254,6 +254,15 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
     return t.has_value();
   };
 
+  // rml compile generates scalar nodes without funs: generated programs for its class
+  // leave them out (said once, so nobody mistakes the run for one over tensors).
+  gen::GenOptions gen_options = c.options;
+  if (c.backend == "cpp" && c.file.empty() && (gen_options.funs || gen_options.tensors)) {
+    gen_options.funs = gen_options.tensors = false;
+    err << "rml diff: note: --backend cpp: generated programs leave out funs and tensors (rml compile generates "
+           "scalar nodes without funs)\n";
+  }
+
   size_t cells = 0, unknown = 0;
   int refused = 0;
   int total = c.file.empty() ? c.count : 1;
@@ -273,7 +282,7 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
     } else {
       uint64_t seed = gen::program_seed(c.seed, static_cast<uint64_t>(k));
       gen::GeneratedProgram p;
-      if (!draw_accepted(seed, c.options, c.check_timeout_s, p, refused, err, &drawn)) {
+      if (!draw_accepted(seed, gen_options, c.check_timeout_s, p, refused, err, &drawn)) {
         err << "rml diff: error: 50 draws for program " << k << " were all refused by rml-check\n";
         return kUnknown;
       }

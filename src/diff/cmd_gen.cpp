@@ -12,9 +12,10 @@ namespace rml {
 bool gen_options(const std::vector<std::string> &without, const std::string &dialect, gen::GenOptions &o, std::string &error) {
   for (auto &f : without) {
     bool *flag = f == "post" ? &o.post : f == "arrows" ? &o.arrows : f == "clocks" ? &o.clocks : f == "instances" ? &o.instances
-               : f == "resets" ? &o.resets : f == "funs" ? &o.funs : f == "reals" ? &o.reals : f == "ints" ? &o.ints : nullptr;
+               : f == "resets" ? &o.resets : f == "funs" ? &o.funs : f == "tensors" ? &o.tensors : f == "reals" ? &o.reals
+               : f == "ints" ? &o.ints : nullptr;
     if (!flag) {
-      error = "--without: unknown feature '" + f + "' (post, arrows, clocks, instances, resets, funs, reals, ints)";
+      error = "--without: unknown feature '" + f + "' (post, arrows, clocks, instances, resets, funs, tensors, reals, ints)";
       return false;
     }
     *flag = false;

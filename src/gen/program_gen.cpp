@@ -1,6 +1,7 @@
 #include "gen/program_gen.hpp"
 
 #include <memory>
+#include <set>
 #include <sstream>
 
 namespace rml::gen {
@@ -19,11 +20,12 @@ uint64_t program_seed(uint64_t seed, uint64_t k) {
   return r.next();
 }
 
-const char *type_name(Ty t) { return t == Ty::Real ? "real" : t == Ty::Int ? "int" : "bool"; }
+const char *type_name(Ty t) { return t == Ty::Real ? "real" : t == Ty::Int ? "int" : t == Ty::Bool ? "bool" : "vec"; }
+std::string type_text(Ty t, int length) { return t == Ty::Vec ? "real[" + std::to_string(length) + "]" : type_name(t); }
 
 GenOptions GenOptions::for_lustre() const {
   GenOptions o = *this;
-  o.post = o.resets = o.funs = false;
+  o.post = o.resets = o.funs = o.tensors = false;
   o.dialect = Dialect::Lustre;
   return o;
 }
@@ -40,8 +42,10 @@ std::string quarters(int q) {
 struct E;
 using EP = std::shared_ptr<const E>;
 struct E {
-  enum K { Lit, Var, Neg, Not, Bin, If, Fby, ArrowPre, When, Merge, Post, Call } k;
-  std::string s;       // literal text, variable, operator, called node; When/Merge: the clock variable
+  enum K { Lit, Var, Neg, Not, Bin, If, Fby, ArrowPre, When, Merge, Post, Call, Index, Tensor } k;
+  std::string s;       // literal text, variable, operator, called node or fun; When/Merge: the clock
+                       // variable; Index: the index
+
   bool positive = true;  // When
   std::string every;   // Call: the reset condition ("" none)
   std::vector<EP> a;
@@ -64,6 +68,12 @@ std::string print(const E &e, Dialect d) {
       return d == Dialect::Rml ? "(merge " + e.s + " " + p(0) + " " + p(1) + ")"
                                : "(merge " + e.s + " (true -> " + p(0) + ") (false -> " + p(1) + "))";
     case E::Post: return "(post " + p(0) + ")";
+    case E::Index: return "(" + p(0) + ")[" + e.s + "]";
+    case E::Tensor: {  // a tensor literal of its elements: [a, b], [[a, b], [c, d]]
+      std::string t = "[";
+      for (size_t i = 0; i < e.a.size(); ++i) t += (i ? ", " : "") + p(i);
+      return t + "]";
+    }
     case E::Call: {
       std::string call = e.s + "(";
       for (size_t i = 0; i < e.a.size(); ++i) call += (i ? ", " : "") + p(i);
@@ -97,6 +107,12 @@ class Generator {
     if (o_.ints) g.inputs.push_back({"y", Ty::Int});
     g.inputs.push_back({"c", Ty::Bool});
     g.inputs.push_back({"d", Ty::Bool});
+    // Tensors in half of the programs that may have them: scalar programs stay as common.
+    tensors_ = o_.tensors && o_.reals && o_.dialect == Dialect::Rml && r_.coin(50);
+    if (tensors_) {
+      n_ = r_.range(2, 3);
+      g.inputs.push_back({"u", Ty::Vec, n_});
+    }
     for (auto &in : g.inputs) inputs_.push_back({in.name, in.type});
     // Resets and post in one program: rml-check's initialisation proof is then mostly
     // unknown (bounded runs it cannot reproduce; issue 14's note), so a program has one
@@ -135,9 +151,11 @@ class Generator {
       EP rhs;
       int pick = r_.range(0, 2);
       if (pick == 0) {
+        shape(t, "post");
         rhs = mk(E::Post, "", {expr(t, o_.depth - 1, s)});
       } else if (pick == 1) {
         backfill = true;
+        shape(t, "backfill");
         rhs = mk(E::Merge, "c", {when(expr(t, o_.depth - 1, s), "c", true), when(mk(E::Post, "", {var(name)}), "c", false)});
       } else {
         rhs = expr(t, o_.depth, s);
@@ -154,9 +172,11 @@ class Generator {
     if (o_.reals) outputs.push_back({"o1", Ty::Real, expr(Ty::Real, o_.depth, out), ""});
     if (o_.ints) outputs.push_back({"o2", Ty::Int, expr(Ty::Int, o_.depth, out), ""});
     outputs.push_back({"o3", Ty::Bool, expr(Ty::Bool, o_.depth, out), ""});
+    if (tensors_) outputs.push_back({"o4", Ty::Vec, expr(Ty::Vec, o_.depth, out), ""});
     for (auto &l : outputs) g.outputs.push_back(l.name);
     if (o_.post && (backfill || r_.coin(50))) g.within = r_.range(1, 4);
     g.text = text(g, outputs);
+    g.shapes.assign(shapes_.begin(), shapes_.end());
     return g;
   }
 
@@ -165,13 +185,23 @@ class Generator {
   GenOptions o_;
   std::vector<std::pair<std::string, Ty>> inputs_;
   std::vector<Local> locals_;
-  bool used_helper_[3] = {false, false, false};
+  bool used_helper_[4] = {false, false, false, false};
   int blocks_ = 0;
+  bool tensors_ = false;  // this program has tensor streams, of length n_
+  int n_ = 0;
+  // The program's own funs, drawn at their first use: g0 (real[n], real[n]) : real[n] and
+  // h0 (real[n], real[n]) : real.
+  EP fun_body_[2];
+  std::set<std::string> shapes_;  // GeneratedProgram::shapes
+
+  // Records a shape drawn, as "tensor <what>" when it carries a tensor.
+  void shape(Ty t, const std::string &what) { shapes_.insert(t == Ty::Vec ? "tensor " + what : what); }
 
   Ty type() {
     std::vector<Ty> ts{Ty::Bool};
     if (o_.reals) ts.push_back(Ty::Real), ts.push_back(Ty::Real);
     if (o_.ints) ts.push_back(Ty::Int);
+    if (tensors_) ts.push_back(Ty::Vec);
     return ts[r_.range(0, static_cast<int>(ts.size()) - 1)];
   }
   static EP var(const std::string &n) { return mk(E::Var, n); }
@@ -191,6 +221,11 @@ class Generator {
         return v < 0 ? mk(E::Neg, "", {mk(E::Lit, std::to_string(-v))}) : mk(E::Lit, std::to_string(v));
       }
       case Ty::Bool: return mk(E::Lit, r_.coin() ? "true" : "false");
+      case Ty::Vec: {
+        std::vector<EP> es;
+        for (int i = 0; i < n_; ++i) es.push_back(lit(Ty::Real));
+        return mk(E::Tensor, "", es);
+      }
     }
     return nullptr;
   }
@@ -209,6 +244,7 @@ class Generator {
   EP delayed(Ty t, int depth, const Scope &s) {
     auto vs = of_type(s.delayed, t);
     EP v = vs.empty() ? expr(t, depth - 1, s) : var(vs[r_.range(0, static_cast<int>(vs.size()) - 1)]);
+    shape(t, "state");
     if (o_.arrows && r_.coin(40)) return mk(E::ArrowPre, "", {expr(t, depth - 1, s), v});
     return mk(E::Fby, "", {lit(t), v});
   }
@@ -241,17 +277,78 @@ class Generator {
         const char *c = u == Ty::Bool ? (r_.coin() ? "=" : "<>") : cmp[r_.range(0, 5)];
         return mk(E::Bin, c, {sub(u), sub(u)});
       }
+      case Ty::Vec: return vec_op(depth, s);
     }
     return nullptr;
+  }
+  // A tensor operation: elementwise arithmetic, a real broadcast, a literal of real
+  // expressions; with funs, the prelude's tanh/sigmoid/matvec and the program's g0.
+  EP vec_op(int depth, const Scope &s) {
+    auto sub = [&](Ty u) { return expr(u, depth - 1, s); };
+    switch (r_.range(0, o_.funs ? 9 : 5)) {
+      case 0: return mk(E::Bin, "+", {sub(Ty::Vec), sub(Ty::Vec)});
+      case 1: return mk(E::Bin, "-", {sub(Ty::Vec), sub(Ty::Vec)});
+      case 2: return mk(E::Bin, "*", {sub(Ty::Vec), sub(Ty::Vec)});
+      case 3: return mk(E::Bin, "*", {sub(Ty::Real), sub(Ty::Vec)});  // a real stream broadcast
+      case 4: {
+        std::vector<EP> es;
+        for (int i = 0; i < n_; ++i) es.push_back(sub(Ty::Real));
+        return mk(E::Tensor, "", es);
+      }
+      case 5: return mk(E::Neg, "", {sub(Ty::Vec)});
+      case 6: return mk(E::Call, r_.coin() ? "tanh" : "sigmoid", {sub(Ty::Vec)});
+      case 7: {
+        std::vector<EP> rows;
+        for (int i = 0; i < n_; ++i) rows.push_back(lit(Ty::Vec));
+        return mk(E::Call, "matvec", {mk(E::Tensor, "", rows), sub(Ty::Vec)});
+      }
+      default: return mk(E::Call, use_fun(0), {sub(Ty::Vec), sub(Ty::Vec)});
+    }
+  }
+  // A real read out of tensors: an element; with funs, sum, dot and the program's h0.
+  EP reduction(int depth, const Scope &s) {
+    auto sub = [&] { return expr(Ty::Vec, depth - 1, s); };
+    switch (r_.range(0, o_.funs ? 3 : 0)) {
+      case 0: return mk(E::Index, std::to_string(r_.range(0, n_ - 1)), {sub()});
+      case 1: return mk(E::Call, "sum", {sub()});
+      case 2: return mk(E::Call, "dot", {sub(), sub()});
+      default: return mk(E::Call, use_fun(1), {sub(), sub()});
+    }
+  }
+  // The program's fun k (0: g0, to real[n]; 1: h0, to real), its body drawn at first use.
+  std::string use_fun(int k) {
+    shapes_.insert(k == 0 ? "fun to a tensor" : "fun to a real");
+    if (!fun_body_[k]) {
+      EP body = fun_expr(2);
+      if (k == 0) fun_body_[k] = body;
+      else fun_body_[k] = r_.coin() ? mk(E::Call, "sum", {body}) : mk(E::Call, "dot", {body, var("b")});
+    }
+    return k == 0 ? "g0" : "h0";
+  }
+  // A real[n] expression of a fun's inputs a and b.
+  EP fun_expr(int depth) {
+    if (depth <= 0 || r_.coin(20)) return var(r_.coin() ? "a" : "b");
+    switch (r_.range(0, 5)) {
+      case 0: return mk(E::Bin, "+", {fun_expr(depth - 1), fun_expr(depth - 1)});
+      case 1: return mk(E::Bin, "-", {fun_expr(depth - 1), fun_expr(depth - 1)});
+      case 2: return mk(E::Bin, "*", {fun_expr(depth - 1), fun_expr(depth - 1)});
+      case 3: return mk(E::Bin, "*", {lit(Ty::Real), fun_expr(depth - 1)});
+      case 4: return mk(E::Call, r_.coin() ? "tanh" : "sigmoid", {fun_expr(depth - 1)});
+      default: return mk(E::Call, "relu", {fun_expr(depth - 1)});
+    }
   }
   // The stateful helper of type t: an accumulator restarted where its second input holds.
   std::string helper(Ty t) {
     used_helper_[static_cast<int>(t)] = true;
-    return t == Ty::Real ? "acc_r" : t == Ty::Int ? "acc_i" : "acc_b";
+    return helper_name(t);
   }
+  static const char *helper_name(Ty t) { return t == Ty::Real ? "acc_r" : t == Ty::Int ? "acc_i" : t == Ty::Bool ? "acc_b" : "acc_v"; }
   EP call(Ty t, int depth, const Scope &s) {
     auto c = std::make_shared<E>(E{E::Call, helper(t), true, "", {expr(t, depth - 1, s), expr(Ty::Bool, depth - 1, s)}});
-    if (o_.resets && o_.dialect == Dialect::Rml && r_.coin(40)) c->every = r_.coin() ? "c" : "d";
+    if (o_.resets && o_.dialect == Dialect::Rml && r_.coin(40)) {
+      c->every = r_.coin() ? "c" : "d";
+      shape(t, "instance reset");
+    }
     return c;
   }
   EP expr(Ty t, int depth, const Scope &s) {
@@ -269,10 +366,16 @@ class Generator {
         if (o_.instances) return call(t, depth, s);
         break;
       case 6:
-        if (s.allow_post && o_.post) return mk(E::Post, "", {expr(t, depth - 1, s)});
+        if (s.allow_post && o_.post) {
+          shape(t, "post");
+          return mk(E::Post, "", {expr(t, depth - 1, s)});
+        }
         break;
       case 7:
         if (o_.funs && o_.dialect == Dialect::Rml && t == Ty::Real) return mk(E::Call, "sigmoid", {expr(t, depth - 1, s)});
+        break;
+      case 8:
+        if (tensors_ && t == Ty::Real) return reduction(depth, s);
         break;
       default: break;
     }
@@ -282,7 +385,10 @@ class Generator {
   EP inline_merge(Ty t, int depth, const Scope &s) {
     std::string k = r_.coin() ? "c" : "d";
     EP on = when(expr(t, depth - 1, s), k, true);
-    if (r_.coin(40)) on = mk(E::Fby, "", {lit(t), on});  // state on clock k: it holds between ticks
+    if (r_.coin(40)) {  // state on clock k: it holds between ticks
+      on = mk(E::Fby, "", {lit(t), on});
+      shape(t, "state on a sampled clock");
+    }
     EP off = when(expr(t, depth - 1, s), k, false);
     return mk(E::Merge, k, {on, off});
   }
@@ -295,20 +401,26 @@ class Generator {
     // s_: the block's sampled value; h_: its state on clock k (the last sampled value).
     Ty u = t == Ty::Bool ? numeric() : t;
     if (u == Ty::Bool) u = t;
+    shape(u, "state on a sampled clock");
     locals_.push_back({b + "s", u, when(expr(u, 1, s), k, true), on_k});
     EP held = mk(E::Fby, "", {lit(u), var(b + "s")});
     locals_.push_back({b + "h", u, held, on_k});
     EP inner;
     if (r_.coin(60)) {
       // A condition on clock k and a merge under it: a clock nested in k.
-      EP cond = u == Ty::Bool ? mk(E::Not, "", {var(b + "s")}) : mk(E::Bin, r_.coin() ? ">" : "<=", {var(b + "s"), lit(u)});
+      EP cond = u == Ty::Bool ? mk(E::Not, "", {var(b + "s")})
+              : u == Ty::Vec  ? mk(E::Bin, r_.coin() ? ">" : "<=", {mk(E::Index, "0", {var(b + "s")}), lit(Ty::Real)})
+                              : mk(E::Bin, r_.coin() ? ">" : "<=", {var(b + "s"), lit(u)});
       locals_.push_back({b + "k", Ty::Bool, cond, on_k});
+      shape(u, "nested clock");
       std::string kk = b + "k";
       EP yes = when(mk(E::Bin, u == Ty::Bool ? "and" : "+", {var(b + "s"), var(b + "h")}), kk, true);
       EP no = when(var(b + "h"), kk, false);
       EP m = mk(E::Merge, kk, {yes, no});
-      if (o_.instances && r_.coin(50))
+      if (o_.instances && r_.coin(50)) {
         m = std::make_shared<E>(E{E::Call, helper(u), true, "", {m, var(kk)}});  // an instance on clock k
+        shape(u, "instance on a nested clock");
+      }
       locals_.push_back({b + "m", u, m, on_k});
       inner = var(b + "m");
     } else {
@@ -327,16 +439,21 @@ class Generator {
     s << (lus ? "-- " : "// ") << "generated by rml gen (" << (lus ? "Lustre dialect" : "R(ML)2") << ")\n";
     auto sig = [&](const std::vector<std::pair<std::string, Ty>> &vs) {
       std::string r;
-      for (size_t i = 0; i < vs.size(); ++i) r += (i ? (lus ? "; " : ", ") : "") + vs[i].first + ": " + type_name(vs[i].second);
+      for (size_t i = 0; i < vs.size(); ++i) r += (i ? (lus ? "; " : ", ") : "") + vs[i].first + ": " + type_text(vs[i].second, n_);
       return r;
     };
-    for (int t = 0; t < 3; ++t) {
+    const std::string vec = type_text(Ty::Vec, n_);
+    for (int k = 0; k < 2; ++k)
+      if (fun_body_[k])
+        s << "fun " << (k == 0 ? "g0" : "h0") << "(a: " << vec << ", b: " << vec << ") : " << (k == 0 ? vec : "real")
+          << " = " << print(*fun_body_[k], o_.dialect) << ";\n\n";
+    for (int t = 0; t < 4; ++t) {
       if (!used_helper_[t]) continue;
       Ty ty = static_cast<Ty>(t);
-      std::string n = ty == Ty::Real ? "acc_r" : ty == Ty::Int ? "acc_i" : "acc_b";
-      std::string T = type_name(ty);
+      std::string n = helper_name(ty);
+      std::string T = type_text(ty, n_);
       // The state through fby (not -> pre): no nil for rml-check's initialisation proof.
-      std::string zero = ty == Ty::Real ? "0.0" : ty == Ty::Int ? "0" : "false";
+      std::string zero = ty == Ty::Real ? "0.0" : ty == Ty::Int ? "0" : ty == Ty::Bool ? "false" : "zeros([" + std::to_string(n_) + "])";
       std::string plus = ty == Ty::Bool ? " or " : " + ";
       std::string body = "o = if r then a else (a" + plus + "(" + zero + (lus ? " -> pre o" : " fby o") + "));";
       if (lus)
@@ -350,7 +467,7 @@ class Generator {
       s << "node main(" << sig(inputs_) << ") returns (" << sig(outs) << ");\n";
       if (!locals_.empty()) {
         s << "var\n";
-        for (auto &l : locals_) s << "  " << l.name << ": " << type_name(l.type) << (l.clock.empty() ? "" : " " + l.clock) << ";\n";
+        for (auto &l : locals_) s << "  " << l.name << ": " << type_text(l.type, n_) << (l.clock.empty() ? "" : " " + l.clock) << ";\n";
       }
       s << "let\n";
     } else {
@@ -388,6 +505,15 @@ std::string generate_trace(const GeneratedProgram &p, uint64_t seed, int cycles)
           break;
         }
         case Ty::Int: s << r.range(-20, 20); break;
+        case Ty::Vec: {
+          s << "\"[";
+          for (int e = 0; e < in.length; ++e) {
+            int q = r.range(-32, 32);
+            s << (e ? ", " : "") << (q < 0 ? "-" : "") << quarters(q < 0 ? -q : q);
+          }
+          s << "]\"";
+          break;
+        }
         case Ty::Bool: {
           bool v = r.coin(in.name == "c" ? 40 : 50);
           if (in.name == "c" && p.within >= 0) {

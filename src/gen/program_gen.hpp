@@ -25,7 +25,7 @@ namespace rml::gen {
 //   Rml:    the paper's syntax (`node f(x: real) -> (o: real)`, fby, post, `every`, funs);
 //   Lustre: Lustre V6 / Heptagon-compatible text (`returns`, `var` with clocks,
 //           `let ... tel`, `->`/`pre` for fby, `merge c (true -> a) (false -> b)`); only
-//           for programs without post, resets and funs (GenOptions::for_lustre()).
+//           for programs without post, resets, funs and tensors (GenOptions::for_lustre()).
 enum class Dialect { Rml, Lustre };
 
 struct GenOptions {
@@ -37,7 +37,11 @@ struct GenOptions {
   bool clocks = true;        // merges of sampled branches, state on sampled clocks, nested clocks
   bool instances = true;     // instances of a stateful helper node (on sampled clocks too)
   bool resets = true;        // `helper(...) every c` (rml only)
-  bool funs = true;          // prelude fun applications (`sigmoid`; rml only)
+  bool funs = true;          // fun applications: the prelude's (`sigmoid`, `tanh`, `dot`, `matvec`) and,
+                             // with tensors, the program's own `fun`s (rml only)
+  bool tensors = true;       // tensor streams `real[n]` (n = 2 or 3) in half of the programs: an input
+                             // `u`, an output `o4`, locals, state, clocks and post on them, reductions
+                             // into reals (rml only; needs reals)
   bool reals = true, ints = true;  // the element types besides bool
   Dialect dialect = Dialect::Rml;
 
@@ -45,12 +49,15 @@ struct GenOptions {
   GenOptions for_lustre() const;
 };
 
-enum class Ty { Real, Int, Bool };
-const char *type_name(Ty t);
+// Vec: a real tensor of one dimension (its length is the program's, 2 or 3).
+enum class Ty { Real, Int, Bool, Vec };
+const char *type_name(Ty t);                // "real", "int", "bool", "vec" (a name, not a type's text)
+std::string type_text(Ty t, int length);    // a declaration's type: "real", ..., "real[3]" for Vec
 
 struct InputDecl {
   std::string name;
   Ty type;
+  int length = 0;  // Vec: the tensor's length; 0 for scalars
 };
 
 struct GeneratedProgram {
@@ -59,14 +66,18 @@ struct GeneratedProgram {
   std::vector<InputDecl> inputs;
   std::vector<std::string> outputs;
   int within = -1;               // the assumption's bound on `c`, -1 when there is none
+  // The hard shapes the draw holds ("backfill", "tensor post", "nested clock", ...), sorted:
+  // for tests that must show their generator reaches them, and for their tags.
+  std::vector<std::string> shapes;
 };
 
 // The program drawn from `seed`. Two calls with the same arguments return the same text.
 GeneratedProgram generate_program(uint64_t seed, const GenOptions &o);
 
 // An input trace for `p` as CSV (header of input names, one row per cycle): reals are
-// multiples of 1/4 in [-8, 8] (exact in binary), ints in [-20, 20], bools; `c` holds at
-// least once in every `within + 1` cycles when the program assumes it.
+// multiples of 1/4 in [-8, 8] (exact in binary), ints in [-20, 20], bools, tensors
+// `"[r, r]"` of such reals; `c` holds at least once in every `within + 1` cycles when the
+// program assumes it.
 std::string generate_trace(const GeneratedProgram &p, uint64_t seed, int cycles);
 
 // SplitMix64 (Steele, Lea, Flood 2014): the generator's only source of randomness.

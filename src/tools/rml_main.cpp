@@ -134,7 +134,7 @@ int main(int argc, char **argv) {
   gn->add_option("--size", gen.options.size, "at most this many locals in the main node (default 6, 1..200)");
   gn->add_option("--depth", gen.options.depth, "expression depth (default 3, 0..8)");
   gn->add_option("--cycles", gen.options.cycles, "trace length (default 20)");
-  gn->add_option("--without", gen_without, "features left out: post, arrows, clocks, instances, resets, funs, reals, ints")
+  gn->add_option("--without", gen_without, "features left out: post, arrows, clocks, instances, resets, funs, tensors, reals, ints")
       ->delimiter(',');
   gn->add_option("--dialect", gen_dialect,
                  "rml (paper syntax, default) or lustre (Lustre V6 / Heptagon text: no post, resets or funs)");
@@ -169,7 +169,7 @@ int main(int argc, char **argv) {
   df->add_option("file", diff.file, "a program to compare on (with --inputs); without it, --count generated programs");
   df->add_option("--inputs", diff.inputs, "its trace (CSV)");
   df->add_option("--main", diff.main_node, "main node of the given program");
-  df->add_option("--backend", diff.backend, "a built-in back end: worklist, kleene (the oracle's two solvers), compiled, stream, cpp (rml compile's C++ class, built with $CXX or c++: scalar nodes without funs, so --without funs)");
+  df->add_option("--backend", diff.backend, "a built-in back end: worklist, kleene (the oracle's two solvers), compiled, stream, cpp (rml compile's C++ class, built with $CXX or c++: scalar nodes without funs, so generated programs leave out funs and tensors)");
   df->add_option("--backend-cmd", diff.backend_cmd,
                  "the back end as a shell command: {program}, {inputs}, {outputs} (a file it writes; without it, its "
                  "standard output) and {main} are replaced; it writes a CSV chronogram with a column per output");
