@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "checker/engine.hpp"
+#include "checker/may_be_nil.hpp"
 #include "core/primitives.hpp"
 #include "oracle/trace_io.hpp"
 
@@ -20,31 +21,7 @@ const core::Equation * Checker::def_of(const std::string &v) {
 }
 
 // Lustre's `pre` can make a condition nil: a static may-be-nil analysis over the program.
-std::set<std::string> Checker::may_be_nil() {
-  std::set<std::string> nil;
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (auto &eq : prog.equations) {
-      if (nil.count(eq.lhs)) continue;
-      // Nil comes from pre's first value and flows through the operands the primitive
-      // table marks (core/primitives.hpp). An operand read only at later ticks that is a
-      // `pre x` (the idiom a -> pre x) has x's nil, not the pre's own first-tick nil.
-      bool n = core::info(eq.prim).makes_nil;
-      for (size_t k = 0; k < eq.args.size() && !n; ++k) {
-        const core::OperandUse &u = core::use_of(eq, k);
-        if (!u.nil_flows) continue;
-        const core::Equation *d = u.ticks == core::Ticks::Later ? def_of(eq.args[k]) : nullptr;
-        n = d && d->prim == core::Prim::Pre ? nil.count(d->args[0]) > 0 : nil.count(eq.args[k]) > 0;
-      }
-      if (n) {
-        nil.insert(eq.lhs);
-        changed = true;
-      }
-    }
-  }
-  return nil;
-}
+std::set<std::string> Checker::may_be_nil() { return check::may_be_nil(prog); }
 
 // Initialisation (as Heptagon and Vélus check it): no output of the main node is ever
 // nil, Lustre's uninitialised first value of `pre`. A static may-be-nil analysis proves
@@ -83,7 +60,8 @@ PropertyResult Checker::check_initialisation() {
               return true;
             }
         return false;
-      });
+      },
+      true);  // a property of present values: runs of silent cycles add nothing (as for properties)
   if (r.verdict == Verdict::Valid) r.findings.clear();  // the may-be-nil warnings were false alarms
   return r;
 }
