@@ -89,6 +89,7 @@ bool reals_equal(double a, double b, const Tolerance &t) {
   if (a == b) return true;
   if (std::isinf(a) || std::isinf(b)) return false;
   if (t.rel > 0 && std::fabs(a - b) <= t.rel * std::fmax(std::fabs(a), std::fabs(b))) return true;
+  if (t.abs > 0 && std::fabs(a - b) <= t.abs) return true;
   // Distance in representable doubles: the bit patterns ordered as integers.
   auto key = [](double x) {
     int64_t i;

@@ -20,10 +20,13 @@ struct Chronogram {
 std::optional<Chronogram> read_chronogram(const std::string &text, std::string &error);
 
 // Two reals are equal when they are the same double (every NaN equal to every NaN), at
-// most `ulps` representable doubles apart, or within `rel` of the larger magnitude.
+// most `ulps` representable doubles apart, within `rel` of the larger magnitude, or at
+// most `abs` apart (for values near zero after a cancellation, where two libms' last bits
+// differ by more than any relative bound: 5.6e-17 against 0.0 from sigmoid's 0.5 * tanh + 0.5).
 struct Tolerance {
   int64_t ulps = 4;
   double rel = 0;
+  double abs = 0;
 };
 bool reals_equal(double a, double b, const Tolerance &t);
 

@@ -163,7 +163,7 @@ int main(int argc, char **argv) {
   auto *df = app.add_subcommand(
       "diff",
       "run a back end on given or generated programs and traces and compare its outputs with the oracle's, cell by cell "
-      "(presence, bools and ints exactly, reals within --ulps/--rel-tol, the oracle's unknown cells excluded). A "
+      "(presence, bools and ints exactly, reals within --ulps/--rel-tol/--abs-tol, the oracle's unknown cells excluded). A "
       "difference, crash, hang or malformed output is shrunk to a small program and trace, printed as a chronogram and "
       "written to DIR/cex.*. Exit 0 all equal, 1 a failure found, 2 usage or a program rml cannot read, 3 not decided");
   df->add_option("file", diff.file, "a program to compare on (with --inputs); without it, --count generated programs");
@@ -183,6 +183,8 @@ int main(int argc, char **argv) {
   df->add_option("--ulps", diff.tolerance.ulps, "reals: equal within this many representable doubles (default 4)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 52));
   df->add_option("--rel-tol", diff.tolerance.rel, "reals: or within this relative difference (default 0)")->check(CLI::Range(0.0, 1.0));
+  df->add_option("--abs-tol", diff.tolerance.abs, "reals: or at most this far apart (default 0; for values near zero after a cancellation)")
+      ->check(CLI::Range(0.0, 1e300));
   rml::add_numeric_option(df, "--timeout", diff.timeout_s, &rml::parse_timeout, "seconds for one back-end run (default 10; 120 for --backend stream and cpp, which check each program again, and cpp compiles it)");
   rml::add_numeric_option(df, "--check-timeout", diff.check_timeout_s, &rml::parse_timeout,
                           "seconds for rml-check's proof of each program (default 20)");

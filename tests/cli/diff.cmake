@@ -147,6 +147,8 @@ elseif(PART STREQUAL "bad")
   expect_text(OUT "'avg' at cycle 1: the oracle says 3.0, the back end 3.0000000000000004")
   set(rel "${ok} | sed 's/^6.0,3.0$/6.0,3.01/'")
   expect_exit(0 ${RML} diff ${prog} --inputs ${tr} --backend-cmd "${rel}" --rel-tol 0.01 -o ${WORK}/rel)
+  expect_exit(0 ${RML} diff ${prog} --inputs ${tr} --backend-cmd "${rel}" --abs-tol 0.011 -o ${WORK}/abs)
+  expect_exit(1 ${RML} diff ${prog} --inputs ${tr} --backend-cmd "${rel}" --abs-tol 0.009 --no-shrink -o ${WORK}/abs2)
   expect_exit(1 ${RML} diff ${SRC}/examples/backfill.rml --inputs ${SRC}/examples/backfill.csv --no-shrink -o ${WORK}/int
     --backend-cmd "${ok} | sed 's/^8,T,8$/8,T,8.0/'")
   expect_text(OUT "'o' at cycle 2: the oracle says 8, the back end 8.0")

@@ -48,6 +48,14 @@ TEST(Compare, RealsWithinUlpsAndNotOneMore) {
   // Relative: at the boundary and past it.
   EXPECT_TRUE(reals_equal(100.0, 101.0, Tolerance{0, 0.01}));
   EXPECT_FALSE(reals_equal(100.0, 101.5, Tolerance{0, 0.01}));
+  // Absolute: a cancellation's 5.6e-17 against 0.0 (no relative bound takes it), at the
+  // boundary and past it; never an infinity or a NaN.
+  EXPECT_FALSE(reals_equal(5.551115123125783e-17, 0.0, Tolerance{4, 1e-12}));
+  EXPECT_TRUE(reals_equal(5.551115123125783e-17, 0.0, Tolerance{0, 0, 1e-16}));
+  EXPECT_TRUE(reals_equal(0.25, 0.5, Tolerance{0, 0, 0.25}));
+  EXPECT_FALSE(reals_equal(0.25, 0.5, Tolerance{0, 0, 0.2499}));
+  EXPECT_FALSE(reals_equal(INFINITY, 1e308, Tolerance{0, 0, 1e300}));
+  EXPECT_FALSE(reals_equal(std::nan(""), 0.0, Tolerance{0, 0, 1e300}));
 }
 
 TEST(Compare, CellsByKind) {
