@@ -114,10 +114,6 @@ class Generator {
       g.inputs.push_back({"u", Ty::Vec, n_});
     }
     for (auto &in : g.inputs) inputs_.push_back({in.name, in.type});
-    // Resets and post in one program: rml-check's initialisation proof is then mostly
-    // unknown (bounded runs it cannot reproduce; issue 14's note), so a program has one
-    // or the other (a third of the programs that may have both get resets).
-    if (o_.post && o_.resets) (r_.coin(33) ? o_.post : o_.resets) = false;
     int n = r_.range(1, std::max(1, o_.size));
     int future = o_.post ? r_.range(0, (n + 1) / 2) : 0;
     int past = n - future;
