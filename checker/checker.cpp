@@ -59,6 +59,8 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
   guarded("clocks", [&] { return c.check_clocks(); });
   guarded("causality", [&] { return c.check_causality(); });
   guarded("productivity", [&] { return c.check_productivity(rep.properties.back()); });
+  if (rep.properties.back().verdict == Verdict::Valid && rep.properties.back().horizon)
+    c.proved_horizon = *rep.properties.back().horizon;
   guarded("initialisation", [&] { return c.check_initialisation(); });
   for (auto &pp : prog.properties) {
     guarded("property", [&] { return c.check_property(pp); });

@@ -122,14 +122,16 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
     }
   };
   bool spurious = false;
-  // With a post, one more cycle after the ones checked, where the main node ticks: a
-  // post's prophecy at the last unrolled cycle is confirmed by nothing, so its value and
-  // nil flag are free there, a freedom the oracle does not have (a post with resets left
-  // initialisation unknown: issue 14's note). Sound: a run that ticks again has such a
-  // cycle, and in one that never does the post's cell is unknown (⊥), neither nil nor
-  // ‖ nor a value, so no property of present values is broken there.
+  // With a post, more cycles after the ones checked, where the main node ticks: a post's
+  // prophecy at the last unrolled cycle is confirmed by nothing, so its value and nil
+  // flag are free there, a freedom the oracle does not have (a post with resets left
+  // initialisation unknown: issue 14's note). A chain of posts (backfill) is confirmed
+  // within the proved horizon H, so max(1, H) cycles (at most 8). Sound for any number: a
+  // run that ticks again has such cycles, and in one that never does the post's cell is
+  // unknown (⊥), neither nil nor ‖ nor a value, so no property of present values breaks.
   int look = 0;
-  for (auto &eq : prog.equations) look = eq.prim == core::Prim::Post ? 1 : look;
+  for (auto &eq : prog.equations)
+    if (eq.prim == core::Prim::Post) look = static_cast<int>(std::clamp<int64_t>(proved_horizon, 1, 8));
   auto ticks_after = [&](z3::solver &s, const std::vector<TransitionSystem::Frame> &fs) {
     if (prog.inputs.empty()) return;  // a node without inputs ticks at every cycle
     for (size_t j = fs.size() - static_cast<size_t>(look); j < fs.size(); ++j) {

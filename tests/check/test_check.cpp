@@ -540,6 +540,13 @@ TEST(Check, InitialisationWithPostAndResets) {
     oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(p.cex->inputs);
     EXPECT_EQ(res.at("o", 0).tag, oracle::Tag::Nil) << k.body;
   }
+  // Backfill of a value that may be nil statically: the post's prophecy is confirmed only
+  // at the end of the chain, up to the horizon (3) later; one cycle of lookahead left it
+  // unknown.
+  auto bf = run_check("b.rml", acc + "node main(x: int, c: bool, d: bool) -> (o: int)\n  assume always eventually c within 2;\n"
+                                     "  v = acc(x, d) every c;\n  f = merge c (v when c) ((post f) when not c);\n  o = f;\n", "main");
+  EXPECT_EQ(*prop(bf.rep, "productivity").horizon, 3);
+  EXPECT_EQ(prop(bf.rep, "initialisation").verdict, check::Verdict::Valid) << prop(bf.rep, "initialisation").method;
   // A node without inputs ticks at every cycle: the lookahead cycle asks nothing of
   // inputs there (asking one present would make every run impossible, so every property
   // "valid").
