@@ -103,6 +103,20 @@ void Checker::discover_invariants(Smt &smt) {
   }
 }
 
+// With a post, the engines check a cycle only with more cycles after it, where the main
+// node ticks: a post's prophecy at the last unrolled cycle is confirmed by nothing, so its
+// value and nil flag are free there, a freedom the oracle does not have (a post with
+// resets left initialisation unknown: issue 14's note). A chain of posts (backfill) is
+// confirmed within the proved horizon H, so max(1, H) cycles (at most 8). Sound for any
+// number: a run that ticks again has such cycles, and in one that never does the post's
+// cell is unknown (⊥), neither nil nor ‖ nor a value, so no property of present values
+// breaks there.
+int Checker::lookahead() const {
+  for (auto &eq : prog.equations)
+    if (eq.prim == core::Prim::Post) return static_cast<int>(std::clamp<int64_t>(proved_horizon, 1, 8));
+  return 0;
+}
+
 // Proves that `bad` never holds (k-induction), or finds a run where it does (BMC) and
 // replays it in the oracle; `confirm` decides whether the replay shows the failure.
 void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
@@ -122,16 +136,7 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
     }
   };
   bool spurious = false;
-  // With a post, more cycles after the ones checked, where the main node ticks: a post's
-  // prophecy at the last unrolled cycle is confirmed by nothing, so its value and nil
-  // flag are free there, a freedom the oracle does not have (a post with resets left
-  // initialisation unknown: issue 14's note). A chain of posts (backfill) is confirmed
-  // within the proved horizon H, so max(1, H) cycles (at most 8). Sound for any number: a
-  // run that ticks again has such cycles, and in one that never does the post's cell is
-  // unknown (⊥), neither nil nor ‖ nor a value, so no property of present values breaks.
-  int look = 0;
-  for (auto &eq : prog.equations)
-    if (eq.prim == core::Prim::Post) look = static_cast<int>(std::clamp<int64_t>(proved_horizon, 1, 8));
+  const int look = lookahead();
   auto ticks_after = [&](z3::solver &s, const std::vector<TransitionSystem::Frame> &fs) {
     if (prog.inputs.empty()) return;  // a node without inputs ticks at every cycle
     for (size_t j = fs.size() - static_cast<size_t>(look); j < fs.size(); ++j) {
@@ -270,6 +275,18 @@ std::optional<bool> Checker::pdr_proves(Smt &smt, const std::function<z3::expr(c
     auto [f2, b2] = frame_of(false);
     b2.push_back(app(f2.state_in));
     b2.push_back(bad(f2));
+    // The lookahead cycles after the bad one (lookahead() says why), each ticking.
+    std::vector<TransitionSystem::Frame> after;
+    after.reserve(static_cast<size_t>(lookahead()));
+    for (int j = 0; j < lookahead(); ++j) {
+      after.push_back(smt.ts->frame(j + 1, j == 0 ? &f2 : &after.back(), false));
+      for (auto e : after.back().constraints) b2.push_back(e);
+      if (!prog.inputs.empty()) {
+        z3::expr any = ctx.bool_val(false);
+        for (auto &v : prog.inputs) any = any || after.back().p.at(v.name);
+        b2.push_back(any);
+      }
+    }
     z3::expr q = conj(b2);
     z3::expr_vector qv = free_constants(ctx, {q});
     z3::expr query = qv.empty() ? q : z3::exists(qv, q);

@@ -547,6 +547,13 @@ TEST(Check, InitialisationWithPostAndResets) {
                                      "  v = acc(x, d) every c;\n  f = merge c (v when c) ((post f) when not c);\n  o = f;\n", "main");
   EXPECT_EQ(*prop(bf.rep, "productivity").horizon, 3);
   EXPECT_EQ(prop(bf.rep, "initialisation").verdict, check::Verdict::Valid) << prop(bf.rep, "initialisation").method;
+  // A generated program (tests/check/ok/62_...): a restarted instance on a sampled clock
+  // feeding a backfill. Spacer proves it with the lookahead cycles in its query.
+  std::string err;
+  auto text = read_file(std::string(RML_SOURCE_DIR) + "/tests/check/ok/62_post_and_sampled_reset_initialised.rml", err);
+  ASSERT_TRUE(text) << err;
+  auto gen = run_check("62.rml", *text, "main");
+  EXPECT_EQ(prop(gen.rep, "initialisation").verdict, check::Verdict::Valid) << prop(gen.rep, "initialisation").method;
   // A node without inputs ticks at every cycle: the lookahead cycle asks nothing of
   // inputs there (asking one present would make every run impossible, so every property
   // "valid").
