@@ -32,6 +32,10 @@ std::optional<size_t> parse_cycles(const std::string &text, std::string &error);
 std::optional<double> parse_timeout(const std::string &text, std::string &error);
 std::string timeout_message(const std::string &got);  // parse_timeout's error, also for a timeout the caller checks
 std::optional<uint64_t> parse_memory(const std::string &text, std::string &error);  // "4G", "512M", "1048576"
+// rml diff's real tolerances: --rel-tol a number in [0, 1], --abs-tol a finite number >= 0
+// (a NaN would compare false and silently mean 0).
+std::optional<double> parse_rel_tol(const std::string &text, std::string &error);
+std::optional<double> parse_abs_tol(const std::string &text, std::string &error);
 std::string format_bytes(uint64_t bytes);  // "2 GiB", "1.5 MiB", "812 bytes"
 
 struct ParseCmd {

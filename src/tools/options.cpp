@@ -37,6 +37,26 @@ std::optional<double> parse_timeout(const std::string &text, std::string &error)
   return std::nullopt;
 }
 
+namespace {
+std::optional<double> parse_tolerance(const std::string &text, std::string &error, const char *name, double max,
+                                      const char *range) {
+  const char *b = text.c_str();
+  char *e = nullptr;
+  double v = text.empty() || std::isspace(static_cast<unsigned char>(text[0])) ? NAN : std::strtod(b, &e);
+  if (e && *e == '\0' && std::isfinite(v) && v >= 0 && v <= max) return v;
+  error = std::string(name) + ": expected " + range + ", got '" + text + "'";
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<double> parse_rel_tol(const std::string &text, std::string &error) {
+  return parse_tolerance(text, error, "--rel-tol", 1.0, "a number from 0 to 1");
+}
+
+std::optional<double> parse_abs_tol(const std::string &text, std::string &error) {
+  return parse_tolerance(text, error, "--abs-tol", HUGE_VAL, "a finite number >= 0");
+}
+
 std::optional<uint64_t> parse_memory(const std::string &text, std::string &error) {
   // An integer, optionally followed by K, M, G or T (powers of 1024), optionally "iB" or "B".
   size_t k = 0;

@@ -182,9 +182,10 @@ int main(int argc, char **argv) {
   df->add_option("--dialect", diff_dialect, "the text the back end reads: rml (default) or lustre");
   df->add_option("--ulps", diff.tolerance.ulps, "reals: equal within this many representable doubles (default 4)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 52));
-  df->add_option("--rel-tol", diff.tolerance.rel, "reals: or within this relative difference (default 0)")->check(CLI::Range(0.0, 1.0));
-  df->add_option("--abs-tol", diff.tolerance.abs, "reals: or at most this far apart (default 0; for values near zero after a cancellation)")
-      ->check(CLI::Range(0.0, 1e300));
+  rml::add_numeric_option(df, "--rel-tol", diff.tolerance.rel, &rml::parse_rel_tol,
+                          "reals: or within this relative difference, 0..1 (default 0)");
+  rml::add_numeric_option(df, "--abs-tol", diff.tolerance.abs, &rml::parse_abs_tol,
+                          "reals: or at most this far apart (default 0; for values near zero after a cancellation)");
   rml::add_numeric_option(df, "--timeout", diff.timeout_s, &rml::parse_timeout, "seconds for one back-end run (default 10; 120 for --backend stream and cpp, which check each program again, and cpp compiles it)");
   rml::add_numeric_option(df, "--check-timeout", diff.check_timeout_s, &rml::parse_timeout,
                           "seconds for rml-check's proof of each program (default 20)");

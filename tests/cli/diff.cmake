@@ -149,6 +149,12 @@ elseif(PART STREQUAL "bad")
   expect_exit(0 ${RML} diff ${prog} --inputs ${tr} --backend-cmd "${rel}" --rel-tol 0.01 -o ${WORK}/rel)
   expect_exit(0 ${RML} diff ${prog} --inputs ${tr} --backend-cmd "${rel}" --abs-tol 0.011 -o ${WORK}/abs)
   expect_exit(1 ${RML} diff ${prog} --inputs ${tr} --backend-cmd "${rel}" --abs-tol 0.009 --no-shrink -o ${WORK}/abs2)
+  # A tolerance that is not a number is an error, not a silent 0 (NaN compares false).
+  foreach(bad "--abs-tol;nan" "--abs-tol;-1" "--abs-tol;inf" "--rel-tol;nan" "--rel-tol;1.5")
+    expect_exit(2 ${RML} diff ${prog} --inputs ${tr} --backend stream ${bad} -o ${WORK}/badtol)
+    list(GET bad 0 opt)
+    expect_text(ERR "${opt}: expected ")
+  endforeach()
   expect_exit(1 ${RML} diff ${SRC}/examples/backfill.rml --inputs ${SRC}/examples/backfill.csv --no-shrink -o ${WORK}/int
     --backend-cmd "${ok} | sed 's/^8,T,8$/8,T,8.0/'")
   expect_text(OUT "'o' at cycle 2: the oracle says 8, the back end 8.0")
