@@ -98,6 +98,7 @@ struct Checker {
   // a post's prophecy may wait for its confirmation, so smt_invariant's lookahead.
   int64_t proved_horizon = 0;
   int lookahead() const;  // cycles checked after a candidate bad one (invariants.cpp)
+  z3::expr main_ticks(const TransitionSystem::Frame &f) const;  // some input present (true without inputs)
   static z3::expr inv_of(Smt &smt, const std::vector<Interval> &invariants, const std::vector<z3::expr> &state);
   void discover_invariants(Smt &smt);
   void smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,

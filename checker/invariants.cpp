@@ -111,6 +111,15 @@ void Checker::discover_invariants(Smt &smt) {
 // number: a run that ticks again has such cycles, and in one that never does the post's
 // cell is unknown (⊥), neither nil nor ‖ nor a value, so no property of present values
 // breaks there.
+// The main node ticks at a frame: some input is present. A node without inputs ticks at
+// every cycle (the empty disjunction would make every run impossible, so every property
+// "valid").
+z3::expr Checker::main_ticks(const TransitionSystem::Frame &f) const {
+  z3::expr any = f.err.ctx().bool_val(prog.inputs.empty());
+  for (auto &v : prog.inputs) any = any || f.p.at(v.name);
+  return any;
+}
+
 int Checker::lookahead() const {
   for (auto &eq : prog.equations)
     if (eq.prim == core::Prim::Post) return static_cast<int>(std::clamp<int64_t>(proved_horizon, 1, 8));
@@ -128,22 +137,13 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
   // present values these runs lose nothing (stuttering), and k-induction is not defeated
   // by runs of silent cycles.
   auto ticks = [&](z3::solver &s, const std::vector<TransitionSystem::Frame> &fs) {
-    if (!ticking || prog.inputs.empty()) return;
-    for (auto &f : fs) {
-      z3::expr any = smt.ctx.bool_val(false);
-      for (auto &v : prog.inputs) any = any || f.p.at(v.name);
-      s.add(any);
-    }
+    if (!ticking) return;
+    for (auto &f : fs) s.add(main_ticks(f));
   };
   bool spurious = false;
   const int look = lookahead();
   auto ticks_after = [&](z3::solver &s, const std::vector<TransitionSystem::Frame> &fs) {
-    if (prog.inputs.empty()) return;  // a node without inputs ticks at every cycle
-    for (size_t j = fs.size() - static_cast<size_t>(look); j < fs.size(); ++j) {
-      z3::expr any = smt.ctx.bool_val(false);
-      for (auto &v : prog.inputs) any = any || fs[j].p.at(v.name);
-      s.add(any);
-    }
+    for (size_t j = fs.size() - static_cast<size_t>(look); j < fs.size(); ++j) s.add(main_ticks(fs[j]));
   };
   for (int k = 1; k <= opts.max_depth; ++k) {
     // Base: no bad cycle among the first k from the initial state.
@@ -235,11 +235,7 @@ std::optional<bool> Checker::pdr_proves(Smt &smt, const std::function<z3::expr(c
       TransitionSystem::Frame f = smt.ts->frame(0, nullptr, initial);
       std::vector<z3::expr> body;
       for (auto e : f.constraints) body.push_back(e);
-      if (ticking && !prog.inputs.empty()) {
-        z3::expr any = ctx.bool_val(false);
-        for (auto &v : prog.inputs) any = any || f.p.at(v.name);
-        body.push_back(any);
-      }
+      if (ticking) body.push_back(main_ticks(f));
       return std::make_pair(std::move(f), std::move(body));
     };
     auto [f0, b0] = frame_of(true);
@@ -281,11 +277,7 @@ std::optional<bool> Checker::pdr_proves(Smt &smt, const std::function<z3::expr(c
     for (int j = 0; j < lookahead(); ++j) {
       after.push_back(smt.ts->frame(j + 1, j == 0 ? &f2 : &after.back(), false));
       for (auto e : after.back().constraints) b2.push_back(e);
-      if (!prog.inputs.empty()) {
-        z3::expr any = ctx.bool_val(false);
-        for (auto &v : prog.inputs) any = any || after.back().p.at(v.name);
-        b2.push_back(any);
-      }
+      b2.push_back(main_ticks(after.back()));
     }
     z3::expr q = conj(b2);
     z3::expr_vector qv = free_constants(ctx, {q});
