@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "codegen/emit_cpp.hpp"
 #include "diff/accept.hpp"
 #include "diff/backend.hpp"
 #include "diff/diff.hpp"
@@ -45,7 +46,7 @@ class Session {
       // rml compile's step class and its CSV driver (rml_csv_main.cpp), built with the
       // system's C++ compiler and run on the trace.
       cmd_.tmpl = "d=\"$(dirname {outputs})/cpp\" && rm -rf \"$d\" && " + diff::shell_quote(c.self) +
-                  " compile {program} --main {main} -o \"$d\" >/dev/null && ${CXX:-c++} -std=c++20 -O1 -w -I\"$d\" "
+                  " compile {program} --main {main} -o \"$d\" >/dev/null && ${CXX:-c++} -std=c++20 -O1 -w " + codegen::kExactFlags + " -I\"$d\" "
                   "-I\"$d/runtime\" \"$d\"/*.cpp \"$d/runtime/ops/special.cpp\" -o \"$d/run\" && \"$d/run\" {inputs}";
     } else {
       std::string flags = c.backend == "kleene" ? " --solver kleene" : c.backend == "compiled" ? " --backend compiled"
@@ -254,13 +255,14 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
     return t.has_value();
   };
 
-  // rml compile generates scalar nodes without funs: generated programs for its class
-  // leave them out (said once, so nobody mistakes the run for one over tensors).
+  // rml compile's window class (nodes with post) holds scalars and the table's operators:
+  // generated programs for its class leave out funs and tensors unless they leave out post
+  // (said once, so nobody mistakes the run for one over tensors).
   gen::GenOptions gen_options = c.options;
-  if (c.backend == "cpp" && c.file.empty() && (gen_options.funs || gen_options.tensors)) {
+  if (c.backend == "cpp" && c.file.empty() && gen_options.post && (gen_options.funs || gen_options.tensors)) {
     gen_options.funs = gen_options.tensors = false;
-    err << "rml diff: note: --backend cpp: generated programs leave out funs and tensors (rml compile generates "
-           "scalar nodes without funs)\n";
+    err << "rml diff: note: --backend cpp: generated programs leave out funs and tensors (rml compile's class for a node "
+           "with post holds scalars; --without post keeps them)\n";
   }
 
   size_t cells = 0, unknown = 0;

@@ -38,7 +38,7 @@ int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err) {
   std::vector<codegen::GeneratedFile> files;
   try {
     stream::Plan plan = stream::build_plan(elab.prog, elab.clocks);
-    files = codegen::emit_cpp(elab.prog, elab.clocks, plan, c.file, c.ns, *horizon);
+    files = codegen::emit_cpp(elab.prog, elab.clocks, plan, c.file, c.ns, *horizon, &r->checked);
   } catch (codegen::CodegenError &e) {
     err << (e.span.valid() ? location(e.span) + ": " : c.file + ": ") << "error[" << e.rule << "]: " << e.what() << "\n";
     if (e.span.valid()) {

@@ -50,17 +50,49 @@ if(NOT hpp MATCHES "kHorizon = 4;" OR NOT hpp MATCHES "kWindow = 10;" OR NOT hpp
    OR NOT EXISTS ${WORK}/backfill/runtime/rml_window.hpp)
   message(FATAL_ERROR "backfill.hpp:\n${hpp}")
 endif()
-# A tensor: not generated (3), located with a caret, and no folder left.
-file(WRITE ${WORK}/vec.rml "node f(x: real[2]) -> (o: real[2])\n  o = x + x;\n")
-expect_exit(3 ${RML} compile ${WORK}/vec.rml -o ${WORK}/vec)
-expect_text(ERR "vec.rml: error\\[codegen.tensor\\]: 'x' is a tensor")
-if(EXISTS ${WORK}/vec)
+# Tensors and funs (a post-free node): the class builds with its CMake project, and its
+# command prints what rml run prints, a matrix output's nested brackets included.
+file(WRITE ${WORK}/vec.rml "node f(x: real[2], w: real[2, 2], c: bool) -> (o: real[2], m: real[2, 2], s: real)
+  o = sigmoid(matvec(w, x)) + ([0.0, 1.0] fby o);
+  m = outer(x, o);
+  s = merge c (dot(o, x) when c) (sum(x) when not c);
+")
+file(WRITE ${WORK}/vec.csv "x,w,c
+\"[1.0, 2.0]\",\"[[0.5, -1.0], [2.0, 0.25]]\",T
+\"[-3.0, 0.5]\",\"[[1.5, 1.0], [-2.0, 0.75]]\",F
+\"[0.25, 4.0]\",\"[[0.0, 1.0], [1.0, 0.0]]\",T
+")
+expect_exit(0 ${RML} compile ${WORK}/vec.rml -o ${WORK}/vec)
+file(READ ${WORK}/vec/f.hpp hpp)
+if(NOT hpp MATCHES "rml::Cell<std::array<double, 4>> m;  // real\\[2,2\\]")
+  message(FATAL_ERROR "f.hpp:\n${hpp}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${WORK}/vec -B ${WORK}/vec/build RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE e)
+if(rc EQUAL 0)
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK}/vec/build RESULT_VARIABLE rc OUTPUT_VARIABLE e ERROR_VARIABLE e)
+endif()
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the generated CMake project of a tensor node does not build:\n${e}")
+endif()
+expect_exit(0 ${RML} run ${WORK}/vec.rml --inputs ${WORK}/vec.csv --show o,m,s --format csv)
+set(want "${LAST_OUT}")
+expect_exit(0 ${WORK}/vec/build/f_csv ${WORK}/vec.csv)
+expect_equal(OUT "${want}")
+# A tensor in a node with post: not generated (3), located with a caret, and no folder left.
+file(WRITE ${WORK}/vpost.rml "node f(x: real[2]) -> (o: real[2])\n  o = x + post x;\n")
+expect_exit(3 ${RML} compile ${WORK}/vpost.rml -o ${WORK}/vpost)
+expect_text(ERR "vpost.rml: error\\[codegen.tensor\\]: 'x' is a tensor in a node with 'post'")
+if(EXISTS ${WORK}/vpost)
   message(FATAL_ERROR "a refused compile left a folder")
 endif()
-# A fun call: not generated (3).
-file(WRITE ${WORK}/sig.rml "node f(x: real) -> (o: real)\n  o = sigmoid(x);\n")
+# A fun in a node with post: not generated (3), located.
+file(WRITE ${WORK}/sig.rml "node f(x: real) -> (o: real)\n  o = sigmoid(x) + post x;\n")
 expect_exit(3 ${RML} compile ${WORK}/sig.rml -o ${WORK}/sig)
-expect_text(ERR "sig.rml:2:7: error\\[codegen.fun\\]: 'sigmoid' is not an operator of the table")
+expect_text(ERR "sig.rml:2:7: error\\[codegen.fun\\]: 'sigmoid' in a node with 'post'")
+# A tensor of bools: not generated (3).
+file(WRITE ${WORK}/bvec.rml "node f(x: real[2]) -> (o: bool)\n  b = x > 0.0;\n  o = b[0];\n")
+expect_exit(3 ${RML} compile ${WORK}/bvec.rml -o ${WORK}/bvec)
+expect_text(ERR "bvec.rml:2:7: error\\[codegen.tensor\\]: 'b' is a tensor of bools")
 # Not accepted by rml-check (2): a nil output (initialisation falsified).
 file(WRITE ${WORK}/nil.rml "node f(x: int) -> (o: int)\n  o = pre x;\n")
 expect_exit(2 ${RML} compile ${WORK}/nil.rml -o ${WORK}/nil)

@@ -48,6 +48,79 @@ std::optional<ir::Shape> as_concrete(const Shape &s) {
   return out;
 }
 
+// A builtin without lambda (everything but build, gather and scatter) applied to lowered
+// arguments; its static arguments come from `st` (source expressions in a fun body,
+// concrete values at a node's application).
+struct BuiltinStatics {
+  size_t count = 0;
+  std::function<int64_t(size_t)> int_at;
+  std::function<ir::Shape(size_t)> shape_at;
+  std::function<Span(size_t)> span_at;
+};
+ir::Term lower_plain_builtin(const std::string &n, const BuiltinStatics &st, const std::vector<ir::Term> &args, Span span) {
+  auto arity = [&](size_t nstatic, size_t nargs) {
+    if (st.count != nstatic || args.size() != nargs)
+      fail("arity.args", span, "'" + n + "' with " + std::to_string(st.count + args.size()) + " arguments cannot be lowered");
+  };
+  // The elementwise builtins of the operator table (exp, floor, real, max, ...).
+  if (auto u = ops::find_unary(n); u && ops::row(*u).spelling == ops::Spelling::Builtin) {
+    arity(0, 1);
+    return ir::unary(*u, args[0]);
+  }
+  if (auto b = ops::find_binary(n); b && ops::row(*b).spelling == ops::Spelling::Builtin) {
+    arity(0, 2);
+    return ir::broadcast_binary(*b, args[0], args[1]);
+  }
+  if (n == "iota") {
+    arity(1, 0);
+    return ir::iota(st.int_at(0));
+  }
+  if (n == "replicate") {
+    arity(1, 1);
+    return ir::replicate(st.int_at(0), args[0]);
+  }
+  if (n == "reshape") {
+    arity(1, 1);
+    return ir::reshape(st.shape_at(0), args[0]);
+  }
+  if (n == "sumOuter") {
+    arity(0, 1);
+    return ir::sum_outer(args[0]);
+  }
+  if (n == "tr") {
+    arity(0, 1);
+    return ir::tr(args[0]);
+  }
+  if (n == "transpose") {
+    arity(1, 1);
+    return ir::transpose(st.shape_at(0), args[0]);
+  }
+  if (n == "sum" && st.count == 0) {
+    arity(0, 1);
+    // The evaluator adds the elements in row-major order from 0: sumOuter of the
+    // flattened tensor associates the same way.
+    ir::Term t = args[0];
+    if (t->type.rank() != 1) t = ir::reshape({ir::numel(t->type.shape)}, t);
+    return ir::sum_outer(t);
+  }
+  if (n == "sum") {
+    arity(1, 1);
+    // sum(#axis, t): move the axis to the front (the others keep their order), then
+    // sumOuter, as the evaluator does.
+    int64_t axis = st.int_at(0);
+    ir::Term t = args[0];
+    if (axis < 0 || static_cast<size_t>(axis) >= t->type.rank())
+      fail("shape.rank", st.span_at(0), "axis " + std::to_string(axis) + " is not a dimension of " + t->type.str());
+    if (axis > 0) {
+      ir::Shape perm{axis};
+      for (int64_t d = 0; d < axis; ++d) perm.push_back(d);
+      t = ir::transpose(perm, t);
+    }
+    return ir::sum_outer(t);
+  }
+  fail("lower.unsupported", span, "the builtin '" + n + "' cannot be lowered to the array IR");
+}
+
 class Lowerer {
  public:
   explicit Lowerer(const CheckedProgram &cp) : cp_(cp) {}
@@ -300,74 +373,16 @@ class Lowerer {
       });
       return n == "gather" ? ir::gather(sh, t, names, ix) : ir::scatter(sh, t, names, ix);
     }
-    std::vector<StaticValue> statics;
     std::vector<const Expr *> static_exprs;
     std::vector<ir::Term> args;
     for (size_t k = 0; k < e.args.size(); ++k) {
       if (builtin_static_arg(n, k, e.args.size())) static_exprs.push_back(e.args[k].get());
       else args.push_back(lower(*e.args[k], env));
     }
-    auto arity = [&](size_t nstatic, size_t nargs) {
-      if (static_exprs.size() != nstatic || args.size() != nargs)
-        fail("arity.args", e.span, "'" + n + "' with " + std::to_string(e.args.size()) + " arguments cannot be lowered");
-    };
-    // The elementwise builtins of the operator table (exp, floor, real, max, ...).
-    if (auto u = ops::find_unary(n); u && ops::row(*u).spelling == ops::Spelling::Builtin) {
-      arity(0, 1);
-      return ir::unary(*u, args[0]);
-    }
-    if (auto b = ops::find_binary(n); b && ops::row(*b).spelling == ops::Spelling::Builtin) {
-      arity(0, 2);
-      return ir::broadcast_binary(*b, args[0], args[1]);
-    }
-    if (n == "iota") {
-      arity(1, 0);
-      return ir::iota(static_int(*static_exprs[0], env));
-    }
-    if (n == "replicate") {
-      arity(1, 1);
-      return ir::replicate(static_int(*static_exprs[0], env), args[0]);
-    }
-    if (n == "reshape") {
-      arity(1, 1);
-      return ir::reshape(static_shape(*static_exprs[0], env), args[0]);
-    }
-    if (n == "sumOuter") {
-      arity(0, 1);
-      return ir::sum_outer(args[0]);
-    }
-    if (n == "tr") {
-      arity(0, 1);
-      return ir::tr(args[0]);
-    }
-    if (n == "transpose") {
-      arity(1, 1);
-      return ir::transpose(static_shape(*static_exprs[0], env), args[0]);
-    }
-    if (n == "sum" && static_exprs.empty()) {
-      arity(0, 1);
-      // The evaluator adds the elements in row-major order from 0: sumOuter of the
-      // flattened tensor associates the same way.
-      ir::Term t = args[0];
-      if (t->type.rank() != 1) t = ir::reshape({ir::numel(t->type.shape)}, t);
-      return ir::sum_outer(t);
-    }
-    if (n == "sum") {
-      arity(1, 1);
-      // sum(#axis, t): move the axis to the front (the others keep their order), then
-      // sumOuter, as the evaluator does.
-      int64_t axis = static_int(*static_exprs[0], env);
-      ir::Term t = args[0];
-      if (axis < 0 || static_cast<size_t>(axis) >= t->type.rank())
-        fail("shape.rank", head_span(*static_exprs[0]), "axis " + std::to_string(axis) + " is not a dimension of " + t->type.str());
-      if (axis > 0) {
-        ir::Shape perm{axis};
-        for (int64_t d = 0; d < axis; ++d) perm.push_back(d);
-        t = ir::transpose(perm, t);
-      }
-      return ir::sum_outer(t);
-    }
-    fail("lower.unsupported", e.span, "the builtin '" + n + "' cannot be lowered to the array IR");
+    BuiltinStatics st{static_exprs.size(), [&](size_t k) { return static_int(*static_exprs.at(k), env); },
+                      [&](size_t k) { return static_shape(*static_exprs.at(k), env); },
+                      [&](size_t k) { return head_span(*static_exprs.at(k)); }};
+    return lower_plain_builtin(n, st, args, e.span);
   }
 };
 
@@ -407,6 +422,31 @@ std::optional<ir::Type> concrete_type(const Type &t, const StaticSubst &s) {
 namespace {
 Lowered lower_fun_checked(const CheckedProgram &cp, const std::string &name, const std::vector<StaticValue> &statics,
                           const std::vector<ir::Type> &args);
+}
+
+ir::Term lower_builtin(const std::string &name, const std::vector<StaticValue> &statics, const std::vector<ir::Term> &args,
+                       Span at) {
+  auto value = [&](size_t k) -> const StaticValue & {
+    if (k >= statics.size()) fail("arity.args", at, "'" + name + "' needs a static argument");
+    return statics[k];
+  };
+  BuiltinStatics st{statics.size(),
+                    [&](size_t k) {
+                      auto v = value(k).kind == StaticValue::Int ? as_const(value(k).size) : std::nullopt;
+                      if (!v) fail("static.eval", at, "'" + name + "': " + value(k).str() + " is not a concrete int");
+                      return *v;
+                    },
+                    [&](size_t k) {
+                      auto v = value(k).kind == StaticValue::ShapeV ? as_concrete(value(k).shape) : std::nullopt;
+                      if (!v) fail("static.eval", at, "'" + name + "': " + value(k).str() + " is not a concrete shape");
+                      return *v;
+                    },
+                    [&](size_t) { return at; }};
+  try {
+    return lower_plain_builtin(name, st, args, at);
+  } catch (ir::IrError &e) {
+    fail("lower.ir", at, "'" + name + "': " + e.what());
+  }
 }
 
 Lowered lower_fun(const CheckedProgram &cp, const std::string &name, const std::vector<StaticValue> &statics,

@@ -43,6 +43,12 @@ struct Lowered {
 Lowered lower_fun(const CheckedProgram &cp, const std::string &name, const std::vector<StaticValue> &statics,
                   const std::vector<ir::Type> &args);
 
+// A builtin without lambda (`sum`, `tr`, `replicate`, the table's elementwise builtins, ...)
+// applied to `args` at concrete static arguments, as an application in a node writes it
+// (core::Equation::static_args). Throws LowerError for a builtin the IR has no form for.
+ir::Term lower_builtin(const std::string &name, const std::vector<StaticValue> &statics, const std::vector<ir::Term> &args,
+                       Span at);
+
 // The value parameters of fun `name` that are not const, with their declared types, and
 // the const ones; for front ends that fill in arguments by name (rml grad).
 struct FunParams {

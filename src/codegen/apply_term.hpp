@@ -1,0 +1,27 @@
+// A node's application on tensors, or of a `fun` or builtin (a core::Equation with
+// prim Apply), as one lowered term over its operands, for rml compile. What each
+// ApplyOp means is what the oracle's stream rules call for it (stream/runner.cpp's
+// apply): the reference evaluator's elementwise operators with scalar broadcast, eager
+// `if`, indexing, array literals, and calls; here the same meanings as IR builders, the
+// calls through array/lower (exact against the reference evaluator).
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "array/ir/ir.hpp"
+#include "core/normalize.hpp"
+#include "sema/typecheck.hpp"
+
+namespace rml::codegen {
+
+struct AppliedTerm {
+  std::vector<std::pair<std::string, ir::Type>> inputs;  // one per operand, in order
+  ir::Term body;
+};
+
+// `types` are the operands' types. Throws CodegenError (codegen.fun) when the application
+// cannot be lowered, with the lowering's reason.
+AppliedTerm apply_term(const CheckedProgram &cp, const core::Equation &eq, const std::vector<ir::Type> &types);
+
+}  // namespace rml::codegen

@@ -1,0 +1,347 @@
+// ir::Term → C++ (emit_term.hpp): one case per node kind, each the loop of ir::evaluate's
+// case for it (array/ir/eval.cpp), over buffers whose sizes are static.
+#include "codegen/emit_term.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "codegen/emit_cpp.hpp"
+
+namespace rml::codegen {
+
+const char *ir_elem_type(ir::Elem e) { return e == ir::Elem::Real ? "double" : "int64_t"; }
+
+namespace {
+
+using ir::Kind;
+using ir::Shape;
+using ir::Term;
+
+std::string num(int64_t v) {
+  if (v == INT64_MIN) return "(-9223372036854775807LL - 1)";
+  return std::to_string(v) + (v > INT32_MAX || v < INT32_MIN ? "LL" : "");
+}
+
+std::string real_text(double v) {
+  if (std::isnan(v)) return std::signbit(v) ? "-std::numeric_limits<double>::quiet_NaN()" : "std::numeric_limits<double>::quiet_NaN()";
+  if (std::isinf(v)) return v > 0 ? "std::numeric_limits<double>::infinity()" : "-std::numeric_limits<double>::infinity()";
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest round trip
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+  return s;
+}
+
+const char *unop(ops::UnOp op) {
+  switch (op) {
+    case ops::UnOp::Neg: return "Neg";
+    case ops::UnOp::Not: return "Not";
+    case ops::UnOp::Exp: return "Exp";
+    case ops::UnOp::Log: return "Log";
+    case ops::UnOp::Sqrt: return "Sqrt";
+    case ops::UnOp::Tanh: return "Tanh";
+    case ops::UnOp::Abs: return "Abs";
+    case ops::UnOp::Sin: return "Sin";
+    case ops::UnOp::Cos: return "Cos";
+    case ops::UnOp::Floor: return "Floor";
+    case ops::UnOp::ToReal: return "ToReal";
+    case ops::UnOp::ToInt: return "ToInt";
+    case ops::UnOp::Lgamma: return "Lgamma";
+    case ops::UnOp::Digamma: return "Digamma";
+  }
+  return "";
+}
+
+const char *binop(ops::BinOp op) {
+  switch (op) {
+    case ops::BinOp::Add: return "Add";
+    case ops::BinOp::Sub: return "Sub";
+    case ops::BinOp::Mul: return "Mul";
+    case ops::BinOp::Div: return "Div";
+    case ops::BinOp::IDiv: return "IDiv";
+    case ops::BinOp::Mod: return "Mod";
+    case ops::BinOp::Max: return "Max";
+    case ops::BinOp::Min: return "Min";
+    case ops::BinOp::Eq: return "Eq";
+    case ops::BinOp::Ne: return "Ne";
+    case ops::BinOp::Lt: return "Lt";
+    case ops::BinOp::Le: return "Le";
+    case ops::BinOp::Gt: return "Gt";
+    case ops::BinOp::Ge: return "Ge";
+    case ops::BinOp::And: return "And";
+    case ops::BinOp::Or: return "Or";
+    case ops::BinOp::Xor: return "Xor";
+    case ops::BinOp::Implies: return "Implies";
+  }
+  return "";
+}
+
+// A value in the generated code: a pointer expression to its first element.
+struct Value {
+  std::string ptr;
+  ir::Type type;
+};
+
+constexpr int64_t kStackElements = 4096;
+
+struct TermEmitter {
+  std::ostringstream out;
+  int indent = 1;
+  int next = 0;
+  std::vector<std::pair<std::string, Value>> env;
+
+  std::ostream &line() {
+    for (int k = 0; k < indent; ++k) out << "  ";
+    return out;
+  }
+  std::string fresh(const char *hint) { return hint + std::to_string(next++); }
+
+  // A buffer for a value of type t (zeroed when `zero`, as Tensor::zeros starts).
+  Value alloc(const ir::Type &t, bool zero) {
+    std::string b = fresh("t");
+    int64_t n = std::max<int64_t>(1, ir::numel(t.shape));
+    const char *T = ir_elem_type(t.elem);
+    if (n <= kStackElements) {
+      line() << T << " " << b << "[" << n << "]" << (zero ? " = {}" : "") << ";  // " << t.str() << "\n";
+    } else {
+      line() << "static thread_local std::vector<" << T << "> " << b << "_buf(" << n << ");  // " << t.str() << "\n";
+      line() << T << " *" << b << " = " << b << "_buf.data();\n";
+      if (zero) line() << "std::fill_n(" << b << ", " << n << ", " << T << "{});\n";
+    }
+    return {b, t};
+  }
+  void copy(const std::string &dst_ptr, const std::string &src_ptr, int64_t n, bool add, ir::Elem e) {
+    auto wrap = [](const std::string &p) { return p.find(' ') == std::string::npos ? p : "(" + p + ")"; };
+    const std::string dst = wrap(dst_ptr), src = wrap(src_ptr);
+    if (n == 1) {
+      line() << dst << "[0] = " << (add ? add_expr(dst + "[0]", src + "[0]", e) : src + "[0]") << ";\n";
+      return;
+    }
+    line() << "for (int64_t q = 0; q < " << n << "; ++q) " << dst << "[q] = " << (add ? add_expr(dst + "[q]", src + "[q]", e) : src + "[q]")
+           << ";\n";
+  }
+  static std::string add_expr(const std::string &a, const std::string &b, ir::Elem e) {
+    return e == ir::Elem::Real ? a + " + " + b : "rml::ops::int_add(" + a + ", " + b + ")";
+  }
+  // Row-major offset of the block at index `idx` (expressions) of `shape`; "-1" when out of
+  // bounds, as array/ir/eval.cpp's block_offset.
+  std::string block_offset(const Shape &shape, const std::vector<std::string> &idx) {
+    std::string off = fresh("off"), ok = fresh("in");
+    line() << "int64_t " << off << " = 0;\n";
+    line() << "bool " << ok << " = true;\n";
+    for (size_t d = 0; d < idx.size(); ++d) {
+      line() << "if (int64_t i = " << idx[d] << "; " << ok << " && i >= 0 && i < " << shape[d] << ") " << off << " = " << off << " * " << shape[d]
+             << " + i;\n";
+      line() << "else " << ok << " = false;\n";
+    }
+    int64_t inner = ir::numel(Shape(shape.begin() + static_cast<long>(idx.size()), shape.end()));
+    line() << off << " = " << ok << " ? " << off << " * " << inner << " : -1;\n";
+    return off;
+  }
+
+  Value lookup(const std::string &x) {
+    for (auto it = env.rbegin(); it != env.rend(); ++it)
+      if (it->first == x) return it->second;
+    throw CodegenError("codegen.internal", Span{}, "the lowered term reads an unbound variable '" + x + "'");
+  }
+
+  Value go(const Term &t) {
+    const ir::Node &n = *t;
+    const int64_t N = ir::numel(n.type.shape);
+    const char *T = ir_elem_type(n.type.elem);
+    switch (n.kind) {
+      case Kind::Const: {
+        std::string c = fresh("k");
+        line() << "static const " << T << " " << c << "[] = {";
+        const ir::Tensor &v = *n.value;
+        for (int64_t q = 0; q < std::max<int64_t>(1, N); ++q) {
+          if (q) out << ", ";
+          if (q >= N) out << "0";
+          else if (n.type.elem == ir::Elem::Real) out << real_text(v.r[static_cast<size_t>(q)]);
+          else out << num(v.i[static_cast<size_t>(q)]);
+        }
+        out << "};  // " << n.type.str() << "\n";
+        return {c, n.type};
+      }
+      case Kind::Var: return lookup(n.name);
+      case Kind::Let: {
+        Value u = go(n.kids[0]);
+        env.emplace_back(n.name, u);
+        Value v = go(n.kids[1]);
+        env.pop_back();
+        return v;
+      }
+      case Kind::Cond: {  // strict: all three computed, then one selected
+        Value b = go(n.kids[0]), u = go(n.kids[1]), v = go(n.kids[2]);
+        std::string p = fresh("sel");
+        line() << "const " << T << " *" << p << " = " << b.ptr << "[0] ? " << u.ptr << " : " << v.ptr << ";\n";
+        return {p, n.type};
+      }
+      case Kind::Unary: {
+        Value a = go(n.kids[0]);
+        Value o = alloc(n.type, false);
+        std::string op = std::string("rml::ops::UnOp::") + unop(n.un), x = a.ptr + "[q]", e;
+        if (a.type.elem == ir::Elem::Real)
+          e = n.type.elem == ir::Elem::Int ? "rml::ops::real_to_int(" + op + ", " + x + ")" : "rml::ops::real_unary(" + op + ", " + x + ")";
+        else if (n.type.elem == ir::Elem::Real) e = "static_cast<double>(" + x + ")";
+        else e = "rml::ops::int_unary(" + op + ", " + x + ")";
+        line() << "for (int64_t q = 0; q < " << N << "; ++q) " << o.ptr << "[q] = " << e << ";\n";
+        return o;
+      }
+      case Kind::Binary: {
+        Value a = go(n.kids[0]), b = go(n.kids[1]);
+        Value o = alloc(n.type, false);
+        std::string op = std::string("rml::ops::BinOp::") + binop(n.bin), x = a.ptr + "[q]", y = b.ptr + "[q]", e;
+        if (a.type.elem == ir::Elem::Real)
+          e = ops::is_comparison(n.bin) ? "rml::ops::compare(" + op + ", " + x + ", " + y + ")" : "rml::ops::real_binary(" + op + ", " + x + ", " + y + ")";
+        else e = "rml::ops::int_binary(" + op + ", " + x + ", " + y + ")";
+        line() << "for (int64_t q = 0; q < " << N << "; ++q) " << o.ptr << "[q] = " << e << ";\n";
+        return o;
+      }
+      case Kind::Index: {
+        Value a = go(n.kids[0]);
+        std::vector<std::string> idx;
+        for (size_t q = 1; q < n.kids.size(); ++q) idx.push_back(go(n.kids[q]).ptr + "[0]");
+        Value o = alloc(n.type, true);
+        std::string off = block_offset(a.type.shape, idx);
+        line() << "if (" << off << " >= 0) for (int64_t q = 0; q < " << N << "; ++q) " << o.ptr << "[q] = " << a.ptr << "[" << off << " + q];\n";
+        return o;
+      }
+      case Kind::SumOuter: {
+        Value a = go(n.kids[0]);
+        Value o = alloc(n.type, true);
+        line() << "for (int64_t j = 0; j < " << a.type.shape[0] << "; ++j)\n";
+        ++indent;
+        line() << "for (int64_t q = 0; q < " << N << "; ++q) " << o.ptr << "[q] = " << add_expr(o.ptr + "[q]", a.ptr + "[j * " + std::to_string(N) + " + q]", n.type.elem)
+               << ";\n";
+        --indent;
+        return o;
+      }
+      case Kind::Gather:
+      case Kind::Scatter: return gather_scatter(n);
+      case Kind::FromList: {
+        std::vector<Value> kids;
+        for (auto &k : n.kids) kids.push_back(go(k));
+        Value o = alloc(n.type, false);
+        int64_t inner = ir::numel(n.kids[0]->type.shape);
+        for (size_t q = 0; q < kids.size(); ++q) copy(o.ptr + " + " + std::to_string(static_cast<int64_t>(q) * inner), kids[q].ptr, inner, false, n.type.elem);
+        return o;
+      }
+      case Kind::Replicate: {
+        Value a = go(n.kids[0]);
+        Value o = alloc(n.type, false);
+        int64_t inner = ir::numel(a.type.shape);
+        line() << "for (int64_t j = 0; j < " << n.k << "; ++j)\n";
+        ++indent;
+        line() << "for (int64_t q = 0; q < " << inner << "; ++q) " << o.ptr << "[j * " << inner << " + q] = " << a.ptr << "[q];\n";
+        --indent;
+        return o;
+      }
+      case Kind::Transpose: {
+        Value a = go(n.kids[0]);
+        Value o = alloc(n.type, false);
+        const Shape &perm = n.shape_arg;
+        size_t m = perm.size();
+        const Shape &in = a.type.shape;
+        int64_t inner = ir::numel(Shape(in.begin() + static_cast<long>(m), in.end()));
+        // Input dim d has stride in_stride[d]; output dim p is input dim perm[p].
+        std::vector<int64_t> in_stride(m), out_stride(m);
+        for (size_t d = m, s = static_cast<size_t>(inner); d-- > 0;) in_stride[d] = static_cast<int64_t>(s), s *= static_cast<size_t>(in[d]);
+        for (size_t p = m, s = static_cast<size_t>(inner); p-- > 0;) out_stride[p] = static_cast<int64_t>(s), s *= static_cast<size_t>(n.type.shape[p]);
+        std::vector<std::string> ix(m);
+        std::string src = "0", dst = "0";
+        for (size_t d = 0; d < m; ++d) {
+          ix[d] = fresh("i");
+          line() << "for (int64_t " << ix[d] << " = 0; " << ix[d] << " < " << in[d] << "; ++" << ix[d] << ")\n";
+          ++indent;
+          src += " + " + ix[d] + " * " + std::to_string(in_stride[d]);
+        }
+        for (size_t p = 0; p < m; ++p) dst += " + " + ix[static_cast<size_t>(perm[p])] + " * " + std::to_string(out_stride[p]);
+        line() << "for (int64_t q = 0; q < " << inner << "; ++q) " << o.ptr << "[" << dst << " + q] = " << a.ptr << "[" << src << " + q];\n";
+        indent -= static_cast<int>(m);
+        return o;
+      }
+      case Kind::Reshape: {
+        Value a = go(n.kids[0]);
+        return {a.ptr, n.type};
+      }
+      case Kind::Build1: {
+        Value o = alloc(n.type, false);
+        int64_t inner = ir::numel(n.kids[0]->type.shape);
+        std::string j = fresh("b");
+        line() << "for (int64_t " << j << " = 0; " << j << " < " << n.k << "; ++" << j << ") {\n";
+        ++indent;
+        env.emplace_back(n.name, Value{"(&" + j + ")", ir::Type{ir::Elem::Int, {}}});
+        Value v = go(n.kids[0]);
+        env.pop_back();
+        copy(o.ptr + " + " + j + " * " + std::to_string(inner), v.ptr, inner, false, n.type.elem);
+        --indent;
+        line() << "}\n";
+        return o;
+      }
+      case Kind::Iota: {
+        Value o = alloc(n.type, false);
+        line() << "for (int64_t j = 0; j < " << n.k << "; ++j) " << o.ptr << "[j] = j;\n";
+        return o;
+      }
+      case Kind::Share: break;  // lowering never writes it (bot's CSE does)
+    }
+    throw CodegenError("codegen.internal", Span{}, "a lowered term holds a node rml compile does not write (" + ir::print(t).substr(0, 60) + ")");
+  }
+
+  Value gather_scatter(const ir::Node &n) {
+    bool is_gather = n.kind == Kind::Gather;
+    Value a = go(n.kids[0]);
+    Value o = alloc(n.type, true);
+    size_t m1 = n.binders.size();
+    const Shape &outer = is_gather ? n.type.shape : a.type.shape;
+    Shape dom(outer.begin(), outer.begin() + static_cast<long>(m1));
+    int64_t inner = ir::numel(Shape(outer.begin() + static_cast<long>(m1), outer.end()));
+    std::vector<std::string> at(m1);
+    for (size_t d = 0; d < m1; ++d) {
+      at[d] = fresh("b");
+      line() << "for (int64_t " << at[d] << " = 0; " << at[d] << " < " << dom[d] << "; ++" << at[d] << ") {\n";
+      ++indent;
+      env.emplace_back(n.binders[d], Value{"(&" + at[d] + ")", ir::Type{ir::Elem::Int, {}}});
+    }
+    std::vector<std::string> target;
+    for (auto &c : n.ix) target.push_back(go(c).ptr + "[0]");
+    std::string so = block_offset(a.type.shape, is_gather ? target : at);
+    std::string dof = block_offset(o.type.shape, is_gather ? at : target);
+    line() << "if (" << so << " >= 0 && " << dof << " >= 0)\n";
+    ++indent;
+    line() << "for (int64_t q = 0; q < " << inner << "; ++q) " << o.ptr << "[" << dof << " + q] = "
+           << (is_gather ? a.ptr + "[" + so + " + q]" : add_expr(o.ptr + "[" + dof + " + q]", a.ptr + "[" + so + " + q]", n.type.elem)) << ";\n";
+    --indent;
+    for (size_t d = 0; d < m1; ++d) {
+      env.pop_back();
+      --indent;
+      line() << "}\n";
+    }
+    return o;
+  }
+};
+
+}  // namespace
+
+std::string emit_term_function(const std::string &name, const std::vector<std::pair<std::string, ir::Type>> &inputs,
+                               const ir::Term &body, const std::string &comment) {
+  TermEmitter e;
+  std::ostringstream f;
+  f << "// " << comment << "\n// " << body->type.str() << " from";
+  for (auto &[x, t] : inputs) f << " " << x << ": " << t.str();
+  f << "\n[[maybe_unused]] void " << name << "(";
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    std::string p = "in" + std::to_string(k);
+    f << "const " << ir_elem_type(inputs[k].second.elem) << " *" << p << ", ";
+    e.env.emplace_back(inputs[k].first, Value{p, inputs[k].second});
+  }
+  f << ir_elem_type(body->type.elem) << " *rml_out) {\n";
+  Value r = e.go(body);
+  e.copy("rml_out", r.ptr, std::max<int64_t>(1, ir::numel(body->type.shape)), false, body->type.elem);
+  f << e.out.str() << "}\n";
+  return f.str();
+}
+
+}  // namespace rml::codegen
