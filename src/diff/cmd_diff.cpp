@@ -255,15 +255,7 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
     return t.has_value();
   };
 
-  // rml compile's window class (nodes with post) holds scalars and the table's operators:
-  // generated programs for its class leave out funs and tensors unless they leave out post
-  // (said once, so nobody mistakes the run for one over tensors).
   gen::GenOptions gen_options = c.options;
-  if (c.backend == "cpp" && c.file.empty() && gen_options.post && (gen_options.funs || gen_options.tensors)) {
-    gen_options.funs = gen_options.tensors = false;
-    err << "rml diff: note: --backend cpp: generated programs leave out funs and tensors (rml compile's class for a node "
-           "with post holds scalars; --without post keeps them)\n";
-  }
 
   size_t cells = 0, unknown = 0;
   int refused = 0;

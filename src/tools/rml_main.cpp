@@ -86,8 +86,8 @@ int main(int argc, char **argv) {
       "compile",
       "once rml-check accepts the node (clocks, causality, productivity), write it as a C++ step class in DIR: NODE.hpp "
       "(reset(), step(inputs, outputs) -> Status), NODE.cpp, rml_cell.hpp, runtime/ (the operator table's scalar meanings) "
-      "and a CMakeLists.txt; standard library only. Post-free nodes: tensors (std::array) and applications of funs and "
-      "builtins (functions written from their lowered terms); nodes with post: the window class, on scalars. Exit 2 when "
+      "and a CMakeLists.txt; standard library only. Tensors are std::arrays, applications of funs and builtins functions "
+      "written from their lowered terms; a node with post is a window class (push/pop, sized by the proved horizon). Exit 2 when "
       "rml-check falsifies a property or the files cannot be written, 3 when it cannot decide one or the node is beyond "
       "what is generated (error[codegen.*] names what and where)");
   m->add_option("file", compile.file, "source file")->required();
@@ -170,7 +170,7 @@ int main(int argc, char **argv) {
   df->add_option("file", diff.file, "a program to compare on (with --inputs); without it, --count generated programs");
   df->add_option("--inputs", diff.inputs, "its trace (CSV)");
   df->add_option("--main", diff.main_node, "main node of the given program");
-  df->add_option("--backend", diff.backend, "a built-in back end: worklist, kleene (the oracle's two solvers), compiled, stream, cpp (rml compile's C++ class, built with $CXX or c++; the class of a node with post holds scalars, so generated programs leave out funs and tensors unless --without post)");
+  df->add_option("--backend", diff.backend, "a built-in back end: worklist, kleene (the oracle's two solvers), compiled, stream, cpp (rml compile's C++ class and its CSV command, built with $CXX or c++)");
   df->add_option("--backend-cmd", diff.backend_cmd,
                  "the back end as a shell command: {program}, {inputs}, {outputs} (a file it writes; without it, its "
                  "standard output) and {main} are replaced; it writes a CSV chronogram with a column per output");

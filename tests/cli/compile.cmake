@@ -78,17 +78,31 @@ expect_exit(0 ${RML} run ${WORK}/vec.rml --inputs ${WORK}/vec.csv --show o,m,s -
 set(want "${LAST_OUT}")
 expect_exit(0 ${WORK}/vec/build/f_csv ${WORK}/vec.csv)
 expect_equal(OUT "${want}")
-# A tensor in a node with post: not generated (3), located with a caret, and no folder left.
-file(WRITE ${WORK}/vpost.rml "node f(x: real[2]) -> (o: real[2])\n  o = x + post x;\n")
-expect_exit(3 ${RML} compile ${WORK}/vpost.rml -o ${WORK}/vpost)
-expect_text(ERR "vpost.rml: error\\[codegen.tensor\\]: 'x' is a tensor in a node with 'post'")
-if(EXISTS ${WORK}/vpost)
-  message(FATAL_ERROR "a refused compile left a folder")
+# Figure 20's training node (tensors, funs, post: the window class), under the assumptions
+# that make it productive (reference/VERDICTS.md): its command prints rml run's chronogram
+# of the reference trace, byte for byte.
+set(fig20 ${SRC}/reference/paper/fig20_diff_lstm_end.rml)
+set(fig20_trace ${SRC}/reference/verdicts/fig20_check_diff_lstm_end.csv)
+set(fig20_assume --assume "always eventually (end and bp) within 4" --assume "always (bp or not end)")
+expect_exit(0 ${RML} compile ${fig20} --main check_diff_lstm_end ${fig20_assume} -o ${WORK}/fig20)
+file(READ ${WORK}/fig20/check_diff_lstm_end.hpp hpp)
+if(NOT hpp MATCHES "kHorizon = 5;" OR NOT hpp MATCHES "rml::Cell<std::array<double, 3>> dx;  // real\\[3\\]")
+  message(FATAL_ERROR "check_diff_lstm_end.hpp:\n${hpp}")
 endif()
-# A fun in a node with post: not generated (3), located.
-file(WRITE ${WORK}/sig.rml "node f(x: real) -> (o: real)\n  o = sigmoid(x) + post x;\n")
-expect_exit(3 ${RML} compile ${WORK}/sig.rml -o ${WORK}/sig)
-expect_text(ERR "sig.rml:2:7: error\\[codegen.fun\\]: 'sigmoid' in a node with 'post'")
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${WORK}/fig20 -B ${WORK}/fig20/build RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE e)
+if(rc EQUAL 0)
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK}/fig20/build RESULT_VARIABLE rc OUTPUT_VARIABLE e ERROR_VARIABLE e)
+endif()
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "Figure 20's generated CMake project does not build:\n${e}")
+endif()
+expect_exit(0 ${RML} run ${fig20} --main check_diff_lstm_end --inputs ${fig20_trace} --show h_next,dx --format csv)
+set(want "${LAST_OUT}")
+expect_exit(0 ${WORK}/fig20/build/check_diff_lstm_end_csv ${fig20_trace})
+expect_equal(OUT "${want}")
+# Without the assumptions rml-check cannot prove productivity: not compiled (3), said.
+expect_exit(3 ${RML} compile ${fig20} --main check_diff_lstm_end -o ${WORK}/fig20_unproved)
+expect_text(ERR "cannot be compiled: productivity is unknown")
 # A tensor of bools: not generated (3).
 file(WRITE ${WORK}/bvec.rml "node f(x: real[2]) -> (o: bool)\n  b = x > 0.0;\n  o = b[0];\n")
 expect_exit(3 ${RML} compile ${WORK}/bvec.rml -o ${WORK}/bvec)

@@ -97,17 +97,14 @@ elseif(PART STREQUAL "builtin")
     expect_exit(0 ${RML} diff --count 4 --seed 12 --backend ${b} -o ${WORK}/tensors_${b})
     expect_text(OUT "rml diff: 4 programs, all equal")
   endforeach()
-  # rml compile's C++ class, built and run (the window class of a node with post holds
-  # scalars: rml diff leaves funs and tensors out of its programs, and says so; without
-  # post, tensors and funs are generated into C++: seed 12's draws hold tensors).
-  expect_exit(0 ${RML} diff --count 3 --seed 2 --backend cpp -o ${WORK}/cpp)
+  # rml compile's C++ class, built and run, bit for bit: seed 12's draws hold tensors,
+  # funs and post (the window class).
+  expect_exit(0 ${RML} diff --count 3 --seed 12 --backend cpp --ulps 0 -o ${WORK}/cpp)
   expect_text(OUT "rml diff: 3 programs, all equal")
-  expect_text(ERR "--backend cpp: generated programs leave out funs and tensors")
-  expect_exit(0 ${RML} diff --count 3 --seed 12 --without post --backend cpp --ulps 0 -o ${WORK}/cpp_tensors)
-  expect_text(OUT "rml diff: 3 programs, all equal")
-  expect_no_text(ERR "leave out funs and tensors")
-  expect_exit(0 ${RML} gen --count 3 --seed 12 --without post --print -o ${WORK}/cpp_tensors_gen)
+  expect_no_text(ERR "leave out")
+  expect_exit(0 ${RML} gen --count 3 --seed 12 --print -o ${WORK}/cpp_gen)
   expect_text(OUT "u: real\\[")
+  expect_text(OUT "post ")
   expect_exit(0 ${RML} diff --count 4 --seed 5 --dialect lustre --backend worklist -o ${WORK}/lus)
   expect_text(OUT "rml diff: 4 programs, all equal")
   # A given program and trace; the back end writes {outputs}.

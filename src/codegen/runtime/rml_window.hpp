@@ -1,9 +1,11 @@
 // Generated code's runtime for nodes with `post` (rml compile; src/codegen/README.md):
-// the stream runner of src/stream/runner.cpp restricted to scalars and standing alone
-// (the C++ standard library and the operator table's scalar meanings): a ring of frames,
-// the rules of semantics.md §3-§4 one function each, the sweep in the schedule, the
-// worklist inside the window, and frames leaving when they and `lag` frames after them
-// hold no unknown cell. The generated class gives it the node as tables.
+// the stream runner of src/stream/runner.cpp standing alone (the C++ standard library and
+// the operator table's scalar meanings): a ring of frames, the rules of semantics.md
+// §3-§4 one function each, the sweep in the schedule, the worklist inside the window, and
+// frames leaving when they and `lag` frames after them hold no unknown cell. The generated
+// class gives it the node as tables. A slot's value is `numel` words at `offset` in its
+// frame's reals (double) or ints (int64_t, bools 0/1, clocks); applications of funs and on
+// tensors are generated functions (K::Fun) over those words.
 #ifndef RML_WINDOW_HPP
 #define RML_WINDOW_HPP
 #include <algorithm>
@@ -17,7 +19,7 @@
 namespace rml::window {
 
 enum Tag : uint8_t { Bot = 0, Abs = 1, Err = 2, Val = 3, Nil = 4 };  // the oracle's tags
-enum class K : uint8_t { ClockBase, ClockOn, ClockNever, Const, Copy, Unary, Binary, If, When, Merge, Fby, Pre, Arrow, Post };
+enum class K : uint8_t { ClockBase, ClockOn, ClockNever, Const, Copy, Unary, Binary, If, When, Merge, Fby, Pre, Arrow, Post, Fun };
 enum class Travel : uint8_t { Instant, Forward, Backward };
 enum class E : uint8_t { Real, Int, Bool };  // a slot's element type
 
@@ -26,11 +28,14 @@ union Word {
   int64_t i;
 };
 
+// A generated function: args[k] points at operand k's words, out at room for the result's.
+using Fn = void (*)(const void *const *args, void *out);
+
 struct Step {
   K k;
   int out;
   int in[3];
-  int nin;
+  int nin;  // Fun: the operands are fargs[0..nin)
   int clock;     // Const, Pre, Post: the context clock's slot
   bool positive;  // When, ClockOn
   int ticks;     // Fby, Pre, Arrow, Post: the slot whose ticks are the state's
@@ -38,6 +43,8 @@ struct Step {
   E arg;         // Unary, Binary: the operands' element type
   E res;         // the result's
   Word constant;  // Const
+  Fn fn;          // Fun
+  const int *fargs;  // Fun: its operand slots
 };
 struct Reader {
   int step;
@@ -48,6 +55,9 @@ struct Node {  // the tables rml compile writes
   int nslots, nsteps;
   const E *elem;             // per slot
   const uint8_t *is_clock;   // per slot
+  const int *numel;          // per slot: elements of its value
+  const int *offset;         // per slot: of its value in the frame's reals (E::Real) or ints
+  int real_words, int_words; // a frame's
   const Step *steps;
   const int *reader_begin;   // per slot, nslots + 1 entries into `readers`
   const Reader *readers;
@@ -69,7 +79,11 @@ class Runner {
     cap_ = 8;
     front_ = back_ = 0;
     tags_.assign(cap_ * S(), Bot);
-    words_.assign(cap_ * S(), Word{0});
+    reals_.assign(cap_ * RW(), 0.0);
+    ints_.assign(cap_ * IW(), 0);
+    size_t most = 1;
+    for (int c = 0; c < n_.nslots; ++c) most = std::max(most, static_cast<size_t>(n_.numel[c]));
+    scratch_.assign(most, 0);
     queued_.assign(cap_ * K(), 0);
     bots_.assign(cap_, 0);
     mem_.assign(K(), Memory{});
@@ -81,8 +95,8 @@ class Runner {
     input_clock_ok_ = true;
   }
 
-  // One cycle's inputs (tag Val or Abs, and the value), one per input slot.
-  Status push(const Tag *tags, const Word *values) {
+  // One cycle's inputs (tag Val or Abs, and where its value's words are), one per input slot.
+  Status push(const Tag *tags, const void *const *values) {
     if (back_ - front_ == cap_) grow();
     size_t n = back_++;
     std::fill_n(&tags_[at(n) * S()], S(), Bot);
@@ -91,7 +105,7 @@ class Runner {
     for (int j = 0; j < n_.ninputs; ++j) {
       if (tags[j] == Bot) return Status::Unknown;
       cell_tag(n_.inputs[j], n) = tags[j];
-      cell(n_.inputs[j], n) = values[j];
+      if (tags[j] == Val) std::memcpy(data(n_.inputs[j], n), values[j], bytes(n_.inputs[j]));
       --bots_[at(n)];
     }
     for (sweeping_ = 0; sweeping_ < static_cast<size_t>(n_.nsteps); ++sweeping_) {
@@ -117,9 +131,9 @@ class Runner {
   }
   bool held() const { return front_ < back_; }
   size_t front() const { return front_; }
-  // The oldest frame's cell of `slot`.
+  // The oldest frame's cell of `slot`: its tag and its value's words.
   Tag tag(int slot) const { return tag(slot, front_); }
-  Word value(int slot) const { return words_[at(front_) * S() + static_cast<size_t>(slot)]; }
+  const void *value(int slot) const { return data(slot, front_); }
   // Drops the oldest frame, remembering the state its ticks leave; false when an input
   // was off its clock there.
   bool leave() {
@@ -128,7 +142,7 @@ class Runner {
     for (int j = 0; j < n_.ninputs; ++j) {
       Tag kt = tag(n_.input_clocks[j], f), xt = tag(n_.inputs[j], f);
       if (kt != Val || xt == Bot || xt == Err) continue;
-      bool ticks = cell(n_.input_clocks[j], f).i != 0, present = xt == Val || xt == Nil;
+      bool ticks = bval(n_.input_clocks[j], f), present = xt == Val || xt == Nil;
       ok = ok && ticks == present;
     }
     for (int k = 0; k < n_.nsteps; ++k) {
@@ -139,7 +153,11 @@ class Runner {
       m.has = true;
       m.first = tag(st.ticks, f);
       int second = st.k == K::Fby ? st.in[1] : st.k == K::Pre ? st.in[0] : -1;
-      if (second >= 0) m.second = tag(second, f), m.value = cell(second, f);
+      if (second >= 0) {
+        m.second = tag(second, f);
+        m.value.resize(static_cast<size_t>(n_.numel[second]));
+        std::memcpy(m.value.data(), data(second, f), bytes(second));
+      }
     }
     ++front_;
     return ok;
@@ -149,12 +167,16 @@ class Runner {
   struct Memory {
     bool has = false;
     Tag first = Bot, second = Bot;
-    Word value{0};
+    std::vector<uint64_t> value;  // the words of the operand's value at the last tick
   };
+  // A rule's result: a tag and, for Val and Nil, where its value's words are (another cell,
+  // a memory, `w` for a scalar computed here, or the runner's scratch for a function's).
   struct Out {
     Tag tag = Bot;
     Word w{0};
+    const void *src = nullptr;
     void set(Tag t) { tag = t; }
+    void scalar() { tag = Val, src = &w; }
   };
   struct Prev {
     enum Where { None, Window, Remembered } where = None;
@@ -165,7 +187,9 @@ class Runner {
   size_t lag_, max_window_;
   size_t cap_ = 0, front_ = 0, back_ = 0;
   std::vector<uint8_t> tags_, queued_, quiet_;
-  std::vector<Word> words_;
+  std::vector<double> reals_;
+  std::vector<int64_t> ints_;
+  std::vector<uint64_t> scratch_;  // a function's result (every slot fits)
   std::vector<uint32_t> bots_;
   std::vector<Memory> mem_;
   std::deque<std::pair<int, size_t>> fifo_;
@@ -174,34 +198,48 @@ class Runner {
   bool input_clock_ok_ = true;
 
   size_t S() const { return static_cast<size_t>(n_.nslots); }
+  size_t RW() const { return static_cast<size_t>(std::max(1, n_.real_words)); }
+  size_t IW() const { return static_cast<size_t>(std::max(1, n_.int_words)); }
   size_t K() const { return static_cast<size_t>(n_.nsteps); }
   size_t at(size_t n) const { return n & (cap_ - 1); }
   void grow() {
     size_t nc = cap_ * 2;
     std::vector<uint8_t> t(nc * S()), q(nc * K());
-    std::vector<Word> w(nc * S());
+    std::vector<double> r(nc * RW());
+    std::vector<int64_t> w(nc * IW());
     std::vector<uint32_t> b(nc);
     for (size_t n = front_; n < back_; ++n) {
       size_t from = at(n), to = n & (nc - 1);
       std::copy_n(&tags_[from * S()], S(), &t[to * S()]);
-      std::copy_n(&words_[from * S()], S(), &w[to * S()]);
+      std::copy_n(&reals_[from * RW()], RW(), &r[to * RW()]);
+      std::copy_n(&ints_[from * IW()], IW(), &w[to * IW()]);
       std::copy_n(&queued_[from * K()], K(), &q[to * K()]);
       b[to] = bots_[from];
     }
-    tags_.swap(t), words_.swap(w), queued_.swap(q), bots_.swap(b);
+    tags_.swap(t), reals_.swap(r), ints_.swap(w), queued_.swap(q), bots_.swap(b);
     cap_ = nc;
   }
   uint8_t &cell_tag(int c, size_t n) { return tags_[at(n) * S() + static_cast<size_t>(c)]; }
-  Word &cell(int c, size_t n) { return words_[at(n) * S() + static_cast<size_t>(c)]; }
-  const Word &cell(int c, size_t n) const { return words_[at(n) * S() + static_cast<size_t>(c)]; }
+  size_t bytes(int c) const { return static_cast<size_t>(n_.numel[c]) * 8; }
+  void *data(int c, size_t n) {
+    size_t off = static_cast<size_t>(n_.offset[c]);
+    return n_.elem[c] == E::Real ? static_cast<void *>(&reals_[at(n) * RW() + off]) : static_cast<void *>(&ints_[at(n) * IW() + off]);
+  }
+  const void *data(int c, size_t n) const {
+    size_t off = static_cast<size_t>(n_.offset[c]);
+    return n_.elem[c] == E::Real ? static_cast<const void *>(&reals_[at(n) * RW() + off])
+                                 : static_cast<const void *>(&ints_[at(n) * IW() + off]);
+  }
+  double rval(int c, size_t n) const { return reals_[at(n) * RW() + static_cast<size_t>(n_.offset[c])]; }
+  int64_t ival(int c, size_t n) const { return ints_[at(n) * IW() + static_cast<size_t>(n_.offset[c])]; }
   Tag tag(int c, size_t n) const { return n < back_ ? static_cast<Tag>(tags_[at(n) * S() + static_cast<size_t>(c)]) : Bot; }
   bool present(int c, size_t n) const { Tag t = tag(c, n); return t == Val || t == Nil; }
-  bool bval(int c, size_t n) const { return cell(c, n).i != 0; }
+  bool bval(int c, size_t n) const { return ival(c, n) != 0; }
   bool skip(int c, size_t n) const {
     if (n_.is_clock[c]) return tag(c, n) == Val && !bval(c, n);
     return tag(c, n) == Abs;
   }
-  void copy(int c, size_t n, Out &o) const { o.tag = tag(c, n), o.w = cell(c, n); }
+  void copy(int c, size_t n, Out &o) const { o.tag = tag(c, n), o.src = data(c, n); }
   Prev prev(int k, size_t n) const {
     int c = n_.steps[k].ticks;
     for (size_t m = n; m-- > front_;)
@@ -212,42 +250,52 @@ class Runner {
   // ---- the rules (semantics.md §3-§4; the oracle's rules.cpp, on scalars) ----
   void clock_base(const Step &st, size_t n, Out &o) const {
     (void)st;
-    if (n_.ninputs == 0) return o.set(Val), void(o.w.i = 1);
+    if (n_.ninputs == 0) return o.scalar(), void(o.w.i = 1);
     bool all_abs = true, any_err = false;
     for (int j = 0; j < n_.ninputs; ++j) {
       int c = n_.inputs[j];
-      if (present(c, n)) return o.set(Val), void(o.w.i = 1);
+      if (present(c, n)) return o.scalar(), void(o.w.i = 1);
       all_abs &= tag(c, n) == Abs;
       any_err |= tag(c, n) == Err;
     }
-    if (all_abs) return o.set(Val), void(o.w.i = 0);
+    if (all_abs) return o.scalar(), void(o.w.i = 0);
     o.set(any_err ? Err : Bot);
   }
   void clock_on(const Step &st, size_t n, Out &o) const {
     int k = st.in[0], x = st.in[1];
     Tag kt = tag(k, n);
     if (kt == Bot || kt == Err) return o.set(kt);
-    if (!bval(k, n)) return o.set(Val), void(o.w.i = 0);
+    if (!bval(k, n)) return o.scalar(), void(o.w.i = 0);
     Tag xt = tag(x, n);
     if (xt == Bot) return o.set(Bot);
-    if (xt == Val && n_.elem[x] == E::Bool) return o.set(Val), void(o.w.i = (bval(x, n) == st.positive));
+    if (xt == Val && n_.elem[x] == E::Bool) return o.scalar(), void(o.w.i = (bval(x, n) == st.positive));
     o.set(Err);
   }
   void clock_never(const Step &st, size_t n, Out &o) const {
     Tag bt = tag(st.in[0], n);
-    if (bt == Val) return o.set(Val), void(o.w.i = 0);
+    if (bt == Val) return o.scalar(), void(o.w.i = 0);
     o.set(bt == Err ? Err : Bot);
   }
   void constant(const Step &st, size_t n, Out &o) const {
     Tag kt = tag(st.clock, n);
     if (kt == Bot || kt == Err) return o.set(kt);
     if (!bval(st.clock, n)) return o.set(Abs);
-    o.set(Val), o.w = st.constant;
+    o.scalar(), o.w = st.constant;
   }
-  void apply(const Step &st, size_t n, Out &o) const {
+  // A function without operands (`zeros(s)`): a constant of the context clock.
+  void fun_constant(const Step &st, size_t n, Out &o) {
+    Tag kt = tag(st.clock, n);
+    if (kt == Bot || kt == Err) return o.set(kt);
+    if (!bval(st.clock, n)) return o.set(Abs);
+    st.fn(nullptr, scratch_.data());
+    o.tag = Val, o.src = scratch_.data();
+  }
+  void apply(const Step &st, size_t n, Out &o) {
+    if (st.k == K::Fun && st.nin == 0) return fun_constant(st, n, o);
+    const int *ins = st.k == K::Fun ? st.fargs : st.in;
     bool all_abs = true, all_present = true, any_err = false, any_nil = false;
     for (int j = 0; j < st.nin; ++j) {
-      Tag t = tag(st.in[j], n);
+      Tag t = tag(ins[j], n);
       if (t == Bot) return o.set(Bot);
       all_abs &= t == Abs;
       all_present &= t == Val || t == Nil;
@@ -257,10 +305,22 @@ class Runner {
     if (all_abs) return o.set(Abs);
     if (!all_present || any_err) return o.set(Err);
     if (any_nil) return o.set(Nil);
-    o.set(Val);
-    const Word a = cell(st.in[0], n);
+    if (st.k == K::Fun) {
+      const void *args[64];
+      std::vector<const void *> many;
+      const void **a = args;
+      if (st.nin > 64) many.resize(static_cast<size_t>(st.nin)), a = many.data();
+      for (int j = 0; j < st.nin; ++j) a[j] = data(ins[j], n);
+      st.fn(a, scratch_.data());
+      o.tag = Val, o.src = scratch_.data();
+      return;
+    }
+    if (st.k == K::If) return copy(bval(st.in[0], n) ? st.in[1] : st.in[2], n, o), void(o.tag = Val);
+    o.scalar();
+    Word a;
+    if (st.arg == E::Real) a.r = rval(st.in[0], n);
+    else a.i = ival(st.in[0], n);
     switch (st.k) {
-      case K::If: o.w = a.i ? cell(st.in[1], n) : cell(st.in[2], n); return;
       case K::Unary: {
         auto op = static_cast<ops::UnOp>(st.op);
         if (st.arg == E::Real && st.res == E::Real) o.w.r = ops::real_unary(op, a.r);
@@ -272,7 +332,9 @@ class Runner {
       }
       case K::Binary: {
         auto op = static_cast<ops::BinOp>(st.op);
-        const Word b = cell(st.in[1], n);
+        Word b;
+        if (st.arg == E::Real) b.r = rval(st.in[1], n);
+        else b.i = ival(st.in[1], n);
         bool cmp = ops::is_comparison(op);
         if (st.arg == E::Real) {
           if (cmp) o.w.i = ops::compare(op, a.r, b.r);
@@ -328,7 +390,7 @@ class Runner {
     Tag ek = p.where == Prev::Window ? tag(e, p.cycle) : mem.second;
     if (ek == Val || ek == Nil) {
       if (p.where == Prev::Window) return copy(e, p.cycle, o);
-      return o.set(mem.second), void(o.w = mem.value);
+      return o.set(mem.second), void(o.src = mem.value.data());
     }
     o.set(ek == Bot ? Bot : Err);
   }
@@ -359,7 +421,7 @@ class Runner {
     Tag xm = p.where == Prev::Window ? tag(x, p.cycle) : mem.second;
     if (xm == Val || xm == Nil) {
       if (p.where == Prev::Window) return copy(x, p.cycle, o);
-      return o.set(mem.second), void(o.w = mem.value);
+      return o.set(mem.second), void(o.src = mem.value.data());
     }
     o.set(xm == Bot ? Bot : Err);
   }
@@ -379,7 +441,7 @@ class Runner {
     }
     o.set(Bot);
   }
-  void rule(int k, size_t n, Out &o) const {
+  void rule(int k, size_t n, Out &o) {
     const Step &st = n_.steps[k];
     switch (st.k) {
       case K::ClockBase: return clock_base(st, n, o);
@@ -389,7 +451,8 @@ class Runner {
       case K::Copy: return copy(st.in[0], n, o);
       case K::Unary:
       case K::Binary:
-      case K::If: return apply(st, n, o);
+      case K::If:
+      case K::Fun: return apply(st, n, o);
       case K::When: return when(st, n, o);
       case K::Merge: return merge(st, n, o);
       case K::Fby: return fby(k, st, n, o);
@@ -405,12 +468,12 @@ class Runner {
     rule(k, n, o);
     int c = n_.steps[k].out;
     uint8_t &t = cell_tag(c, n);
-    Word &w = cell(c, n);
-    if (t == o.tag && (o.tag != Val || std::memcmp(&w, &o.w, sizeof(Word)) == 0)) return Status::Ok;
+    void *w = data(c, n);
+    if (t == o.tag && (o.tag != Val || std::memcmp(w, o.src, bytes(c)) == 0)) return Status::Ok;
     if (t != Bot && o.tag != Err) return Status::Inexact;  // not monotone: a bug, said
     if (t == Bot) --bots_[at(n)];
     t = o.tag;
-    if (o.tag == Val) w = o.w;
+    if (o.tag == Val && w != o.src) std::memmove(w, o.src, bytes(c));
     return changed(c, n);
   }
   void push_step(int k, size_t m) {
