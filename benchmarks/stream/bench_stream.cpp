@@ -25,6 +25,8 @@
 #include "driver/compiled_funs.hpp"
 
 #include "chain.hpp"  // rml compile of the 100-layer chain (benchmarks/CMakeLists.txt)
+#include "lstm256/lstm.hpp"  // rml compile of Figure 20 at 256 x 128
+#include "lstm64/lstm.hpp"   // and at 64 x 32
 
 namespace {
 
@@ -226,6 +228,46 @@ void BM_StreamLstm(benchmark::State &st) {
   st.counters["equations"] = double(c.prog.equations.size());
 }
 
+// Figure 20 as rml compile writes it (the window class: std::arrays, the funs as loops in
+// the reference evaluator's order), the same trace as BM_StreamLstm: push a cycle, pop
+// what is final; time per `cycles` cycles in steady state.
+template <class Lstm>
+void generated_lstm(benchmark::State &st) {
+  const int units = static_cast<int>(st.range(0)), sizex = static_cast<int>(st.range(1));
+  const size_t cycles = static_cast<size_t>(st.range(2));
+  std::mt19937_64 rng(1);
+  std::uniform_real_distribution<double> uni(-1, 1);
+  std::vector<typename Lstm::Inputs> in(cycles);
+  for (size_t n = 0; n < cycles; ++n) {
+    decltype(in[n].x.value) x{};
+    decltype(in[n].dh_next.value) dh{};
+    for (int k = 0; k < sizex; ++k) x[static_cast<size_t>(k)] = uni(rng);
+    for (int k = 0; k < units; ++k) dh[static_cast<size_t>(k)] = uni(rng) * 0.1;
+    in[n].x = decltype(in[n].x)::of(x);
+    in[n].end = rml::Cell<bool>::of(n % 5 == 4);
+    in[n].bp = rml::Cell<bool>::of(true);
+    in[n].dh_next = decltype(in[n].dh_next)::of(dh);
+  }
+  auto m = std::make_unique<Lstm>();
+  auto out = std::make_unique<typename Lstm::Outputs>();
+  double sink = 0;
+  for (size_t n = 0; n < 20; ++n) {
+    m->push(in[n % in.size()]);
+    while (m->pop(*out)) sink += out->h_next.value[0];
+  }
+  for (auto _ : st)
+    for (auto &cyc : in) {
+      if (m->push(cyc) != rml::Status::Ok) st.SkipWithError("push failed");
+      while (m->pop(*out)) sink += out->h_next.value[0];
+    }
+  benchmark::DoNotOptimize(sink);
+  st.counters["cycles"] = double(cycles);
+}
+void BM_GeneratedLstm(benchmark::State &st) {
+  if (st.range(0) == 64) generated_lstm<bench64::lstm>(st);
+  else generated_lstm<bench256::lstm>(st);
+}
+
 // The same training by hand with Eigen (f64, one thread, nothing allocated per cycle): an
 // LSTM cell a = K [x; h] + b, gates f, i, o = sigmoid, g = tanh, c' = f c + i g,
 // h' = o tanh(c'); the loss of a sequence is the sum of h' . dh_next; at each sequence end
@@ -295,6 +337,7 @@ void BM_HandWrittenLstm(benchmark::State &st) {
 
 BENCHMARK(BM_HandWrittenLstm)->Args({64, 32, 200})->Args({256, 128, 20})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamLstm)->Args({64, 32, 200})->Args({256, 128, 20})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GeneratedLstm)->Args({64, 32, 200})->Args({256, 128, 20})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HandWrittenChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MachineChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);

@@ -461,6 +461,12 @@ struct Emitter {
     if (is_tensor(eq.type)) args += x + ".data()";
     else if (eq.type.elem == Scalar::Bool) pre += "int64_t rml_r = 0; ", args += "&rml_r", post = " " + x + " = rml_r != 0;";
     else args += "&" + x;
+    if (eq.args.empty()) {  // reads nothing: computed once (glorot_uniform of a parameter's shape, zeros)
+      std::string T = var_type(eq.type) == "bool" ? "int64_t" : var_type(eq.type);
+      std::string into = is_tensor(eq.type) ? "v.data()" : "&v";
+      return "{ static const " + T + " rml_once = [] { " + T + " v{}; " + fun_of.at(&eq) + "(" + into + "); return v; }(); " + x +
+             " = rml_once" + (eq.type.elem == Scalar::Bool && !is_tensor(eq.type) ? " != 0" : "") + "; }";
+    }
     return "{ " + pre + fun_of.at(&eq) + "(" + args + ");" + post + " }";
   }
   std::string ck(int term) const { return "rml_ck[" + std::to_string(term) + "]"; }
@@ -528,7 +534,7 @@ struct Emitter {
         << "// for the runtime (K::Fun: the operands' and the result's words).\n\n";
       for (auto &f : functions) s << f << "\n";
       for (auto &[fname, sig] : signatures) {
-        s << "void " << fname << "_entry(const void *const *a, void *out) {\n  " << fname << "(";
+        s << "void " << fname << "_entry([[maybe_unused]] const void *const *a, void *out) {\n  " << fname << "(";
         for (size_t k = 0; k + 1 < sig.size(); ++k) s << "static_cast<const " << ir_elem_type(sig[k]) << " *>(a[" << k << "]), ";
         s << "static_cast<" << ir_elem_type(sig.back()) << " *>(out));\n}\n";
       }

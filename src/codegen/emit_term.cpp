@@ -79,8 +79,11 @@ const char *binop(ops::BinOp op) {
 
 // A value in the generated code: a pointer expression to its first element.
 struct Value {
+  Value(std::string p, ir::Type t, std::string s = "") : ptr(std::move(p)), type(std::move(t)), scalar(std::move(s)) {}
   std::string ptr;
   ir::Type type;
+  std::string scalar;  // a loop's index: its name, read as a value
+  std::string at0() const { return scalar.empty() ? ptr + "[0]" : scalar; }
 };
 
 constexpr int64_t kStackElements = 4096;
@@ -140,6 +143,12 @@ struct TermEmitter {
     return off;
   }
 
+  // o[q] = e for every element (one statement for a scalar).
+  void elementwise(const Value &o, int64_t N, const std::string &e) {
+    if (N == 1) line() << o.ptr << "[0] = " << e << ";\n";
+    else line() << "for (int64_t q = 0; q < " << N << "; ++q) " << o.ptr << "[q] = " << e << ";\n";
+  }
+
   Value lookup(const std::string &x) {
     for (auto it = env.rbegin(); it != env.rend(); ++it)
       if (it->first == x) return it->second;
@@ -175,34 +184,35 @@ struct TermEmitter {
       case Kind::Cond: {  // strict: all three computed, then one selected
         Value b = go(n.kids[0]), u = go(n.kids[1]), v = go(n.kids[2]);
         std::string p = fresh("sel");
-        line() << "const " << T << " *" << p << " = " << b.ptr << "[0] ? " << u.ptr << " : " << v.ptr << ";\n";
+        line() << "const " << T << " *" << p << " = " << b.at0() << " ? " << u.ptr << " : " << v.ptr << ";\n";
         return {p, n.type};
       }
       case Kind::Unary: {
         Value a = go(n.kids[0]);
         Value o = alloc(n.type, false);
-        std::string op = std::string("rml::ops::UnOp::") + unop(n.un), x = a.ptr + "[q]", e;
+        std::string op = std::string("rml::ops::UnOp::") + unop(n.un), x = N == 1 ? a.at0() : a.ptr + "[q]", e;
         if (a.type.elem == ir::Elem::Real)
           e = n.type.elem == ir::Elem::Int ? "rml::ops::real_to_int(" + op + ", " + x + ")" : "rml::ops::real_unary(" + op + ", " + x + ")";
         else if (n.type.elem == ir::Elem::Real) e = "static_cast<double>(" + x + ")";
         else e = "rml::ops::int_unary(" + op + ", " + x + ")";
-        line() << "for (int64_t q = 0; q < " << N << "; ++q) " << o.ptr << "[q] = " << e << ";\n";
+        elementwise(o, N, e);
         return o;
       }
       case Kind::Binary: {
         Value a = go(n.kids[0]), b = go(n.kids[1]);
         Value o = alloc(n.type, false);
-        std::string op = std::string("rml::ops::BinOp::") + binop(n.bin), x = a.ptr + "[q]", y = b.ptr + "[q]", e;
+        std::string op = std::string("rml::ops::BinOp::") + binop(n.bin), x = N == 1 ? a.at0() : a.ptr + "[q]",
+                    y = N == 1 ? b.at0() : b.ptr + "[q]", e;
         if (a.type.elem == ir::Elem::Real)
           e = ops::is_comparison(n.bin) ? "rml::ops::compare(" + op + ", " + x + ", " + y + ")" : "rml::ops::real_binary(" + op + ", " + x + ", " + y + ")";
         else e = "rml::ops::int_binary(" + op + ", " + x + ", " + y + ")";
-        line() << "for (int64_t q = 0; q < " << N << "; ++q) " << o.ptr << "[q] = " << e << ";\n";
+        elementwise(o, N, e);
         return o;
       }
       case Kind::Index: {
         Value a = go(n.kids[0]);
         std::vector<std::string> idx;
-        for (size_t q = 1; q < n.kids.size(); ++q) idx.push_back(go(n.kids[q]).ptr + "[0]");
+        for (size_t q = 1; q < n.kids.size(); ++q) idx.push_back(go(n.kids[q]).at0());
         Value o = alloc(n.type, true);
         std::string off = block_offset(a.type.shape, idx);
         line() << "if (" << off << " >= 0) for (int64_t q = 0; q < " << N << "; ++q) " << o.ptr << "[q] = " << a.ptr << "[" << off << " + q];\n";
@@ -272,7 +282,7 @@ struct TermEmitter {
         std::string j = fresh("b");
         line() << "for (int64_t " << j << " = 0; " << j << " < " << n.k << "; ++" << j << ") {\n";
         ++indent;
-        env.emplace_back(n.name, Value{"(&" + j + ")", ir::Type{ir::Elem::Int, {}}});
+        env.emplace_back(n.name, Value{"(&" + j + ")", ir::Type{ir::Elem::Int, {}}, j});
         Value v = go(n.kids[0]);
         env.pop_back();
         copy(o.ptr + " + " + j + " * " + std::to_string(inner), v.ptr, inner, false, n.type.elem);
@@ -303,10 +313,10 @@ struct TermEmitter {
       at[d] = fresh("b");
       line() << "for (int64_t " << at[d] << " = 0; " << at[d] << " < " << dom[d] << "; ++" << at[d] << ") {\n";
       ++indent;
-      env.emplace_back(n.binders[d], Value{"(&" + at[d] + ")", ir::Type{ir::Elem::Int, {}}});
+      env.emplace_back(n.binders[d], Value{"(&" + at[d] + ")", ir::Type{ir::Elem::Int, {}}, at[d]});
     }
     std::vector<std::string> target;
-    for (auto &c : n.ix) target.push_back(go(c).ptr + "[0]");
+    for (auto &c : n.ix) target.push_back(go(c).at0());
     std::string so = block_offset(a.type.shape, is_gather ? target : at);
     std::string dof = block_offset(o.type.shape, is_gather ? at : target);
     line() << "if (" << so << " >= 0 && " << dof << " >= 0)\n";

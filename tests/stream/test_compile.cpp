@@ -172,7 +172,11 @@ std::string build_and_run(const std::vector<Case> &cases, const fs::path &dir) {
   for (size_t k = 0; k < cases.size(); ++k) unity << "#include \"gen" << k << "/" << cases[k].cls << ".cpp\"\n";
   unity << "#include \"gen0/runtime/ops/special.cpp\"\n";
   unity.close();
-  std::string cmd = std::string(RML_CXX) + " -std=c++20 -O1 -w " + codegen::kExactFlags + " -I" + (dir / "gen0/runtime").string() + " -I" + dir.string() + " " +
+  // In the sanitizers' build (or with RML_SANITIZE_GENERATED set) the generated code runs
+  // under them too: the window runtime's frames, the emitted functions' buffers.
+  const bool sanitized = test::kSanitized || std::getenv("RML_SANITIZE_GENERATED");
+  const std::string sanitize = sanitized ? " -fsanitize=address,undefined -fno-sanitize-recover=all" : "";
+  std::string cmd = std::string(RML_CXX) + " -std=c++20 -O1 -w " + codegen::kExactFlags + sanitize + " -I" + (dir / "gen0/runtime").string() + " -I" + dir.string() + " " +
                     (dir / "driver.cpp").string() + " " + (dir / "unity.cpp").string() + " -o " + (dir / "driver").string() +
                     " > " + (dir / "compile.log").string() + " 2>&1";
   if (std::system(cmd.c_str()) != 0) {

@@ -84,6 +84,7 @@ class Runner {
     size_t most = 1;
     for (int c = 0; c < n_.nslots; ++c) most = std::max(most, static_cast<size_t>(n_.numel[c]));
     scratch_.assign(most, 0);
+    consts_.resize(K());
     queued_.assign(cap_ * K(), 0);
     bots_.assign(cap_, 0);
     mem_.assign(K(), Memory{});
@@ -190,6 +191,7 @@ class Runner {
   std::vector<double> reals_;
   std::vector<int64_t> ints_;
   std::vector<uint64_t> scratch_;  // a function's result (every slot fits)
+  std::vector<std::vector<uint64_t>> consts_;  // per step: a function without operands, once computed
   std::vector<uint32_t> bots_;
   std::vector<Memory> mem_;
   std::deque<std::pair<int, size_t>> fifo_;
@@ -282,16 +284,21 @@ class Runner {
     if (!bval(st.clock, n)) return o.set(Abs);
     o.scalar(), o.w = st.constant;
   }
-  // A function without operands (`zeros(s)`): a constant of the context clock.
-  void fun_constant(const Step &st, size_t n, Out &o) {
+  // A function without operands (`zeros(s)`, `glorot_uniform(s)`): a constant of the
+  // context clock, computed at its first tick and kept (it reads nothing).
+  void fun_constant(int k, const Step &st, size_t n, Out &o) {
     Tag kt = tag(st.clock, n);
     if (kt == Bot || kt == Err) return o.set(kt);
     if (!bval(st.clock, n)) return o.set(Abs);
-    st.fn(nullptr, scratch_.data());
-    o.tag = Val, o.src = scratch_.data();
+    std::vector<uint64_t> &c = consts_[static_cast<size_t>(k)];
+    if (c.empty()) {
+      c.resize(static_cast<size_t>(n_.numel[st.out]));
+      st.fn(nullptr, c.data());
+    }
+    o.tag = Val, o.src = c.data();
   }
-  void apply(const Step &st, size_t n, Out &o) {
-    if (st.k == K::Fun && st.nin == 0) return fun_constant(st, n, o);
+  void apply(int k, const Step &st, size_t n, Out &o) {
+    if (st.k == K::Fun && st.nin == 0) return fun_constant(k, st, n, o);
     const int *ins = st.k == K::Fun ? st.fargs : st.in;
     bool all_abs = true, all_present = true, any_err = false, any_nil = false;
     for (int j = 0; j < st.nin; ++j) {
@@ -452,7 +459,7 @@ class Runner {
       case K::Unary:
       case K::Binary:
       case K::If:
-      case K::Fun: return apply(st, n, o);
+      case K::Fun: return apply(k, st, n, o);
       case K::When: return when(st, n, o);
       case K::Merge: return merge(st, n, o);
       case K::Fby: return fby(k, st, n, o);
