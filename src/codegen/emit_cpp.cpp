@@ -551,10 +551,22 @@ struct Emitter {
     for (size_t c = 0; c < S; ++c) s << (c ? ", " : "") << (plan.slots[c].clock ? "E::Bool" : elem_code(plan.slots[c].elem));
     s << "};\nconst uint8_t kIsClock[] = {";
     for (size_t c = 0; c < S; ++c) s << (c ? ", " : "") << (plan.slots[c].clock ? 1 : 0);
+    // A frame's layout: a tensor's cell is a block handle (an int word), a scalar's its value.
+    std::vector<size_t> offset(S);
+    size_t real_words = 0, int_words = 0;
+    for (size_t c = 0; c < S; ++c) {
+      const stream::Slot &sl = plan.slots[c];
+      bool shared = !sl.clock && !sl.shape.empty();
+      size_t &words = !shared && !sl.clock && sl.elem == Scalar::Real ? real_words : int_words;
+      offset[c] = words;
+      words += shared ? 1 : sl.numel;
+    }
     s << "};\nconst int kNumel[] = {";
     for (size_t c = 0; c < S; ++c) s << (c ? ", " : "") << plan.slots[c].numel;
+    s << "};\nconst uint8_t kShared[] = {";
+    for (size_t c = 0; c < S; ++c) s << (c ? ", " : "") << (!plan.slots[c].clock && !plan.slots[c].shape.empty() ? 1 : 0);
     s << "};\nconst int kOffset[] = {";
-    for (size_t c = 0; c < S; ++c) s << (c ? ", " : "") << plan.slots[c].offset;
+    for (size_t c = 0; c < S; ++c) s << (c ? ", " : "") << offset[c];
     s << "};\n// Steps: one per clock term and equation (kind, out, in[3], nin, clock, positive, ticks, op, arg, res, constant, fn, fargs).\n"
       << "const Step kSteps[] = {\n";
     for (size_t k = 0; k < N; ++k) {
@@ -638,7 +650,7 @@ struct Emitter {
     s << "};\nconst int kInputClocks[] = {";
     for (size_t j = 0; j < plan.input_clock_slots.size(); ++j) s << (j ? ", " : "") << plan.input_clock_slots[j];
     if (plan.input_clock_slots.empty()) s << "-1";
-    s << "};\nconst Node kNode{" << S << ", " << N << ", kElem, kIsClock, kNumel, kOffset, " << plan.real_words << ", " << plan.int_words
+    s << "};\nconst Node kNode{" << S << ", " << N << ", kElem, kIsClock, kNumel, kShared, kOffset, " << real_words << ", " << int_words
       << ", kSteps, kReaderBegin, kReaders, kOrder, kComp, " << plan.input_slots.size() << ", kInputs, kInputClocks};\n\n";
     s << "// A cell of the oldest frame: its tag and its value's words (double, or int64_t for ints and bools).\n"
       << "template <class T>\nrml::Cell<T> cell_of(Tag t, const void *p) {\n"

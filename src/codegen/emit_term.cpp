@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <sstream>
+#include <unordered_map>
 
 #include "codegen/emit_cpp.hpp"
 
@@ -93,6 +94,13 @@ struct TermEmitter {
   int indent = 1;
   int next = 0;
   std::vector<std::pair<std::string, Value>> env;
+  std::unordered_map<const ir::Node *, int> uses;  // parents of each node in the term (a DAG)
+
+  void count_uses(const Term &t) {
+    if (uses[t.get()]++ > 0) return;
+    for (auto &k : t->kids) count_uses(k);
+    for (auto &k : t->ix) count_uses(k);
+  }
 
   std::ostream &line() {
     for (int k = 0; k < indent; ++k) out << "  ";
@@ -130,7 +138,7 @@ struct TermEmitter {
   // Row-major offset of the block at index `idx` (expressions) of `shape`; "-1" when out of
   // bounds, as array/ir/eval.cpp's block_offset.
   std::string block_offset(const Shape &shape, const std::vector<std::string> &idx) {
-    std::string off = fresh("off"), ok = fresh("in");
+    std::string off = fresh("off"), ok = fresh("ok");
     line() << "int64_t " << off << " = 0;\n";
     line() << "bool " << ok << " = true;\n";
     for (size_t d = 0; d < idx.size(); ++d) {
@@ -187,28 +195,10 @@ struct TermEmitter {
         line() << "const " << T << " *" << p << " = " << b.at0() << " ? " << u.ptr << " : " << v.ptr << ";\n";
         return {p, n.type};
       }
-      case Kind::Unary: {
-        Value a = go(n.kids[0]);
-        Value o = alloc(n.type, false);
-        std::string op = std::string("rml::ops::UnOp::") + unop(n.un), x = N == 1 ? a.at0() : a.ptr + "[q]", e;
-        if (a.type.elem == ir::Elem::Real)
-          e = n.type.elem == ir::Elem::Int ? "rml::ops::real_to_int(" + op + ", " + x + ")" : "rml::ops::real_unary(" + op + ", " + x + ")";
-        else if (n.type.elem == ir::Elem::Real) e = "static_cast<double>(" + x + ")";
-        else e = "rml::ops::int_unary(" + op + ", " + x + ")";
-        elementwise(o, N, e);
-        return o;
-      }
-      case Kind::Binary: {
-        Value a = go(n.kids[0]), b = go(n.kids[1]);
-        Value o = alloc(n.type, false);
-        std::string op = std::string("rml::ops::BinOp::") + binop(n.bin), x = N == 1 ? a.at0() : a.ptr + "[q]",
-                    y = N == 1 ? b.at0() : b.ptr + "[q]", e;
-        if (a.type.elem == ir::Elem::Real)
-          e = ops::is_comparison(n.bin) ? "rml::ops::compare(" + op + ", " + x + ", " + y + ")" : "rml::ops::real_binary(" + op + ", " + x + ", " + y + ")";
-        else e = "rml::ops::int_binary(" + op + ", " + x + ", " + y + ")";
-        elementwise(o, N, e);
-        return o;
-      }
+      case Kind::Unary:
+      case Kind::Binary:
+      case Kind::Replicate:
+      case Kind::Transpose: return fused(t);
       case Kind::Index: {
         Value a = go(n.kids[0]);
         std::vector<std::string> idx;
@@ -218,16 +208,7 @@ struct TermEmitter {
         line() << "if (" << off << " >= 0) for (int64_t q = 0; q < " << N << "; ++q) " << o.ptr << "[q] = " << a.ptr << "[" << off << " + q];\n";
         return o;
       }
-      case Kind::SumOuter: {
-        Value a = go(n.kids[0]);
-        Value o = alloc(n.type, true);
-        line() << "for (int64_t j = 0; j < " << a.type.shape[0] << "; ++j)\n";
-        ++indent;
-        line() << "for (int64_t q = 0; q < " << N << "; ++q) " << o.ptr << "[q] = " << add_expr(o.ptr + "[q]", a.ptr + "[j * " + std::to_string(N) + " + q]", n.type.elem)
-               << ";\n";
-        --indent;
-        return o;
-      }
+      case Kind::SumOuter: return fused_sum(t);
       case Kind::Gather:
       case Kind::Scatter: return gather_scatter(n);
       case Kind::FromList: {
@@ -236,40 +217,6 @@ struct TermEmitter {
         Value o = alloc(n.type, false);
         int64_t inner = ir::numel(n.kids[0]->type.shape);
         for (size_t q = 0; q < kids.size(); ++q) copy(o.ptr + " + " + std::to_string(static_cast<int64_t>(q) * inner), kids[q].ptr, inner, false, n.type.elem);
-        return o;
-      }
-      case Kind::Replicate: {
-        Value a = go(n.kids[0]);
-        Value o = alloc(n.type, false);
-        int64_t inner = ir::numel(a.type.shape);
-        line() << "for (int64_t j = 0; j < " << n.k << "; ++j)\n";
-        ++indent;
-        line() << "for (int64_t q = 0; q < " << inner << "; ++q) " << o.ptr << "[j * " << inner << " + q] = " << a.ptr << "[q];\n";
-        --indent;
-        return o;
-      }
-      case Kind::Transpose: {
-        Value a = go(n.kids[0]);
-        Value o = alloc(n.type, false);
-        const Shape &perm = n.shape_arg;
-        size_t m = perm.size();
-        const Shape &in = a.type.shape;
-        int64_t inner = ir::numel(Shape(in.begin() + static_cast<long>(m), in.end()));
-        // Input dim d has stride in_stride[d]; output dim p is input dim perm[p].
-        std::vector<int64_t> in_stride(m), out_stride(m);
-        for (size_t d = m, s = static_cast<size_t>(inner); d-- > 0;) in_stride[d] = static_cast<int64_t>(s), s *= static_cast<size_t>(in[d]);
-        for (size_t p = m, s = static_cast<size_t>(inner); p-- > 0;) out_stride[p] = static_cast<int64_t>(s), s *= static_cast<size_t>(n.type.shape[p]);
-        std::vector<std::string> ix(m);
-        std::string src = "0", dst = "0";
-        for (size_t d = 0; d < m; ++d) {
-          ix[d] = fresh("i");
-          line() << "for (int64_t " << ix[d] << " = 0; " << ix[d] << " < " << in[d] << "; ++" << ix[d] << ")\n";
-          ++indent;
-          src += " + " + ix[d] + " * " + std::to_string(in_stride[d]);
-        }
-        for (size_t p = 0; p < m; ++p) dst += " + " + ix[static_cast<size_t>(perm[p])] + " * " + std::to_string(out_stride[p]);
-        line() << "for (int64_t q = 0; q < " << inner << "; ++q) " << o.ptr << "[" << dst << " + q] = " << a.ptr << "[" << src << " + q];\n";
-        indent -= static_cast<int>(m);
         return o;
       }
       case Kind::Reshape: {
@@ -298,6 +245,125 @@ struct TermEmitter {
       case Kind::Share: break;  // lowering never writes it (bot's CSE does)
     }
     throw CodegenError("codegen.internal", Span{}, "a lowered term holds a node rml compile does not write (" + ir::print(t).substr(0, 60) + ")");
+  }
+
+  // ---- fusion: elementwise chains computed inside their consumer's loop ----
+  // An element of a unary or binary operation, a replicate or a transpose is an expression
+  // of the elements of its operands, so such a node read once is not written to a buffer:
+  // its element is computed where it is read (the value is the same: each element is the
+  // same operations on the same operands). Not inside a replicate (it would compute each
+  // element k times) and not when the term reads the node twice (it would compute it twice).
+  using Leaves = std::unordered_map<const ir::Node *, Value>;
+  static bool elementwise(Kind k) { return k == Kind::Unary || k == Kind::Binary || k == Kind::Replicate || k == Kind::Transpose; }
+  bool read_in_place(const ir::Node &parent, const Term &kid) {
+    return elementwise(kid->kind) && uses[kid.get()] <= 1 && parent.kind != Kind::Replicate;
+  }
+  // Writes the buffers the fused loop reads (every operand not read in place).
+  void prepare(const Term &t, Leaves &leaves) {
+    for (auto &kid : t->kids) {
+      if (read_in_place(*t, kid)) prepare(kid, leaves);
+      else if (!leaves.count(kid.get())) leaves.emplace(kid.get(), go(kid));
+    }
+  }
+  static std::string linear(const std::vector<std::string> &idx, const Shape &shape) {
+    std::string e;
+    int64_t stride = 1;
+    for (size_t d = shape.size(); d-- > 0;) {
+      std::string term = stride == 1 ? idx[d] : idx[d] + " * " + std::to_string(stride);
+      e = e.empty() ? term : term + " + " + e;
+      stride *= shape[d];
+    }
+    return e.empty() ? "0" : e;
+  }
+  static std::string unary_expr(const ir::Node &n, ir::Elem arg, const std::string &x) {
+    std::string op = std::string("rml::ops::UnOp::") + unop(n.un);
+    if (arg == ir::Elem::Real)
+      return n.type.elem == ir::Elem::Int ? "rml::ops::real_to_int(" + op + ", " + x + ")" : "rml::ops::real_unary(" + op + ", " + x + ")";
+    if (n.type.elem == ir::Elem::Real) return "static_cast<double>(" + x + ")";
+    return "rml::ops::int_unary(" + op + ", " + x + ")";
+  }
+  static std::string binary_expr(const ir::Node &n, ir::Elem arg, const std::string &x, const std::string &y) {
+    std::string op = std::string("rml::ops::BinOp::") + binop(n.bin);
+    if (arg == ir::Elem::Real)
+      return ops::is_comparison(n.bin) ? "rml::ops::compare(" + op + ", " + x + ", " + y + ")" : "rml::ops::real_binary(" + op + ", " + x + ", " + y + ")";
+    return "rml::ops::int_binary(" + op + ", " + x + ", " + y + ")";
+  }
+  // The element of t at index idx (one expression per dimension).
+  std::string elem(const Term &t, const std::vector<std::string> &idx, const Leaves &leaves) {
+    if (auto it = leaves.find(t.get()); it != leaves.end()) {
+      const Value &v = it->second;
+      if (t->type.shape.empty()) return v.at0();
+      return v.ptr + "[" + linear(idx, t->type.shape) + "]";
+    }
+    const ir::Node &n = *t;
+    switch (n.kind) {
+      case Kind::Unary: return unary_expr(n, n.kids[0]->type.elem, elem(n.kids[0], idx, leaves));
+      case Kind::Binary: return binary_expr(n, n.kids[0]->type.elem, elem(n.kids[0], idx, leaves), elem(n.kids[1], idx, leaves));
+      case Kind::Replicate: return elem(n.kids[0], std::vector<std::string>(idx.begin() + 1, idx.end()), leaves);
+      case Kind::Transpose: {  // output dim p is input dim perm[p]
+        std::vector<std::string> in(idx);
+        for (size_t p = 0; p < n.shape_arg.size(); ++p) in[static_cast<size_t>(n.shape_arg[p])] = idx[p];
+        return elem(n.kids[0], in, leaves);
+      }
+      default: break;
+    }
+    throw CodegenError("codegen.internal", Span{}, "an element of a node that is not elementwise");
+  }
+  // Loops over `shape` (fresh index names in idx), the body at the innermost level.
+  void open_loops(const Shape &shape, std::vector<std::string> &idx) {
+    for (int64_t d : shape) {
+      idx.push_back(fresh("i"));
+      line() << "for (int64_t " << idx.back() << " = 0; " << idx.back() << " < " << d << "; ++" << idx.back() << ")\n";
+      ++indent;
+    }
+  }
+  // A unary or binary operation, replicate or transpose, with its elementwise operands
+  // fused into one loop over its elements.
+  Value fused(const Term &t) {
+    Leaves leaves;
+    prepare(t, leaves);
+    Value o = alloc(t->type, false);
+    const Shape &sh = t->type.shape;
+    if (t->kind == Kind::Transpose && sh.size() == 2 && t->shape_arg == Shape{1, 0} && leaves.count(t->kids[0].get())) {
+      // A matrix transposed: by 32 x 32 tiles, so that neither side is read with a stride
+      // across the whole matrix.
+      const std::string a = leaves.at(t->kids[0].get()).ptr;
+      line() << "for (int64_t r0 = 0; r0 < " << sh[0] << "; r0 += 32)\n";
+      line() << "  for (int64_t c0 = 0; c0 < " << sh[1] << "; c0 += 32)\n";
+      line() << "    for (int64_t r = r0; r < std::min<int64_t>(r0 + 32, " << sh[0] << "); ++r)\n";
+      line() << "      for (int64_t c = c0; c < std::min<int64_t>(c0 + 32, " << sh[1] << "); ++c) " << o.ptr << "[r * " << sh[1] << " + c] = " << a
+             << "[c * " << sh[0] << " + r];\n";
+      return o;
+    }
+    std::vector<std::string> idx;
+    open_loops(sh, idx);
+    line() << o.ptr << "[" << linear(idx, sh) << "] = " << elem(t, idx, leaves) << ";\n";
+    indent -= static_cast<int>(sh.size());
+    return o;
+  }
+  // sumOuter: each element of the result adds its column from zero, j ascending (the
+  // reference's order, so the same value), the operand's elements fused into the sum.
+  Value fused_sum(const Term &t) {
+    Leaves leaves;
+    prepare(t, leaves);
+    Value o = alloc(t->type, false);
+    const Term &x = t->kids[0];
+    std::vector<std::string> idx;
+    open_loops(t->type.shape, idx);
+    const char *T = ir_elem_type(t->type.elem);
+    std::string acc = fresh("acc"), j = fresh("j");
+    line() << "{\n";
+    ++indent;
+    line() << T << " " << acc << " = 0;\n";
+    std::vector<std::string> at{j};
+    at.insert(at.end(), idx.begin(), idx.end());
+    line() << "for (int64_t " << j << " = 0; " << j << " < " << x->type.shape[0] << "; ++" << j << ") " << acc << " = "
+           << add_expr(acc, elem(x, at, leaves), t->type.elem) << ";\n";
+    line() << o.ptr << "[" << linear(idx, t->type.shape) << "] = " << acc << ";\n";
+    --indent;
+    line() << "}\n";
+    indent -= static_cast<int>(t->type.shape.size());
+    return o;
   }
 
   Value gather_scatter(const ir::Node &n) {
@@ -348,6 +414,7 @@ std::string emit_term_function(const std::string &name, const std::vector<std::p
     e.env.emplace_back(inputs[k].first, Value{p, inputs[k].second});
   }
   f << ir_elem_type(body->type.elem) << " *rml_out) {\n";
+  e.count_uses(body);
   Value r = e.go(body);
   e.copy("rml_out", r.ptr, std::max<int64_t>(1, ir::numel(body->type.shape)), false, body->type.elem);
   f << e.out.str() << "}\n";

@@ -5,7 +5,10 @@
 // frames leaving when they and `lag` frames after them hold no unknown cell. The generated
 // class gives it the node as tables. A slot's value is `numel` words at `offset` in its
 // frame's reals (double) or ints (int64_t, bools 0/1, clocks); applications of funs and on
-// tensors are generated functions (K::Fun) over those words.
+// tensors are generated functions (K::Fun) over those words. A tensor's cell holds a
+// handle to a shared, immutable block instead (one int word): `when`, `merge`, `fby`,
+// `pre`, `->`, `post` and copies share the block of the cell they copy, so a kernel read
+// through ten streams is one block, not ten copies; blocks are counted and recycled.
 #ifndef RML_WINDOW_HPP
 #define RML_WINDOW_HPP
 #include <algorithm>
@@ -56,7 +59,8 @@ struct Node {  // the tables rml compile writes
   const E *elem;             // per slot
   const uint8_t *is_clock;   // per slot
   const int *numel;          // per slot: elements of its value
-  const int *offset;         // per slot: of its value in the frame's reals (E::Real) or ints
+  const uint8_t *shared;     // per slot: its cells hold block handles (tensors)
+  const int *offset;         // per slot: of its value in the frame's reals (E::Real) or ints (a handle: ints)
   int real_words, int_words; // a frame's
   const Step *steps;
   const int *reader_begin;   // per slot, nslots + 1 entries into `readers`
@@ -84,7 +88,10 @@ class Runner {
     size_t most = 1;
     for (int c = 0; c < n_.nslots; ++c) most = std::max(most, static_cast<size_t>(n_.numel[c]));
     scratch_.assign(most, 0);
-    consts_.resize(K());
+    blocks_.clear();
+    blocks_.emplace_back();  // handle 0: no block
+    free_.clear();
+    consts_.assign(K(), 0);
     queued_.assign(cap_ * K(), 0);
     bots_.assign(cap_, 0);
     mem_.assign(K(), Memory{});
@@ -105,8 +112,15 @@ class Runner {
     bots_[at(n)] = static_cast<uint32_t>(S());
     for (int j = 0; j < n_.ninputs; ++j) {
       if (tags[j] == Bot) return Status::Unknown;
-      cell_tag(n_.inputs[j], n) = tags[j];
-      if (tags[j] == Val) std::memcpy(data(n_.inputs[j], n), values[j], bytes(n_.inputs[j]));
+      int c = n_.inputs[j];
+      cell_tag(c, n) = tags[j];
+      if (tags[j] == Val && n_.shared[c]) {
+        uint32_t h = fresh(c);
+        std::memcpy(blocks_[h].w.data(), values[j], bytes(c));
+        handle(c, n) = h;
+      } else if (tags[j] == Val) {
+        std::memcpy(data(c, n), values[j], bytes(c));
+      }
       --bots_[at(n)];
     }
     for (sweeping_ = 0; sweeping_ < static_cast<size_t>(n_.nsteps); ++sweeping_) {
@@ -156,10 +170,17 @@ class Runner {
       int second = st.k == K::Fby ? st.in[1] : st.k == K::Pre ? st.in[0] : -1;
       if (second >= 0) {
         m.second = tag(second, f);
-        m.value.resize(static_cast<size_t>(n_.numel[second]));
-        std::memcpy(m.value.data(), data(second, f), bytes(second));
+        if (n_.shared[second]) {
+          uint32_t h = m.second == Val ? handle(second, f) : 0;
+          retain(h), release(m.block), m.block = h;
+        } else {
+          m.value.resize(static_cast<size_t>(n_.numel[second]));
+          std::memcpy(m.value.data(), data(second, f), bytes(second));
+        }
       }
     }
+    for (int c = 0; c < n_.nslots; ++c)  // the frame's blocks go back (the ring reuses it)
+      if (n_.shared[c] && tag(c, f) == Val) release(handle(c, f)), handle(c, f) = 0;
     ++front_;
     return ok;
   }
@@ -169,6 +190,11 @@ class Runner {
     bool has = false;
     Tag first = Bot, second = Bot;
     std::vector<uint64_t> value;  // the words of the operand's value at the last tick
+    uint32_t block = 0;           // or its block, for a tensor
+  };
+  struct Block {
+    uint32_t refs = 0;
+    std::vector<uint64_t> w;
   };
   // A rule's result: a tag and, for Val and Nil, where its value's words are (another cell,
   // a memory, `w` for a scalar computed here, or the runner's scratch for a function's).
@@ -176,6 +202,8 @@ class Runner {
     Tag tag = Bot;
     Word w{0};
     const void *src = nullptr;
+    uint32_t block = 0;  // a tensor's: the block src is in (owned when `fresh`)
+    bool fresh = false;
     void set(Tag t) { tag = t; }
     void scalar() { tag = Val, src = &w; }
   };
@@ -191,7 +219,9 @@ class Runner {
   std::vector<double> reals_;
   std::vector<int64_t> ints_;
   std::vector<uint64_t> scratch_;  // a function's result (every slot fits)
-  std::vector<std::vector<uint64_t>> consts_;  // per step: a function without operands, once computed
+  std::vector<uint32_t> consts_;  // per step: a function without operands, once computed (its block)
+  std::vector<Block> blocks_;
+  std::vector<std::vector<uint32_t>> free_;  // free blocks by slot size
   std::vector<uint32_t> bots_;
   std::vector<Memory> mem_;
   std::deque<std::pair<int, size_t>> fifo_;
@@ -223,11 +253,36 @@ class Runner {
   }
   uint8_t &cell_tag(int c, size_t n) { return tags_[at(n) * S() + static_cast<size_t>(c)]; }
   size_t bytes(int c) const { return static_cast<size_t>(n_.numel[c]) * 8; }
+  uint32_t fresh(int c) {  // a block for slot c's value, one reference
+    size_t size = static_cast<size_t>(n_.numel[c]);
+    if (free_.size() <= size) free_.resize(size + 1);
+    uint32_t h;
+    if (!free_[size].empty()) {
+      h = free_[size].back();
+      free_[size].pop_back();
+    } else {
+      h = static_cast<uint32_t>(blocks_.size());
+      blocks_.emplace_back();
+      blocks_.back().w.resize(size);
+    }
+    blocks_[h].refs = 1;
+    return h;
+  }
+  void retain(uint32_t h) {
+    if (h) ++blocks_[h].refs;
+  }
+  void release(uint32_t h) {
+    if (h && --blocks_[h].refs == 0) free_[blocks_[h].w.size()].push_back(h);
+  }
+  int64_t &handle(int c, size_t n) { return ints_[at(n) * IW() + static_cast<size_t>(n_.offset[c])]; }
+  uint32_t handle(int c, size_t n) const { return static_cast<uint32_t>(ints_[at(n) * IW() + static_cast<size_t>(n_.offset[c])]); }
   void *data(int c, size_t n) {
+    if (n_.shared[c]) return blocks_[static_cast<size_t>(handle(c, n))].w.data();
     size_t off = static_cast<size_t>(n_.offset[c]);
     return n_.elem[c] == E::Real ? static_cast<void *>(&reals_[at(n) * RW() + off]) : static_cast<void *>(&ints_[at(n) * IW() + off]);
   }
   const void *data(int c, size_t n) const {
+    if (n_.shared[c]) return blocks_[handle(c, n)].w.data();
     size_t off = static_cast<size_t>(n_.offset[c]);
     return n_.elem[c] == E::Real ? static_cast<const void *>(&reals_[at(n) * RW() + off])
                                  : static_cast<const void *>(&ints_[at(n) * IW() + off]);
@@ -241,7 +296,10 @@ class Runner {
     if (n_.is_clock[c]) return tag(c, n) == Val && !bval(c, n);
     return tag(c, n) == Abs;
   }
-  void copy(int c, size_t n, Out &o) const { o.tag = tag(c, n), o.src = data(c, n); }
+  void copy(int c, size_t n, Out &o) const {
+    o.tag = tag(c, n), o.src = data(c, n);
+    if (n_.shared[c]) o.block = o.tag == Val ? handle(c, n) : 0;
+  }
   Prev prev(int k, size_t n) const {
     int c = n_.steps[k].ticks;
     for (size_t m = n; m-- > front_;)
@@ -290,12 +348,19 @@ class Runner {
     Tag kt = tag(st.clock, n);
     if (kt == Bot || kt == Err) return o.set(kt);
     if (!bval(st.clock, n)) return o.set(Abs);
-    std::vector<uint64_t> &c = consts_[static_cast<size_t>(k)];
-    if (c.empty()) {
-      c.resize(static_cast<size_t>(n_.numel[st.out]));
-      st.fn(nullptr, c.data());
+    uint32_t &c = consts_[static_cast<size_t>(k)];
+    if (!c) {
+      c = n_.shared[st.out] ? fresh(st.out) : fresh_words(st.out);  // kept: one reference, never released
+      st.fn(nullptr, blocks_[c].w.data());
     }
-    o.tag = Val, o.src = c.data();
+    o.tag = Val, o.src = blocks_[c].w.data();
+    if (n_.shared[st.out]) o.block = c;
+  }
+  uint32_t fresh_words(int c) {  // a block for a scalar constant (not a shared slot)
+    blocks_.emplace_back();
+    blocks_.back().refs = 1;
+    blocks_.back().w.resize(static_cast<size_t>(n_.numel[c]));
+    return static_cast<uint32_t>(blocks_.size() - 1);
   }
   void apply(int k, const Step &st, size_t n, Out &o) {
     if (st.k == K::Fun && st.nin == 0) return fun_constant(k, st, n, o);
@@ -318,6 +383,12 @@ class Runner {
       const void **a = args;
       if (st.nin > 64) many.resize(static_cast<size_t>(st.nin)), a = many.data();
       for (int j = 0; j < st.nin; ++j) a[j] = data(ins[j], n);
+      if (n_.shared[st.out]) {  // into a fresh block, which run() keeps or gives back
+        o.block = fresh(st.out), o.fresh = true;
+        st.fn(a, blocks_[o.block].w.data());
+        o.tag = Val, o.src = blocks_[o.block].w.data();
+        return;
+      }
       st.fn(a, scratch_.data());
       o.tag = Val, o.src = scratch_.data();
       return;
@@ -383,6 +454,11 @@ class Runner {
     if (stg == Val || stg == Nil) return copy(sel, n, o);
     o.set(stg == Bot ? Bot : Err);
   }
+  // The value a state primitive remembered from a frame that left.
+  void remembered(const Step &st, const Memory &mem, Out &o) const {
+    if (n_.shared[st.out]) o.block = mem.second == Val ? mem.block : 0, o.src = blocks_[o.block].w.data();
+    else o.src = mem.value.data();
+  }
   void fby(int k, const Step &st, size_t n, Out &o) const {
     int i = st.in[0], e = st.in[1];
     Tag it = tag(i, n), et = tag(e, n);
@@ -397,7 +473,7 @@ class Runner {
     Tag ek = p.where == Prev::Window ? tag(e, p.cycle) : mem.second;
     if (ek == Val || ek == Nil) {
       if (p.where == Prev::Window) return copy(e, p.cycle, o);
-      return o.set(mem.second), void(o.src = mem.value.data());
+      return o.set(mem.second), remembered(st, mem, o);
     }
     o.set(ek == Bot ? Bot : Err);
   }
@@ -428,7 +504,7 @@ class Runner {
     Tag xm = p.where == Prev::Window ? tag(x, p.cycle) : mem.second;
     if (xm == Val || xm == Nil) {
       if (p.where == Prev::Window) return copy(x, p.cycle, o);
-      return o.set(mem.second), void(o.src = mem.value.data());
+      return o.set(mem.second), remembered(st, mem, o);
     }
     o.set(xm == Bot ? Bot : Err);
   }
@@ -475,6 +551,23 @@ class Runner {
     rule(k, n, o);
     int c = n_.steps[k].out;
     uint8_t &t = cell_tag(c, n);
+    if (n_.shared[c]) {
+      bool same = t == o.tag && (o.tag != Val || handle(c, n) == o.block || std::memcmp(data(c, n), o.src, bytes(c)) == 0);
+      if (same || (t != Bot && o.tag != Err)) {
+        if (o.fresh) release(o.block);
+        return same ? Status::Ok : Status::Inexact;  // not monotone: a bug, said
+      }
+      if (t == Val) release(handle(c, n)), handle(c, n) = 0;  // a value turned into an error
+      if (t == Bot) --bots_[at(n)];
+      t = o.tag;
+      if (o.tag == Val) {
+        if (!o.fresh) retain(o.block);
+        handle(c, n) = o.block;
+      } else if (o.fresh) {
+        release(o.block);
+      }
+      return changed(c, n);
+    }
     void *w = data(c, n);
     if (t == o.tag && (o.tag != Val || std::memcmp(w, o.src, bytes(c)) == 0)) return Status::Ok;
     if (t != Bot && o.tag != Err) return Status::Inexact;  // not monotone: a bug, said
