@@ -400,6 +400,9 @@ struct Emitter {
   // Whether an application goes through a generated function rather than a scalar operator.
   bool by_function(const core::Equation &eq) const {
     if (eq.op == core::ApplyOp::Call || eq.op == core::ApplyOp::Index || eq.op == core::ApplyOp::Array) return true;
+    // `if c then a else b` on tensors selects an operand: the class copies it (post-free) or
+    // shares its block (window), as for a scalar; no function computes it.
+    if (eq.op == core::ApplyOp::If && !is_tensor(*type_of.at(eq.args.at(0)))) return false;
     if (is_tensor(eq.type)) return true;
     for (auto &a : eq.args)
       if (is_tensor(*type_of.at(a))) return true;

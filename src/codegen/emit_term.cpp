@@ -348,21 +348,54 @@ struct TermEmitter {
     prepare(t, leaves);
     Value o = alloc(t->type, false);
     const Term &x = t->kids[0];
-    std::vector<std::string> idx;
-    open_loops(t->type.shape, idx);
+    const Shape &sh = t->type.shape;
     const char *T = ir_elem_type(t->type.elem);
-    std::string acc = fresh("acc"), j = fresh("j");
-    line() << "{\n";
-    ++indent;
-    line() << T << " " << acc << " = 0;\n";
-    std::vector<std::string> at{j};
-    at.insert(at.end(), idx.begin(), idx.end());
-    line() << "for (int64_t " << j << " = 0; " << j << " < " << x->type.shape[0] << "; ++" << j << ") " << acc << " = "
-           << add_expr(acc, elem(x, at, leaves), t->type.elem) << ";\n";
-    line() << o.ptr << "[" << linear(idx, t->type.shape) << "] = " << acc << ";\n";
-    --indent;
-    line() << "}\n";
-    indent -= static_cast<int>(t->type.shape.size());
+    // The columns of the last result dimension go four at a time: four sums, each still
+    // adding its own column in order, are four independent chains instead of one.
+    const int64_t lanes = !sh.empty() && sh.back() >= 4 ? 4 : 1;
+    std::vector<std::string> idx;
+    open_loops(Shape(sh.begin(), sh.end() - (lanes > 1 ? 1 : 0)), idx);
+    std::string last, j = fresh("j");
+    auto sums = [&](int64_t width, const std::string &col) {
+      std::vector<std::string> acc(static_cast<size_t>(width));
+      line() << "{\n";
+      ++indent;
+      for (auto &a : acc) {
+        a = fresh("acc");
+        line() << T << " " << a << " = 0;\n";
+      }
+      line() << "for (int64_t " << j << " = 0; " << j << " < " << x->type.shape[0] << "; ++" << j << ") {\n";
+      ++indent;
+      for (int64_t u = 0; u < width; ++u) {
+        std::vector<std::string> at{j};
+        at.insert(at.end(), idx.begin(), idx.end());
+        if (!col.empty()) at.push_back(u ? "(" + col + " + " + std::to_string(u) + ")" : col);
+        line() << acc[static_cast<size_t>(u)] << " = " << add_expr(acc[static_cast<size_t>(u)], elem(x, at, leaves), t->type.elem) << ";\n";
+      }
+      --indent;
+      line() << "}\n";
+      for (int64_t u = 0; u < width; ++u) {
+        std::vector<std::string> r(idx);
+        if (!col.empty()) r.push_back(u ? "(" + col + " + " + std::to_string(u) + ")" : col);
+        line() << o.ptr << "[" << linear(r, sh) << "] = " << acc[static_cast<size_t>(u)] << ";\n";
+      }
+      --indent;
+      line() << "}\n";
+    };
+    if (lanes == 1) {
+      sums(1, "");
+    } else {
+      const int64_t whole = sh.back() - sh.back() % 4;
+      last = fresh("i");
+      line() << "for (int64_t " << last << " = 0; " << last << " < " << whole << "; " << last << " += 4)\n";
+      sums(4, last);
+      if (whole < sh.back()) {
+        last = fresh("i");
+        line() << "for (int64_t " << last << " = " << whole << "; " << last << " < " << sh.back() << "; ++" << last << ")\n";
+        sums(1, last);
+      }
+    }
+    indent -= static_cast<int>(idx.size());
     return o;
   }
 
