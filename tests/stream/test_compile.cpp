@@ -455,18 +455,25 @@ TEST(CompileEqualsOracle, ReferenceNodesThatCompile) {
         continue;
       }
       c.window = c.p.plan.has_post;
-      c.in.cycles = 10;
-      for (auto &v : c.p.prog.inputs)
-        for (size_t n = 0; n < c.in.cycles; ++n) {
-          Scalar e = v.type.elem;
-          array::Tensor t = array::Tensor::zeros(e, array::concrete_shape(v.type.shape));
-          for (size_t q = 0; q < t.numel(); ++q) {
-            if (e == Scalar::Real) t.r[q] = static_cast<double>(static_cast<int>(rng() % 9) - 4) / 2.0;
-            else t.i[q] = e == Scalar::Int ? static_cast<int64_t>(rng() % 7) - 3 : static_cast<int64_t>(rng() % 2);
+      // Random values; if the clocks reject the trace (an input declared on a sampled
+      // clock, `dh_next: real[2] when bp`), once more with every bool input true.
+      oracle::Result res;
+      for (int attempt = 0; attempt < 2; ++attempt) {
+        c.in = {};
+        c.in.cycles = 10;
+        for (auto &v : c.p.prog.inputs)
+          for (size_t n = 0; n < c.in.cycles; ++n) {
+            Scalar e = v.type.elem;
+            array::Tensor t = array::Tensor::zeros(e, array::concrete_shape(v.type.shape));
+            for (size_t q = 0; q < t.numel(); ++q) {
+              if (e == Scalar::Real) t.r[q] = static_cast<double>(static_cast<int>(rng() % 9) - 4) / 2.0;
+              else t.i[q] = e == Scalar::Int ? static_cast<int64_t>(rng() % 7) - 3 : attempt == 1 ? 1 : static_cast<int64_t>(rng() % 2);
+            }
+            c.in.streams[v.name].push_back(Cell::of(t));
           }
-          c.in.streams[v.name].push_back(Cell::of(t));
-        }
-      auto res = oracle::Oracle(fe->checked, c.p.prog, c.p.clocks).run(c.in);
+        res = oracle::Oracle(fe->checked, c.p.prog, c.p.clocks).run(c.in);
+        if (res.input_clock_violations.empty()) break;
+      }
       if (!res.input_clock_violations.empty()) {
         ++off_clock;
         continue;
@@ -492,7 +499,7 @@ TEST(CompileEqualsOracle, ReferenceNodesThatCompile) {
   for (auto &n : names) list += (list.empty() ? "" : ", ") + n;
   std::printf("reference: %zu nodes compiled and equal the oracle (%s); %zu not generated (tensors or funs with post), %zu not accepted "
               "by rml-check, %zu with inputs on sampled clocks\n", equal, list.c_str(), refused, rejected, off_clock);
-  EXPECT_GE(equal, 40u);  // 41 on 2026-11-27, tensor and fun nodes among them (ADBench's LSTM, Figures 8, 12, 19)
+  EXPECT_GE(equal, 45u);  // 47 on 2026-11-27, tensor and fun nodes among them (ADBench's LSTM, Figures 8, 12, 19)
 }
 
 // Law, for nodes with post (the window class over rml_window.hpp): on random programs with
