@@ -12,6 +12,7 @@
 
 #include "array/eval.hpp"
 #include "codegen/apply_term.hpp"
+#include "codegen/cpp_text.hpp"
 #include "codegen/emit_term.hpp"
 #include "core/primitives.hpp"
 #include "ops/ops.hpp"
@@ -51,14 +52,6 @@ const char *cpp_type(Scalar s) {
   return "void";
 }
 
-std::string real_literal(double v) {
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest round trip
-  std::string s(buf, r.ptr);
-  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
-  return s;
-}
-
 std::string literal(const core::Literal &l) {
   switch (l.type) {
     case Scalar::Real: return real_literal(l.r);
@@ -70,50 +63,6 @@ std::string literal(const core::Literal &l) {
   return "";
 }
 
-const char *unop_name(ops::UnOp op) {
-  switch (op) {
-    case ops::UnOp::Neg: return "Neg";
-    case ops::UnOp::Not: return "Not";
-    case ops::UnOp::Exp: return "Exp";
-    case ops::UnOp::Log: return "Log";
-    case ops::UnOp::Sqrt: return "Sqrt";
-    case ops::UnOp::Tanh: return "Tanh";
-    case ops::UnOp::Abs: return "Abs";
-    case ops::UnOp::Sin: return "Sin";
-    case ops::UnOp::Cos: return "Cos";
-    case ops::UnOp::Floor: return "Floor";
-    case ops::UnOp::ToReal: return "ToReal";
-    case ops::UnOp::ToInt: return "ToInt";
-    case ops::UnOp::Lgamma: return "Lgamma";
-    case ops::UnOp::Digamma: return "Digamma";
-  }
-  return "";
-}
-
-const char *binop_name(ops::BinOp op) {
-  switch (op) {
-    case ops::BinOp::Add: return "Add";
-    case ops::BinOp::Sub: return "Sub";
-    case ops::BinOp::Mul: return "Mul";
-    case ops::BinOp::Div: return "Div";
-    case ops::BinOp::IDiv: return "IDiv";
-    case ops::BinOp::Mod: return "Mod";
-    case ops::BinOp::Max: return "Max";
-    case ops::BinOp::Min: return "Min";
-    case ops::BinOp::Eq: return "Eq";
-    case ops::BinOp::Ne: return "Ne";
-    case ops::BinOp::Lt: return "Lt";
-    case ops::BinOp::Le: return "Le";
-    case ops::BinOp::Gt: return "Gt";
-    case ops::BinOp::Ge: return "Ge";
-    case ops::BinOp::And: return "And";
-    case ops::BinOp::Or: return "Or";
-    case ops::BinOp::Xor: return "Xor";
-    case ops::BinOp::Implies: return "Implies";
-  }
-  return "";
-}
-
 // The value of a scalar operator on the operands' values a (and b), as the oracle's
 // scalar path computes it (ops/scalar_ops.hpp, the same functions).
 std::string op_expression(const core::Equation &eq, Scalar arg, Scalar result, const std::vector<std::string> &v) {
@@ -121,7 +70,7 @@ std::string op_expression(const core::Equation &eq, Scalar arg, Scalar result, c
   const std::string a = v.at(0), b = v.size() > 1 ? v[1] : "", c = v.size() > 2 ? v[2] : "";
   switch (eq.op) {
     case core::ApplyOp::Unary: {
-      std::string op = ops + "UnOp::" + unop_name(eq.un);
+      std::string op = ops + "UnOp::" + unop_enumerator(eq.un);
       if (arg == Scalar::Real && result == Scalar::Real) return ops + "real_unary(" + op + ", " + a + ")";
       if (arg == Scalar::Real) return ops + "real_to_int(" + op + ", " + a + ")";
       if (result == Scalar::Real) return "static_cast<double>(" + a + ")";
@@ -129,7 +78,7 @@ std::string op_expression(const core::Equation &eq, Scalar arg, Scalar result, c
       return ops + "int_unary(" + op + ", " + a + ")";
     }
     case core::ApplyOp::Binary: {
-      std::string op = ops + "BinOp::" + binop_name(eq.bin);
+      std::string op = ops + "BinOp::" + binop_enumerator(eq.bin);
       if (arg == Scalar::Real) return (ops::is_comparison(eq.bin) ? ops + "compare(" : ops + "real_binary(") + op + ", " + a + ", " + b + ")";
       if (arg == Scalar::Bool || ops::is_comparison(eq.bin)) return ops + "int_binary(" + op + ", " + a + ", " + b + ") != 0";
       return ops + "int_binary(" + op + ", " + a + ", " + b + ")";
@@ -437,8 +386,8 @@ struct Emitter {
   static std::string fun_stem(const core::Equation &eq) {
     std::string s;
     switch (eq.op) {
-      case core::ApplyOp::Unary: s = unop_name(eq.un); break;
-      case core::ApplyOp::Binary: s = binop_name(eq.bin); break;
+      case core::ApplyOp::Unary: s = unop_enumerator(eq.un); break;
+      case core::ApplyOp::Binary: s = binop_enumerator(eq.bin); break;
       case core::ApplyOp::If: s = "if"; break;
       case core::ApplyOp::Index: s = "index"; break;
       case core::ApplyOp::Array: s = "array"; break;
@@ -598,8 +547,8 @@ struct Emitter {
           if (st.in.empty()) throw CodegenError("codegen.internal", st.eq->span, "an application without operands that is no function");
           arg = plan.slots[static_cast<size_t>(st.in[0])].elem;
           switch (st.eq->op) {
-            case core::ApplyOp::Unary: kind = "K::Unary", op = std::to_string(static_cast<int>(st.eq->un)) + " /* " + unop_name(st.eq->un) + " */"; break;
-            case core::ApplyOp::Binary: kind = "K::Binary", op = std::to_string(static_cast<int>(st.eq->bin)) + " /* " + binop_name(st.eq->bin) + " */"; break;
+            case core::ApplyOp::Unary: kind = "K::Unary", op = std::to_string(static_cast<int>(st.eq->un)) + " /* " + unop_enumerator(st.eq->un) + " */"; break;
+            case core::ApplyOp::Binary: kind = "K::Binary", op = std::to_string(static_cast<int>(st.eq->bin)) + " /* " + binop_enumerator(st.eq->bin) + " */"; break;
             case core::ApplyOp::If: kind = "K::If"; break;
             case core::ApplyOp::Index:
             case core::ApplyOp::Array:

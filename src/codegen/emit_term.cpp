@@ -7,6 +7,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "codegen/cpp_text.hpp"
 #include "codegen/emit_cpp.hpp"
 
 namespace rml::codegen {
@@ -22,60 +23,6 @@ using ir::Term;
 std::string num(int64_t v) {
   if (v == INT64_MIN) return "(-9223372036854775807LL - 1)";
   return std::to_string(v) + (v > INT32_MAX || v < INT32_MIN ? "LL" : "");
-}
-
-std::string real_text(double v) {
-  if (std::isnan(v)) return std::signbit(v) ? "-std::numeric_limits<double>::quiet_NaN()" : "std::numeric_limits<double>::quiet_NaN()";
-  if (std::isinf(v)) return v > 0 ? "std::numeric_limits<double>::infinity()" : "-std::numeric_limits<double>::infinity()";
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest round trip
-  std::string s(buf, r.ptr);
-  if (s.find_first_of(".eE") == std::string::npos) s += ".0";
-  return s;
-}
-
-const char *unop(ops::UnOp op) {
-  switch (op) {
-    case ops::UnOp::Neg: return "Neg";
-    case ops::UnOp::Not: return "Not";
-    case ops::UnOp::Exp: return "Exp";
-    case ops::UnOp::Log: return "Log";
-    case ops::UnOp::Sqrt: return "Sqrt";
-    case ops::UnOp::Tanh: return "Tanh";
-    case ops::UnOp::Abs: return "Abs";
-    case ops::UnOp::Sin: return "Sin";
-    case ops::UnOp::Cos: return "Cos";
-    case ops::UnOp::Floor: return "Floor";
-    case ops::UnOp::ToReal: return "ToReal";
-    case ops::UnOp::ToInt: return "ToInt";
-    case ops::UnOp::Lgamma: return "Lgamma";
-    case ops::UnOp::Digamma: return "Digamma";
-  }
-  return "";
-}
-
-const char *binop(ops::BinOp op) {
-  switch (op) {
-    case ops::BinOp::Add: return "Add";
-    case ops::BinOp::Sub: return "Sub";
-    case ops::BinOp::Mul: return "Mul";
-    case ops::BinOp::Div: return "Div";
-    case ops::BinOp::IDiv: return "IDiv";
-    case ops::BinOp::Mod: return "Mod";
-    case ops::BinOp::Max: return "Max";
-    case ops::BinOp::Min: return "Min";
-    case ops::BinOp::Eq: return "Eq";
-    case ops::BinOp::Ne: return "Ne";
-    case ops::BinOp::Lt: return "Lt";
-    case ops::BinOp::Le: return "Le";
-    case ops::BinOp::Gt: return "Gt";
-    case ops::BinOp::Ge: return "Ge";
-    case ops::BinOp::And: return "And";
-    case ops::BinOp::Or: return "Or";
-    case ops::BinOp::Xor: return "Xor";
-    case ops::BinOp::Implies: return "Implies";
-  }
-  return "";
 }
 
 // A value in the generated code: a pointer expression to its first element.
@@ -175,7 +122,7 @@ struct TermEmitter {
         for (int64_t q = 0; q < std::max<int64_t>(1, N); ++q) {
           if (q) out << ", ";
           if (q >= N) out << "0";
-          else if (n.type.elem == ir::Elem::Real) out << real_text(v.r[static_cast<size_t>(q)]);
+          else if (n.type.elem == ir::Elem::Real) out << real_literal(v.r[static_cast<size_t>(q)]);
           else out << num(v.i[static_cast<size_t>(q)]);
         }
         out << "};  // " << n.type.str() << "\n";
@@ -276,14 +223,14 @@ struct TermEmitter {
     return e.empty() ? "0" : e;
   }
   static std::string unary_expr(const ir::Node &n, ir::Elem arg, const std::string &x) {
-    std::string op = std::string("rml::ops::UnOp::") + unop(n.un);
+    std::string op = std::string("rml::ops::UnOp::") + unop_enumerator(n.un);
     if (arg == ir::Elem::Real)
       return n.type.elem == ir::Elem::Int ? "rml::ops::real_to_int(" + op + ", " + x + ")" : "rml::ops::real_unary(" + op + ", " + x + ")";
     if (n.type.elem == ir::Elem::Real) return "static_cast<double>(" + x + ")";
     return "rml::ops::int_unary(" + op + ", " + x + ")";
   }
   static std::string binary_expr(const ir::Node &n, ir::Elem arg, const std::string &x, const std::string &y) {
-    std::string op = std::string("rml::ops::BinOp::") + binop(n.bin);
+    std::string op = std::string("rml::ops::BinOp::") + binop_enumerator(n.bin);
     if (arg == ir::Elem::Real)
       return ops::is_comparison(n.bin) ? "rml::ops::compare(" + op + ", " + x + ", " + y + ")" : "rml::ops::real_binary(" + op + ", " + x + ", " + y + ")";
     return "rml::ops::int_binary(" + op + ", " + x + ", " + y + ")";
