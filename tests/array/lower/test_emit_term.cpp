@@ -132,7 +132,8 @@ TEST(EmitTerm, GeneratedFunctionsEqualTheReferenceEvaluator) {
   }
   std::vector<EmitCase> cases;
   size_t refused = 0;
-  for (auto &[rel, fun] : funs) {
+  for (auto &use : funs) {
+    const std::string &rel = use.first, &fun = use.second;  // not a structured binding: lambdas below capture it (Clang 14)
     const FrontendResult *r = rel.empty() ? test::checked("empty.rml", "") : test::checked(test::source_dir() + "/" + rel, texts[rel]);
     ASSERT_TRUE(r);
     const CheckedProgram &cp = r->checked;
