@@ -27,6 +27,7 @@
 #include "chain.hpp"  // rml compile of the 100-layer chain (benchmarks/CMakeLists.txt)
 #include "lstm256/lstm.hpp"  // rml compile of Figure 20 at 256 x 128
 #include "lstm64/lstm.hpp"   // and at 64 x 32
+#include "train/train.hpp"     // rml compile of Figure 3's train
 
 namespace {
 
@@ -268,6 +269,51 @@ void BM_GeneratedLstm(benchmark::State &st) {
   else generated_lstm<bench256::lstm>(st);
 }
 
+// Figure 3's repaired `train` (reference/paper/fig03_gradient_descent.rml): a dense
+// layer k i + b, squared, trained online by SGD through a pipeline register (its gradient
+// arrives one cycle later, through `post`). As rml compile writes it (the window class,
+// horizon 1), and by hand: the same operations in the same order, one cycle behind the
+// inputs as the class is (the gradient of cycle n needs gt at n + 1).
+std::vector<std::pair<double, double>> train_trace(size_t cycles) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> uni(-1, 1);
+  std::vector<std::pair<double, double>> in(cycles);
+  for (auto &[i, gt] : in) i = uni(rng), gt = 2 * i + 1;
+  return in;
+}
+void BM_GeneratedTrain(benchmark::State &st) {
+  auto in = train_trace(static_cast<size_t>(st.range(0)));
+  auto m = std::make_unique<bench_fig03::train>();
+  bench_fig03::train::Outputs out;
+  for (auto _ : st) {
+    m->reset();
+    for (auto &[i, gt] : in) {
+      if (m->push({rml::Cell<double>::of(i), rml::Cell<double>::of(gt)}) != rml::Status::Ok) st.SkipWithError("push failed");
+      while (m->pop(out)) {
+      }
+    }
+  }
+  st.counters["cycles"] = double(in.size());
+}
+void BM_HandWrittenTrain(benchmark::State &st) {
+  auto in = train_trace(static_cast<size_t>(st.range(0)));
+  double sink = 0;
+  for (auto _ : st) {
+    double k = 1.0, b = 0.0;
+    for (size_t n = 0; n + 1 < in.size(); ++n) {
+      double x = k * in[n].first + b;                      // dense; y = x at n + 1 (0.0 fby x)
+      double o = x * x;                                    // multiply at n + 1
+      double d = -0.01 * (2.0 * (o - in[n + 1].second));   // do = -learn_rate * mse_grad_i(o, gt)
+      double dy = d * 2.0 * x;                             // diff_multiply
+      k = k + in[n].first * dy;                            // diff_param: o + merge bp do 0.0
+      b = b + dy;
+    }
+    sink += k + b;
+  }
+  benchmark::DoNotOptimize(sink);
+  st.counters["cycles"] = double(in.size());
+}
+
 // The same training by hand with Eigen (f64, one thread, nothing allocated per cycle): an
 // LSTM cell a = K [x; h] + b, gates f, i, o = sigmoid, g = tanh, c' = f c + i g,
 // h' = o tanh(c'); the loss of a sequence is the sum of h' . dh_next; at each sequence end
@@ -338,6 +384,8 @@ void BM_HandWrittenLstm(benchmark::State &st) {
 BENCHMARK(BM_HandWrittenLstm)->Args({64, 32, 200})->Args({256, 128, 20})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamLstm)->Args({64, 32, 200})->Args({256, 128, 20})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GeneratedLstm)->Args({64, 32, 200})->Args({256, 128, 20})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HandWrittenTrain)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GeneratedTrain)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HandWrittenChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MachineChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);

@@ -614,7 +614,7 @@ struct Emitter {
       << "void " << cls << "::reset() {\n  rml_runner_.reset();\n  rml_finished_ = false, rml_clocks_ok_ = true;\n}\n\n"
       << "rml::Status " << cls << "::push(const Inputs &in) {\n  Tag tags[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};\n"
       << "  const void *values[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};\n"
-      << "  int64_t bools[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};  // a bool's word\n";
+      << "  [[maybe_unused]] int64_t bools[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};  // a bool's word\n";
     for (size_t j = 0; j < prog.inputs.size(); ++j) {
       const core::Var &v = prog.inputs[j];
       std::string x = "in." + name(v.name);
@@ -624,7 +624,7 @@ struct Emitter {
       else s << "  values[" << j << "] = &" << x << ".value;\n";
     }
     s << "  return static_cast<rml::Status>(rml_runner_.push(tags, values));  // the same enumerators\n}\n\n"
-      << "bool " << cls << "::pop(Outputs &out) {\n  if (!(rml_finished_ ? rml_runner_.held() : rml_runner_.ready())) return false;\n";
+      << "bool " << cls << "::pop([[maybe_unused]] Outputs &out) {\n  if (!(rml_finished_ ? rml_runner_.held() : rml_runner_.ready())) return false;\n";
     for (auto &v : prog.outputs)
       s << "  out." << name(v.name) << " = cell_of<" << var_type(v.type) << ">(rml_runner_.tag(" << plan.slot(v.name) << "), rml_runner_.value("
         << plan.slot(v.name) << "));\n";
