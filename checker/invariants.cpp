@@ -110,7 +110,9 @@ void Checker::discover_invariants(Smt &smt) {
 // confirmed within the proved horizon H, so max(1, H) cycles (at most 8). Sound for any
 // number: a run that ticks again has such cycles, and in one that never does the post's
 // cell is unknown (⊥), neither nil nor ‖ nor a value, so no property of present values
-// breaks there.
+// breaks there. This needs every frame's constraints to leave some successor to any state
+// and error (a constraint that only well-clocked cycles satisfy would make the cycles
+// after an error impossible, and hide it: tests/check/ko/72, nil flags once pinned).
 // The main node ticks at a frame: some input is present. A node without inputs ticks at
 // every cycle (the empty disjunction would make every run impossible, so every property
 // "valid").

@@ -1,9 +1,11 @@
 // The static may-be-nil analysis: which variables of an elaborated node can ever hold
 // nil, Lustre's uninitialised first value of `pre`. An over-approximation (sound): a
 // variable outside the set is never nil in the oracle. Initialisation and the clocks'
-// nil conditions use it as a first proof; the SMT model pins the nil flag of every
-// variable outside it to false, so that no engine explores a nil the oracle cannot have
-// (a post's prophecy at the last unrolled cycle was such a freedom: issue 14's note).
+// nil conditions use it as a first proof. The SMT model must not pin the others' nil
+// flags to false: the analysis reads `a -> pre x` as x's nil, which holds on well-clocked
+// runs only, and a pinned flag made every run through a clock error impossible, so that
+// rml-check said `clocks: valid` of a program with errors at every cycle
+// (tests/check/ko/72).
 #pragma once
 #include <set>
 #include <string>

@@ -1,6 +1,5 @@
 #include "checker/smt_model.hpp"
 
-#include "checker/may_be_nil.hpp"
 
 #include <optional>
 
@@ -99,7 +98,6 @@ TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, 
   for (auto &eq : prog.equations) track(eq.lhs, eq.type);
   for (auto &v : prog.outputs) track(v.name, v.type);
   for (auto &v : prog.locals) track(v.name, v.type);
-  may_be_nil_ = may_be_nil(prog);
   for (auto &eq : prog.equations) {
     int k = -1;
     if (!in_cone(eq.lhs)) {
@@ -159,7 +157,7 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
     if (in_cone(eq.lhs)) names.push_back(eq.lhs);
   for (auto &name : names) {
     f.p.emplace(name, fresh("p:" + name, c.bool_sort(), n));
-    f.nil.emplace(name, may_be_nil_.count(name) ? fresh("nil:" + name, c.bool_sort(), n) : c.bool_val(false));
+    f.nil.emplace(name, fresh("nil:" + name, c.bool_sort(), n));
     if (tracked(name)) f.v.emplace(name, fresh("v:" + name, sort_of(scalar_.at(name)), n));
   }
   // State on entry.

@@ -73,7 +73,6 @@ class TransitionSystem {
   bool in_cone(const std::string &v) const { return cone_.count(v) > 0; }
   int state_size_ = 0;
   int eq_state_size_ = 0;
-  std::set<std::string> may_be_nil_;  // the others' nil flags are false (checker/may_be_nil.hpp)
   std::vector<int> state_base_;  // per equation: index of its first state variable, or -1
 
   z3::expr fresh(const std::string &name, const z3::sort &s, int n);
