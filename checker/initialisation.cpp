@@ -30,7 +30,9 @@ std::set<std::string> Checker::may_be_nil() { return check::may_be_nil(prog); }
 PropertyResult Checker::check_initialisation() {
   PropertyResult r;
   r.kind = "initialisation";
-  std::set<std::string> nil = may_be_nil();
+  // The idiom `a -> pre x` reads x's nil only on well-clocked runs: with a clash, the
+  // analysis keeps the pre's own first nil (an ill-clocked arrow can start first).
+  std::set<std::string> nil = check::may_be_nil(prog, clocks.clashes.empty());
   std::vector<std::string> outs;
   for (auto &o : prog.outputs)
     if (nil.count(o.name)) outs.push_back(o.name);

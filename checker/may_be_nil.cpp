@@ -6,7 +6,7 @@
 
 namespace rml::check {
 
-std::set<std::string> may_be_nil(const core::Program &prog) {
+std::set<std::string> may_be_nil(const core::Program &prog, bool well_clocked) {
   std::map<std::string, const core::Equation *> def;
   for (auto &eq : prog.equations) def[eq.lhs] = &eq;
   std::set<std::string> nil;
@@ -22,7 +22,7 @@ std::set<std::string> may_be_nil(const core::Program &prog) {
       for (size_t k = 0; k < eq.args.size() && !n; ++k) {
         const core::OperandUse &u = core::use_of(eq, k);
         if (!u.nil_flows) continue;
-        auto d = u.ticks == core::Ticks::Later ? def.find(eq.args[k]) : def.end();
+        auto d = u.ticks == core::Ticks::Later && well_clocked ? def.find(eq.args[k]) : def.end();
         n = d != def.end() && d->second->prim == core::Prim::Pre ? nil.count(d->second->args[0]) > 0
                                                                   : nil.count(eq.args[k]) > 0;
       }

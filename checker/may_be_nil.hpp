@@ -14,6 +14,9 @@
 
 namespace rml::check {
 
-std::set<std::string> may_be_nil(const core::Program &prog);
+// `well_clocked`: the static clock calculus unified (no clash), so the idiom `a -> pre x`
+// (x's nil, not the pre's first one) holds. Without it an arrow may start before its pre
+// has ticked (`a -> pre (a when c)`, c false at first), and the pre's own nil flows.
+std::set<std::string> may_be_nil(const core::Program &prog, bool well_clocked = true);
 
 }  // namespace rml::check
