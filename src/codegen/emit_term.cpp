@@ -35,6 +35,7 @@ struct Value {
 };
 
 constexpr int64_t kStackElements = 4096;
+constexpr int64_t kStackBytes = 128 * 1024;  // a function's temporaries on the stack, at most
 
 struct TermEmitter {
   std::ostringstream out;
@@ -42,6 +43,7 @@ struct TermEmitter {
   int next = 0;
   std::vector<std::pair<std::string, Value>> env;
   std::unordered_map<const ir::Node *, int> uses;  // parents of each node in the term (a DAG)
+  int64_t stack_bytes = 0;                          // of the temporaries declared on the stack so far
 
   void count_uses(const Term &t) {
     if (uses[t.get()]++ > 0) return;
@@ -60,7 +62,8 @@ struct TermEmitter {
     std::string b = fresh("t");
     int64_t n = std::max<int64_t>(1, ir::numel(t.shape));
     const char *T = ir_elem_type(t.elem);
-    if (n <= kStackElements) {
+    if (n <= kStackElements && stack_bytes + n * 8 <= kStackBytes) {  // small, and the function's stack stays small
+      stack_bytes += n * 8;
       line() << T << " " << b << "[" << n << "]" << (zero ? " = {}" : "") << ";  // " << t.str() << "\n";
     } else {
       line() << "static thread_local std::vector<" << T << "> " << b << "_buf(" << n << ");  // " << t.str() << "\n";

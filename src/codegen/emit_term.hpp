@@ -15,7 +15,7 @@
 namespace rml::codegen {
 
 // `void NAME(const T0 *in0, ..., T *rml_out)`: reals are double, ints and bools int64_t
-// (bools 0/1), as in ir::Tensor; scalars are arrays of one element. Temporaries up to 4096
+// (bools 0/1), as in ir::Tensor; scalars are arrays of one element. Temporaries up to 4096 (128 KiB in all)
 // elements live on the stack, larger ones in a thread_local buffer allocated once, so a
 // call allocates nothing after the first. `comment` heads the function.
 std::string emit_term_function(const std::string &name, const std::vector<std::pair<std::string, ir::Type>> &inputs,

@@ -96,6 +96,18 @@ expect_equal(OUT "${want}")
 # Without the assumptions rml-check cannot prove productivity: not compiled (3), said.
 expect_exit(3 ${RML} compile ${fig20} --main check_diff_lstm_end -o ${WORK}/fig20_unproved)
 expect_text(ERR "cannot be compiled: productivity is unknown")
+# A 1024 x 1024 input (8 MB, as large as a thread's whole stack): the class keeps its
+# tensors and state on the heap and the command its cells, so nothing overflows the
+# stack (it crashed before). The sum of 3 * x is rml run's.
+string(REPEAT "0.5, " 1023 row)
+set(row "[${row}0.5]")
+string(REPEAT "${row}, " 1023 rows)
+file(WRITE ${WORK}/big.csv "x\n\"[${rows}${row}]\"\n")
+file(WRITE ${WORK}/big.rml "node f(x: real[1024, 1024]) -> (o: real)\n  v = x * 2.0;\n  w = v + x;\n  o = sum(w) + (0.0 fby o);\n")
+expect_exit(0 ${RML} compile ${WORK}/big.rml -o ${WORK}/big)
+build_generated(big)
+expect_exit(0 ${WORK}/big/build/f_csv ${WORK}/big.csv)
+expect_equal(OUT "o\n1572864.0\n")
 # A tensor of bools: not generated (3).
 file(WRITE ${WORK}/bvec.rml "node f(x: real[2]) -> (o: bool)\n  b = x > 0.0;\n  o = b[0];\n")
 expect_exit(3 ${RML} compile ${WORK}/bvec.rml -o ${WORK}/bvec)
