@@ -2,6 +2,7 @@
 // guarded by the one time budget; verdicts respelt with the names rml parse --normalized prints.
 #include "checker/checker.hpp"
 
+#include <algorithm>
 #include <new>
 
 #include "checker/engine.hpp"
@@ -49,6 +50,9 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
       unknown(kind, std::string("the solver failed: ") + e.msg());
     } catch (BudgetExhausted &e) {
       unknown(kind, std::string(e.what()) + " (raise it with --timeout)");
+    } catch (oracle::ImportedError &e) {  // a counterexample's replay reached an imported node
+      unknown(kind, "a run was found where it fails for some values of imported nodes, which the oracle cannot replay ('" +
+                        e.name + "' has no body), and no proof covers every value");
     } catch (oracle::MemoryLimitError &e) {  // replaying a counterexample would not fit
       unknown(kind, std::string("a counterexample's replay needs more memory than the oracle's cap: ") + e.what());
     } catch (std::bad_alloc &) {
@@ -56,11 +60,27 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
     }
   };
 
-  guarded("clocks", [&] { return c.check_clocks(); });
+  // Causality and productivity first (they use no SMT proof of a property over the whole
+  // transition system): whether that system has a run for every input depends on them
+  // (Checker::free_values). The report keeps the order clocks, causality, productivity.
   guarded("causality", [&] { return c.check_causality(); });
   guarded("productivity", [&] { return c.check_productivity(rep.properties.back()); });
-  if (rep.properties.back().verdict == Verdict::Valid && rep.properties.back().horizon)
-    c.proved_horizon = *rep.properties.back().horizon;
+  const PropertyResult &causal = rep.properties[0], &productive = rep.properties[1];
+  if (productive.verdict == Verdict::Valid && productive.horizon) c.proved_horizon = *productive.horizon;
+  if (causal.verdict != Verdict::Valid) {  // every variable on an instantaneous cycle
+    int count = 0;
+    std::vector<int> comp = components(c.graph, [](const Edge &e) { return e.offset == 0; }, count);
+    std::vector<int> size(static_cast<size_t>(count), 0);
+    for (int k : comp) ++size[static_cast<size_t>(k)];
+    for (auto &e : c.graph.edges)
+      if (e.offset == 0 && (e.from == e.to || size[static_cast<size_t>(comp[e.from])] > 1))
+        c.free_values.insert(c.graph.names[e.from]);
+  }
+  if (productive.verdict != Verdict::Valid)  // every post
+    for (auto &eq : prog.equations)
+      if (eq.prim == core::Prim::Post) c.free_values.insert(eq.lhs);
+  guarded("clocks", [&] { return c.check_clocks(); });
+  std::rotate(rep.properties.begin(), rep.properties.end() - 1, rep.properties.end());
   guarded("initialisation", [&] { return c.check_initialisation(); });
   for (auto &pp : prog.properties) {
     guarded("property", [&] { return c.check_property(pp); });

@@ -97,6 +97,11 @@ struct Checker {
   // The horizon productivity proved (0 until then, or when it did not): how many cycles
   // a post's prophecy may wait for its confirmation, so smt_invariant's lookahead.
   int64_t proved_horizon = 0;
+  // The values every transition system of this check leaves free
+  // (TransitionSystem::free_values): the variables on an instantaneous cycle when
+  // causality is not valid, every post when productivity is not. Set by check_program
+  // after those two, before any other SMT proof; each Smt the checker makes takes it.
+  std::set<std::string> free_values;
   int lookahead() const;  // cycles checked after a candidate bad one (invariants.cpp)
   z3::expr main_ticks(const TransitionSystem::Frame &f) const;  // some input present (true without inputs)
   static z3::expr inv_of(Smt &smt, const std::vector<Interval> &invariants, const std::vector<z3::expr> &state);

@@ -51,7 +51,12 @@ void Checker::discover_invariants(Smt &smt) {
         cells.push_back(oracle::Cell::of(t));
       }
     }
-    oracle::Result res = orc.run(in);
+    oracle::Result res;
+    try {
+      res = orc.run(in);
+    } catch (oracle::ImportedError &) {
+      break;  // an imported node's values are unknown: no run to propose ranges from
+    }
     for (auto &m : mems)
       for (size_t n = 0; n < res.cycles; ++n) {
         oracle::Cell c = res.at(m.source, n);
@@ -134,6 +139,7 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
                             const std::string &what, const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
                             bool ticking) {
   Smt smt(prog, clocks, opts);
+  smt.ts->free_values = free_values;  // Checker::free_values
   // With `ticking`, only runs where the main node ticks at every cycle: a cycle where
   // every input is absent changes no state and has no value, so for a property of the
   // present values these runs lose nothing (stuttering), and k-induction is not defeated
@@ -240,6 +246,14 @@ std::optional<bool> Checker::pdr_proves(Smt &smt, const std::function<z3::expr(c
       if (ticking) body.push_back(main_ticks(f));
       return std::make_pair(std::move(f), std::move(body));
     };
+    // Horn clauses quantify each rule's constants: an imported function becomes a fresh
+    // value per step (TransitionSystem::uninterpreted_functions), restored on leaving.
+    struct Restore {
+      TransitionSystem &ts;
+      bool was;
+      ~Restore() { ts.uninterpreted_functions = was; }
+    } restore{*smt.ts, smt.ts->uninterpreted_functions};
+    smt.ts->uninterpreted_functions = false;
     auto [f0, b0] = frame_of(true);
     z3::sort_vector sorts(ctx);
     for (auto &x : f0.state_in) sorts.push_back(x.get_sort());
@@ -297,6 +311,7 @@ auto Checker::bound_runs(const std::function<z3::expr(const TransitionSystem::Fr
   RunBound out;
   const int64_t M = search ? *search : max_h();  // the largest bound searched
   Smt smt(prog, clocks, opts, &roots);
+  smt.ts->free_values = free_values;  // Checker::free_values
   // Base case for bound H: from the initial state, no run of H + 1 continuations.
   auto base_holds = [&](int64_t H, bool keep_cex) -> std::optional<bool> {
     int win = static_cast<int>(H) + 1, depth = win + 2;
@@ -388,6 +403,7 @@ bool Checker::assumptions_vacuous() {
   std::set<std::string> roots;
   for (auto &a : prog.assumptions) roots.insert(a.var);
   Smt smt(prog, clocks, opts, &roots);
+  smt.ts->free_values = free_values;  // Checker::free_values
   z3::solver s = smt.solver();
   auto fs = smt.unroll(depth, true, s);
   // The main node runs at every cycle (otherwise "nothing ever ticks" satisfies all).

@@ -21,7 +21,8 @@ bool encoded_exactly(const core::Equation &eq) {
     case core::ApplyOp::Binary: return ops::row(eq.bin).smt == ops::Smt::Encoded;
     case core::ApplyOp::Index:
     case core::ApplyOp::Array:
-    case core::ApplyOp::Call: return false;
+    case core::ApplyOp::Call:
+    case core::ApplyOp::Imported: return false;
   }
   return false;
 }
@@ -83,6 +84,7 @@ auto Checker::lasso(const std::set<std::string> &exact_roots, const std::set<std
     -> std::optional<LassoCex> {
   if (!exact_cone(exact_roots)) return std::nullopt;
   Smt smt(prog, clocks, opts, &roots);
+  smt.ts->free_values = free_values;  // Checker::free_values
   z3::solver s = smt.solver();
   int depth = opts.max_depth + 4;
   auto fs = smt.unroll(depth, true, s);

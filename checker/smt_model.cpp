@@ -9,6 +9,9 @@
 namespace rml::check {
 
 namespace {
+// The symbol of an imported function's output (the same in every frame).
+std::string imported_symbol(const core::Equation &eq) { return "rml_imported!" + eq.fn + "!" + std::to_string(eq.output); }
+
 // The operators the table (ops.hpp) marks Smt::Encoded, on tracked values: ints as 64-bit
 // vectors (wrapping like ops::int_add; x div 0 = x mod 0 = 0), bools as booleans. Nothing:
 // a fresh value (an over-approximation), for the Smt::Fresh ones and for operands the
@@ -231,6 +234,23 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
     const core::Equation &eq = prog_.equations[k];
     const std::string &y = eq.lhs;
     if (!in_cone(y)) continue;
+    // A value left free (free_values): while its own equation is encoded, y counts as
+    // untracked, and every value constraint of the encoding is gated on tracked(y), so
+    // none is added; its readers see the frame's variable, unconstrained. Restored when
+    // the iteration ends.
+    struct Untrack {
+      std::map<std::string, Scalar> &scalars;
+      const std::string *var = nullptr;
+      Scalar kept{};
+      ~Untrack() {
+        if (var) scalars[*var] = kept;
+      }
+    } untrack{scalar_};
+    if (free_values.count(y) && tracked(y)) {
+      untrack.var = &y;
+      untrack.kept = scalar_.at(y);
+      scalar_.erase(y);
+    }
     const z3::expr py = f.p.at(y);
     auto p = [&](size_t i) { return f.p.at(eq.args.at(i)); };
     auto nil = [&](size_t i) { return f.nil.at(eq.args.at(i)); };
@@ -246,9 +266,18 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
         same(y, eq.args[0]);
         break;
       case core::Prim::Apply: {
+        // An imported node's output of a subrange or enumeration type is in its range (the
+        // declared codomain; main inputs get the same as an assumption).
+        if (eq.op == core::ApplyOp::Imported && tracked(y) && eq.type.range) {
+          auto [lo, hi] = *eq.type.range;  // INT64_MIN / INT64_MAX: unbounded
+          if (lo != INT64_MIN) add(z3::sle(c.bv_val(lo, 64), val(y)));
+          if (hi != INT64_MAX) add(z3::sle(val(y), c.bv_val(hi, 64)));
+        }
         if (eq.args.empty()) {  // a constant on its context's clock
           add(py == ck_of(y));
           add(!f.nil.at(y));
+          if (eq.op == core::ApplyOp::Imported && !eq.imported_node && uninterpreted_functions && tracked(y))
+            add(val(y) == c.constant(imported_symbol(eq).c_str(), val(y).get_sort()));  // a free constant
           break;
         }
         add(py == p(0));
@@ -273,6 +302,15 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
             if (auto e = encode(eq.bin, a(0), a(1), ints)) add(val(y) == *e);
             break;
           }
+          case core::ApplyOp::Imported:
+            if (eq.imported_node || !uninterpreted_functions) break;  // a fresh value
+            {
+              z3::sort_vector sorts(c);
+              z3::expr_vector vals(c);
+              for (size_t i = 0; i < eq.args.size(); ++i) sorts.push_back(a(i).get_sort()), vals.push_back(a(i));
+              add(val(y) == c.function(imported_symbol(eq).c_str(), sorts, val(y).get_sort())(vals));
+            }
+            break;
           case core::ApplyOp::Index:
           case core::ApplyOp::Array:
           case core::ApplyOp::Call: break;  // a fresh value

@@ -45,6 +45,22 @@ class TransitionSystem {
   // nullptr for a free state (k-induction) — `initial` pins it to the initial state.
   Frame frame(int n, const Frame *prev, bool initial);
 
+  // An imported function's outputs (core::ApplyOp::Imported, not a node) are uninterpreted
+  // functions of its tracked arguments, one symbol per output for all frames: equal
+  // arguments give equal values at every cycle and call, and a free constant keeps its
+  // value. Off, each application is a fresh value per frame (an over-approximation:
+  // Spacer's Horn clauses take no uninterpreted function). Imported nodes keep state of
+  // their own, so theirs are always fresh values.
+  bool uninterpreted_functions = true;
+
+  // Variables whose value the system leaves free: their equation constrains nothing. The
+  // checker frees the variables the oracle may leave ⊥ for ever (an instantaneous cycle
+  // when causality is not valid; every post when productivity is not), because the
+  // system has no ⊥: `v = v + 1` or a post chain that never ends (v = v + 33) would have
+  // no value, hence no run at all, and every property would be "proved" of no run. Free,
+  // they over-approximate the oracle's ⊥ (Checker::free_values).
+  std::set<std::string> free_values;
+
   // The value of condition variable `var` (present and true) at a frame, for predicates.
   z3::expr holds(const Frame &f, const std::string &var) const;
 

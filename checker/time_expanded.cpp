@@ -137,6 +137,7 @@ std::optional<bool> Checker::cells_escape(const std::vector<int> &members, const
                                           const std::set<std::string> &roots, int64_t B, const Options &o, std::string &reason,
                                           int &self_node) {
   Smt smt(prog, clocks, o, &roots);
+  smt.ts->free_values = free_values;  // Checker::free_values
   z3::solver s = smt.solver();
   auto fs = smt.unroll(static_cast<int>(B) + 1, false, s);
   discover_invariants(smt);
@@ -281,6 +282,7 @@ bool Checker::refute_self_dependence(PropertyResult &r, const std::vector<int> &
   for (auto &a : prog.assumptions) exact.insert(a.var);
   if (!exact_cone(exact)) return false;
   Smt smt(prog, clocks, opts, &encoded);
+  smt.ts->free_values = free_values;  // Checker::free_values
   z3::solver s = smt.solver();
   const int depth = opts.max_depth + 4;
   auto fs = smt.unroll(depth, true, s);

@@ -78,7 +78,8 @@ void Oracle::Impl::build() {
       case core::Prim::Copy: nd.k = K::Copy; break;
       case core::Prim::Apply:
         nd.k = K::Apply;
-        if (eq.args.empty()) nd.constant = apply(eq, {});  // f(static args) only: a constant
+        // f(static args) only: a constant (an imported one has no value to compute).
+        if (eq.args.empty() && eq.op != core::ApplyOp::Imported) nd.constant = apply(eq, {});
         if (templ[nd.out].numel == 1 && std::all_of(nd.in.begin(), nd.in.end(), [&](int c) { return templ[c].numel == 1; })) {
           switch (eq.op) {  // scalars through an operator of the table: no tensors
             case core::ApplyOp::If: nd.fast = Fast::If; break;
@@ -86,7 +87,8 @@ void Oracle::Impl::build() {
             case core::ApplyOp::Binary: nd.fast = Fast::Binary, nd.bin = eq.bin; break;
             case core::ApplyOp::Index:
             case core::ApplyOp::Array:
-            case core::ApplyOp::Call: break;
+            case core::ApplyOp::Call:
+            case core::ApplyOp::Imported: break;
           }
         }
         break;

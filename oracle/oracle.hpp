@@ -89,6 +89,16 @@ struct OracleError : std::runtime_error {  // bad inputs or an internal invarian
   using std::runtime_error::runtime_error;
 };
 
+// A run reached an application of an imported node or function (core::ApplyOp::Imported),
+// which has no body to compute. rml run refuses such nodes before running (run.imported);
+// rml-check's replays meet it and leave the property unknown.
+struct ImportedError : OracleError {
+  ImportedError(const std::string &fn, Span where)
+      : OracleError("'" + fn + "' is imported: the oracle cannot compute it (it has no body)"), name(fn), span(where) {}
+  std::string name;
+  Span span;
+};
+
 // A run would need more memory than Options::max_memory. The message says how much, for
 // how many cycles, and the largest variable; callers add how to raise the cap.
 struct MemoryLimitError : OracleError {

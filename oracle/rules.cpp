@@ -65,7 +65,11 @@ void Oracle::Impl::rule_const(const Node &nd, size_t n, const Store &s, Out &o) 
 
 // §4.3 pointwise application (also eager `if`): ⊥ first, then all-□, then all present.
 void Oracle::Impl::rule_apply(const Node &nd, size_t n, const Store &s, Out &o) {
-  if (nd.in.empty()) return rule_const(nd, n, s, o);
+  if (nd.in.empty()) {
+    if (nd.eq->op == core::ApplyOp::Imported && s.tag(nd.clock, n) == Tag::Val && s.bval(nd.clock, n))
+      throw ImportedError(nd.eq->fn, nd.eq->span);  // a free constant, where its value is needed
+    return rule_const(nd, n, s, o);
+  }
   if (opts.lazy_if && nd.eq->fn == "if") return rule_lazy_if(nd, n, s, o);
   bool all_abs = true, all_present = true, any_err = false, any_nil = false;
   for (int c : nd.in) {
@@ -101,6 +105,8 @@ array::Tensor Oracle::Impl::apply(const core::Equation &eq, const std::vector<ar
       if (d && std::holds_alternative<FunDecl>(*d)) return opts.apply_fun(eq.fn, eq.static_args, args);
       return eq.builtin ? eval.builtin_call(eq.fn, eq.static_args, args) : eval.apply(eq.fn, eq.static_args, args);
     }
+    case core::ApplyOp::Imported:
+      throw ImportedError(eq.fn, eq.span);
   }
   throw OracleError("internal: unknown operator of '" + eq.lhs + "'");
 }

@@ -31,7 +31,8 @@ std::string op_hint(const core::Equation &eq) {
     case core::ApplyOp::If: s = "if"; break;
     case core::ApplyOp::Index: s = "index"; break;
     case core::ApplyOp::Array: s = "array"; break;
-    case core::ApplyOp::Call: s = eq.fn; break;
+    case core::ApplyOp::Call:
+    case core::ApplyOp::Imported: s = eq.fn; break;
   }
   std::string out;
   for (char c : s)

@@ -30,6 +30,8 @@ AppliedTerm apply_term(const CheckedProgram &cp, const core::Equation &eq, const
         }
         break;
       }
+      case core::ApplyOp::Imported:
+        throw CodegenError("codegen.imported", eq.span, "'" + eq.fn + "' is imported: rml compile does not generate calls of imported nodes");
     }
   } catch (lower::LowerError &e) {
     throw CodegenError("codegen.fun", eq.span, "'" + core::apply_name(eq) + "' cannot be lowered to the array IR: " + e.diag.message);

@@ -86,7 +86,8 @@ std::string op_expression(const core::Equation &eq, Scalar arg, Scalar result, c
     case core::ApplyOp::If: return a + " ? " + b + " : " + c;
     case core::ApplyOp::Index:
     case core::ApplyOp::Array:
-    case core::ApplyOp::Call: break;
+    case core::ApplyOp::Call:
+    case core::ApplyOp::Imported: break;
   }
   return "";
 }
@@ -394,7 +395,8 @@ struct Emitter {
       case core::ApplyOp::If: s = "if"; break;
       case core::ApplyOp::Index: s = "index"; break;
       case core::ApplyOp::Array: s = "array"; break;
-      case core::ApplyOp::Call: s = eq.fn; break;
+      case core::ApplyOp::Call:
+      case core::ApplyOp::Imported: s = eq.fn; break;
     }
     for (char &ch : s)
       if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
@@ -558,7 +560,8 @@ struct Emitter {
             case core::ApplyOp::If: kind = "K::If"; break;
             case core::ApplyOp::Index:
             case core::ApplyOp::Array:
-            case core::ApplyOp::Call: break;  // refused by check_supported
+            case core::ApplyOp::Call:
+            case core::ApplyOp::Imported: break;  // refused by check_supported
           }
           break;
         case stream::StepKind::When: kind = "K::When"; break;

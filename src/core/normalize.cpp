@@ -33,9 +33,31 @@ std::string Literal::str() const {
   return "?";
 }
 
+namespace {
+// The property as written. An expression's span leaves out its parentheses, so the text
+// of `k = (k -> pre k)` would end at the last `k`: the closing parentheses the slice
+// opened are taken back from the source.
+std::string property_text(Span s) {
+  const std::string &t = s.file->text;
+  std::string out = t.substr(s.begin, s.end - s.begin);
+  int open = 0;
+  for (char ch : out) open += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+  for (size_t i = s.end; open > 0 && i < t.size(); ++i) {
+    if (t[i] == ')') {
+      out.append(t, s.end, i + 1 - s.end);
+      s.end = static_cast<uint32_t>(i + 1);
+      --open;
+    } else if (t[i] != ' ' && t[i] != '\t' && t[i] != '\n' && t[i] != '\r') {
+      break;
+    }
+  }
+  return out;
+}
+}  // namespace
+
 bool can_be_main(const CheckedProgram &cp, const std::string &node) {
   auto it = cp.sigs.find(node);
-  if (it == cp.sigs.end() || !it->second.is_node || !it->second.ok) return false;
+  if (it == cp.sigs.end() || !it->second.is_node || !it->second.ok || it->second.imported) return false;
   const Signature &s = it->second;
   for (auto &p : s.inputs)
     if (p.is_const) return false;
@@ -314,6 +336,27 @@ struct Elaborator {
       }
       return {emit(std::move(eq), f, dests.empty() ? std::nullopt : dests[0])};
     }
+    if (sig->imported) {
+      // An imported node: one application per output, on the arguments' variables.
+      std::vector<std::string> args;
+      for (auto &a : e.args) args.push_back(expr(*a, f, {}).at(0));
+      TypeSubst subst = compose(ci->second.subst, f.subst);
+      std::vector<std::string> outs;
+      for (size_t k = 0; k < sig->outputs.size(); ++k) {
+        Equation eq;
+        eq.prim = Prim::Apply;
+        eq.span = e.span;
+        eq.op = ApplyOp::Imported;
+        eq.fn = e.name;
+        eq.output = static_cast<int>(k);
+        eq.imported_node = !sig->is_function;
+        eq.args = args;
+        eq.type = subst.apply(sig->outputs[k]);
+        if (!concrete(eq.type)) throw ElabError{e.span, "the type " + type_str(eq.type) + " is not concrete after instantiation"};
+        outs.push_back(emit(std::move(eq), f, k < dests.size() ? dests[k] : std::nullopt));
+      }
+      return outs;
+    }
     // Node instance: inline its body.
     if (++depth > 200) throw ElabError{e.span, "node instances nested deeper than 200 levels"};
     const NodeDecl &callee = std::get<NodeDecl>(*cp.find(e.name));
@@ -403,6 +446,9 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
   const Decl *d = cp.find(main);
   if (!d || !std::holds_alternative<NodeDecl>(*d)) throw ElabError{{}, "no node named '" + main + "'"};
   const NodeDecl &n = std::get<NodeDecl>(*d);
+  if (n.imported)
+    throw ElabError{n.name_span, "'" + main + "' is imported (declared without a body); it cannot be the main node "
+                                 "(write a node that calls it)"};
   if (!can_be_main(cp, main))
     throw ElabError{n.name_span, "'" + main + "' has static parameters or type variables; it cannot be the main node "
                                  "(write a node that instantiates it with concrete values)"};
@@ -464,8 +510,7 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
     if (a.property) {
       CoreProperty cp_;
       cp_.span = a.span;
-      cp_.text = a.cond->span.valid() ? a.cond->span.file->text.substr(a.cond->span.begin, a.cond->span.end - a.cond->span.begin)
-                                      : std::string("property");
+      cp_.text = a.cond->span.valid() ? property_text(a.cond->span) : std::string("property");
       cp_.var = el.expr(*a.cond, f, {}).at(0);
       el.out.properties.push_back(std::move(cp_));
       continue;
@@ -520,6 +565,7 @@ std::string apply_name(const Equation &eq) {
     case ApplyOp::Index: return "index";
     case ApplyOp::Array: return "array";
     case ApplyOp::Call: return eq.fn;
+    case ApplyOp::Imported: return eq.fn;
   }
   return eq.fn;
 }
@@ -557,6 +603,14 @@ std::string print_rhs(const Equation &eq, const std::function<std::string(const 
           out += "[";
           for (size_t k = 0; k < eq.args.size(); ++k) out += (k ? ", " : "") + a(k);
           out += "]";
+          break;
+        case ApplyOp::Imported:
+          // The first output reads back as the call; a later one as `f(..)#k`, which is not
+          // source (a multi-output imported call has no one-value spelling).
+          out += eq.fn + "(";
+          for (size_t j = 0; j < eq.args.size(); ++j) out += (j ? ", " : "") + a(j);
+          out += ")";
+          if (eq.output > 0) out += "#" + std::to_string(eq.output);
           break;
         case ApplyOp::Call: {
           out += eq.fn + "(";

@@ -45,6 +45,8 @@ enum class ApplyOp : uint8_t {
   Index,   // y[i1, ..]
   Array,   // [y1, ..]
   Call,    // fn(statics.., y1..yn)
+  Imported,  // output `output` of the imported node or function fn (no body) on y1..yn: the
+             // value of an outside function, which no stage of rml computes (semantics.md §2.7)
 };
 
 struct Equation {
@@ -56,6 +58,8 @@ struct Equation {
   std::string fn;              // Apply, ApplyOp::Call: the fun or builtin name
   bool builtin = false;        // ApplyOp::Call: fn is the builtin, even where a user declaration
                                // of that name shadows it (the prelude still calls the builtin)
+  int output = 0;              // ApplyOp::Imported: which output of fn
+  bool imported_node = false;  // ApplyOp::Imported: fn is a node (may keep state), not a function
   std::vector<StaticValue> static_args;  // concrete static arguments of a fun/builtin call
   std::vector<std::string> args;         // operand variables
   bool positive = true;                  // When polarity

@@ -9,6 +9,7 @@
 
 #include "sema/expand_condact.hpp"
 #include "sema/expand_enum_clocks.hpp"
+#include "sema/expand_imported.hpp"
 #include "sema/expand_reset_blocks.hpp"
 #include "sema/expand_aggregates.hpp"
 #include "sema/flatten_tuples.hpp"
@@ -99,6 +100,11 @@ std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::strin
   r->checked.prelude_decls = r->checked.program.decls.size();
   for (auto &d : r->user.decls) r->checked.program.decls.push_back(clone_decl(d));
   if (opts.before_check) opts.before_check(*r);
+  // Its errors (a free constant read where no value can be) stop the front end: the names
+  // they concern would only draw follow-on errors.
+  size_t before_imported = r->diags.error_count();
+  expand_imported(r->checked.program, r->checked.prelude_decls, r->diags);
+  if (r->diags.error_count() > before_imported) return r;
   expand_reset_blocks(r->checked.program, r->checked.prelude_decls, r->diags);
   resolve_type_decls(r->checked, r->diags);
   // A merge over an enumeration without its clauses, a call that could not be

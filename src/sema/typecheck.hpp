@@ -29,6 +29,7 @@ struct Signature {
   bool is_function = false;  // Lustre `function` (stateless)
   bool from_prelude = false;
   bool stateful = false;     // contains fby/pre/->/post, or instantiates a stateful node
+  bool imported = false;     // declared without a body (NodeDecl::imported): applied, never inlined
   std::vector<Param> inputs;
   std::vector<std::string> output_names;
   std::vector<Type> outputs;  // one for a fun

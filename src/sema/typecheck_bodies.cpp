@@ -121,6 +121,14 @@ void TypeChecker::check_node_pass(const NodeDecl &n, const std::map<std::string,
         continue;
       }
       if (it == info.vars.end()) {
+        // Lustre declares every local (V6 manual, "var" sections); rml infers them. A
+        // Lustre node (`returns` header, `let ... tel`) that declares some and not this
+        // one is a Lustre error (Kind 2 rejects it); names of the passes start with `$`.
+        if (n.lustre_style && n.has_let && !n.locals.empty() && item.name[0] != '$') {
+          d_.error("name.undeclared", item.span,
+                   "'" + item.name + "' is not declared: a Lustre node declares its locals in a 'var' section");
+          continue;
+        }
         Type t = fresh_meta();
         if (auto h = hints.find(item.name); h != hints.end()) unify(t, h->second);
         info.vars[item.name] = VarInfo{VarInfo::Local, t, item.span, false, static_cast<int>(k)};
@@ -209,7 +217,7 @@ void TypeChecker::check_node_pass(const NodeDecl &n, const std::map<std::string,
   settle_elementwise();
   deferred_.swap(outer);
   for (auto &v : n.outputs)
-    if (info.vars.count(v.name) && info.vars[v.name].kind == VarInfo::Output && info.vars[v.name].def_eq < 0)
+    if (!n.imported && info.vars.count(v.name) && info.vars[v.name].kind == VarInfo::Output && info.vars[v.name].def_eq < 0)
       d_.error("name.undefined", v.span, "output '" + v.name + "' of '" + n.name + "' is never defined");
   for (auto &v : n.locals)
     if (info.vars.count(v.name) && info.vars[v.name].kind == VarInfo::Local && info.vars[v.name].def_eq < 0)

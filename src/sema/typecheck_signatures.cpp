@@ -121,6 +121,9 @@ void TypeChecker::build_signature(const std::string &name, const Decl &d) {
   if (auto *n = std::get_if<NodeDecl>(&d)) {
     sig.is_node = true;
     sig.is_function = n->is_function;
+    sig.imported = n->imported;
+    // An imported node may keep state of its own; an imported function may not.
+    sig.stateful = n->imported && !n->is_function;
     ins = &n->inputs;
   } else {
     sig.is_node = false;

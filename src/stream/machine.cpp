@@ -26,7 +26,8 @@ Machine::Machine(const core::Program &prog, const core::Clocks &clocks, const Pl
   for (auto &eq : prog.equations) {
     if (eq.type.kind != Type::Tensor || !eq.type.shape.empty()) throw MachineUnsupported("'" + eq.lhs + "' is a tensor", eq.span);
     if (eq.prim == core::Prim::Post) throw MachineUnsupported("'" + eq.lhs + "' is a post", eq.span);
-    if (eq.prim == core::Prim::Apply && (eq.op == core::ApplyOp::Call || eq.op == core::ApplyOp::Index || eq.op == core::ApplyOp::Array))
+    if (eq.prim == core::Prim::Apply && (eq.op == core::ApplyOp::Call || eq.op == core::ApplyOp::Index || eq.op == core::ApplyOp::Array ||
+                                         eq.op == core::ApplyOp::Imported))
       throw MachineUnsupported("'" + core::apply_name(eq) + "' is not an operator of the table", eq.span);
   }
   // Presence is the clock only where the static clock calculus unifies every clock (then
@@ -138,7 +139,8 @@ Machine::Machine(const core::Program &prog, const core::Clocks &clocks, const Pl
           }
           case core::ApplyOp::Index:
           case core::ApplyOp::Array:
-          case core::ApplyOp::Call: break;  // refused above
+          case core::ApplyOp::Call:
+          case core::ApplyOp::Imported: break;  // refused above
         }
         break;
       }

@@ -156,7 +156,8 @@ Plan build_plan(const core::Program &prog, const core::Clocks &clocks) {
         case core::ApplyOp::Binary: st.scalar = ScalarOp::Binary, st.bin = eq.bin; break;
         case core::ApplyOp::Index:
         case core::ApplyOp::Array:
-        case core::ApplyOp::Call: break;
+        case core::ApplyOp::Call:
+        case core::ApplyOp::Imported: break;
       }
     }
     // Whose ticks the primitive's state follows (core/primitives.hpp: the clock of the

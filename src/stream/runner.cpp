@@ -284,6 +284,8 @@ struct Runner::Impl {
         if (d && std::holds_alternative<FunDecl>(*d)) return opts.apply_fun(eq.fn, eq.static_args, args);
         return eq.builtin ? eval.builtin_call(eq.fn, eq.static_args, args) : eval.apply(eq.fn, eq.static_args, args);
       }
+      case core::ApplyOp::Imported:
+        throw StreamError("'" + eq.fn + "' is imported: the stream path cannot compute it (it has no body)");
     }
     throw StreamError("internal: unknown operator of '" + eq.lhs + "'");
   }

@@ -106,6 +106,9 @@ Decl clone_decl(const Decl &d) {
     m.lustre_style = n->lustre_style;
     m.has_let = n->has_let;
     m.fun_keyword = n->fun_keyword;
+    m.imported = n->imported;
+    m.import_keyword = n->import_keyword;
+    m.free_const = n->free_const;
     for (auto &v : n->inputs) m.inputs.push_back(v.clone());
     for (auto &v : n->statics) m.statics.push_back(v.clone());
     for (auto &v : n->outputs) m.outputs.push_back(v.clone());
@@ -142,7 +145,7 @@ Decl clone_decl(const Decl &d) {
   k.name = c.name;
   k.name_span = c.name_span;
   if (c.type) k.type = c.type->clone();
-  k.value = c.value->clone();
+  if (c.value) k.value = c.value->clone();
   return k;
 }
 
@@ -219,7 +222,7 @@ bool ast_equal(const Program &a, const Program &b) {
     if (x.index() != y.index()) return false;
     if (auto *n = std::get_if<NodeDecl>(&x)) {
       auto &m = std::get<NodeDecl>(y);
-      if (n->name != m.name || n->is_function != m.is_function || !decls_equal(n->inputs, m.inputs) ||
+      if (n->name != m.name || n->is_function != m.is_function || n->imported != m.imported || !decls_equal(n->inputs, m.inputs) ||
           !decls_equal(n->statics, m.statics) ||
           !decls_equal(n->outputs, m.outputs) || !decls_equal(n->locals, m.locals) ||
           n->equations.size() != m.equations.size())
@@ -255,7 +258,8 @@ bool ast_equal(const Program &a, const Program &b) {
       if (t->alias && !ast_equal(*t->alias, *u.alias)) return false;
     } else {
       auto &c = std::get<ConstDecl>(x), &d = std::get<ConstDecl>(y);
-      if (c.name != d.name || c.type.has_value() != d.type.has_value() || !ast_equal(*c.value, *d.value)) return false;
+      if (c.name != d.name || c.type.has_value() != d.type.has_value() || !c.value != !d.value) return false;
+      if (c.value && !ast_equal(*c.value, *d.value)) return false;
       if (c.type && !ast_equal(*c.type, *d.type)) return false;
     }
   }

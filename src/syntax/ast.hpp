@@ -170,6 +170,14 @@ struct NodeDecl {
   bool lustre_style = false;  // `returns` header (printing only; not compared)
   bool has_let = false;       // `let ... tel` body (printing only; not compared)
   bool fun_keyword = false;   // Heptagon's `fun f(...) returns (...)`: a function (printing only)
+  // An imported node or function: declared without a body (Lustre V6's `extern`/`unsafe`,
+  // Kind 2's `imported`, Heptagon's `val`, or JKind's header alone). Its outputs are the
+  // values of an outside function of its inputs (grammar.md §2, semantics.md §2.7): the
+  // checker leaves them free, the oracle cannot run it. `free_const`: Lustre's free
+  // constant `const c: t;`, read as the nullary imported function `c` (sema/expand_imported).
+  bool imported = false;
+  std::string import_keyword;  // as written: "", "imported", "extern", "unsafe extern", "val" (printing only)
+  bool free_const = false;
   std::vector<VarDecl> inputs, outputs, locals;
   std::vector<VarDecl> statics;  // Lustre V6 / Heptagon `node f<<const n: int>>(...)`: instantiated
                                  // per static argument before type checking (sema/instantiate_statics)
@@ -190,7 +198,7 @@ struct ConstDecl {
   std::string name;
   Span name_span;
   std::optional<TypeSyntax> type;
-  ExprPtr value;
+  ExprPtr value;  // null: a free constant `const c: t;` (Lustre V6, Kind 2): fixed, of unknown value
 };
 
 // `type T = int;` (an alias of any type), `type T = subrange [0, 9] of int;`,

@@ -31,11 +31,18 @@ class Parser {
             if (heptagon_fun()) p.decls.emplace_back(node_decl());
             else p.decls.emplace_back(fun_decl());
             break;
-          case Tok::KwConst: p.decls.emplace_back(const_decl()); break;
+          case Tok::KwConst: const_decls(p); break;
           case Tok::KwType:
             type_decls(p);
             break;
           default:
+            if (size_t k = import_prefix_length()) {
+              Span b = cur().span;
+              std::string words;
+              for (size_t i = 0; i < k; ++i) words += (i ? " " : "") + take().text;
+              p.decls.emplace_back(node_decl(std::move(words), b));
+              break;
+            }
             d_.error("parse.expected", cur().span,
                      std::string("expected a declaration ('node', 'function', 'fun' or 'const'), found ") +
                          describe(cur()));
@@ -130,13 +137,27 @@ class Parser {
   static bool is_decl_start(Tok k) {
     return k == Tok::KwNode || k == Tok::KwFunction || k == Tok::KwFun || k == Tok::KwConst || k == Tok::KwType;
   }
+  bool at_decl_start() const { return is_decl_start(cur().kind) || import_prefix_length() > 0; }
+  // The words before an imported node's keyword, as a count of tokens (0: none): Kind 2's
+  // `imported`, Lustre V6's `extern` and `unsafe extern`, Heptagon's `val`. They are names
+  // elsewhere; only before `node`/`function`/`fun` do they open a declaration.
+  size_t import_prefix_length() const {
+    auto word = [&](size_t k, const char *w) { return peek(k).kind == Tok::Ident && peek(k).text == w; };
+    auto node_kw = [&](size_t k) {
+      Tok t = peek(k).kind;
+      return t == Tok::KwNode || t == Tok::KwFunction || t == Tok::KwFun;
+    };
+    if ((word(0, "imported") || word(0, "extern") || word(0, "val")) && node_kw(1)) return 1;
+    if (word(0, "unsafe") && word(1, "extern") && node_kw(2)) return 2;
+    return 0;
+  }
   void skip_to_decl() {
     if (!at(Tok::Eof)) take();
-    while (!at(Tok::Eof) && !is_decl_start(cur().kind)) take();
+    while (!at(Tok::Eof) && !at_decl_start()) take();
   }
   void skip_past_semi_or_decl() {
     take();
-    while (!at(Tok::Eof) && !at(Tok::Semi) && !is_decl_start(cur().kind)) take();
+    while (!at(Tok::Eof) && !at(Tok::Semi) && !at_decl_start()) take();
     accept(Tok::Semi);
   }
 
@@ -178,15 +199,24 @@ class Parser {
   }
 
   // ---- declarations ----
-  NodeDecl node_decl() {
+  // `import_words`: the words before the keyword of an imported node ("extern", ...), whose
+  // span starts at `import_begin`.
+  NodeDecl node_decl(std::string import_words = {}, Span import_begin = {}) {
     NodeDecl n;
     n.keyword_span = cur().span;
+    bool import_declared = !import_words.empty();
+    if (import_declared) {
+      n.keyword_span = Span::cover(import_begin, cur().span);
+      n.imported = true;
+      n.import_keyword = std::move(import_words);
+    }
     n.lustre_style = false;
     Tok kw = take().kind;
     n.is_function = kw == Tok::KwFunction || kw == Tok::KwFun;
     n.fun_keyword = kw == Tok::KwFun;
     n.name_span = cur().span;
-    n.name = expect_ident("a node name");
+    // `current` is Lustre's operator, which rml does not read, and a node name Vélus uses.
+    n.name = at(Tok::KwCurrent) ? (take(), std::string("current")) : expect_ident("a node name");
     if (at_double(Tok::Lt)) {  // static parameters `<<const n: int; m: int>>`
       take();
       take();
@@ -198,12 +228,31 @@ class Parser {
     expect(Tok::LParen, "after the node name");
     n.inputs = params(Tok::RParen);
     expect(Tok::RParen, "to close the inputs");
+    if (at(Tok::Semi) && peek(1).kind == Tok::KwReturns) take();  // `node f(x: int);\nreturns (...)` (Vélus's examples)
     if (accept(Tok::KwReturns) || accept(Tok::Eq)) n.lustre_style = true;  // `=`: Heptagon's older header
     else if (!accept(Tok::Arrow)) error_expected("'->' or 'returns'");
     expect(Tok::LParen, "before the outputs");
     n.outputs = params(Tok::RParen);
     expect(Tok::RParen, "to close the outputs");
     accept(Tok::Semi);
+    // A Lustre header (`returns`) with no `var`, `let` or statement before the next
+    // declaration declares an imported node (JKind and Lustre V6 write a body-less
+    // `function` so). rml's `->` header with no equation stays a node with an empty body.
+    // (With static parameters it is a generic node: Lustre imports none.)
+    bool header_only = (import_declared || (n.lustre_style && n.statics.empty())) && (at(Tok::Eof) || at_decl_start());
+    if (import_declared && !header_only) {
+      d_.error("syntax.unsupported", n.keyword_span,
+               "an imported node ('" + n.import_keyword + "') is declared without a body; end the declaration after its outputs");
+      throw ParseAbort{};
+    }
+    if (header_only) {
+      n.imported = true;
+      if (!n.statics.empty()) {
+        d_.error("syntax.unsupported", n.name_span, "an imported node has no static parameters");
+        throw ParseAbort{};
+      }
+      return n;
+    }
     while (accept(Tok::KwVar)) {  // Lustre allows several `var` sections
       do {
         var_decl_group(n.locals);
@@ -211,12 +260,12 @@ class Parser {
     }
     if (accept(Tok::KwLet)) {
       n.has_let = true;
-      while (!at(Tok::KwTel) && !at(Tok::Eof) && !is_decl_start(cur().kind) && !d_.saturated())
+      while (!at(Tok::KwTel) && !at(Tok::Eof) && !at_decl_start() && !d_.saturated())
         statement_recovering(n);
       expect(Tok::KwTel, "to end the node body");
       if (!accept(Tok::Semi)) accept(Tok::Dot);  // `tel;` and Lustre V4's `tel.`
     } else {
-      while (!at(Tok::Eof) && !is_decl_start(cur().kind) && !d_.saturated()) {
+      while (!at(Tok::Eof) && !at_decl_start() && !d_.saturated()) {
         if (at(Tok::KwTel)) {
           d_.error("parse.expected", cur().span, "'tel' without a matching 'let'");
           take();
@@ -463,7 +512,7 @@ class Parser {
     } else {
       t.alias = type();
     }
-    if (!accept(Tok::Semi) && !is_decl_start(cur().kind) && !at(Tok::Eof) && !(at(Tok::Ident) && peek(1).kind == Tok::Eq))
+    if (!accept(Tok::Semi) && !at_decl_start() && !at(Tok::Eof) && !(at(Tok::Ident) && peek(1).kind == Tok::Eq))
       error_expected("';' after the type declaration");
     return t;
   }
@@ -484,17 +533,32 @@ class Parser {
     return f;
   }
 
-  ConstDecl const_decl() {
-    ConstDecl c;
+  // `const c = e;`, `const c: t = e;`, and Lustre's free constants `const c: t;` and
+  // `const a, b: t;` (a value fixed for the whole run, not given: sema/expand_imported).
+  void const_decls(Program &p) {
     take();
-    c.name_span = cur().span;
-    c.name = expect_ident("a constant name");
-    if (accept(Tok::Colon)) c.type = type();
-    expect(Tok::Eq, "in the constant declaration");
-    c.value = expr();
-    if (!accept(Tok::Semi) && !is_decl_start(cur().kind) && !at(Tok::Eof))
+    std::vector<ConstDecl> group;
+    do {
+      ConstDecl c;
+      c.name_span = cur().span;
+      c.name = expect_ident("a constant name");
+      group.push_back(std::move(c));
+    } while (accept(Tok::Comma));
+    std::optional<TypeSyntax> t;
+    if (accept(Tok::Colon)) t = type();
+    else if (group.size() > 1) error_expected("':' and a type after the names of free constants");
+    if (group.size() == 1 && (t ? at(Tok::Eq) : true)) {
+      expect(Tok::Eq, "in the constant declaration");
+      group[0].value = expr();
+    } else if (!t) {
+      error_expected("':' and a type in the declaration of a free constant");
+    }
+    for (auto &c : group) {
+      if (t) c.type = t->clone();
+      p.decls.emplace_back(std::move(c));
+    }
+    if (!accept(Tok::Semi) && !at_decl_start() && !at(Tok::Eof))
       error_expected("';' after the constant declaration");
-    return c;
   }
 
   // `assume always ...;` starts with contextual words, so `assume` stays a usable name.
@@ -584,7 +648,7 @@ class Parser {
       try {
         n.assumptions.push_back(at_assert() ? assertion() : property());
       } catch (ParseAbort &) {
-        while (!at(Tok::Eof) && !at(Tok::Semi) && !at(Tok::KwTel) && !is_decl_start(cur().kind)) take();
+        while (!at(Tok::Eof) && !at(Tok::Semi) && !at(Tok::KwTel) && !at_decl_start()) take();
         accept(Tok::Semi);
       }
       return;
@@ -593,7 +657,7 @@ class Parser {
       try {
         n.assumptions.push_back(assumption());
       } catch (ParseAbort &) {
-        while (!at(Tok::Eof) && !at(Tok::Semi) && !at(Tok::KwTel) && !is_decl_start(cur().kind)) take();
+        while (!at(Tok::Eof) && !at(Tok::Semi) && !at(Tok::KwTel) && !at_decl_start()) take();
         accept(Tok::Semi);
       }
       return;
@@ -611,7 +675,7 @@ class Parser {
     blk.span = take().span;
     int id = static_cast<int>(n.resets.size());
     size_t first = n.equations.size();
-    while (!at(Tok::KwEvery) && !at(Tok::KwTel) && !at(Tok::Eof) && !is_decl_start(cur().kind) && !d_.saturated()) {
+    while (!at(Tok::KwEvery) && !at(Tok::KwTel) && !at(Tok::Eof) && !at_decl_start() && !d_.saturated()) {
       if (at_property() || at_assert() || at_assumption() || (at(Tok::Ident) && cur().text == "reset")) {
         d_.error("syntax.unsupported", cur().span, "a reset block holds equations only (no assertion, property or nested reset)");
         throw ParseAbort{};
@@ -632,7 +696,7 @@ class Parser {
       out.push_back(equation());
     } catch (ParseAbort &) {
       // Skip to the end of the broken equation.
-      while (!at(Tok::Eof) && !at(Tok::Semi) && !at(Tok::KwTel) && !is_decl_start(cur().kind)) take();
+      while (!at(Tok::Eof) && !at(Tok::Semi) && !at(Tok::KwTel) && !at_decl_start()) take();
       accept(Tok::Semi);
     }
   }
@@ -869,6 +933,9 @@ class Parser {
         return e;
       }
       case Tok::KwCurrent:
+        // `current(...)` is a call: of the user's node `current` (Vélus's stopwatch declares
+        // one), else refused by the type checker as Lustre's operator.
+        if (peek(1).kind == Tok::LParen) return postfix();
         d_.error("syntax.unsupported", cur().span, "'current' is not supported by rml; use 'merge'");
         throw ParseAbort{};
       default: return postfix();
@@ -1085,6 +1152,13 @@ class Parser {
       }
       case Tok::KwTrue:
       case Tok::KwFalse: return mk_bool(take().kind == Tok::KwTrue, b);
+      case Tok::KwCurrent: {  // a call of a node named `current` (see unary())
+        take();
+        auto a = call_args();
+        auto e = node(ExprKind::Call, from(b), std::move(a));
+        e->name = "current";
+        return e;
+      }
       case Tok::KwReal:
       case Tok::KwInt: {  // conversions real(e), int(e)
         if (peek(1).kind != Tok::LParen) error_expected("an expression (a type name is only a conversion when called)");

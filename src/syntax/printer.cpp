@@ -333,7 +333,8 @@ namespace {
 
 // The lines print_program and format_source share (no indentation, no newline).
 std::string node_header(const NodeDecl &n) {
-  std::string out = n.fun_keyword ? "fun " : n.is_function ? "function " : "node ";
+  std::string out = n.import_keyword.empty() ? "" : n.import_keyword + " ";
+  out += n.fun_keyword ? "fun " : n.is_function ? "function " : "node ";
   out += n.name;
   if (!n.statics.empty()) {
     out += "<<";
@@ -344,7 +345,7 @@ std::string node_header(const NodeDecl &n) {
   print_decls(out, n.inputs);
   out += n.lustre_style ? ") returns (" : ") -> (";
   print_decls(out, n.outputs);
-  out += n.lustre_style ? ");" : ")";
+  out += n.lustre_style || n.imported ? ");" : ")";  // an imported node's header ends its declaration
   return out;
 }
 std::string local_line(const VarDecl &v) {
@@ -371,7 +372,12 @@ std::string assumption_line(const Assumption &a, const KeepSet *keep = nullptr) 
   if (a.within >= 0) out += " within " + std::to_string(a.within);
   return out + ";";
 }
-bool prints_let(const NodeDecl &n) { return n.has_let || !n.locals.empty(); }
+// A Lustre header alone declares an imported node, so a node with a `returns` header and
+// an empty body prints `let tel`.
+bool prints_let(const NodeDecl &n) {
+  bool empty = n.equations.empty() && n.assumptions.empty() && n.resets.empty();
+  return n.has_let || !n.locals.empty() || (n.lustre_style && !n.imported && n.statics.empty() && empty);
+}
 std::string fun_header(const FunDecl &f) {
   std::string out = "fun " + f.name + "(";
   print_decls(out, f.params);
@@ -395,6 +401,7 @@ std::string type_line(const TypeDecl &t) {
 std::string const_line(const ConstDecl &c, const KeepSet *keep = nullptr) {
   std::string out = "const " + c.name;
   if (c.type) out += ": " + print_type(*c.type);
+  if (!c.value) return out + ";";  // a free constant
   return out + " = " + expr_text(*c.value, keep) + ";";
 }
 
@@ -558,8 +565,8 @@ std::string format_source(const Program &p, const SourceFile &file) {
     } else if (auto *f = std::get_if<FunDecl>(&d)) {
       parens.visit(*f->body);
     } else if (std::holds_alternative<TypeDecl>(d)) {
-    } else {
-      parens.visit(*std::get<ConstDecl>(d).value);
+    } else if (auto &c = std::get<ConstDecl>(d); c.value) {
+      parens.visit(*c.value);
     }
   }
   const KeepSet *keep = &parens.keep;

@@ -32,6 +32,7 @@ int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err) {
     err << (e.span.valid() ? location(e.span) + ": " : std::string("rml: ")) << "error[elab]: " << e.message << "\n";
     return kFrontendError;
   }
+  if (refuse_imported(elab.prog, "codegen.imported", "rml compile does not generate calls of it", err)) return kUnknown;
   int refused_rc = kOk;
   std::optional<int64_t> horizon = accepted_horizon(*r, elab, c.file, main, c.check_timeout_s, "be compiled", err, refused_rc);
   if (!horizon) return refused_rc;

@@ -81,6 +81,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
   try {
     driver::Elaborated elab = driver::elaborate(r->checked, main);
     const core::Program &prog = elab.prog;
+    if (refuse_imported(prog, "run.imported", "the oracle cannot run it", err)) return kFrontendError;
     oracle::Options opts;
     opts.post_clock_data = c.post_clock_data;
     opts.strict_when_merge = c.strict_when_merge;

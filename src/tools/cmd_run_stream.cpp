@@ -63,6 +63,7 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
     return kFrontendError;
   }
   const core::Program &prog = elab.prog;
+  if (refuse_imported(prog, "run.imported", "the stream path cannot run it", err)) return kFrontendError;
   if (c.cycles && !prog.inputs.empty()) {
     err << "rml: error: --cycles with --backend stream is for nodes without inputs: the stream path runs the trace's rows "
            "(it cannot extend a trace with unknown inputs, as the oracle does)\n";

@@ -76,4 +76,18 @@ std::optional<int64_t> accepted_horizon(const FrontendResult &r, const driver::E
   return H;
 }
 
+bool refuse_imported(const core::Program &prog, const char *rule, const std::string &what, std::ostream &err) {
+  for (auto &eq : prog.equations) {
+    if (eq.prim != core::Prim::Apply || eq.op != core::ApplyOp::Imported) continue;
+    Diagnostic d;
+    d.rule = rule;
+    d.span = eq.span;
+    d.message = "'" + eq.fn + "' is imported (declared without a body): " + what +
+                " (rml-check reads its outputs as unknown values; give it a body to run it)";
+    err << render(d);
+    return true;
+  }
+  return false;
+}
+
 }  // namespace rml

@@ -28,6 +28,10 @@ std::optional<int64_t> accepted_horizon(const FrontendResult &r, const driver::E
                                         const std::string &main, double timeout_s, const std::string &what, std::ostream &err,
                                         int &rc);
 
+// Whether the elaborated node applies an imported node or function (no body: no back end
+// of rml computes it); if so, says `error[RULE]` at the first application, with its caret.
+bool refuse_imported(const core::Program &prog, const char *rule, const std::string &what, std::ostream &err);
+
 // rml run --backend stream (cmd_run_stream.cpp).
 int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &main, std::ostream &out, std::ostream &err);
 

@@ -490,6 +490,42 @@ TEST(Check, FreeInstanceBaseDefinedThroughItselfDoesNotCrash) {
 
 // Initialisation: an output that is the first value of a bare `pre` is nil at
 // the first cycle: falsified, and the oracle replays the nil; `->` initialises it.
+// The transition system has no value for ⊥: an instantaneous cycle (`v = v + 1`) or a
+// post whose chain never ends (`v2 = post (25 fby v2) + 33`, i.e. v2 = v2 + 33) made it
+// unsatisfiable, and Z3 then "proved" every property of no run at all: rml-check said
+// `valid` of `o` and of `c -> pre c`, which are false at cycle 0 when c is (found by
+// CheckProperties.ProvedPropertiesHoldAndRefutationsReplay, seed 13386607293153530090).
+// Those values are now free in the system (Checker::free_values): both properties are
+// falsified, with counterexamples the oracle replays.
+TEST(Check, NoProofOverATransitionSystemWithoutRuns) {
+  auto replays_false = [](const Checked &c, const check::PropertyResult &p) {
+    ASSERT_TRUE(p.cex);
+    oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(p.cex->inputs);
+    ASSERT_TRUE(p.cex->required);
+    oracle::Cell cell = res.at(p.cex->required->var, p.cex->required->cycle);
+    EXPECT_TRUE(cell.tag == oracle::Tag::Val && cell.value.i.at(0) == 0) << cell.str();
+  };
+  auto cyc = run_check("v.lus", "node main(c: bool) returns (o: bool; v: int);\nlet\n  v = v + 1;\n  o = c;\n  check o;\ntel\n", "main");
+  EXPECT_EQ(prop(cyc.rep, "causality").verdict, check::Verdict::Falsified);
+  const auto &p = prop(cyc.rep, "property");
+  EXPECT_EQ(p.verdict, check::Verdict::Falsified) << p.method;
+  replays_false(cyc, p);
+  auto post = run_check("p.rml", "node main(c: bool) -> (o: bool)\n  v2 = (post (25 fby v2)) + 33;\n  o = c;\n  check c -> pre c;\n", "main");
+  EXPECT_EQ(prop(post.rep, "productivity").verdict, check::Verdict::Falsified);
+  const auto &q = prop(post.rep, "property");
+  EXPECT_EQ(q.verdict, check::Verdict::Falsified) << q.method;
+  replays_false(post, q);
+  // The report keeps its order (clocks first), though clocks is checked after productivity.
+  ASSERT_GE(post.rep.properties.size(), 4u);
+  EXPECT_EQ(post.rep.properties[0].kind, "clocks");
+  EXPECT_EQ(post.rep.properties[1].kind, "causality");
+  EXPECT_EQ(post.rep.properties[2].kind, "productivity");
+  EXPECT_EQ(post.rep.properties[3].kind, "initialisation");
+  // Control: the same property with a productive post is proved.
+  auto fine = run_check("f.rml", "node main(c: bool) -> (o: bool)\n  v2 = (post c) or c;\n  o = c or true;\n  check o;\n", "main");
+  EXPECT_EQ(prop(fine.rep, "property").verdict, check::Verdict::Valid) << prop(fine.rep, "property").method;
+}
+
 TEST(Check, InitialisationCatchesANilOutput) {
   auto c = run_check("i.lus", "node f(x: int) returns (o: int; p: int);\nlet\n  o = pre x;\n  p = 0 -> pre x;\ntel\n", "f");
   const auto &p = prop(c.rep, "initialisation");

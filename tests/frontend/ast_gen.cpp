@@ -529,6 +529,16 @@ rml::NodeDecl node_decl(int depth) {
     blk.cond = expr(Layer::Stream, depth - 1);
     n.resets.push_back(std::move(blk));
   }
+  if (n.statics.empty() && chance(8)) {  // an imported node: its header alone
+    n.imported = true;
+    n.import_keyword = pick_of<std::string>({"", "imported", "extern", "unsafe extern", "val"});
+    if (n.import_keyword.empty()) n.lustre_style = true;  // rml's `->` header alone is an empty node
+    n.has_let = false;
+    n.locals.clear();
+    n.equations.clear();
+    n.resets.clear();
+    return n;
+  }
   // Statements that are not equations: Lustre's `assert e;`, properties, assumptions.
   int ns = chance(70) ? 0 : pick(1, 2);
   for (int q = 0; q < ns; ++q) {
@@ -561,6 +571,7 @@ rml::ConstDecl const_decl() {
   rml::ConstDecl c;
   c.name = ident();
   if (chance(60)) c.type = type_syntax(false);
+  if (c.type && chance(15)) return c;  // a free constant `const c: t;`
   c.value = chance(70) ? static_expr(3) : expr(Layer::Fun, 2);
   return c;
 }
@@ -743,7 +754,7 @@ rc::Seq<GenProgram> shrink_program(const GenProgram &g) {
     } else {
       auto &c = std::get<rml::ConstDecl>(p.decls[i]);
       std::vector<ExprPtr> cands;
-      reductions(*c.value, cands);
+      if (c.value) reductions(*c.value, cands);
       for (auto &e : cands) {
         auto q = program_clone(p);
         std::get<rml::ConstDecl>(q.decls[i]).value = std::move(e);
