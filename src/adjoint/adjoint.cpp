@@ -312,9 +312,9 @@ Result derive(const FrontendResult &fr, const std::string &path, const std::stri
   auto header = [&](int inst) {
     if (inst == 0) return std::string("  // -- ") + main + "\n";
     const core::Instance &in = p.instances.at(static_cast<size_t>(inst));
-    std::string path = in.path.substr(0, in.path.size() - 1);
+    std::string inst_path = in.path.substr(0, in.path.size() - 1);
     std::string where = in.call.valid() ? ", called at line " + std::to_string(in.call.file->line_col(in.call.begin).first) : "";
-    return "  // -- instance " + path + where + "\n";
+    return "  // -- instance " + inst_path + where + "\n";
   };
   node += "  // forward\n";
   int last = -1;
