@@ -103,6 +103,8 @@ void expand_imported(Program &p, size_t first, Diagnostics &diags) {
     std::set<std::string> hidden;
     for (auto *vs : {&n->inputs, &n->outputs, &n->locals, &n->statics})
       for (auto &v : *vs) hidden.insert(v.name);
+    for (auto &eq : n->equations)  // rml infers the locals its equations define
+      for (auto &l : eq.lhs) hidden.insert(l.name);
     for (auto &eq : n->equations) rewrite_uses(eq.rhs, free, hidden);
     for (auto &b : n->resets) rewrite_uses(b.cond, free, hidden);
     for (auto &a : n->assumptions) rewrite_uses(a.cond, free, hidden);

@@ -10,6 +10,7 @@
 #include "sema/expand_condact.hpp"
 #include "sema/expand_enum_clocks.hpp"
 #include "sema/expand_imported.hpp"
+#include "sema/expand_iterators.hpp"
 #include "sema/expand_reset_blocks.hpp"
 #include "sema/expand_aggregates.hpp"
 #include "sema/flatten_tuples.hpp"
@@ -114,6 +115,7 @@ std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::strin
   size_t before_lowering = r->diags.error_count();
   expand_enum_clocks(r->checked, r->diags);
   if (r->diags.error_count() == before_lowering) instantiate_statics(r->checked.program, r->checked.prelude_decls, r->diags);
+  if (r->diags.error_count() == before_lowering) expand_iterators(r->checked.program, r->checked.prelude_decls, r->diags);
   if (r->diags.error_count() == before_lowering) expand_aggregates(r->checked.program, r->checked.prelude_decls, r->diags);
   if (r->diags.error_count() > before_lowering) return r;
   expand_condact(r->checked.program, r->checked.prelude_decls);

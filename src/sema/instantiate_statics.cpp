@@ -1,5 +1,7 @@
 #include "sema/instantiate_statics.hpp"
 
+#include "sema/expand_iterators.hpp"
+
 #include <deque>
 #include <functional>
 #include <map>
@@ -80,6 +82,8 @@ struct Instantiator {
   // The call of a generic node in a body: made a call of its instance.
   void call(Expr &e) {
     auto g = generic.find(e.name);
+    // An iterator's `<<..>>` are its function and size, expanded next (sema/expand_iterators).
+    if (!e.binders.empty() || (g == generic.end() && is_lustre_iterator(e.name) && e.statics == 2)) return;
     if (e.statics == 0) {
       if (g != generic.end())
         d.error("static.kind", e.span, "'" + e.name + "' has static parameters: call it as '" + e.name + "<<...>>(...)'");

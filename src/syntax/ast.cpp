@@ -163,7 +163,7 @@ bool ast_equal(const Expr &a, const Expr &b) {
     case ExprKind::Var: case ExprKind::Let: case ExprKind::Field:
       if (a.name != b.name) return false;
       break;
-    case ExprKind::Call: if (a.name != b.name || a.statics != b.statics) return false; break;
+    case ExprKind::Call: if (a.name != b.name || a.statics != b.statics || a.binders != b.binders) return false; break;
     case ExprKind::Record: if (a.name != b.name || a.binders != b.binders) return false; break;
     case ExprKind::Update: if (a.binders != b.binders) return false; break;
     case ExprKind::Merge: if (a.binders != b.binders || a.fat_arrows != b.fat_arrows) return false; break;

@@ -56,7 +56,9 @@ struct Expr {
   double rval = 0;               // RealLit
   std::string name;              // Var, Call, Let
   std::vector<std::string> binders;  // Lambda; Record, Update: fields; Merge over an enumeration
-                                     // (`merge k (A -> a) (B -> b)`): the constructors, args[1..] their branches
+                                     // (`merge k (A -> a) (B -> b)`): the constructors, args[1..] their branches;
+                                     // Call of a Heptagon iterator `map<<n>> f (a)`: {f} (an operator: its
+                                     // spelling, `(+)`), args[0..statics) the sizes (sema/expand_iterators)
   std::vector<Span> binder_spans;
   std::vector<bool> fat_arrows;  // Merge over an enumeration: the clauses written `(A => a)`
                                  // (Vélus); a paper-form operand `(x => e)` is an implication

@@ -1110,6 +1110,28 @@ class Parser {
     e->name = "restart";  // the spelling, for the printer
     return e;
   }
+  // `(+)` after a Heptagon iterator's sizes, followed by its arguments: the operator's
+  // spelling, or null.
+  const char *iterated_operator() const {
+    if (!at(Tok::LParen) || peek(2).kind != Tok::RParen || peek(3).kind != Tok::LParen) return nullptr;
+    switch (peek(1).kind) {
+      case Tok::Plus: return "+";
+      case Tok::Minus: return "-";
+      case Tok::Star: return "*";
+      case Tok::Slash: return "/";
+      case Tok::Lt: return "<";
+      case Tok::Le: return "<=";
+      case Tok::Gt: return ">";
+      case Tok::Ge: return ">=";
+      case Tok::Ne: return "<>";
+      case Tok::Eq: return "=";
+      case Tok::KwAnd: return "and";
+      case Tok::KwOr: return "or";
+      case Tok::KwXor: return "xor";
+      case Tok::KwMod: return "mod";
+      default: return nullptr;
+    }
+  }
   std::vector<ExprPtr> call_args() {
     std::vector<ExprPtr> a;
     expect(Tok::LParen);
@@ -1182,10 +1204,29 @@ class Parser {
           if (!at_double(Tok::Gt)) error_expected("'>>' to close the static arguments");
           take();
           take();
-          if (!at(Tok::LParen)) {
-            d_.error("syntax.unsupported", id.span,
-                     "'" + n + "<<...>>' followed by a name: Heptagon's iterators (map, fold, mapi, foldi, mapfold) are not read yet");
-            throw ParseAbort{};
+          if (!at(Tok::LParen) || iterated_operator()) {  // Heptagon's `map<<n>> f (a)`, `fold<<n>> (+) (a, 0)`
+            std::string f;
+            if (const char *op = iterated_operator()) {
+              take();
+              take();
+              take();
+              f = op;
+            } else if (at(Tok::Ident) && peek(1).kind == Tok::LParen) {
+              f = take().text;
+            } else {
+              d_.error("syntax.unsupported", id.span,
+                       "'" + n + "<<...>>' followed by " + describe(cur()) +
+                           ": a Heptagon iterator applies a node name or an operator in parentheses, then its arguments");
+              throw ParseAbort{};
+            }
+            auto a = call_args();
+            uint32_t k = static_cast<uint32_t>(statics.size());
+            for (auto &x : a) statics.push_back(std::move(x));
+            auto e = node(ExprKind::Call, from(b), std::move(statics));
+            e->name = n;
+            e->statics = k;
+            e->binders = {f};
+            return e;
           }
           auto a = call_args();
           uint32_t k = static_cast<uint32_t>(statics.size());

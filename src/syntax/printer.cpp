@@ -205,6 +205,13 @@ struct Printer {
           }
           out += ">>";
         }
+        if (!e.binders.empty()) {  // Heptagon's iterator: `map<<n>> f (a)`, `fold<<n>> (+) (a, 0)`
+          const std::string &f = e.binders[0];
+          bool op = !f.empty() && !std::isalpha(static_cast<unsigned char>(f[0])) && f[0] != '_';
+          op |= f == "and" || f == "or" || f == "xor" || f == "mod";
+          // `(*` opens a comment: the product is written `( * )`.
+          out += !op ? " " + f + " " : f == "*" ? " ( * ) " : " (" + f + ") ";
+        }
         out += '(';
         list(e.args, e.statics);
         out += ')';

@@ -254,6 +254,10 @@ ExprPtr expr(Layer layer, int depth) {
         e->statics = static_cast<uint32_t>(st.size());
         for (auto &x : e->args) st.push_back(std::move(x));
         e->args = std::move(st);
+        if (chance(40)) {  // Heptagon's iterator: map<<n>> f (a), fold<<n>> (+) (a, 0)
+          e->name = pick_of<std::string>({"map", "mapi", "fold", "foldi", "mapfold"});
+          e->binders = {chance(60) ? ident() : pick_of<std::string>({"+", "-", "*", "/", "<", "<=", ">", ">=", "<>", "=", "and", "or", "xor", "mod"})};
+        }
       }
       return e;
     }
@@ -630,6 +634,7 @@ void reductions_at(const Expr &root, std::vector<ExprPtr> &out) {
       c->rval = e.rval;
       c->name = e.name;
       c->binders = e.binders;
+      c->statics = e.statics;
       uint32_t h = 0;
       for (auto &a : e.args) {
         c->args.push_back(go(*a));
@@ -649,6 +654,7 @@ void reductions_at(const Expr &root, std::vector<ExprPtr> &out) {
       for (size_t k = first; k < n->args.size(); ++k) {
         auto copy = n->clone();
         copy->args.erase(copy->args.begin() + static_cast<std::ptrdiff_t>(k));
+        if (k < copy->statics && --copy->statics == 0) copy->binders.clear();  // a static argument removed
         Rebuild rb{n, nullptr, &copy};
         out.push_back(rb.go(root));
       }

@@ -10,6 +10,8 @@
 #include "oracle/oracle.hpp"
 #include "oracle/trace_io.hpp"
 #include "sema/frontend.hpp"
+#include "syntax/parser.hpp"
+#include "syntax/printer.hpp"
 
 namespace rml::test {
 
@@ -26,6 +28,21 @@ inline std::string read_source(const std::string &rel) {
   auto t = read_file(std::string(RML_SOURCE_DIR) + "/" + rel, err);
   if (!t) throw std::runtime_error(err);
   return *t;
+}
+
+// The canonical print of a program, and that it parses back to the same AST.
+inline std::string reprint_program(const std::string &text) {
+  SourceFile f("p.lus", text);
+  Diagnostics d;
+  Program p = parse_program(f, d);
+  if (d.has_errors()) return "<error>";
+  std::string out = print_program(p);
+  SourceFile g("q.lus", out);
+  Diagnostics d2;
+  Program q = parse_program(g, d2);
+  EXPECT_FALSE(d2.has_errors()) << out;
+  EXPECT_TRUE(ast_equal(p, q)) << out;
+  return out;
 }
 
 // Runs `main` of `text` on the given input vectors (cells as in traces: values, `_`, `?`)

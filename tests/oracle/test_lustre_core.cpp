@@ -25,21 +25,6 @@ std::string reprint_expr(const std::string &text) {
   return print_expr(*e);
 }
 
-// The canonical print of a program, and that it parses back to the same AST.
-std::string reprint_program(const std::string &text) {
-  SourceFile f("p.lus", text);
-  Diagnostics d;
-  Program p = parse_program(f, d);
-  if (d.has_errors()) return "<error>";
-  std::string out = print_program(p);
-  SourceFile g("q.lus", out);
-  Diagnostics d2;
-  Program q = parse_program(g, d2);
-  EXPECT_FALSE(d2.has_errors()) << out;
-  EXPECT_TRUE(ast_equal(p, q)) << out;
-  return out;
-}
-
 std::vector<std::string> warnings_of(const FrontendResult &r) {
   std::vector<std::string> out;
   for (auto &d : r.diags.all())

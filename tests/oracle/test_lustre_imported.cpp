@@ -22,20 +22,6 @@ using namespace rml::test;
 
 namespace {
 
-std::string reprint_program(const std::string &text) {
-  SourceFile f("p.lus", text);
-  Diagnostics d;
-  Program p = parse_program(f, d);
-  if (d.has_errors()) return "<error>";
-  std::string out = print_program(p);
-  SourceFile g("q.lus", out);
-  Diagnostics d2;
-  Program q = parse_program(g, d2);
-  EXPECT_FALSE(d2.has_errors()) << out;
-  EXPECT_TRUE(ast_equal(p, q)) << out;
-  return out;
-}
-
 check::Report check_report(const std::string &text, const std::string &main) {
   auto fe = check_text(text);
   EXPECT_FALSE(fe->diags.has_errors()) << render_all(fe->diags);
@@ -105,6 +91,13 @@ TEST(LustreImported, FreeConstantsAreNullaryImportedFunctions) {
       EXPECT_FALSE(eq.imported_node);
     }
   EXPECT_EQ(imported, 2);  // one application per use
+  // A local defined by an equation (rml infers it) hides the constant too.
+  auto loc = check_text("const K: int;\nnode main(x: int) -> (y: int)\n  K = x + 1;\n  y = K;\n");
+  ASSERT_FALSE(loc->diags.has_errors()) << diag_text(*loc);
+  core::Program lp = core::elaborate(loc->checked, "main");
+  for (auto &eq : lp.equations) {
+    EXPECT_NE(eq.op, core::ApplyOp::Imported) << eq.lhs;
+  }
   // `other`'s input K hides the constant: no application.
   core::Program other = core::elaborate(r->checked, "other");
   for (auto &eq : other.equations) {

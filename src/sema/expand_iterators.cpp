@@ -1,0 +1,148 @@
+#include "sema/expand_iterators.hpp"
+
+#include <map>
+#include <set>
+
+#include "sema/rewrite.hpp"
+
+namespace rml {
+namespace {
+
+// Past this many elements an iterator is refused: its expansion is n calls (a fold nests
+// them n deep).
+constexpr int64_t kMaxIterations = 4096;
+
+std::optional<Op> operator_of(const std::string &f) {
+  static const std::map<std::string, Op> ops = {
+      {"+", Op::Add}, {"-", Op::Sub}, {"*", Op::Mul}, {"/", Op::Div}, {"<", Op::Lt},   {"<=", Op::Le},  {">", Op::Gt},
+      {">=", Op::Ge}, {"<>", Op::Ne}, {"=", Op::Eq},  {"and", Op::And}, {"or", Op::Or}, {"xor", Op::Xor}, {"mod", Op::Mod}};
+  auto it = ops.find(f);
+  if (it == ops.end()) return std::nullopt;
+  return it->second;
+}
+
+struct IteratorExpander {
+  Diagnostics &diags;
+  std::map<std::string, const ConstDecl *> consts;
+  std::set<std::string> declared;  // names a declaration takes (they hide the Lustre V6 forms)
+  std::set<std::string> hidden;    // the current node's variables (they hide constants)
+
+  // f applied to args (an operator: to its two, checked by expand()).
+  static ExprPtr apply(const std::string &f, std::vector<ExprPtr> args, Span s) {
+    if (auto op = operator_of(f)) return mk_binary(*op, std::move(args.at(0)), std::move(args.at(1)), s);
+    auto c = make_expr(ExprKind::Call, s, std::move(args));
+    c->name = f;
+    return c;
+  }
+  static ExprPtr at(const Expr &a, int64_t i, Span s) {
+    std::vector<ExprPtr> ix;
+    ix.push_back(a.clone());
+    ix.push_back(mk_int(i, s));
+    return make_expr(ExprKind::Index, s, std::move(ix));
+  }
+
+  // The expansion of e if it is an iterator (its arguments already expanded), or null.
+  ExprPtr expand(Expr &e) {
+    if (e.kind != ExprKind::Call) return nullptr;
+    static const std::set<std::string> heptagon = {"map", "mapi", "fold", "foldi", "mapfold"};
+    std::string f, it = e.name;
+    size_t first_arg = e.statics;
+    const Expr *size = nullptr;
+    if (!e.binders.empty()) {  // Heptagon: it<<n>> f (args)
+      if (!heptagon.count(it)) return nullptr;
+      f = e.binders[0];
+      if (e.statics != 1 || it == "mapfold") {
+        diags.error("syntax.unsupported", e.span,
+                    it == "mapfold" ? std::string("Heptagon's 'mapfold' is not read yet (map, mapi, fold and foldi are)")
+                                    : "an iterator over several sizes ('" + it + "<<.., ..>>') is not read yet");
+        return mk_int(0, e.span);
+      }
+      size = e.args[0].get();
+    } else {  // Lustre V6: it<<f, n>>(args)
+      if (!is_lustre_iterator(it) || declared.count(it) || e.statics != 2 || e.args[0]->kind != ExprKind::Var) return nullptr;
+      if (it == "fill" || it == "mapfold") {
+        diags.error("syntax.unsupported", e.span, "Lustre's '" + it + "' is not read yet (map and red are)");
+        return mk_int(0, e.span);
+      }
+      f = e.args[0]->name;
+      size = e.args[1].get();
+    }
+    auto n = static_int(*size, consts, &hidden);
+    if (!n) {
+      diags.error("static.not-static", size->span, "the size of '" + it + "' must be a static int (literals, int constants and + - * div mod of them)");
+      return mk_int(0, e.span);
+    }
+    if (*n < 1 || *n > kMaxIterations) {
+      diags.error("static.eval", size->span, "the size of '" + it + "' is " + std::to_string(*n) + ": it must be between 1 and " +
+                                                 std::to_string(kMaxIterations));
+      return mk_int(0, e.span);
+    }
+    std::vector<const Expr *> arrays;
+    for (size_t k = first_arg; k < e.args.size(); ++k) arrays.push_back(e.args[k].get());
+    const bool folds = it == "fold" || it == "foldi" || it == "red";
+    if (folds && arrays.empty()) {
+      diags.error("arity.args", e.span, "'" + it + "' takes its accumulator's initial value as an argument");
+      return mk_int(0, e.span);
+    }
+    const Span s = e.span;
+    const size_t arity = arrays.size() + (it == "mapi" || it == "foldi" ? 1 : 0);  // what f is applied to
+    if (operator_of(f) && arity != 2) {
+      diags.error("arity.args", s, "the operator '" + f + "' takes 2 arguments, the iterator gives it " + std::to_string(arity));
+      return mk_int(0, s);
+    }
+    if (!folds) {  // map, mapi: an array literal of the applications
+      std::vector<ExprPtr> elems;
+      for (int64_t i = 0; i < *n; ++i) {
+        std::vector<ExprPtr> args;
+        for (auto *a : arrays) args.push_back(at(*a, i, s));
+        if (it == "mapi") args.push_back(mk_int(i, s));
+        elems.push_back(apply(f, std::move(args), s));
+      }
+      return make_expr(ExprKind::Array, s, std::move(elems));
+    }
+    // fold, foldi: the accumulator is the last argument; red: the first.
+    const Expr *init = it == "red" ? arrays.front() : arrays.back();
+    if (it == "red") arrays.erase(arrays.begin());
+    else arrays.pop_back();
+    ExprPtr acc = init->clone();
+    for (int64_t i = 0; i < *n; ++i) {
+      std::vector<ExprPtr> args;
+      if (it == "red") args.push_back(std::move(acc));
+      for (auto *a : arrays) args.push_back(at(*a, i, s));
+      if (it == "foldi") args.push_back(mk_int(i, s));
+      if (it != "red") args.push_back(std::move(acc));
+      acc = apply(f, std::move(args), s);
+    }
+    return acc;
+  }
+
+  void rewrite(ExprPtr &e) {
+    for (auto &a : e->args) rewrite(a);
+    if (auto x = expand(*e)) e = std::move(x);
+    else update_height(*e);
+  }
+};
+
+}  // namespace
+
+bool is_lustre_iterator(const std::string &name) { return name == "map" || name == "red" || name == "fill" || name == "mapfold"; }
+
+void expand_iterators(Program &p, size_t first, Diagnostics &diags) {
+  IteratorExpander x{diags, {}, {}, {}};
+  for (size_t i = 0; i < p.decls.size(); ++i) {
+    if (i >= first) x.declared.insert(decl_name(p.decls[i]));
+    if (auto *c = std::get_if<ConstDecl>(&p.decls[i])) x.consts[c->name] = c;
+  }
+  for (size_t i = first; i < p.decls.size(); ++i) {
+    auto *n = std::get_if<NodeDecl>(&p.decls[i]);
+    if (!n) continue;
+    x.hidden.clear();
+    for (auto *vs : {&n->inputs, &n->outputs, &n->locals})
+      for (auto &v : *vs) x.hidden.insert(v.name);
+    for (auto &eq : n->equations) x.rewrite(eq.rhs);
+    for (auto &a : n->assumptions) x.rewrite(a.cond);
+    for (auto &b : n->resets) x.rewrite(b.cond);
+  }
+}
+
+}  // namespace rml

@@ -1,0 +1,117 @@
+// The array iterators (issue 13, sema/expand_iterators): Heptagon's `map<<n>> f (a)`,
+// `mapi`, `fold`, `foldi` (a node name or an operator in parentheses) and Lustre V6's
+// `map<<f, n>>(a)` and `red<<f, n>>(init, a)`, expanded into array literals, static
+// indices and calls before the arrays are flattened. Chronograms computed by hand, on both
+// solvers; printed back as written; errors located.
+#include <gtest/gtest.h>
+
+#include "checker/checker.hpp"
+#include "oracle_util.hpp"
+#include "test_util.hpp"
+
+using namespace rml;
+using namespace rml::test;
+
+namespace {
+
+const char *kIterated =
+    "const n: int = 3;\n"
+    "node inc(a: int) returns (o: int);\nlet\n  o = a + 1;\ntel\n"
+    "node sum_acc(a, acc: int) returns (o: int);\nlet\n  o = a + acc;\ntel\n"
+    "node idx(a, i: int) returns (o: int);\nlet\n  o = a * 10 + i;\ntel\n"
+    "node idx3(a, i, acc: int) returns (o: int);\nlet\n  o = acc + a * i;\ntel\n"
+    "node integ(x: int) returns (o: int);\nlet\n  o = x + (0 fby o);\ntel\n";
+
+}  // namespace
+
+TEST(LustreIterators, EachIteratorIsItsDefinition) {
+  auto r = run_both(std::string(kIterated) +
+                        "node main(a, b: int^n) returns (m: int^n; s: int^n; f: int; g: int; r: int; v: int^n; mi: int^n; fi: int; "
+                        "t: int^n);\nlet\n"
+                        "  m = map<<n>> inc (map<<n>> inc (a));\n"  // a + 2
+                        "  s = map<<n>> (+) (a, b);\n"               // a + b
+                        "  f = fold<<n>> sum_acc (a, 0);\n"          // a[0] + a[1] + a[2]
+                        "  g = fold<<n>> (+) (b, 100);\n"            // 100 + b[0] + b[1] + b[2]
+                        "  r = red<<sum_acc, n>>(0, a);\n"           // the same as f
+                        "  v = map<<inc, n>>(b);\n"                  // b + 1
+                        "  mi = mapi<<n>> idx (a);\n"                // a[i] * 10 + i
+                        "  fi = foldi<<n>> idx3 (a, 0);\n"           // 0*a[0] + 1*a[1] + 2*a[2]
+                        "  t = map<<n>> integ (a);\n"                // one instance per element: running sums
+                        "tel\n",
+                    "main",
+                    {{"a[0]", {"1", "-4"}}, {"a[1]", {"2", "5"}}, {"a[2]", {"3", "0"}},
+                     {"b[0]", {"10", "1"}}, {"b[1]", {"20", "2"}}, {"b[2]", {"30", "3"}}});
+  expect_solvers_agree(r);
+  expect_stream(r, "m[0]", {"3", "-2"});
+  expect_stream(r, "m[1]", {"4", "7"});
+  expect_stream(r, "m[2]", {"5", "2"});
+  expect_stream(r, "s[0]", {"11", "-3"});
+  expect_stream(r, "s[2]", {"33", "3"});
+  expect_stream(r, "f", {"6", "1"});
+  expect_stream(r, "g", {"160", "106"});
+  expect_stream(r, "r", {"6", "1"});
+  expect_stream(r, "v[1]", {"21", "3"});
+  expect_stream(r, "mi[0]", {"10", "-40"});
+  expect_stream(r, "mi[1]", {"21", "51"});
+  expect_stream(r, "mi[2]", {"32", "2"});
+  expect_stream(r, "fi", {"8", "5"});
+  expect_stream(r, "t[0]", {"1", "-3"});
+  expect_stream(r, "t[1]", {"2", "7"});
+  expect_stream(r, "t[2]", {"3", "3"});
+}
+
+TEST(LustreIterators, PrintedBackAsWritten) {
+  const std::string text = std::string(kIterated) +
+                           "node main(a: int^n) returns (m: int^n; f: int; r: int);\nlet\n"
+                           "  m = map<<n>> (+) (a, mapi<<n>> idx (a));\n  f = fold<<n + 0>> (and) (a > 0 ^ n, true) -> 0;\n"
+                           "  r = red<<sum_acc, n>>(0, a);\ntel\n";
+  std::string out = reprint_program(text);
+  EXPECT_NE(out.find("m = map<<n>> (+) (a, mapi<<n>> idx (a));"), std::string::npos) << out;
+  EXPECT_NE(out.find("fold<<n + 0>> (and) ("), std::string::npos) << out;
+  EXPECT_NE(out.find("r = red<<sum_acc, n>>(0, a);"), std::string::npos) << out;
+}
+
+TEST(LustreIterators, Errors) {
+  const std::string head = kIterated;
+  auto r = check_text(head +
+                      "node main(a: int^n; k: int) returns (o: int^n; p: int; q: int^n; u: int; w: int^n);\nlet\n"
+                      "  o = map<<k>> inc (a);\n"                    // not static
+                      "  p = fold<<n>> sum_acc ();\n"                // no accumulator
+                      "  q = map<<0>> inc (a);\n"                    // size 0
+                      "  u = fold<<n, n>> sum_acc (a, 0);\n"         // several sizes
+                      "  w = map<<n>> (+) (a);\n"                    // an operator takes two
+                      "tel\n");
+  EXPECT_EQ(errors_of(*r), (std::vector<std::string>{"24:12 static.not-static", "25:7 arity.args", "26:12 static.eval",
+                                                     "27:7 syntax.unsupported", "28:7 arity.args"}))
+      << diag_text(*r);
+  auto m = check_text(head + "node main(a: int^n) returns (o: int^n; acc: int);\nlet\n  (o, acc) = mapfold<<n>> inc (a, 0);\ntel\n");
+  EXPECT_EQ(errors_of(*m), (std::vector<std::string>{"24:14 syntax.unsupported"})) << diag_text(*m);
+  auto f = check_text(head + "node main(a: int) returns (o: int^n);\nlet\n  o = fill<<inc, n>>(a);\ntel\n");
+  EXPECT_EQ(errors_of(*f), (std::vector<std::string>{"24:7 syntax.unsupported"})) << diag_text(*f);
+  // Something other than a name or `(op)` after the sizes.
+  auto g = check_text(head + "node main(a: int^n) returns (o: int^n);\nlet\n  o = map<<n>> 3 (a);\ntel\n");
+  EXPECT_EQ(errors_of(*g), (std::vector<std::string>{"24:7 syntax.unsupported"})) << diag_text(*g);
+}
+
+// A node the program calls `map` (without `<<..>>`) is a call, not the iterator.
+TEST(LustreIterators, ANodeNamedMapIsCalled) {
+  auto r = run_both("node map(x: int) returns (y: int);\nlet\n  y = x * 2;\ntel\n"
+                    "node main(x: int) returns (o: int);\nlet\n  o = map(x);\ntel\n",
+                    "main", {{"x", {"4"}}});
+  expect_stream(r, "o", {"8"});
+}
+
+TEST(LustreIterators, CheckerProvesPropertiesOfAFold) {
+  auto fe = check_text(std::string(kIterated) +
+                       "node main(a: int^n) returns (f: int);\nlet\n  f = fold<<n>> (+) (a, 0);\n"
+                       "  check f = a[0] + a[1] + a[2];\n  check f = a[0] + a[1];\ntel\n");
+  ASSERT_FALSE(fe->diags.has_errors()) << diag_text(*fe);
+  core::Program prog = core::elaborate(fe->checked, "main");
+  check::Options o;
+  o.timeout_s = 20;
+  auto rep = check::check_program(fe->checked, prog, o);
+  std::vector<check::Verdict> got;
+  for (auto &p : rep.properties)
+    if (p.kind == "property") got.push_back(p.verdict);
+  EXPECT_EQ(got, (std::vector<check::Verdict>{check::Verdict::Valid, check::Verdict::Falsified}));
+}
