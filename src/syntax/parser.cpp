@@ -1110,6 +1110,16 @@ class Parser {
     e->name = "restart";  // the spelling, for the printer
     return e;
   }
+  // `n<<statics>>(args)` from its arguments' '(': a call whose first arguments are static.
+  ExprPtr static_call(Span b, const std::string &n, std::vector<ExprPtr> statics) {
+    auto a = call_args();
+    uint32_t k = static_cast<uint32_t>(statics.size());
+    for (auto &x : a) statics.push_back(std::move(x));
+    auto e = node(ExprKind::Call, from(b), std::move(statics));
+    e->name = n;
+    e->statics = k;
+    return e;
+  }
   // `(+)` after a Heptagon iterator's sizes, followed by its arguments: the operator's
   // spelling, or null.
   const char *iterated_operator() const {
@@ -1219,22 +1229,11 @@ class Parser {
                            ": a Heptagon iterator applies a node name or an operator in parentheses, then its arguments");
               throw ParseAbort{};
             }
-            auto a = call_args();
-            uint32_t k = static_cast<uint32_t>(statics.size());
-            for (auto &x : a) statics.push_back(std::move(x));
-            auto e = node(ExprKind::Call, from(b), std::move(statics));
-            e->name = n;
-            e->statics = k;
+            auto e = static_call(b, n, std::move(statics));
             e->binders = {f};
             return e;
           }
-          auto a = call_args();
-          uint32_t k = static_cast<uint32_t>(statics.size());
-          for (auto &x : a) statics.push_back(std::move(x));
-          auto e = node(ExprKind::Call, from(b), std::move(statics));
-          e->name = n;
-          e->statics = k;
-          return every_suffix(std::move(e), b);
+          return every_suffix(static_call(b, n, std::move(statics)), b);
         }
         if (at(Tok::LParen) && (merge_operand_ == 0 || adjacent)) {
           auto a = call_args();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/checker.hpp"
 #include "core/normalize.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/trace_io.hpp"
@@ -43,6 +44,16 @@ inline std::string reprint_program(const std::string &text) {
   EXPECT_FALSE(d2.has_errors()) << out;
   EXPECT_TRUE(ast_equal(p, q)) << out;
   return out;
+}
+
+// rml-check's report on `main` of `text` (20 s budget); the text must read without errors.
+inline check::Report check_text_report(const std::string &text, const std::string &main) {
+  auto fe = run_frontend("test.rml", text);
+  EXPECT_FALSE(fe->diags.has_errors()) << render_all(fe->diags);
+  core::Program prog = core::elaborate(fe->checked, main);
+  check::Options o;
+  o.timeout_s = 20;
+  return check::check_program(fe->checked, prog, o);
 }
 
 // Runs `main` of `text` on the given input vectors (cells as in traces: values, `_`, `?`)

@@ -252,14 +252,6 @@ const char *kEnumProgram =
     "  moved = n <> c;\n"
     "tel\n";
 
-check::Report check_text_report(const std::string &text, const std::string &main) {
-  auto fe = check_text(text);
-  EXPECT_FALSE(fe->diags.has_errors()) << render_all(fe->diags);
-  core::Program prog = core::elaborate(fe->checked, main);
-  check::Options o;
-  o.timeout_s = 20;
-  return check::check_program(fe->checked, prog, o);
-}
 check::Verdict property_verdict(const check::Report &r, size_t k) {
   std::vector<const check::PropertyResult *> ps;
   for (auto &p : r.properties)

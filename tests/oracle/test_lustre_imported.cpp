@@ -22,15 +22,6 @@ using namespace rml::test;
 
 namespace {
 
-check::Report check_report(const std::string &text, const std::string &main) {
-  auto fe = check_text(text);
-  EXPECT_FALSE(fe->diags.has_errors()) << render_all(fe->diags);
-  core::Program prog = core::elaborate(fe->checked, main);
-  check::Options o;
-  o.timeout_s = 20;
-  return check::check_program(fe->checked, prog, o);
-}
-
 std::vector<check::Verdict> property_verdicts(const check::Report &r) {
   std::vector<check::Verdict> out;
   for (auto &p : r.properties)
@@ -182,7 +173,7 @@ TEST(LustreImported, TheOracleStopsAtTheFirstNeededValue) {
 // valid); nothing about the function's values is provable (unknown, never falsified: the
 // oracle cannot replay a run through it).
 TEST(LustreImported, TheCheckerReadsImportedFunctionsAsUninterpreted) {
-  auto r = check_report(
+  auto r = check_text_report(
       "type color = enum { Red, Green, Blue };\n"
       "function f(x: int) returns (y: int);\n"
       "imported node g(x: int) returns (y: int);\n"
@@ -223,7 +214,7 @@ TEST(LustreImported, ImportedProofsHoldForEveryBody) {
       "  check p0;\n  check p1;\n  check p2;\n  check p3;\n  check p4;\n"
       "tel\n";
   const std::string imported = "function f(x: int) returns (y: int);\nimported node g(x: int) returns (y: int);\nconst K: int;\n";
-  auto r = check_report(imported + props, "main");
+  auto r = check_text_report(imported + props, "main");
   using V = check::Verdict;
   std::vector<V> verdicts = property_verdicts(r);
   ASSERT_EQ(verdicts, (std::vector<V>{V::Valid, V::Valid, V::Valid, V::Unknown, V::Unknown}));
