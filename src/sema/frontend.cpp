@@ -9,6 +9,7 @@
 
 #include "sema/expand_condact.hpp"
 #include "sema/expand_enum_clocks.hpp"
+#include "sema/expand_at_most_one.hpp"
 #include "sema/expand_imported.hpp"
 #include "sema/expand_iterators.hpp"
 #include "sema/expand_reset_blocks.hpp"
@@ -119,6 +120,7 @@ std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::strin
   if (r->diags.error_count() == before_lowering) expand_aggregates(r->checked.program, r->checked.prelude_decls, r->diags);
   if (r->diags.error_count() > before_lowering) return r;
   expand_condact(r->checked.program, r->checked.prelude_decls);
+  expand_at_most_one(r->checked.program, r->checked.prelude_decls);
   flatten_tuples(r->checked.program, r->checked.prelude_decls);
   check_program(r->checked, r->diags);
   r->checked_ok = !r->diags.has_errors();

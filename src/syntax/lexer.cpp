@@ -69,6 +69,7 @@ const char *tok_name(Tok t) {
     case Tok::Ne: return "'<>'";
     case Tok::Backslash: return "'\\'";
     case Tok::Caret: return "'^'";
+    case Tok::Hash: return "'#'";
     case Tok::Dot: return "'.'";
     case Tok::LBrace: return "'{'";
     case Tok::RBrace: return "'}'";
@@ -260,6 +261,10 @@ struct Lexer {
           case '/': k = Tok::Slash; break;
           case '\\': k = Tok::Backslash; break;
           case '^': k = Tok::Caret; break;
+          case '#':
+            if (peek(1) != '(') goto bad;
+            k = Tok::Hash;
+            break;
           case '.': k = Tok::Dot; break;
           case '{': k = Tok::LBrace; break;
           case '}': k = Tok::RBrace; break;

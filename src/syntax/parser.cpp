@@ -1184,6 +1184,13 @@ class Parser {
       }
       case Tok::KwTrue:
       case Tok::KwFalse: return mk_bool(take().kind == Tok::KwTrue, b);
+      case Tok::Hash: {  // Lustre's `#(a, b, c)`: a call of `#` (sema/expand_at_most_one)
+        take();
+        auto a = call_args();
+        auto e = node(ExprKind::Call, from(b), std::move(a));
+        e->name = "#";
+        return e;
+      }
       case Tok::KwCurrent: {  // a call of a node named `current` (see unary())
         take();
         auto a = call_args();

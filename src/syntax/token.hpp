@@ -18,6 +18,7 @@ enum class Tok : uint8_t {
   // symbols
   LParen, RParen, LBracket, RBracket, Comma, Semi, Colon, Eq, Arrow, FatArrow, Plus, Minus,
   Star, Slash, Lt, Le, Gt, Ge, Ne, Backslash, Caret, Dot,
+  Hash,  // Lustre's `#(a, b, c)` (at most one is true): only before '('
   LBrace, RBrace, Bar,  // `type T = enum { A, B }` and Heptagon's `type T = A | B`
 };
 

@@ -246,10 +246,10 @@ ExprPtr expr(Layer layer, int depth) {
     case Form::Call: {
       static const std::vector<std::string> callees = {
           "f", "g", "zeros", "ones", "real", "int", "max", "min", "sum", "rank", "prod", "iota", "reshape",
-          "relu", "matmul", "exp", "sumOuter", "tr", "transpose", "replicate", "param", "shape", "dense1"};
+          "relu", "matmul", "exp", "sumOuter", "tr", "transpose", "replicate", "param", "shape", "dense1", "#"};
       auto e = node(ExprKind::Call, exprs(layer, d, 0, 3));
       e->name = chance(80) ? pick_of(callees) : ident();
-      if (e->name != "real" && e->name != "int" && chance(15)) {  // static arguments f<<a, b>>(...); not on conversions
+      if (e->name != "real" && e->name != "int" && e->name != "#" && chance(15)) {  // static arguments f<<a, b>>(...); not on conversions
         auto st = exprs(layer, d, 1, 2);
         e->statics = static_cast<uint32_t>(st.size());
         for (auto &x : e->args) st.push_back(std::move(x));

@@ -818,3 +818,20 @@ TEST(LustreCore, EnumeratedClockErrors) {
                       "tel\n");
   EXPECT_EQ(errors_of(*u), (std::vector<std::string>{"5:7 name.unknown", "6:14 type.not-bool"}));
 }
+
+// Lustre V6's `#(a, b, c)`: at most one operand is true (sema/expand_at_most_one).
+TEST(LustreCore, AtMostOneOperator) {
+  const std::string text = "node main(a, b, c: bool) returns (o: bool; p: bool);\nlet\n  o = #(a, b, c);\n  p = #(a, not a);\n"
+                           "  check p;\n  check #(a, b);\ntel\n";
+  auto r = run_both(text, "main", {{"a", {"F", "T", "T", "T", "F"}}, {"b", {"F", "F", "T", "T", "F"}}, {"c", {"F", "F", "F", "T", "T"}}});
+  expect_solvers_agree(r);
+  expect_stream(r, "o", {"T", "T", "F", "F", "T"});
+  expect_stream(r, "p", {"T", "T", "T", "T", "T"});
+  EXPECT_NE(reprint_program(text).find("o = #(a, b, c);"), std::string::npos);
+  auto rep = check_text_report(text, "main");
+  EXPECT_EQ(property_verdict(rep, 0), check::Verdict::Valid);
+  EXPECT_EQ(property_verdict(rep, 1), check::Verdict::Falsified);
+  // `#` only before '(': elsewhere it is still an unexpected character.
+  auto bad = check_text("node main(a: bool) returns (o: bool);\nlet\n  o = # a;\ntel\n");
+  EXPECT_EQ(errors_of(*bad), (std::vector<std::string>{"3:7 lex.char"}));
+}
