@@ -63,6 +63,8 @@ std::vector<ApplyGradient> derive_apply_gradients(const std::vector<ApplyRequest
   std::string wrapper_text;
   for (size_t r = 0; r < requests.size(); ++r) {
     const core::Equation &eq = *requests[r].eq;
+    if (eq.op == core::ApplyOp::Imported)
+      throw AdjointError(eq.span, "adjoint.lowering", "'" + eq.fn + "' is imported (declared without a body): it has no derivative to take");
     ApplyGradient &g = out[r];
     std::map<std::string, std::string> param;
     for (auto &a : eq.args)

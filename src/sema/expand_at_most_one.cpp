@@ -12,17 +12,23 @@ void rewrite(ExprPtr &e) {
     return;
   }
   const Span s = e->span;
-  ExprPtr count;
+  std::vector<ExprPtr> terms;
   for (auto &a : e->args) {
     std::vector<ExprPtr> branch;
     branch.push_back(std::move(a));
     branch.push_back(mk_int(1, s));
     branch.push_back(mk_int(0, s));
-    ExprPtr one = make_expr(ExprKind::If, s, std::move(branch));
-    count = count ? mk_binary(Op::Add, std::move(count), std::move(one), s) : std::move(one);
+    terms.push_back(make_expr(ExprKind::If, s, std::move(branch)));
   }
-  if (!count) count = mk_int(0, s);  // `#()`: no operand is true
-  e = mk_binary(Op::Le, std::move(count), mk_int(1, s), s);
+  if (terms.empty()) terms.push_back(mk_int(0, s));  // `#()`: no operand is true
+  // Summed pairwise, so that many operands nest log2(n) deep, not n.
+  while (terms.size() > 1) {
+    std::vector<ExprPtr> next;
+    for (size_t k = 0; k + 1 < terms.size(); k += 2) next.push_back(mk_binary(Op::Add, std::move(terms[k]), std::move(terms[k + 1]), s));
+    if (terms.size() % 2) next.push_back(std::move(terms.back()));
+    terms = std::move(next);
+  }
+  e = mk_binary(Op::Le, std::move(terms[0]), mk_int(1, s), s);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Lustre V6's `#(e1, .., en)`, "at most one of the ei is true" (Lustre V6 manual, the
 // n-ary boolean operators), rewritten before type checking (issue 13) into
 //
-//   (if e1 then 1 else 0) + .. + (if en then 1 else 0) <= 1
+//   (if e1 then 1 else 0) + .. + (if en then 1 else 0) <= 1   (the sum paired, log2(n) deep)
 //
 // which the oracle and rml-check read exactly (ints). `rml fmt` prints `#(..)` as written.
 // A user declaration cannot be named `#`, so every call of `#` is the operator.

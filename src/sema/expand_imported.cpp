@@ -61,7 +61,6 @@ void expand_imported(Program &p, size_t first, Diagnostics &diags) {
     n.is_function = true;
     n.lustre_style = true;
     n.imported = true;
-    n.free_const = true;
     VarDecl out;
     out.name = c->name;
     out.span = c->name_span;

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "sema/rewrite.hpp"
+#include "syntax/parser.hpp"
 
 namespace rml {
 namespace {
@@ -112,6 +113,14 @@ struct IteratorExpander {
       if (it == "foldi") args.push_back(mk_int(i, s));
       if (it != "red") args.push_back(std::move(acc));
       acc = apply(f, std::move(args), s);
+    }
+    // The parser bounds an expression's height (the passes after it recurse on it); a fold
+    // nests its n applications, so it keeps to the same bound.
+    if (acc->height > kMaxExprHeight) {
+      diags.error("static.eval", size->span, "'" + it + "<<" + std::to_string(*n) + ">>' nests " + std::to_string(*n) +
+                                                 " applications: its expression is higher than " + std::to_string(kMaxExprHeight) +
+                                                 " (fold at most about " + std::to_string(kMaxExprHeight - 8) + " elements at once)");
+      return mk_int(0, s);
     }
     return acc;
   }

@@ -13,7 +13,9 @@
 // (Heptagon manual §"iterators"; Lustre V6 manual §"array iterators".) An argument that is
 // an expression is repeated at each index: a node is deterministic, so its copies compute
 // the same values. `fill`, `mapfold` and Heptagon's multi-size forms are refused
-// (syntax.unsupported), as is a Lustre V6 form whose name a declaration of the program takes.
+// (syntax.unsupported), as is a Lustre V6 form whose name a declaration of the program takes;
+// a fold whose nested applications would pass the parser's expression height (512) is
+// refused (static.eval).
 #pragma once
 #include "syntax/ast.hpp"
 #include "syntax/diag.hpp"

@@ -1,5 +1,6 @@
 #include "syntax/ast.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace rml {
@@ -108,7 +109,6 @@ Decl clone_decl(const Decl &d) {
     m.fun_keyword = n->fun_keyword;
     m.imported = n->imported;
     m.import_keyword = n->import_keyword;
-    m.free_const = n->free_const;
     for (auto &v : n->inputs) m.inputs.push_back(v.clone());
     for (auto &v : n->statics) m.statics.push_back(v.clone());
     for (auto &v : n->outputs) m.outputs.push_back(v.clone());
@@ -273,12 +273,14 @@ ExprPtr mk_var(std::string n, Span s) { auto e = std::make_unique<Expr>(ExprKind
 ExprPtr mk_unary(Op op, ExprPtr a, Span s) {
   auto e = std::make_unique<Expr>(ExprKind::Unary, s);
   e->op = op;
+  e->height = a->height + 1;  // the parser's bound reads heights (Expr::height)
   e->args.push_back(std::move(a));
   return e;
 }
 ExprPtr mk_binary(Op op, ExprPtr a, ExprPtr b, Span s) {
   auto e = std::make_unique<Expr>(ExprKind::Binary, s);
   e->op = op;
+  e->height = std::max(a->height, b->height) + 1;
   e->args.push_back(std::move(a));
   e->args.push_back(std::move(b));
   return e;

@@ -175,11 +175,10 @@ struct NodeDecl {
   // An imported node or function: declared without a body (Lustre V6's `extern`/`unsafe`,
   // Kind 2's `imported`, Heptagon's `val`, or JKind's header alone). Its outputs are the
   // values of an outside function of its inputs (grammar.md §2, semantics.md §2.7): the
-  // checker leaves them free, the oracle cannot run it. `free_const`: Lustre's free
-  // constant `const c: t;`, read as the nullary imported function `c` (sema/expand_imported).
+  // checker leaves them free, the oracle cannot run it. Lustre's free constant `const c: t;`
+  // becomes the nullary imported function `c` in the checked copy (sema/expand_imported).
   bool imported = false;
   std::string import_keyword;  // as written: "", "imported", "extern", "unsafe extern", "val" (printing only)
-  bool free_const = false;
   std::vector<VarDecl> inputs, outputs, locals;
   std::vector<VarDecl> statics;  // Lustre V6 / Heptagon `node f<<const n: int>>(...)`: instantiated
                                  // per static argument before type checking (sema/instantiate_statics)

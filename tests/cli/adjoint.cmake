@@ -73,3 +73,9 @@ expect_exit(2 ${RML} adjoint ${WORK}/clocked.rml)
 expect_text(ERR "clocked.rml:1:6: error\\[adjoint.interface-clock\\]: 'x' is a real input on a sampled clock")
 expect_exit(2 ${RML} adjoint ${SRC}/reference/paper/fig03_gradient_descent.rml --node app -o ${WORK}/no/such/dir/out.rml)
 expect_text(ERR "cannot write")
+# An imported function (no body) has no derivative: a located refusal (2), not rml's own
+# internal error (it once wrote a wrapper fun calling the node and failed to check it).
+file(WRITE ${WORK}/imported.lus "function f(x: real) returns (y: real);\nnode main(x: real) returns (o: real);\nlet\n  o = f(x) * x;\ntel\n")
+expect_exit(2 ${RML} adjoint ${WORK}/imported.lus --node main)
+expect_text(ERR "imported.lus:4:7: error\\[adjoint.lowering\\]: 'f' is imported")
+expect_no_text(ERR "adjoint.internal")

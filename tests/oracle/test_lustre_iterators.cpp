@@ -88,6 +88,11 @@ TEST(LustreIterators, Errors) {
   EXPECT_EQ(errors_of(*m), (std::vector<std::string>{"24:14 syntax.unsupported"})) << diag_text(*m);
   auto f = check_text(head + "node main(a: int) returns (o: int^n);\nlet\n  o = fill<<inc, n>>(a);\ntel\n");
   EXPECT_EQ(errors_of(*f), (std::vector<std::string>{"24:7 syntax.unsupported"})) << diag_text(*f);
+  // A fold nests its applications: past the parser's height bound it is refused, a map of
+  // the same size is not.
+  auto deep = check_text("node main(a: int^600) returns (f: int; m: int^600);\nlet\n  f = fold<<600>> (+) (a, 0);\n"
+                         "  m = map<<600>> (-) (a, a);\ntel\n");
+  EXPECT_EQ(errors_of(*deep), (std::vector<std::string>{"3:13 static.eval"})) << diag_text(*deep);
   // Something other than a name or `(op)` after the sizes.
   auto g = check_text(head + "node main(a: int^n) returns (o: int^n);\nlet\n  o = map<<n>> 3 (a);\ntel\n");
   EXPECT_EQ(errors_of(*g), (std::vector<std::string>{"24:7 syntax.unsupported"})) << diag_text(*g);
