@@ -75,6 +75,7 @@ class Parser {
   bool lex_failed_ = false;
   size_t pos_ = 0;
   int depth_ = 0;
+  bool lustre_when_ = false;  // in a Lustre node's body: Lustre's precedence of `when` (sampled())
   int merge_operand_ = 0;  // > 0 while parsing the operands of `merge c a b`
 
   // ---- token helpers ----
@@ -253,6 +254,13 @@ class Parser {
       }
       return n;
     }
+    // Lustre's precedence of `when` in a Lustre node's body (sampled()).
+    struct LustreWhen {
+      bool &flag;
+      bool kept;
+      ~LustreWhen() { flag = kept; }
+    } lustre_when{lustre_when_, lustre_when_};
+    lustre_when_ = n.lustre_style;
     while (accept(Tok::KwVar)) {  // Lustre allows several `var` sections
       do {
         var_decl_group(n.locals);
@@ -810,11 +818,11 @@ class Parser {
     }
   }
   ExprPtr comparison() {
-    auto l = additive();
+    auto l = sampled_sum();
     Op op = cmp_op(cur().kind);
     if (op != Op::None) {
       Span os = take().span;
-      l = binary(op, std::move(l), additive(), os);
+      l = binary(op, std::move(l), sampled_sum(), os);
       if (cmp_op(cur().kind) != Op::None) {
         d_.error("parse.expected", cur().span, "comparison operators do not chain; add parentheses");
         throw ParseAbort{};
@@ -822,6 +830,8 @@ class Parser {
     }
     return l;
   }
+  // A sum, sampled by `when` in a Lustre node (sampled()).
+  ExprPtr sampled_sum() { return lustre_when_ ? when_suffix(additive()) : additive(); }
   ExprPtr additive() {
     auto l = multiplicative();
     while (at(Tok::Plus) || at(Tok::Minus)) {
@@ -855,8 +865,16 @@ class Parser {
     }
     return l;
   }
+  // rml's `when` binds tighter than the arithmetic operators (the paper's `do * 2.0 * i
+  // when bp` samples i). In a Lustre node (a `returns` header) it binds as Lustre's
+  // compilers read it (Vélus's grammar, Heptagon's precedences; Kind 2 binds it looser
+  // still): looser than `+ - * / mod div`, tighter than the comparisons, so `s - 1 when c`
+  // is `(s - 1) when c` there (grammar.md §5).
   ExprPtr sampled() {
     auto l = prefix();
+    return lustre_when_ ? std::move(l) : when_suffix(std::move(l));
+  }
+  ExprPtr when_suffix(ExprPtr l) {
     while (at(Tok::KwWhen) || at(Tok::KwWhenot)) {
       Span os = cur().span;
       bool pos = take().kind == Tok::KwWhen;
@@ -1216,7 +1234,7 @@ class Parser {
           take();
           take();
           std::vector<ExprPtr> statics;
-          do statics.push_back(additive());  // not a comparison: '>>' closes
+          do statics.push_back(sampled_sum());  // not a comparison: '>>' closes
           while (accept(Tok::Comma));
           if (!at_double(Tok::Gt)) error_expected("'>>' to close the static arguments");
           take();
