@@ -1,6 +1,8 @@
-// The clocks property (semantics.md §10): no error value on inputs present exactly on
-// their clocks. The static clock calculus first, then Z3; silent_clock_cex finds a post on
-// a sampled clock that never ticks again.
+// The clocks property (semantics.md §9.1): on inputs present exactly on their clocks, no
+// error value, and every declared variable present exactly on its declared clock. The
+// static clock calculus first (it unifies the declarations first, so when it succeeds
+// they hold), then Z3; silent_clock_cex finds a post on a sampled clock that never ticks
+// again.
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -8,6 +10,7 @@
 #include <sstream>
 
 #include "checker/engine.hpp"
+#include "oracle/declared_clocks.hpp"
 #include "oracle/trace_io.hpp"
 
 namespace rml::check {
@@ -36,8 +39,35 @@ PropertyResult Checker::check_clocks() {
   for (auto &[cnd, where] : nil_conds)
     r.findings.push_back(Finding{"clock.nil-condition",
                                  "the condition '" + cnd + "' may be the uninitialised first value of a 'pre'", where});
-  // The calculus is incomplete (syntactic clock equality): ask Z3.
-  smt_invariant(r, [](const TransitionSystem::Frame &f) { return f.err; }, "no error value (‖) at any cycle",
+  // The calculus is incomplete (syntactic clock equality): ask Z3, for the error values
+  // and for the declarations (oracle/declared_clocks.hpp says how an instance's base is
+  // read: the presence of its first variable declared without `when`).
+  std::set<std::string> main_inputs;
+  for (auto &v : prog.inputs) main_inputs.insert(v.name);
+  std::map<int, std::string> base_of;
+  for (auto &d : prog.declared)
+    if (d.instance != 0 && d.on.empty()) base_of.emplace(d.instance, d.var);
+  auto breaks_declaration = [&](const TransitionSystem::Frame &f) {
+    z3::expr any = f.err.ctx().bool_val(false);
+    for (auto &d : prog.declared) {
+      if (!f.p.count(d.var) || (d.instance == 0 && main_inputs.count(d.var))) continue;
+      auto rep = base_of.find(d.instance);
+      if (d.instance != 0 && (rep == base_of.end() || !f.p.count(rep->second) || rep->second == d.var)) continue;
+      z3::expr ticks = d.instance == 0 ? main_ticks(f) : f.p.at(rep->second);
+      bool encoded = true;
+      for (auto &[positive, c] : d.on) {
+        if (!f.p.count(c) || !f.v.count(c)) {
+          encoded = false;
+          break;
+        }
+        ticks = ticks && f.p.at(c) && !f.nil.at(c) && (positive ? f.v.at(c) : !f.v.at(c));
+      }
+      if (encoded) any = any || (f.p.at(d.var) != ticks);
+    }
+    return any;
+  };
+  smt_invariant(r, [&](const TransitionSystem::Frame &f) { return f.err || breaks_declaration(f); },
+                "no error value (‖) at any cycle, every declared variable present exactly on its declared clock",
                 [&](const oracle::Result &res, Counterexample &cx) {
                   for (auto &e : res.errors) {
                     cx.what = "error value in '" + e.var + "' at cycle " + std::to_string(e.cycle) + " [" + e.rule + "]: " + e.message;
@@ -46,6 +76,16 @@ PropertyResult Checker::check_clocks() {
                   }
                   if (res.any_error()) {
                     cx.what = "an error value (‖) appears";
+                    return true;
+                  }
+                  for (auto &v : oracle::declared_clock_violations(prog, res)) {
+                    std::string at;
+                    if (v.span.valid()) {
+                      auto [line, col] = v.span.file->line_col(v.span.begin);
+                      at = ", declared at line " + std::to_string(line) + ", column " + std::to_string(col);
+                    }
+                    cx.what = v.message + " [clock.declared" + at + "]";
+                    cx.show.push_back(v.var);
                     return true;
                   }
                   return false;

@@ -130,8 +130,16 @@ struct Solver {
   }
 
   void run() {
-    // Declared clocks first: they are what the programmer wrote.
-    for (auto &dc : p.declared) {
+    // Declared clocks first: they are what the programmer wrote. The main node's before
+    // the instances': its inputs' clocks are what the environment follows (A_P), so
+    // where a call clashes with them, the call is the clash.
+    std::vector<const DeclaredClock *> declared;
+    for (auto &dc : p.declared)
+      if (dc.instance == 0) declared.push_back(&dc);
+    for (auto &dc : p.declared)
+      if (dc.instance != 0) declared.push_back(&dc);
+    for (const DeclaredClock *dcp : declared) {
+      const DeclaredClock &dc = *dcp;
       // Lustre's reading (Lustre V6, Heptagon, Vélus): `x: t when c` is on clock(c) on c,
       // whatever clock c is on; a chain `when c1 when c2` needs c2 on clock(c1) on c1.
       // (It once read `base on c`, which refuted valid programs with `c: bool when b`.)

@@ -15,6 +15,7 @@
 #include "formats/vcd.hpp"
 #include "driver/elaborated.hpp"
 #include "core/normalize.hpp"
+#include "oracle/declared_clocks.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/trace_io.hpp"
 #include "tools/assumptions.hpp"
@@ -193,6 +194,10 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     for (auto &e : res.errors)
       err << (e.span.valid() ? location(e.span) + ": " : std::string()) << "error value at cycle " << e.cycle << " in '"
           << label(e.var) << "' [" << e.rule << "]: " << e.message << "\n";
+    // A declaration the run breaks (Lustre's meaning of `x: t when c`): a clock error of
+    // the program, like an error value, though no cell is ‖ (semantics.md §9.1).
+    auto declared = oracle::declared_clock_violations(prog, res, label);
+    for (auto &v : declared) err << render(Diagnostic{Severity::Error, "clock.declared", v.message, v.span, {}});
     // Unknown cells of the shown variables, as ranges.
     for (auto &v : vars) {
       std::string ranges;
@@ -240,7 +245,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
             << ", but --require-true asks for true\n";
       unknown_required = true;
     }
-    return res.any_error() || (broken && c.strict_assume) || unknown_required ? kFalsified : kOk;
+    return res.any_error() || !declared.empty() || (broken && c.strict_assume) || unknown_required ? kFalsified : kOk;
   } catch (core::ElabError &e) {
     err << (e.span.valid() ? location(e.span) + ": " : std::string("rml: ")) << "error[elab]: " << e.message << "\n";
   } catch (oracle::TraceError &e) {

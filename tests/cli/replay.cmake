@@ -27,6 +27,18 @@ endif()
 replay(${d} 1)
 expect_text(ERR "error value at cycle 0")
 
+# Clocks, a declaration broken without ‖: the replay reports it located (clock.declared)
+# and exits 1 like an error value.
+set(d ${WORK}/declared)
+file(MAKE_DIRECTORY ${d})
+expect_exit_in(${d} 1 ${RMLCHECK} ${SRC}/tests/check/ko/73_declared_output_clock_broken.rml)
+expect_text(OUT "counterexample: 'x' is absent at cycle 0, where its declared clock \\(base\\) ticks \\[clock.declared")
+replay(${d} 1)
+expect_text(ERR "73_declared_output_clock_broken.rml:22:29: error\\[clock.declared\\]: 'x' is absent at cycle 0, where its declared clock \\(base\\) ticks\n 22 \\| node main")
+if(LAST_ERR MATCHES "error value")
+  message(FATAL_ERROR "a declaration broken is not an error value:\n${LAST_ERR}")
+endif()
+
 # A user property: --require-true names the property's variable at the failing cycle.
 set(d ${WORK}/property)
 file(MAKE_DIRECTORY ${d})

@@ -133,14 +133,19 @@ struct ProgGen {
         "node helper(a: real, b: bool) -> (o: real)\n"
         "  t = if b then a else 0.0 fby a;\n"
         "  o = t * 2.0;\n"
-        "node main(x: real, y: int, c: bool) -> (o1: real, o2: bool)\n";
+        "node main(x: real, y: int, c: bool) -> (o1: real, o2: bool";
+    // An output on a sampled clock, declared so (an undeclared output is on the base clock,
+    // and rml-check's clocks property holds it to that): the shape whose absent cells
+    // every back end must print as the oracle does.
+    bool sampled_o2 = !well_clocked && *rc::gen::inRange(0, 3) == 0;
+    s += sampled_o2 ? " when c)\n" : ")\n";
     for (int j = 0; j < locals; ++j) s += "  v" + std::to_string(j) + " = " + expr(local_ty[j], 3, j) + ";\n";
     s += "  o1 = " + expr(Ty::Real, 2, locals);
     if (resets)  // one restarted instance in every program, whose output o1 reads
       s += " + helper(" + expr(Ty::Real, 1, locals) + ", " + expr(Ty::Bool, 1, locals) + ") every " +
            var_of(Ty::Bool, locals);
     s += ";\n";
-    s += "  o2 = " + expr(Ty::Bool, 2, locals) + ";\n";
+    s += "  o2 = " + (sampled_o2 ? "(" + expr(Ty::Bool, 2, locals) + ") when c" : expr(Ty::Bool, 2, locals)) + ";\n";
     return s;
   }
 };
