@@ -1,7 +1,8 @@
 // The array iterators (issue 13, sema/expand_iterators): Heptagon's `map<<n>> f (a)`,
-// `mapi`, `fold`, `foldi` (a node name or an operator in parentheses) and Lustre V6's
-// `map<<f, n>>(a)` and `red<<f, n>>(init, a)`, expanded into array literals, static
-// indices and calls before the arrays are flattened. Chronograms computed by hand, on both
+// `mapi`, `fold`, `foldi`, `mapfold` (a node name or an operator in parentheses) and
+// Lustre V6's `map<<f, n>>(a)`, `red<<f, n>>(init, a)`, `fill<<f, n>>(init)` and
+// `fillred<<f, n>>(init, a)`, expanded into array literals, static indices, calls and
+// (for the iterators whose f returns a tuple) equations, before the arrays are flattened. Chronograms computed by hand, on both
 // solvers; printed back as written; errors located.
 #include <gtest/gtest.h>
 
@@ -60,6 +61,55 @@ TEST(LustreIterators, EachIteratorIsItsDefinition) {
   expect_stream(r, "t[2]", {"3", "3"});
 }
 
+// f returns the accumulator and values: each application is an equation of its own, and
+// the iterator the tuple of the final accumulator and the arrays. A stateful f has one
+// instance per element, like map's.
+TEST(LustreIterators, FillFillredAndMapfold) {
+  const char *text =
+      "node sum_dup(a, acc: int) returns (o: int; acc_out: int);\nlet\n  acc_out = acc + a;\n  o = acc_out;\ntel\n"
+      "node count(acc: int) returns (acc_out: int; y: int; sq: int);\nlet\n  acc_out = acc + 1;\n  y = acc * 10;\n"
+      "  sq = acc * acc;\ntel\n"
+      "node step(acc, a: int) returns (acc_out: int; y: int);\nlet\n  acc_out = acc + a + (0 fby acc_out);\n  y = acc - a;\ntel\n"
+      "node main(a: int^3; k: int) returns (p: int^3; pa: int; fa: int; f: int^3; g: int^3; ra: int; r: int^3);\nlet\n"
+      "  (p, pa) = mapfold<<3>> sum_dup (a, 10);\n"  // prefix sums from 10
+      "  (fa, f, g) = fill<<count, 3>>(k);\n"        // k, k+1, k+2 times 10 and squared
+      "  (ra, r) = fillred<<step, 3>>(0, a);\n"       // stateful: each element keeps its own fby
+      "tel\n";
+  auto r = run_both(text, "main", {{"a[0]", {"1", "2"}}, {"a[1]", {"2", "0"}}, {"a[2]", {"3", "-1"}}, {"k", {"4", "-1"}}});
+  expect_solvers_agree(r);
+  expect_stream(r, "p[0]", {"11", "12"});
+  expect_stream(r, "p[1]", {"13", "12"});
+  expect_stream(r, "p[2]", {"16", "11"});
+  expect_stream(r, "pa", {"16", "11"});
+  expect_stream(r, "fa", {"7", "2"});
+  expect_stream(r, "f[0]", {"40", "-10"});
+  expect_stream(r, "f[1]", {"50", "0"});
+  expect_stream(r, "f[2]", {"60", "10"});
+  expect_stream(r, "g[0]", {"16", "1"});
+  expect_stream(r, "g[2]", {"36", "1"});
+  // fillred: acc(k+1) = acc(k) + a[k] + (that element's acc_out one cycle before), y(k) = acc(k) - a[k].
+  // Cycle 0: acc 0 -> 1 -> 3 -> 6, y = -1, -1, 0. Cycle 1 (memories 1, 3, 6):
+  // acc 0 -> 0+2+1 = 3 -> 3+0+3 = 6 -> 6-1+6 = 11, y = -2, 3, 7.
+  expect_stream(r, "ra", {"6", "11"});
+  expect_stream(r, "r[0]", {"-1", "-2"});
+  expect_stream(r, "r[1]", {"-1", "3"});
+  expect_stream(r, "r[2]", {"0", "7"});
+  // Printed as written.
+  std::string out = reprint_program(text);
+  EXPECT_NE(out.find("p, pa = mapfold<<3>> sum_dup (a, 10);"), std::string::npos) << out;
+  EXPECT_NE(out.find("fa, f, g = fill<<count, 3>>(k);"), std::string::npos) << out;
+  EXPECT_NE(out.find("ra, r = fillred<<step, 3>>(0, a);"), std::string::npos) << out;
+  // rml-check proves what the expansion means.
+  check::Report rep = check_text_report(std::string(text).replace(std::string(text).rfind("tel"), 3,
+                                                                  "  check pa = 10 + a[0] + a[1] + a[2];\n  check f[2] = (k + 2) * 10;\n"
+                                                                  "  check fa = k + 4;\ntel"),
+                                        "main");
+  std::vector<check::Verdict> got;
+  for (auto &p : rep.properties)
+    if (p.kind == "property") got.push_back(p.verdict);
+  EXPECT_EQ(got, (std::vector<check::Verdict>{check::Verdict::Valid, check::Verdict::Valid, check::Verdict::Falsified}));
+}
+
 TEST(LustreIterators, PrintedBackAsWritten) {
   const std::string text = std::string(kIterated) +
                            "node main(a: int^n) returns (m: int^n; f: int; r: int);\nlet\n"
@@ -84,10 +134,17 @@ TEST(LustreIterators, Errors) {
   EXPECT_EQ(errors_of(*r), (std::vector<std::string>{"24:12 static.not-static", "25:7 arity.args", "26:12 static.eval",
                                                      "27:7 syntax.unsupported", "28:7 arity.args"}))
       << diag_text(*r);
+  // fill, fillred and mapfold apply a node that returns the accumulator and values.
   auto m = check_text(head + "node main(a: int^n) returns (o: int^n; acc: int);\nlet\n  (o, acc) = mapfold<<n>> inc (a, 0);\ntel\n");
-  EXPECT_EQ(errors_of(*m), (std::vector<std::string>{"24:14 syntax.unsupported"})) << diag_text(*m);
+  EXPECT_EQ(errors_of(*m), (std::vector<std::string>{"24:14 type.mismatch"})) << diag_text(*m);
   auto f = check_text(head + "node main(a: int) returns (o: int^n);\nlet\n  o = fill<<inc, n>>(a);\ntel\n");
-  EXPECT_EQ(errors_of(*f), (std::vector<std::string>{"24:7 syntax.unsupported"})) << diag_text(*f);
+  EXPECT_EQ(errors_of(*f), (std::vector<std::string>{"24:7 type.mismatch"})) << diag_text(*f);
+  auto op = check_text(head + "node main(a: int^n) returns (o: int^n; acc: int);\nlet\n  (o, acc) = mapfold<<n>> (+) (a, 0);\ntel\n");
+  EXPECT_EQ(errors_of(*op), (std::vector<std::string>{"24:14 type.mismatch"})) << diag_text(*op);
+  auto noinit = check_text(head + "node st(acc: int) returns (a: int; y: int);\nlet\n  a = acc + 1;\n  y = acc;\ntel\n"
+                                  "node main(a: int^n) returns (o: int^n; acc: int);\nlet\n  (acc, o) = fill<<st, n>>(a[0], 1);\n"
+                                  "  (acc, o) = fillred<<st, n>>();\ntel\n");
+  EXPECT_EQ(errors_of(*noinit), (std::vector<std::string>{"29:14 arity.args", "30:14 arity.args"})) << diag_text(*noinit);
   // A fold nests its applications: past the parser's height bound it is refused, a map of
   // the same size is not.
   auto deep = check_text("node main(a: int^600) returns (f: int; m: int^600);\nlet\n  f = fold<<600>> (+) (a, 0);\n"
