@@ -6,9 +6,12 @@
 #include "codegen/emit_cpp.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <set>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "array/eval.hpp"
 #include "codegen/apply_term.hpp"
@@ -37,8 +40,19 @@ const std::set<std::string> kKeywords = {
 
 // A name of the program as a C++ identifier: the printed spelling, with '_' appended when
 // it is a keyword or could meet a name of the generated code (those begin with rml_).
+// Elaborated names may hold what C++ does not: an array's element `a[1]`, a record's field
+// `p.n`, a static instance `scale<<2>>_1_o`, Heptagon's prime `y'`; each such character
+// becomes '_' (the Emitter keeps the result unique).
 std::string ident(const std::string &printed) {
-  std::string s = printed;
+  std::string s;
+  for (size_t i = 0; i < printed.size(); ++i) {
+    char ch = printed[i];
+    if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_') s += ch;
+    else if (ch == '\'') s += "_prime";
+    else if (ch != ']' && ch != '>' && !(ch == '<' && i > 0 && printed[i - 1] == '<') && (s.empty() || s.back() != '_')) s += '_';
+  }
+  while (!s.empty() && s.back() == '_' && printed.back() != '_') s.pop_back();
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "v_" + s;
   if (kKeywords.count(s) || s.rfind("rml_", 0) == 0) s += "_";
   return s;
 }
@@ -288,11 +302,15 @@ struct Emitter {
     for (auto *vars : {&prog.inputs, &prog.outputs, &prog.locals})
       for (auto &v : *vars) var_of[v.name] = &v, type_of[v.name] = &v.type;
     for (auto &eq : prog.equations) type_of[eq.lhs] = &eq.type;
+    cpp_name = cpp_names(p);
   }
 
+  std::unordered_map<std::string, std::string> cpp_name;  // variable -> its C++ identifier
   std::string name(const std::string &var) const {
-    auto it = printed.find(var);
-    return ident(it == printed.end() ? var : it->second);
+    auto it = cpp_name.find(var);
+    if (it != cpp_name.end()) return it->second;
+    auto p = printed.find(var);
+    return ident(p == printed.end() ? var : p->second);
   }
   std::string label(const std::string &var) const {  // as rml run names the column
     auto it = printed.find(var);
@@ -875,6 +893,25 @@ enum class Status : uint8_t {
 }  // namespace
 
 std::string class_name(const std::string &main) { return ident(main); }
+
+std::unordered_map<std::string, std::string> cpp_names(const core::Program &p) {
+  // `a[1]` and a variable `a_1` both become a_1 by ident(): the later one gets a suffix.
+  auto printed = core::printed_names(p);
+  std::unordered_map<std::string, std::string> out;
+  std::unordered_set<std::string> taken;
+  auto give = [&](const std::string &var) {
+    if (out.count(var)) return;
+    auto it = printed.find(var);
+    std::string base = ident(it == printed.end() ? var : it->second), n = base;
+    for (int k = 2; taken.count(n); ++k) n = base + "_" + std::to_string(k);
+    taken.insert(n);
+    out.emplace(var, n);
+  };
+  for (auto *vars : {&p.inputs, &p.outputs, &p.locals})
+    for (auto &v : *vars) give(v.name);
+  for (auto &eq : p.equations) give(eq.lhs);
+  return out;
+}
 
 std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clocks &clocks, const stream::Plan &plan,
                                     const std::string &source, const std::string &ns, int64_t horizon, const CheckedProgram *cp) {

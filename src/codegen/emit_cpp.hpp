@@ -10,6 +10,7 @@
 #pragma once
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -50,5 +51,11 @@ std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clock
 
 // The C++ name of the step class of `main` (its name, made an identifier that is no keyword).
 std::string class_name(const std::string &main);
+
+// The C++ identifier of every variable of p (Inputs', Outputs' and locals' names): its
+// printed name with what C++ does not allow in a name made '_' (`a[1]` a_1, `p.n` p_n,
+// `f<<2>>_1_o` f_2_1_o), a keyword or an rml_ prefix given a trailing '_', and a suffix
+// `_2`, `_3` .. where two names meet (in the order of the interface, then the equations).
+std::unordered_map<std::string, std::string> cpp_names(const core::Program &p);
 
 }  // namespace rml::codegen

@@ -46,11 +46,8 @@ struct Case {
 
 // The C++ member names of the outputs (core::printed_names, as the generated class spells them).
 void name_outputs(Case &c) {
-  auto printed = core::printed_names(c.p.prog);
-  for (auto &v : c.p.prog.outputs) {
-    std::string n = printed.count(v.name) ? printed.at(v.name) : v.name;
-    c.names[v.name] = codegen::class_name(n);  // the same identifier rule as the class's
-  }
+  auto names = codegen::cpp_names(c.p.prog);  // the class's own identifiers
+  for (auto &v : c.p.prog.outputs) c.names[v.name] = names.at(v.name);
 }
 
 // A trace of ProgGen's main(x: real, y: int, c: bool): on the base clock, every input is
