@@ -20,9 +20,11 @@ bool gen_options(const std::vector<std::string> &without, const std::string &dia
     }
     *flag = false;
   }
-  if (dialect == "lustre") o = o.for_lustre();
-  else if (dialect != "rml") {
-    error = "--dialect: expected rml or lustre, got '" + dialect + "'";
+  if (dialect == "lustre" || dialect == "lustre-v6") {
+    o = o.for_lustre();
+    o.lustre_types = dialect == "lustre-v6";
+  } else if (dialect != "rml") {
+    error = "--dialect: expected rml, lustre or lustre-v6, got '" + dialect + "'";
     return false;
   }
   if (o.size < 1 || o.size > 200 || o.depth < 0 || o.depth > 8 || o.cycles < 1 || o.cycles > 100000) {

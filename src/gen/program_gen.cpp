@@ -1,5 +1,6 @@
 #include "gen/program_gen.hpp"
 
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -42,9 +43,10 @@ std::string quarters(int q) {
 struct E;
 using EP = std::shared_ptr<const E>;
 struct E {
-  enum K { Lit, Var, Neg, Not, Bin, If, Fby, ArrowPre, When, Merge, Post, Call, Index, Tensor } k;
+  enum K { Lit, Var, Neg, Not, Bin, If, Fby, ArrowPre, When, Merge, Post, Call, Index, Tensor, MergeEnum, Record } k;
   std::string s;       // literal text, variable, operator, called node or fun; When/Merge: the clock
-                       // variable; Index: the index
+                       // variable (When: `Lo(m)` for an enumeration's clock); Index: the index;
+                       // MergeEnum: the enumeration variable; Record: the record type
 
   bool positive = true;  // When
   std::string every;   // Call: the reset condition ("" none)
@@ -74,6 +76,9 @@ std::string print(const E &e, Dialect d) {
       for (size_t i = 0; i < e.a.size(); ++i) t += (i ? ", " : "") + p(i);
       return t + "]";
     }
+    case E::MergeEnum:  // Lustre V6 only: over the enumeration `mode`
+      return "(merge " + e.s + " (Lo -> " + p(0) + ") (Mid -> " + p(1) + ") (Hi -> " + p(2) + "))";
+    case E::Record: return e.s + " { n = " + p(0) + "; b = " + p(1) + " }";
     case E::Call: {
       std::string call = e.s + "(";
       for (size_t i = 0; i < e.a.size(); ++i) call += (i ? ", " : "") + p(i);
@@ -189,6 +194,11 @@ class Generator {
   // h0 (real[n], real[n]) : real.
   EP fun_body_[2];
   std::set<std::string> shapes_;  // GeneratedProgram::shapes
+  // Lustre V6 constructs (GenOptions::lustre_types): what the program declares for them.
+  bool uses_k_ = false, uses_r_ = false, uses_mode_ = false, uses_pair_ = false, uses_scale_ = false;
+  Ty pair_ty_ = Ty::Int;                             // the type of pair's field n
+  bool uses_plus_[3] = {false, false, false};        // plus_r, plus_i, plus_b (red's node)
+  std::map<std::string, std::string> declared_type_;  // locals whose type is not a Ty: "int^3", "mode", "pair"
 
   // Records a shape drawn, as "tensor <what>" when it carries a tensor.
   void shape(Ty t, const std::string &what) { shapes_.insert(t == Ty::Vec ? "tensor " + what : what); }
@@ -206,6 +216,11 @@ class Generator {
     return w;
   }
   EP lit(Ty t) {
+    if (o_.lustre_types && (t == Ty::Int || t == Ty::Real) && r_.coin(12)) {  // a global constant
+      (t == Ty::Int ? uses_k_ : uses_r_) = true;
+      shapes_.insert("lustre constant");
+      return var(t == Ty::Int ? "K" : "R");
+    }
     switch (t) {
       case Ty::Real: {
         int q = r_.range(-16, 16);  // quarters in [-4, 4]
@@ -268,6 +283,16 @@ class Generator {
         if (k == 0) return mk(E::Not, "", {sub(t)});
         if (k == 1) return mk(E::Bin, r_.coin() ? "and" : "or", {sub(t), sub(t)});
         if (k == 2 && o_.dialect == Dialect::Rml) return mk(E::Bin, "xor", {sub(t), sub(t)});
+        if (k == 2 && o_.lustre_types) {
+          if (r_.coin()) {
+            shapes_.insert("lustre implication");
+            return mk(E::Bin, "=>", {sub(t), sub(t)});
+          }
+          shapes_.insert("lustre at most one");
+          std::vector<EP> ops{sub(t), sub(t)};
+          if (r_.coin()) ops.push_back(sub(t));
+          return mk(E::Call, "#", ops);
+        }
         Ty u = numeric();
         static const char *cmp[] = {"<", "<=", ">", ">=", "=", "<>"};
         const char *c = u == Ty::Bool ? (r_.coin() ? "=" : "<>") : cmp[r_.range(0, 5)];
@@ -373,7 +398,83 @@ class Generator {
       case 8:
         if (tensors_ && t == Ty::Real) return reduction(depth, s);
         break;
+      case 9:
+        if (o_.lustre_types && t != Ty::Vec) return lustre_construct(t, depth, s);
+        break;
       default: break;
+    }
+    return op(t, depth, s);
+  }
+  // One of the Lustre V6 constructs rml elaborates away, of type t (a scalar): a merge
+  // over the enumeration's clocks, an array and a read of it (an index or an iterator), a
+  // record's field, a node with a static parameter, a restarted instance.
+  EP lustre_construct(Ty t, int depth, const Scope &s) {
+    auto sub = [&](Ty u) { return expr(u, depth - 1, s); };
+    std::string k = std::to_string(blocks_++);
+    switch (r_.range(0, 4)) {
+      case 0: {  // m = if .. then Lo else if .. then Mid else Hi; merge m (Lo -> e when Lo(m)) ..
+        uses_mode_ = true;
+        shapes_.insert("lustre enumeration clock");
+        std::string m = "m" + k;
+        locals_.push_back({m, Ty::Int, mk(E::If, "", {sub(Ty::Bool), var("Lo"), mk(E::If, "", {sub(Ty::Bool), var("Mid"), var("Hi")})}), ""});
+        declared_type_[m] = "mode";
+        std::vector<EP> branches;
+        for (const char *c : {"Lo", "Mid", "Hi"}) {
+          EP b = when(expr(t, 1, s), std::string(c) + "(" + m + ")", true);
+          if (r_.coin(30)) {  // state on the value's clock
+            b = mk(E::ArrowPre, "", {lit(t), b});
+            shapes_.insert("lustre state on an enumeration clock");
+          }
+          branches.push_back(b);
+        }
+        return mk(E::MergeEnum, m, branches);
+      }
+      case 1: {  // a = [e, e, e] or e ^ 3, read by an index or an iterator
+        if (t == Ty::Vec) break;
+        shapes_.insert("lustre array");
+        std::string a = "a" + k;
+        EP init = r_.coin(70) ? mk(E::Tensor, "", {sub(t), sub(t), sub(t)}) : mk(E::Bin, "^", {sub(t), mk(E::Lit, "3")});
+        locals_.push_back({a, t, init, ""});
+        declared_type_[a] = std::string(type_name(t)) + "^3";
+        switch (r_.range(0, 3)) {
+          case 0: return mk(E::Index, std::to_string(r_.range(0, 2)), {var(a)});
+          case 1: {
+            shapes_.insert("lustre iterator");
+            int ti = t == Ty::Real ? 0 : t == Ty::Int ? 1 : 2;
+            uses_plus_[ti] = true;
+            static const char *plus[] = {"plus_r", "plus_i", "plus_b"};
+            return mk(E::Call, std::string("red<<") + plus[ti] + ", 3>>", {lit(t), var(a)});
+          }
+          case 2:
+            shapes_.insert("lustre iterator");
+            return mk(E::Call, std::string("fold<<3>> ") + (t == Ty::Bool ? "(or) " : "(+) "), {var(a), lit(t)});
+          default:
+            shapes_.insert("lustre iterator");
+            return mk(E::Index, std::to_string(r_.range(0, 2)),
+                      {mk(E::Call, std::string("map<<3>> ") + (t == Ty::Bool ? "(and) " : "(-) "), {var(a), var(a)})});
+        }
+      }
+      case 2: {  // p = pair { n = e; b = e }; p.n, p.b
+        if (t != Ty::Bool && t != numeric()) break;
+        if (uses_pair_ && t != Ty::Bool && t != pair_ty_) break;
+        if (!uses_pair_) pair_ty_ = t == Ty::Bool ? numeric() : t;
+        if (pair_ty_ == Ty::Bool) break;
+        uses_pair_ = true;
+        shapes_.insert("lustre record");
+        std::string p = "p" + k;
+        locals_.push_back({p, Ty::Int, mk(E::Record, "pair", {sub(pair_ty_), sub(Ty::Bool)}), ""});
+        declared_type_[p] = "pair";
+        return var(p + (t == Ty::Bool ? ".b" : ".n"));
+      }
+      case 3:  // scale<<k>>(e): a node with a static parameter
+        if (t != Ty::Int) break;
+        uses_scale_ = true;
+        shapes_.insert("lustre static parameter");
+        return mk(E::Call, "scale<<" + std::to_string(r_.range(1, 3)) + ">>", {sub(Ty::Int)});
+      default:  // (restart acc every c)(e, r)
+        if (!o_.instances) break;
+        shapes_.insert("lustre restart");
+        return mk(E::Call, std::string("(restart ") + helper(t) + " every " + (r_.coin() ? "c" : "d") + ")", {sub(t), sub(Ty::Bool)});
     }
     return op(t, depth, s);
   }
@@ -439,6 +540,17 @@ class Generator {
       return r;
     };
     const std::string vec = type_text(Ty::Vec, n_);
+    if (uses_k_) s << "const K: int = 3;\n\n";
+    if (uses_r_) s << "const R: real = 1.5;\n\n";
+    if (uses_mode_) s << "type mode = enum { Lo, Mid, Hi };\n\n";
+    if (uses_pair_) s << "type pair = struct { n: " << type_name(pair_ty_) << "; b: bool };\n\n";
+    static const char *plus_name[] = {"plus_r", "plus_i", "plus_b"};
+    static const char *plus_type[] = {"real", "int", "bool"};
+    for (int t = 0; t < 3; ++t)
+      if (uses_plus_[t])
+        s << "node " << plus_name[t] << "(acc: " << plus_type[t] << "; x: " << plus_type[t] << ") returns (o: " << plus_type[t]
+          << ");\nlet\n  o = acc " << (t == 2 ? "or" : "+") << " x;\ntel\n\n";
+    if (uses_scale_) s << "node scale<<const k: int>>(a: int) returns (o: int);\nlet\n  o = a * k;\ntel\n\n";
     for (int k = 0; k < 2; ++k)
       if (fun_body_[k])
         s << "fun " << (k == 0 ? "g0" : "h0") << "(a: " << vec << ", b: " << vec << ") : " << (k == 0 ? vec : "real")
@@ -463,7 +575,11 @@ class Generator {
       s << "node main(" << sig(inputs_) << ") returns (" << sig(outs) << ");\n";
       if (!locals_.empty()) {
         s << "var\n";
-        for (auto &l : locals_) s << "  " << l.name << ": " << type_text(l.type, n_) << (l.clock.empty() ? "" : " " + l.clock) << ";\n";
+        for (auto &l : locals_) {
+          auto d = declared_type_.find(l.name);
+          s << "  " << l.name << ": " << (d != declared_type_.end() ? d->second : type_text(l.type, n_))
+            << (l.clock.empty() ? "" : " " + l.clock) << ";\n";
+        }
       }
       s << "let\n";
     } else {

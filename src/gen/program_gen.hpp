@@ -26,6 +26,12 @@ namespace rml::gen {
 //   Lustre: Lustre V6 / Heptagon-compatible text (`returns`, `var` with clocks,
 //           `let ... tel`, `->`/`pre` for fby, `merge c (true -> a) (false -> b)`); only
 //           for programs without post, resets, funs and tensors (GenOptions::for_lustre()).
+//           With `lustre_types` (rml gen --dialect lustre-v6), also the Lustre V6 constructs
+//           rml elaborates away (issue 13): constants, an enumeration and its clocks
+//           (`when Lo(m)`, `merge m (Lo -> ..) ..`), a record, arrays `T^3` with literals,
+//           `e ^ 3`, static indices and the iterators (`red<<f, 3>>`, `fold<<3>> (+)`,
+//           `map<<3>> (+)`), a node with a static parameter, `(restart f every c)(..)`,
+//           `=>` and `#(..)`: text for back ends that read Lustre V6 or Heptagon.
 enum class Dialect { Rml, Lustre };
 
 struct GenOptions {
@@ -44,6 +50,7 @@ struct GenOptions {
                              // into reals (rml only; needs reals)
   bool reals = true, ints = true;  // the element types besides bool
   Dialect dialect = Dialect::Rml;
+  bool lustre_types = false;  // Lustre dialect only: the Lustre V6 constructs above
 
   // The options with what the Lustre dialect cannot say turned off.
   GenOptions for_lustre() const;

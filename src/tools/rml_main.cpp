@@ -138,7 +138,8 @@ int main(int argc, char **argv) {
   gn->add_option("--without", gen_without, "features left out: post, arrows, clocks, instances, resets, funs, tensors, reals, ints")
       ->delimiter(',');
   gn->add_option("--dialect", gen_dialect,
-                 "rml (paper syntax, default) or lustre (Lustre V6 / Heptagon text: no post, resets or funs)");
+                 "rml (paper syntax, default), lustre (Lustre V6 / Heptagon text: no post, resets or funs) or lustre-v6 (lustre "
+                 "with constants, an enumeration and its clocks, a record, arrays and iterators, a static parameter, restart, => and #)");
   gn->add_flag("--print", gen.print, "also print each program and its trace");
   rml::add_numeric_option(gn, "--check-timeout", gen.check_timeout_s, &rml::parse_timeout,
                           "seconds for rml-check's proof of each program (default 20)");
@@ -180,7 +181,7 @@ int main(int argc, char **argv) {
   df->add_option("--depth", diff.options.depth, "generated programs: expression depth (default 3)");
   df->add_option("--cycles", diff.options.cycles, "generated traces: cycles (default 20)");
   df->add_option("--without", diff_without, "generated programs: features left out (as rml gen)")->delimiter(',');
-  df->add_option("--dialect", diff_dialect, "the text the back end reads: rml (default) or lustre");
+  df->add_option("--dialect", diff_dialect, "the text the back end reads: rml (default), lustre or lustre-v6 (as rml gen)");
   df->add_option("--ulps", diff.tolerance.ulps, "reals: equal within this many representable doubles (default 4)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 52));
   rml::add_numeric_option(df, "--rel-tol", diff.tolerance.rel, &rml::parse_rel_tol,

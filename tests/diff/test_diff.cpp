@@ -141,8 +141,12 @@ RC_GTEST_PROP(Generator, DrawsAreAcceptedByRmlCheck, ()) {
   if (!std::getenv("RML_ALL_CASES") && seed % 20 >= 8) RC_SUCCEED("sampled out in CI (RML_ALL_CASES=1 checks every draw)");
   gen::GenOptions o;
   o.size = *rc::gen::inRange(1, 9);
-  if (*rc::gen::arbitrary<bool>()) o = o.for_lustre();
+  if (*rc::gen::arbitrary<bool>()) {
+    o = o.for_lustre();
+    o.lustre_types = *rc::gen::arbitrary<bool>();  // rml gen --dialect lustre-v6
+  }
   auto p = gen::generate_program(seed, o);
+  RC_TAG(o.lustre_types ? "lustre-v6" : o.dialect == gen::Dialect::Lustre ? "lustre" : "rml");
   Acceptance a = accept("<gen>", p.text, p.main, 20);
   RC_TAG(a.accepted ? "accepted" : "unknown");
   RC_TAG(p.text.find("real[") != std::string::npos ? "tensors" : "scalars");
@@ -232,6 +236,29 @@ TEST(Generator, ReachesTheHardShapesWithTensors) {
   EXPECT_LT(tensor_programs, 280);
   for (uint64_t s = 0; s < 50; ++s)
     EXPECT_EQ(gen::generate_program(s, o.for_lustre()).text.find('['), std::string::npos);
+}
+
+// rml gen --dialect lustre-v6 reaches each Lustre V6 construct rml elaborates away in 300
+// draws; plain --dialect lustre draws none of them (its text is for back ends that read
+// only the scalar core).
+TEST(Generator, LustreV6DrawsReachEveryConstruct) {
+  gen::GenOptions o = gen::GenOptions{}.for_lustre();
+  o.size = 6;
+  std::set<std::string> seen;
+  for (uint64_t s = 0; s < 300; ++s) {
+    auto plain = gen::generate_program(s, o);
+    for (const char *c : {"type ", "const ", "<<", "restart", "=>", "#("})
+      EXPECT_EQ(plain.text.find(c), std::string::npos) << c << " in\n" << plain.text;
+  }
+  o.lustre_types = true;
+  for (uint64_t s = 0; s < 300; ++s) {
+    auto p = gen::generate_program(s, o);
+    seen.insert(p.shapes.begin(), p.shapes.end());
+  }
+  for (const char *want : {"lustre constant", "lustre implication", "lustre at most one", "lustre enumeration clock",
+                           "lustre state on an enumeration clock", "lustre array", "lustre iterator", "lustre record",
+                           "lustre static parameter", "lustre restart"})
+    EXPECT_TRUE(seen.count(want)) << "never drawn in 300 programs: " << want;
 }
 
 // Writes a generated case to a scratch folder; `rml run` reads files.

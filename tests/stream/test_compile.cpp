@@ -409,6 +409,69 @@ TEST(CompileEqualsOracle, GeneratedTensorAndFunPrograms) {
   EXPECT_TRUE(mutated || test::kSanitized) << "no addition in the first case's functions to mutate";
 }
 
+// Lustre V6 programs (rml gen --dialect lustre-v6: an enumeration and its clocks, records,
+// arrays and iterators, a static parameter, restarts, constants, => and #), elaborated
+// into names C++ does not allow as they are (`a3[1]`, `p2.n`, `scale<<2>>_1_o`): the class
+// equals the oracle. Pinned: a name that meets another once made an identifier (`a[1]`
+// and `a_1`), and the negative control, that program with its addition a subtraction.
+TEST(CompileEqualsOracle, GeneratedLustreV6Programs) {
+  const size_t want = kAllCases ? 60 : test::kSanitized ? 2 : 6;
+  gen::GenOptions o = gen::GenOptions{}.for_lustre();
+  o.lustre_types = true;
+  o.cycles = 12;
+  std::vector<Case> cases;
+  std::map<std::string, size_t> shapes;
+  size_t tried = 0;
+  for (uint64_t k = 0; cases.size() < want && tried < 10 * want; ++k) {
+    o.size = 3 + static_cast<int>(k % 5);
+    gen::GeneratedProgram g = gen::generate_program(gen::program_seed(33, k), o);
+    ++tried;
+    Case c;
+    c.text = g.text;
+    c.p = test::compile_stream(c.text, g.main);
+    check::Options co;
+    co.timeout_s = 5;
+    std::optional<int64_t> H = accepted(c.p.fe->checked, c.p, co);
+    if (!H) continue;
+    c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "gen.lus", "p" + std::to_string(cases.size()), *H, &c.p.fe->checked);
+    name_outputs(c);
+    c.trace = gen::generate_trace(g, k, o.cycles);
+    c.in = oracle::read_trace("gen.csv", c.trace, c.p.prog, 0);
+    for (auto &sh : g.shapes) ++shapes[sh];
+    cases.push_back(std::move(c));
+  }
+  ASSERT_EQ(cases.size(), want) << "too few accepted Lustre V6 programs in " << tried << " tries";
+  const char *names =
+      "type pair = struct { n: int; b: bool };\n"
+      "node scale<<const k: int>>(a: int) returns (o: int);\nlet\n  o = a * k;\ntel\n"
+      "node main(x: int) returns (a: int^2; p: pair; s: int; a_1: int);\nlet\n"
+      "  a = [x, x + 1];\n  p = pair { n = x; b = x > 0 };\n  s = scale<<2>>(x);\n  a_1 = 7;\ntel\n";
+  for (bool mutate : {false, true}) {
+    Case c;
+    c.text = names;
+    c.p = test::compile_stream(c.text, "main");
+    c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "names.lus", "p" + std::to_string(cases.size()), 0, &c.p.fe->checked);
+    if (mutate)
+      for (auto &f : c.files)
+        if (f.path == c.cls + ".cpp" && f.text.find("BinOp::Add") != std::string::npos) f.text.replace(f.text.find("BinOp::Add"), 10, "BinOp::Sub");
+    name_outputs(c);
+    EXPECT_EQ(c.names.at("a[1]"), "a_1");
+    EXPECT_EQ(c.names.at("a_1"), "a_1_2");
+    EXPECT_EQ(c.names.at("p.n"), "p_n");
+    c.in.cycles = 2;
+    for (int x : {3, -1}) c.in.streams["x"].push_back(Cell::of(array::Tensor::integer(x)));
+    cases.push_back(std::move(c));
+  }
+  std::string out = build_and_run(cases, fs::temp_directory_path() / ("rml_compile_lustre_" + std::to_string(::getpid())));
+  for (size_t k = 0; k + 1 < cases.size(); ++k)
+    EXPECT_EQ(compare(cases[k], k, out), "") << cases[k].text << "\ntrace:\n" << cases[k].trace;
+  EXPECT_NE(compare(cases.back(), cases.size() - 1, out), "") << "the negative control was not caught";
+  std::string seen;
+  for (auto &[sh, n] : shapes) seen += " " + sh + ":" + std::to_string(n);
+  std::printf("%zu accepted Lustre V6 programs (of %zu tried) equal the oracle; shapes:%s\n", want, tried, seen.c_str());
+  EXPECT_GT(shapes.size(), 3u);
+}
+
 // Every main node of reference/ that rml-check accepts and rml compile generates (post-free
 // with tensors and funs, or with post on scalars) computes the oracle's outputs on seeded random traces with every input present
 // (a trace its clocks reject, where an input is declared on a sampled clock, is skipped and
