@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "sema/expand_condact.hpp"
+#include "sema/expand_current.hpp"
 #include "sema/expand_enum_clocks.hpp"
 #include "sema/expand_at_most_one.hpp"
 #include "sema/expand_imported.hpp"
@@ -115,6 +116,7 @@ std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::strin
   // errors do.
   size_t before_lowering = r->diags.error_count();
   expand_enum_clocks(r->checked, r->diags);
+  if (r->diags.error_count() == before_lowering) expand_current(r->checked.program, r->checked.prelude_decls, r->diags);
   if (r->diags.error_count() == before_lowering) instantiate_statics(r->checked.program, r->checked.prelude_decls, r->diags);
   if (r->diags.error_count() == before_lowering) expand_iterators(r->checked.program, r->checked.prelude_decls, r->diags);
   if (r->diags.error_count() == before_lowering) expand_aggregates(r->checked.program, r->checked.prelude_decls, r->diags);

@@ -117,10 +117,6 @@ Type TypeChecker::infer_call(const Expr &e, Ctx &ctx, bool allow_tuple) {
              "right side with as many variables, or with one output inside an expression");
     return Type::error();
   }
-  if (it == cp_.sigs.end() && e.name == "current") {
-    d_.error("syntax.unsupported", callee_span(e), "Lustre '" + e.name + "' is not supported by rml; use 'when' and 'merge'");
-    return Type::error();
-  }
   if (it == cp_.sigs.end()) {
     for (auto a = ctx.scopes.rbegin(); a != ctx.scopes.rend(); ++a)
       if (a->count(e.name)) {

@@ -950,12 +950,21 @@ class Parser {
         e->op_span = b;
         return e;
       }
-      case Tok::KwCurrent:
+      case Tok::KwCurrent: {
         // `current(...)` is a call: of the user's node `current` (Vélus's stopwatch declares
-        // one), else refused by the type checker as Lustre's operator.
+        // one), else Lustre's operator (sema/expand_current). `current e`, a prefix operator
+        // like `pre`, is the same call of one operand, and prints as `current(e)`.
         if (peek(1).kind == Tok::LParen) return postfix();
-        d_.error("syntax.unsupported", cur().span, "'current' is not supported by rml; use 'merge'");
-        throw ParseAbort{};
+        Span kw = take().span;
+        DepthGuard g(*this);
+        auto a = prefix();
+        std::vector<ExprPtr> args;
+        args.push_back(std::move(a));
+        auto e = node(ExprKind::Call, from(b), std::move(args));
+        e->name = "current";
+        e->op_span = kw;
+        return e;
+      }
       default: return postfix();
     }
   }

@@ -247,7 +247,7 @@ ExprPtr expr(Layer layer, int depth) {
       static const std::vector<std::string> callees = {
           "f", "g", "zeros", "ones", "real", "int", "max", "min", "sum", "rank", "prod", "iota", "reshape",
           "relu", "matmul", "exp", "sumOuter", "tr", "transpose", "replicate", "param", "shape", "dense1", "#",
-          "map", "red", "fill", "fillred"};  // Lustre V6's iterators with static arguments: map<<f, n>>(a)
+          "map", "red", "fill", "fillred", "current"};  // Lustre V6's iterators with static arguments: map<<f, n>>(a)
       auto e = node(ExprKind::Call, exprs(layer, d, 0, 3));
       e->name = chance(80) ? pick_of(callees) : ident();
       if (e->name != "real" && e->name != "int" && e->name != "#" && chance(15)) {  // static arguments f<<a, b>>(...); not on conversions
