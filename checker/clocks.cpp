@@ -46,14 +46,15 @@ PropertyResult Checker::check_clocks() {
   for (auto &v : prog.inputs) main_inputs.insert(v.name);
   std::map<int, std::string> base_of;
   for (auto &d : prog.declared)
-    if (d.instance != 0 && d.on.empty()) base_of.emplace(d.instance, d.var);
+    if (d.instance != 0 && d.on.empty() && !d.inferred) base_of.emplace(d.instance, d.var);
   auto breaks_declaration = [&](const TransitionSystem::Frame &f) {
     z3::expr any = f.err.ctx().bool_val(false);
     for (auto &d : prog.declared) {
-      if (!f.p.count(d.var) || (d.instance == 0 && main_inputs.count(d.var))) continue;
+      if (d.inferred || !f.p.count(d.var) || (d.instance == 0 && main_inputs.count(d.var))) continue;
       auto rep = base_of.find(d.instance);
-      if (d.instance != 0 && (rep == base_of.end() || !f.p.count(rep->second) || rep->second == d.var)) continue;
-      z3::expr ticks = d.instance == 0 ? main_ticks(f) : f.p.at(rep->second);
+      const bool on_base = d.on.empty();
+      if (on_base && d.instance != 0 && (rep == base_of.end() || !f.p.count(rep->second) || rep->second == d.var)) continue;
+      z3::expr ticks = !on_base ? f.err.ctx().bool_val(true) : d.instance == 0 ? main_ticks(f) : f.p.at(rep->second);
       bool encoded = true;
       for (auto &[positive, c] : d.on) {
         if (!f.p.count(c) || !f.v.count(c)) {

@@ -22,23 +22,23 @@ std::vector<DeclaredClockViolation> declared_clock_violations(const core::Progra
   // `when` (instance 0 has the main node's base instead).
   std::map<int, std::string> base_of;
   for (auto &d : prog.declared)
-    if (d.instance != 0 && d.on.empty() && res.has(d.var)) base_of.emplace(d.instance, d.var);
+    if (d.instance != 0 && d.on.empty() && !d.inferred && res.has(d.var)) base_of.emplace(d.instance, d.var);
   for (auto &d : prog.declared) {
-    if (!res.has(d.var) || (d.instance == 0 && main_inputs.count(d.var))) continue;
+    if (d.inferred || !res.has(d.var) || (d.instance == 0 && main_inputs.count(d.var))) continue;
     auto rep = base_of.find(d.instance);
-    if (d.instance != 0 && rep == base_of.end()) continue;
-    if (rep != base_of.end() && rep->second == d.var) continue;  // its own base
+    const bool on_base = d.on.empty();
+    if (on_base && d.instance != 0 && (rep == base_of.end() || rep->second == d.var)) continue;  // its own base
     bool conds_known = true;
     for (auto &[positive, c] : d.on) conds_known &= res.has(c);
     if (!conds_known) continue;
-    std::string clock = "base";
-    for (auto &[positive, c] : d.on) clock += std::string(positive ? " when " : " when not ") + label(c);
-    if (d.instance != 0) clock += ", where base is the clock of '" + label(rep->second) + "' in the same instance";
+    std::string clock;
+    for (auto &[positive, c] : d.on) clock += std::string(clock.empty() ? "" : " ") + (positive ? "when " : "when not ") + label(c);
+    if (on_base) clock = d.instance == 0 ? "base" : "base, where base is the clock of '" + label(rep->second) + "' in the same instance";
     for (size_t n = 0; n < res.cycles; ++n) {
       Tag xt = res.tag(d.var, n);
       if (unsettled(xt)) continue;
       bool ticks = true, known = true;
-      if (d.instance == 0) {
+      if (on_base && d.instance == 0) {
         bool any = prog.inputs.empty();
         for (auto &v : prog.inputs) {
           Tag t = res.tag(v.name, n);
@@ -46,7 +46,7 @@ std::vector<DeclaredClockViolation> declared_clock_violations(const core::Progra
           any |= present(t);
         }
         ticks = any;
-      } else {
+      } else if (on_base) {
         Tag bt = res.tag(rep->second, n);
         known &= !unsettled(bt);
         ticks = present(bt);

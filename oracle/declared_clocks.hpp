@@ -23,11 +23,14 @@ struct DeclaredClockViolation {
   Span span;            // the declaration
 };
 
-// The first violation of every declaration, in declaration order. The main node's inputs
-// are not checked here: their clocks are the environment's assumption (input.clock). An
-// instance's base clock is the presence of its first variable declared without `when`
-// (the main node's: the cycles where some input is present, or every cycle). Cycles where
-// a cell involved is ⊥ or ‖ are skipped (‖ is reported as an error value already).
+// The first violation of every declaration, in declaration order. `x: t when c1 .. when
+// cm` (Lustre: on clock(c1) on c1 .. on cm) is present exactly where every ck is present
+// with its value; `x: t` exactly where its instance's base clock ticks: the presence of
+// the instance's first variable declared without `when` (the main node's: the cycles
+// where some input is present, or every cycle). Not checked: the main node's inputs
+// (their clocks are the environment's assumption, input.clock) and a Heptagon
+// declaration without a clock (DeclaredClock::inferred). Cycles where a cell involved is
+// ⊥ or ‖ are skipped (‖ is reported as an error value already).
 // `label` spells a variable in the messages (rml run prints the names of rml parse
 // --normalized).
 std::vector<DeclaredClockViolation> declared_clock_violations(

@@ -140,6 +140,7 @@ struct Solver {
       if (dc.instance != 0) declared.push_back(&dc);
     for (const DeclaredClock *dcp : declared) {
       const DeclaredClock &dc = *dcp;
+      if (dc.inferred) continue;  // Heptagon: a declaration without a clock is inferred
       // Lustre's reading (Lustre V6, Heptagon, Vélus): `x: t when c` is on clock(c) on c,
       // whatever clock c is on; a chain `when c1 when c2` needs c2 on clock(c1) on c1.
       // (It once read `base on c`, which refuted valid programs with `c: bool when b`.)

@@ -395,6 +395,11 @@ struct Elaborator {
     return outs;
   }
 
+  static bool heptagon_source(Span s) {
+    const std::string &p = s.valid() ? s.file->path : std::string();
+    return p.size() >= 4 && p.compare(p.size() - 4, 4, ".ept") == 0;
+  }
+
   // Records the clocks the node declares on its interface and locals, in elaborated names.
   void declare_clocks(const Frame &f) {
     auto add = [&](const std::vector<VarDecl> &vs) {
@@ -406,6 +411,7 @@ struct Elaborator {
         dc.var = it->second;
         dc.instance = f.instance;
         dc.span = v.span;
+        dc.inferred = v.clock.empty() && heptagon_source(v.span);
         for (auto &c : v.clock) {
           auto cv = f.rename.find(c.condition());
           if (cv == f.rename.end()) throw ElabError{c.span, "the clock condition '" + c.var + "' is not a variable of this node"};

@@ -93,6 +93,10 @@ struct DeclaredClock {
   int instance = 0;
   std::vector<std::pair<bool, std::string>> on;  // empty: the instance's base clock
   Span span;
+  // Heptagon infers the clock of a declaration written without one (`y: bool` may be on
+  // `. on x`): in a Heptagon source (.ept) such a declaration claims nothing (semantics.md
+  // §9.1). Lustre V6, Vélus and rml read it as the instance's base clock.
+  bool inferred = false;
 };
 
 // `assume always [eventually] var [within N]` of the main node, or `assert var` of the main
