@@ -37,9 +37,7 @@ void expand_at_most_one(Program &p, size_t first) {
   for (size_t i = first; i < p.decls.size(); ++i) {
     auto *n = std::get_if<NodeDecl>(&p.decls[i]);
     if (!n) continue;
-    for (auto &eq : n->equations) rewrite(eq.rhs);
-    for (auto &a : n->assumptions) rewrite(a.cond);
-    for (auto &b : n->resets) rewrite(b.cond);
+    rewrite_node_exprs(*n, rewrite);
   }
 }
 

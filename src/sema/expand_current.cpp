@@ -72,9 +72,7 @@ void expand_current(Program &p, size_t first, Diagnostics &diags) {
     for (auto *vs : {&n->inputs, &n->outputs, &n->locals})
       for (auto &v : *vs)
         if (!v.clock.empty()) x.clock_of[v.name] = &v.clock.back();
-    for (auto &eq : n->equations) x.rewrite(eq.rhs);
-    for (auto &a : n->assumptions) x.rewrite(a.cond);
-    for (auto &b : n->resets) x.rewrite(b.cond);
+    rewrite_node_exprs(*n, [&](ExprPtr &e) { x.rewrite(e); });
     for (auto &eq : x.bound) n->equations.push_back(std::move(eq));
     x.bound.clear();
   }

@@ -193,9 +193,7 @@ void expand_iterators(Program &p, size_t first, Diagnostics &diags) {
     x.hidden.clear();
     for (auto *vs : {&n->inputs, &n->outputs, &n->locals})
       for (auto &v : *vs) x.hidden.insert(v.name);
-    for (auto &eq : n->equations) x.rewrite(eq.rhs);
-    for (auto &a : n->assumptions) x.rewrite(a.cond);
-    for (auto &b : n->resets) x.rewrite(b.cond);
+    rewrite_node_exprs(*n, [&](ExprPtr &e) { x.rewrite(e); });
     for (auto &eq : x.bound) n->equations.push_back(std::move(eq));
     x.bound.clear();
   }

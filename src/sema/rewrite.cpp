@@ -78,4 +78,10 @@ std::optional<int64_t> static_int(const Expr &e, const std::map<std::string, con
   return eval_int(e, consts, hidden, evaluating);
 }
 
+void rewrite_node_exprs(NodeDecl &n, const std::function<void(ExprPtr &)> &f) {
+  for (auto &eq : n.equations) f(eq.rhs);
+  for (auto &a : n.assumptions) f(a.cond);
+  for (auto &b : n.resets) f(b.cond);
+}
+
 }  // namespace rml

@@ -3,6 +3,7 @@
 // heights, and binding an expression to fresh variables by an equation of its own.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -21,6 +22,10 @@ void update_height(Expr &e);
 // Appends the equation `($<prefix>1, .., $<prefix>n) = e;` to out (counter numbers the
 // names; `$` makes them unlike any identifier) and returns the n names as variables.
 std::vector<ExprPtr> bind_fresh(ExprPtr e, size_t n, const char *prefix, int &counter, std::vector<Equation> &out);
+
+// Applies f to every expression of a node's body: its equations' right sides, its
+// assumptions (assert, assume, check) and its reset blocks' conditions.
+void rewrite_node_exprs(NodeDecl &n, const std::function<void(ExprPtr &)> &f);
 
 // A static int of the Lustre passes (array sizes and indices, static arguments): int
 // literals, global int constants (`consts`, unless `hidden` holds the name: a local of the
