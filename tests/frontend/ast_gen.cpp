@@ -250,7 +250,7 @@ ExprPtr expr(Layer layer, int depth) {
           "map", "red", "fill", "fillred", "current"};  // Lustre V6's iterators with static arguments: map<<f, n>>(a)
       auto e = node(ExprKind::Call, exprs(layer, d, 0, 3));
       e->name = chance(80) ? pick_of(callees) : ident();
-      if (e->name != "real" && e->name != "int" && e->name != "#" && chance(15)) {  // static arguments f<<a, b>>(...); not on conversions
+      if (e->name != "real" && e->name != "int" && e->name != "#" && e->name != "current" && chance(15)) {  // static arguments f<<a, b>>(...); not on conversions or keywords
         auto st = exprs(layer, d, 1, 2);
         e->statics = static_cast<uint32_t>(st.size());
         for (auto &x : e->args) st.push_back(std::move(x));
