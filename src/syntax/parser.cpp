@@ -968,8 +968,36 @@ class Parser {
       default: return postfix();
     }
   }
+  // Kind 2's and Vélus's `merge(c; a; b)`: a parenthesis holding `;` at its own depth.
+  bool semicolon_merge_at() const {
+    if (!at(Tok::LParen)) return false;
+    int depth = 0;
+    for (size_t k = 0;; ++k) {
+      Tok t = peek(k).kind;
+      if (t == Tok::Eof) return false;
+      if (t == Tok::LParen || t == Tok::LBracket || t == Tok::LBrace) ++depth;
+      else if (t == Tok::RParen || t == Tok::RBracket || t == Tok::RBrace) {
+        if (--depth == 0) return false;
+      } else if (t == Tok::Semi) {
+        return depth == 1;
+      }
+    }
+  }
   ExprPtr merge() {
     Span b = take().span;
+    if (semicolon_merge_at()) {  // merge(c; a; b), the same merge as `merge c a b`
+      take();
+      std::vector<ExprPtr> a;
+      a.push_back(expr());
+      expect(Tok::Semi, "between the operands of 'merge(c; a; b)'");
+      a.push_back(expr());
+      expect(Tok::Semi, "between the operands of 'merge(c; a; b)'");
+      a.push_back(expr());
+      expect(Tok::RParen, "to close 'merge(c; a; b)'");
+      auto e = node(ExprKind::Merge, from(b), std::move(a));
+      e->op_span = b;
+      return e;
+    }
     ++merge_operand_;
     auto c = postfix();
     --merge_operand_;

@@ -926,3 +926,20 @@ TEST(LustreCore, CurrentHoldsTheLastSampledValue) {
                       "  o = current (xc + 1);\n  p = current(xc, xc);\ntel\n");
   EXPECT_EQ(errors_of(*e), (std::vector<std::string>{"5:7 syntax.unsupported", "6:7 arity.args"})) << diag_text(*e);
 }
+
+// Kind 2's and Vélus's `merge(c; a; b)` is the merge `merge c a b` (printed so).
+TEST(LustreCore, SemicolonMerge) {
+  const char *text =
+      "node main(c: bool; x: int) returns (y: int; z: int);\nlet\n"
+      "  y = merge(c; x when c; (0 -> pre y) when not c);\n"
+      "  z = merge(c; merge(c; 1 when c; 2 when not c) when c; [x][0] when not c);\ntel\n";
+  auto r = run_both(text, "main", {{"c", {"T", "F", "F", "T"}}, {"x", {"5", "6", "7", "8"}}});
+  expect_solvers_agree(r);
+  expect_stream(r, "y", {"5", "5", "5", "8"});
+  expect_stream(r, "z", {"1", "6", "7", "1"});
+  std::string out = reprint_program(text);
+  EXPECT_NE(out.find("y = merge c (x when c) ((0 -> pre y) when not c);"), std::string::npos) << out;
+  // A missing operand is located.
+  auto e = check_text("node main(c: bool; x: int) returns (y: int);\nlet\n  y = merge(c; x when c);\ntel\n");
+  EXPECT_EQ(errors_of(*e), (std::vector<std::string>{"3:24 parse.expected"})) << diag_text(*e);
+}
