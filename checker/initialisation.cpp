@@ -42,7 +42,7 @@ PropertyResult Checker::check_initialisation() {
     return r;
   }
   for (auto &o : outs)
-    r.findings.push_back(Finding{"init.nil", "the output '" + o + "' may be nil (the first value of a 'pre' not guarded by '->')",
+    r.findings.push_back(Finding{"init.nil", "the output '" + o + "' may be nil (the first value of a 'pre' not guarded by '->', or a 'current' before its clock first ticks)",
                                  def_of(o) ? def_of(o)->span : Span{}});
   smt_invariant(
       r,

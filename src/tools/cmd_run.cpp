@@ -232,7 +232,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
       if (cell.tag == oracle::Tag::Bot)
         err << "error[run.unknown]: '" << label(v) << "' at cycle " << n << " is unknown, but " << flag << " asks for its value\n";
       else if (cell.tag == oracle::Tag::Nil)
-        err << "error[run.nil]: '" << label(v) << "' at cycle " << n << " is nil (the first value of a 'pre' not guarded by '->'), but "
+        err << "error[run.nil]: '" << label(v) << "' at cycle " << n << " is nil (the first value of a 'pre' not guarded by '->', or a 'current' before its clock first ticks), but "
             << flag << " asks for its value\n";
       else if (!must_be_true)
         continue;
