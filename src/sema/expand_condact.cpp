@@ -9,12 +9,7 @@ namespace {
 
 ExprPtr sampled(ExprPtr e, const Expr &cond, bool positive) {
   Span s = e->span;
-  std::vector<ExprPtr> a;
-  a.push_back(std::move(e));
-  a.push_back(cond.clone());
-  auto w = make_expr(ExprKind::When, s, std::move(a));
-  w->positive = positive;
-  return w;
+  return mk_when(std::move(e), cond.clone(), positive, s);
 }
 
 bool expandable(const Equation &eq) {

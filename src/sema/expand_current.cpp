@@ -13,15 +13,6 @@ struct CurrentExpander {
   std::vector<Equation> bound;
   int fresh = 0;
 
-  ExprPtr sampled(ExprPtr e, const std::string &c, bool positive, Span s) {
-    std::vector<ExprPtr> a;
-    a.push_back(std::move(e));
-    a.push_back(mk_var(c, s));
-    auto w = make_expr(ExprKind::When, s, std::move(a));
-    w->positive = positive;
-    return w;
-  }
-
   void rewrite(ExprPtr &e) {
     for (auto &a : e->args) rewrite(a);
     update_height(*e);
@@ -49,7 +40,7 @@ struct CurrentExpander {
     // $current = merge c x ((pre $current) when not c), the branches swapped for `when not c`.
     std::vector<ExprPtr> names = bind_fresh(mk_int(0, s), 1, "current", fresh, bound);
     const std::string self = names[0]->name;
-    ExprPtr held = sampled(mk_unary(Op::Pre, mk_var(self, s), s), c, !positive, s);
+    ExprPtr held = mk_when(mk_unary(Op::Pre, mk_var(self, s), s), mk_var(c, s), !positive, s);
     std::vector<ExprPtr> m;
     m.push_back(mk_var(c, s));
     m.push_back(positive ? std::move(e->args[0]) : std::move(held));

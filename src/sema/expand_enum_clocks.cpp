@@ -24,12 +24,6 @@ ExprPtr binary(Op op, ExprPtr a, ExprPtr b, Span s) {
   return e;
 }
 
-ExprPtr sampled(ExprPtr e, ExprPtr cond, bool positive, Span s) {
-  auto w = of_two(ExprKind::When, std::move(e), std::move(cond), s);
-  w->positive = positive;
-  return w;
-}
-
 struct Expander {
   const CheckedProgram &cp;
   Diagnostics &d;
@@ -66,7 +60,7 @@ struct Expander {
     std::string kv = k;
     for (size_t i = 0; i + 1 < cs.size(); ++i) {
       cond.push_back(fresh_var(equals(*mk_var(kv, at), cs[i], at, at)));
-      if (i + 2 < cs.size()) kv = fresh_var(sampled(mk_var(kv, at), mk_var(cond[i], at), false, at));
+      if (i + 2 < cs.size()) kv = fresh_var(mk_when(mk_var(kv, at), mk_var(cond[i], at), false, at));
     }
     return chains.emplace(k, std::move(cond)).first->second;
   }
@@ -120,10 +114,10 @@ struct Expander {
       if (c.args[0]->kind == ExprKind::Var && !same_enumeration(c.args[0]->name, ctor, at)) return;
       std::string k = named(std::move(c.args[0]))->name;
       ExprPtr x = std::move(e->args[0]);
-      for (auto &[pos, cond] : steps(k, ctor, at)) x = sampled(std::move(x), mk_var(cond, name_span), pos, e->span);
+      for (auto &[pos, cond] : steps(k, ctor, at)) x = mk_when(std::move(x), mk_var(cond, name_span), pos, e->span);
       if (x->kind != ExprKind::When) {  // an enumeration of one value: every tick of k
         // `x when C(k)` is x on k's clock; x itself when it is on that clock.
-        x = sampled(std::move(x), equals(*mk_var(k, at), ctor, name_span, at), true, e->span);
+        x = mk_when(std::move(x), equals(*mk_var(k, at), ctor, name_span, at), true, e->span);
       }
       e = std::move(x);
     } else if (e->kind == ExprKind::Merge && !e->binders.empty()) {

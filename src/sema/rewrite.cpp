@@ -84,4 +84,14 @@ void rewrite_node_exprs(NodeDecl &n, const std::function<void(ExprPtr &)> &f) {
   for (auto &b : n.resets) f(b.cond);
 }
 
+ExprPtr mk_when(ExprPtr e, ExprPtr cond, bool positive, Span s) {
+  std::vector<ExprPtr> a;
+  a.push_back(std::move(e));
+  a.push_back(std::move(cond));
+  auto w = make_expr(ExprKind::When, s, std::move(a));
+  w->positive = positive;
+  w->op_span = s;
+  return w;
+}
+
 }  // namespace rml

@@ -19,6 +19,9 @@ namespace rml {
 ExprPtr make_expr(ExprKind k, Span s, std::vector<ExprPtr> args);
 void update_height(Expr &e);
 
+// `e when cond` (`when not` unless positive), at s.
+ExprPtr mk_when(ExprPtr e, ExprPtr cond, bool positive, Span s);
+
 // Appends the equation `($<prefix>1, .., $<prefix>n) = e;` to out (counter numbers the
 // names; `$` makes them unlike any identifier) and returns the n names as variables.
 std::vector<ExprPtr> bind_fresh(ExprPtr e, size_t n, const char *prefix, int &counter, std::vector<Equation> &out);
