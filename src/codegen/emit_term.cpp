@@ -57,11 +57,20 @@ struct TermEmitter {
   }
   std::string fresh(const char *hint) { return hint + std::to_string(next++); }
 
-  // A buffer for a value of type t (zeroed when `zero`, as Tensor::zeros starts).
-  Value alloc(const ir::Type &t, bool zero) {
-    std::string b = fresh("t");
+  // The node whose value is the function's result: it is written straight into rml_out
+  // (the caller's buffer, which no operand aliases), not into a temporary then copied.
+  const ir::Node *root = nullptr;
+
+  // A buffer for the value of node `for_node`, of type t (zeroed when `zero`, as
+  // Tensor::zeros starts): rml_out for the root, else a temporary.
+  Value alloc(const ir::Type &t, bool zero, const ir::Node *for_node) {
     int64_t n = std::max<int64_t>(1, ir::numel(t.shape));
     const char *T = ir_elem_type(t.elem);
+    if (for_node == root) {
+      if (zero) line() << "std::fill_n(rml_out, " << n << ", " << T << "{});\n";
+      return {"rml_out", t};
+    }
+    std::string b = fresh("t");
     if (n <= kStackElements && stack_bytes + n * 8 <= kStackBytes) {  // small, and the function's stack stays small
       stack_bytes += n * 8;
       line() << T << " " << b << "[" << n << "]" << (zero ? " = {}" : "") << ";  // " << t.str() << "\n";
@@ -153,7 +162,7 @@ struct TermEmitter {
         Value a = go(n.kids[0]);
         std::vector<std::string> idx;
         for (size_t q = 1; q < n.kids.size(); ++q) idx.push_back(go(n.kids[q]).at0());
-        Value o = alloc(n.type, true);
+        Value o = alloc(n.type, true, &n);
         std::string off = block_offset(a.type.shape, idx);
         line() << "if (" << off << " >= 0) for (int64_t q = 0; q < " << N << "; ++q) " << o.ptr << "[q] = " << a.ptr << "[" << off << " + q];\n";
         return o;
@@ -164,7 +173,7 @@ struct TermEmitter {
       case Kind::FromList: {
         std::vector<Value> kids;
         for (auto &k : n.kids) kids.push_back(go(k));
-        Value o = alloc(n.type, false);
+        Value o = alloc(n.type, false, &n);
         int64_t inner = ir::numel(n.kids[0]->type.shape);
         for (size_t q = 0; q < kids.size(); ++q) copy(o.ptr + " + " + std::to_string(static_cast<int64_t>(q) * inner), kids[q].ptr, inner, false, n.type.elem);
         return o;
@@ -174,7 +183,7 @@ struct TermEmitter {
         return {a.ptr, n.type};
       }
       case Kind::Build1: {
-        Value o = alloc(n.type, false);
+        Value o = alloc(n.type, false, &n);
         int64_t inner = ir::numel(n.kids[0]->type.shape);
         std::string j = fresh("b");
         line() << "for (int64_t " << j << " = 0; " << j << " < " << n.k << "; ++" << j << ") {\n";
@@ -188,7 +197,7 @@ struct TermEmitter {
         return o;
       }
       case Kind::Iota: {
-        Value o = alloc(n.type, false);
+        Value o = alloc(n.type, false, &n);
         line() << "for (int64_t j = 0; j < " << n.k << "; ++j) " << o.ptr << "[j] = j;\n";
         return o;
       }
@@ -272,7 +281,7 @@ struct TermEmitter {
   Value fused(const Term &t) {
     Leaves leaves;
     prepare(t, leaves);
-    Value o = alloc(t->type, false);
+    Value o = alloc(t->type, false, t.get());
     const Shape &sh = t->type.shape;
     if (t->kind == Kind::Transpose && sh.size() == 2 && t->shape_arg == Shape{1, 0} && leaves.count(t->kids[0].get())) {
       // A matrix transposed: by 32 x 32 tiles, so that neither side is read with a stride
@@ -296,7 +305,7 @@ struct TermEmitter {
   Value fused_sum(const Term &t) {
     Leaves leaves;
     prepare(t, leaves);
-    Value o = alloc(t->type, false);
+    Value o = alloc(t->type, false, t.get());
     const Term &x = t->kids[0];
     const Shape &sh = t->type.shape;
     const char *T = ir_elem_type(t->type.elem);
@@ -352,7 +361,7 @@ struct TermEmitter {
   Value gather_scatter(const ir::Node &n) {
     bool is_gather = n.kind == Kind::Gather;
     Value a = go(n.kids[0]);
-    Value o = alloc(n.type, true);
+    Value o = alloc(n.type, true, &n);
     size_t m1 = n.binders.size();
     const Shape &outer = is_gather ? n.type.shape : a.type.shape;
     Shape dom(outer.begin(), outer.begin() + static_cast<long>(m1));
@@ -398,8 +407,12 @@ std::string emit_term_function(const std::string &name, const std::vector<std::p
   }
   f << ir_elem_type(body->type.elem) << " *rml_out) {\n";
   e.count_uses(body);
+  e.root = body.get();
+  // A let's value is its body's; a reshape's is its operand's, in the same row-major order.
+  while (e.root->kind == Kind::Let || e.root->kind == Kind::Reshape) e.root = e.root->kids[e.root->kind == Kind::Let ? 1 : 0].get();
   Value r = e.go(body);
-  e.copy("rml_out", r.ptr, std::max<int64_t>(1, ir::numel(body->type.shape)), false, body->type.elem);
+  if (r.ptr != "rml_out")  // a variable, a constant, a selected operand or a reshape of one
+    e.copy("rml_out", r.ptr, std::max<int64_t>(1, ir::numel(body->type.shape)), false, body->type.elem);
   f << e.out.str() << "}\n";
   return f.str();
 }
