@@ -47,4 +47,90 @@ AppliedTerm apply_term(const CheckedProgram &cp, const core::Equation &eq, const
   return out;
 }
 
+namespace {
+
+// How often x occurs free in t, and whether an occurrence is inside a loop of the term
+// (a build's body, a gather's or scatter's indices): the evaluator runs those per element.
+struct Occurrences {
+  int count = 0;
+  bool in_loop = false;
+};
+void occurrences(const ir::Term &t, const std::string &x, bool in_loop, Occurrences &o) {
+  switch (t->kind) {
+    case ir::Kind::Var:
+      if (t->name == x) ++o.count, o.in_loop |= in_loop;
+      return;
+    case ir::Kind::Let:
+      occurrences(t->kids[0], x, in_loop, o);
+      if (t->name != x) occurrences(t->kids[1], x, in_loop, o);
+      return;
+    case ir::Kind::Build1:
+      if (t->name != x) occurrences(t->kids[0], x, true, o);
+      return;
+    case ir::Kind::Gather:
+    case ir::Kind::Scatter: {
+      for (auto &k : t->kids) occurrences(k, x, in_loop, o);
+      bool bound = false;
+      for (auto &b : t->binders) bound |= b == x;
+      if (!bound)
+        for (auto &k : t->ix) occurrences(k, x, true, o);
+      return;
+    }
+    default:
+      for (auto &k : t->kids) occurrences(k, x, in_loop, o);
+      for (auto &k : t->ix) occurrences(k, x, in_loop, o);
+  }
+}
+
+ir::Term fused_term(const CheckedProgram &cp, const FusedApplication &app, const std::vector<ir::Type> &leaf_types, size_t &next_leaf,
+                    std::vector<std::pair<std::string, ir::Type>> &inputs) {
+  std::vector<ir::Type> types;
+  std::vector<ir::Term> operands;
+  for (size_t k = 0; k < app.eq.args.size(); ++k) {
+    if (app.from.at(k)) {
+      operands.push_back(fused_term(cp, *app.from[k], leaf_types, next_leaf, inputs));
+    } else {
+      // '$' keeps the leaves' names apart from every name a lowered fun binds.
+      inputs.emplace_back("$u" + std::to_string(next_leaf), leaf_types.at(next_leaf));
+      ++next_leaf;
+      operands.push_back(ir::var(inputs.back().first, inputs.back().second));
+    }
+    types.push_back(operands.back()->type);
+  }
+  AppliedTerm t = apply_term(cp, app.eq, types);
+  ir::Term body = t.body;
+  for (size_t k = 0; k < t.inputs.size(); ++k) {
+    const std::string &x = t.inputs[k].first;
+    Occurrences o;
+    occurrences(body, x, false, o);
+    if (o.count == 0) continue;
+    body = o.count == 1 && !o.in_loop ? ir::substitute(body, x, operands[k]) : ir::let(x, operands[k], body);
+  }
+  return body;
+}
+
+}  // namespace
+
+AppliedTerm apply_fused(const CheckedProgram &cp, const FusedApplication &app, const std::vector<ir::Type> &leaf_types) {
+  AppliedTerm out;
+  size_t next = 0;
+  out.body = fused_term(cp, app, leaf_types, next, out.inputs);
+  if (next != leaf_types.size())
+    throw CodegenError("codegen.internal", app.eq.span, "a fused application has " + std::to_string(next) + " leaves, its equation " +
+                                                            std::to_string(leaf_types.size()) + " operands");
+  return out;
+}
+
+bool applied_by_function(const core::Equation &eq, const std::function<const Type &(const std::string &)> &type_of) {
+  auto tensor = [](const Type &t) { return !t.shape.empty(); };
+  if (eq.op == core::ApplyOp::Call || eq.op == core::ApplyOp::Index || eq.op == core::ApplyOp::Array) return true;
+  // `if c then a else b` on tensors selects an operand: the class copies it (post-free) or
+  // shares its block (window), as for a scalar; no function computes it.
+  if (eq.op == core::ApplyOp::If && !tensor(type_of(eq.args.at(0)))) return false;
+  if (tensor(eq.type)) return true;
+  for (auto &a : eq.args)
+    if (tensor(type_of(a))) return true;
+  return false;
+}
+
 }  // namespace rml::codegen

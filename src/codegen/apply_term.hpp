@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "array/ir/ir.hpp"
+#include "codegen/fuse_applications.hpp"
 #include "core/normalize.hpp"
 #include "sema/typecheck.hpp"
 
@@ -23,5 +24,18 @@ struct AppliedTerm {
 // `types` are the operands' types. Throws CodegenError (codegen.fun) when the application
 // cannot be lowered, with the lowering's reason.
 AppliedTerm apply_term(const CheckedProgram &cp, const core::Equation &eq, const std::vector<ir::Type> &types);
+
+// A fused application (fuse_applications.hpp) as one term over its leaves (`leaf_types`
+// in the fused equation's operand order): each application's lowered term with the terms
+// of the applications fused into it put in place of their operands — substituted where the
+// operand is read once and outside any loop of the term (build, gather, scatter), so that
+// emit_term fuses it into its reader's loop; bound by a let otherwise, so that it is still
+// computed once.
+AppliedTerm apply_fused(const CheckedProgram &cp, const FusedApplication &app, const std::vector<ir::Type> &leaf_types);
+
+// Whether the step class computes the application eq by a generated function (rather
+// than a scalar operator, or sharing a tensor `if`'s chosen operand): calls, indexing,
+// array literals, and any operator on tensors. `type_of` gives a variable's type.
+bool applied_by_function(const core::Equation &eq, const std::function<const Type &(const std::string &)> &type_of);
 
 }  // namespace rml::codegen

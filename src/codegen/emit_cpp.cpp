@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -296,6 +297,8 @@ struct Emitter {
   std::unordered_map<const core::Equation *, std::string> fun_of;
   std::vector<std::string> functions;
   std::vector<std::pair<std::string, std::vector<ir::Elem>>> signatures;  // per function: name, operand elements then the result's
+  // Applications with others fused into them (fuse_applications.hpp), by variable.
+  const std::unordered_map<std::string, std::shared_ptr<const FusedApplication>> *fused = nullptr;
 
   Emitter(const core::Program &p, const core::Clocks &c, const stream::Plan &pl, const CheckedProgram *checked)
       : prog(p), clocks(c), plan(pl), cp(checked), printed(core::printed_names(p)) {
@@ -370,40 +373,62 @@ struct Emitter {
   std::string shape_comment(const Type &t) const { return is_tensor(t) ? "  // " + ir_type(t).str() : ""; }
   // Whether an application goes through a generated function rather than a scalar operator.
   bool by_function(const core::Equation &eq) const {
-    if (eq.op == core::ApplyOp::Call || eq.op == core::ApplyOp::Index || eq.op == core::ApplyOp::Array) return true;
-    // `if c then a else b` on tensors selects an operand: the class copies it (post-free) or
-    // shares its block (window), as for a scalar; no function computes it.
-    if (eq.op == core::ApplyOp::If && !is_tensor(*type_of.at(eq.args.at(0)))) return false;
-    if (is_tensor(eq.type)) return true;
-    for (auto &a : eq.args)
-      if (is_tensor(*type_of.at(a))) return true;
-    return false;
+    return applied_by_function(eq, [&](const std::string &v) -> const Type & { return *type_of.at(v); });
   }
-  // Lowers the application and writes its function once per (what, operand types).
+  // Lowers the application (with the applications fused into it) and writes its function
+  // once per (what, operand types).
   void add_function(const core::Equation &eq, std::unordered_map<std::string, std::string> &by_key) {
     if (!cp) throw CodegenError("codegen.fun", eq.span, "'" + core::apply_name(eq) + "': no checked program to lower it from");
+    const FusedApplication *tree = nullptr;
+    if (fused)
+      if (auto it = fused->find(eq.lhs); it != fused->end()) tree = it->second.get();
     std::vector<ir::Type> types;
-    std::string key = std::to_string(static_cast<int>(eq.op)) + "|" + std::to_string(static_cast<int>(eq.un)) + "|" +
-                      std::to_string(static_cast<int>(eq.bin)) + "|" + eq.fn + (eq.builtin ? "!" : "");
-    for (auto &v : eq.static_args) key += "|#" + v.str();
-    for (auto &a : eq.args) {
-      types.push_back(ir_type(*type_of.at(a)));
-      key += "|" + types.back().str();
-    }
+    for (auto &a : eq.args) types.push_back(ir_type(*type_of.at(a)));
+    size_t leaf = 0;
+    std::string key = tree ? tree_key(*tree, types, leaf) : what_key(eq);
+    if (!tree)
+      for (auto &t : types) key += "|" + t.str();
     auto it = by_key.find(key);
     if (it == by_key.end()) {
-      AppliedTerm t = apply_term(*cp, eq, types);
-      std::string fname = "rml_fn" + std::to_string(functions.size()) + "_" + fun_stem(eq);
+      AppliedTerm t = tree ? apply_fused(*cp, *tree, types) : apply_term(*cp, eq, types);
+      std::string fname = "rml_fn" + std::to_string(functions.size()) + "_" + (tree ? tree_stem(*tree) : fun_stem(eq));
       std::vector<ir::Elem> sig;
       for (auto &in : t.inputs) sig.push_back(in.second.elem);
       sig.push_back(t.body->type.elem);
       signatures.emplace_back(fname, sig);
+      std::string what = tree ? tree_name(*tree) : "'" + core::apply_name(eq) + "'";
       functions.push_back(emit_term_function(fname, t.inputs, t.body,
-                                             "'" + core::apply_name(eq) + "', first applied at " +
-                                                 (eq.span.valid() ? location(eq.span) : std::string("a generated equation"))));
+                                             what + ", first applied at " + (eq.span.valid() ? location(eq.span) : std::string("a generated equation"))));
       it = by_key.emplace(key, fname).first;
     }
     fun_of[&eq] = it->second;
+  }
+  // What an application computes, apart from its operands' types.
+  static std::string what_key(const core::Equation &eq) {
+    std::string key = std::to_string(static_cast<int>(eq.op)) + "|" + std::to_string(static_cast<int>(eq.un)) + "|" +
+                      std::to_string(static_cast<int>(eq.bin)) + "|" + eq.fn + (eq.builtin ? "!" : "");
+    for (auto &v : eq.static_args) key += "|#" + v.str();
+    return key;
+  }
+  static std::string tree_key(const FusedApplication &t, const std::vector<ir::Type> &leaves, size_t &leaf) {
+    std::string key = what_key(t.eq) + "(";
+    for (size_t k = 0; k < t.eq.args.size(); ++k)
+      key += (t.from[k] ? tree_key(*t.from[k], leaves, leaf) : leaves.at(leaf++).str()) + ",";
+    return key + ")";
+  }
+  static std::string tree_stem(const FusedApplication &t) {
+    std::string s = fun_stem(t.eq);
+    for (auto &f : t.from)
+      if (f) s += "_" + tree_stem(*f);
+    return s;
+  }
+  // "'+' of 'outer'" names the applications a fused function computes, reader first.
+  static std::string tree_name(const FusedApplication &t) {
+    std::string s = "'" + core::apply_name(t.eq) + "'";
+    std::string inner;
+    for (auto &f : t.from)
+      if (f) inner += (inner.empty() ? "" : ", ") + tree_name(*f);
+    return inner.empty() ? s : s + " of " + (inner.find(',') == std::string::npos ? inner : "(" + inner + ")");
   }
   static std::string fun_stem(const core::Equation &eq) {
     std::string s;
@@ -915,7 +940,23 @@ std::unordered_map<std::string, std::string> cpp_names(const core::Program &p) {
 
 std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clocks &clocks, const stream::Plan &plan,
                                     const std::string &source, const std::string &ns, int64_t horizon, const CheckedProgram *cp) {
-  Emitter e(prog, clocks, plan, cp);
+  // Applications read once by another are computed inside it (fuse_applications.hpp): the
+  // class runs the fused program, with its own plan.
+  std::optional<FusedProgram> fusion;
+  std::optional<stream::Plan> fused_plan;
+  if (cp) {
+    std::unordered_map<std::string, const Type *> type_of;
+    for (auto *vars : {&prog.inputs, &prog.outputs, &prog.locals})
+      for (auto &v : *vars) type_of[v.name] = &v.type;
+    for (auto &eq : prog.equations) type_of[eq.lhs] = &eq.type;
+    fusion = fuse_applications(prog, [&](const core::Equation &eq) {
+      return applied_by_function(eq, [&](const std::string &v) -> const Type & { return *type_of.at(v); });
+    });
+    if (!fusion->tree_of.empty()) fused_plan = stream::build_plan(fusion->prog, clocks);
+  }
+  const bool fusing = fused_plan.has_value();
+  Emitter e(fusing ? fusion->prog : prog, clocks, fusing ? *fused_plan : plan, cp);
+  if (fusing) e.fused = &fusion->tree_of;
   e.check_supported();
   std::string cls = class_name(prog.main);
   std::vector<GeneratedFile> out;

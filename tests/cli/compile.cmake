@@ -108,10 +108,22 @@ expect_exit(0 ${RML} compile ${WORK}/big.rml -o ${WORK}/big)
 build_generated(big)
 expect_exit(0 ${WORK}/big/build/f_csv ${WORK}/big.csv)
 expect_equal(OUT "o\n1572864.0\n")
-# A tensor of bools: not generated (3).
-file(WRITE ${WORK}/bvec.rml "node f(x: real[2]) -> (o: bool)\n  b = x > 0.0;\n  o = b[0];\n")
+# A tensor of bools held in a variable: not generated (3).
+file(WRITE ${WORK}/bvec.rml "node f(x: real[2]) -> (o: bool)\n  b = x > 0.0;\n  o = b[0] and b[1];\n")
 expect_exit(3 ${RML} compile ${WORK}/bvec.rml -o ${WORK}/bvec)
 expect_text(ERR "bvec.rml:2:7: error\\[codegen.tensor\\]: 'b' is a tensor of bools")
+# One read only by the application indexing it is computed inside that application's
+# function (fuse_applications.hpp), where bools are words: generated, and it prints
+# rml run's chronogram.
+file(WRITE ${WORK}/bfused.rml "node f(x: real[2]) -> (o: bool)\n  b = x > 0.0;\n  o = b[1];\n")
+file(WRITE ${WORK}/bfused.csv "x\n\"[1.0, -1.0]\"\n\"[-1.0, 2.0]\"\n")
+expect_exit(0 ${RML} compile ${WORK}/bfused.rml -o ${WORK}/bfused)
+build_generated(bfused)
+expect_exit(0 ${RML} run ${WORK}/bfused.rml --inputs ${WORK}/bfused.csv --show o --format csv)
+set(want "${LAST_OUT}")
+expect_text(OUT "o\nF\nT\n")
+expect_exit(0 ${WORK}/bfused/build/f_csv ${WORK}/bfused.csv)
+expect_equal(OUT "${want}")
 # An imported function (no body): not generated (3), located; rml run refuses it on both
 # back ends (2), before running; nothing is written.
 file(WRITE ${WORK}/imp.lus "function f(x: int) returns (y: int);\nnode main(x: int) returns (y: int);\nlet\n  y = 1 + f(x);\ntel\n")
