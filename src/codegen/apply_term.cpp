@@ -104,7 +104,9 @@ ir::Term fused_term(const CheckedProgram &cp, const FusedApplication &app, const
     Occurrences o;
     occurrences(body, x, false, o);
     if (o.count == 0) continue;
-    body = o.count == 1 && !o.in_loop ? ir::substitute(body, x, operands[k]) : ir::let(x, operands[k], body);
+    // A leaf is a variable: reading it anywhere costs nothing.
+    const bool substitute = operands[k]->kind == ir::Kind::Var || (o.count == 1 && !o.in_loop);
+    body = substitute ? ir::substitute(body, x, operands[k]) : ir::let(x, operands[k], body);
   }
   return body;
 }

@@ -28,9 +28,9 @@ AppliedTerm apply_term(const CheckedProgram &cp, const core::Equation &eq, const
 // A fused application (fuse_applications.hpp) as one term over its leaves (`leaf_types`
 // in the fused equation's operand order): each application's lowered term with the terms
 // of the applications fused into it put in place of their operands — substituted where the
-// operand is read once and outside any loop of the term (build, gather, scatter), so that
-// emit_term fuses it into its reader's loop; bound by a let otherwise, so that it is still
-// computed once.
+// operand is a leaf (a variable) or is read once and outside any loop of the term (build,
+// gather, scatter), so that emit_term fuses it into its reader's loop; bound by a let
+// otherwise, so that it is still computed once.
 AppliedTerm apply_fused(const CheckedProgram &cp, const FusedApplication &app, const std::vector<ir::Type> &leaf_types);
 
 // Whether the step class computes the application eq by a generated function (rather

@@ -3,6 +3,7 @@
 #include "codegen/emit_term.hpp"
 
 #include <charconv>
+#include <functional>
 #include <cmath>
 #include <sstream>
 #include <unordered_map>
@@ -183,6 +184,7 @@ struct TermEmitter {
         return {a.ptr, n.type};
       }
       case Kind::Build1: {
+        if (Bound bound; expressible(t, bound)) return fused(t);  // its elements in one loop nest
         Value o = alloc(n.type, false, &n);
         int64_t inner = ir::numel(n.kids[0]->type.shape);
         std::string j = fresh("b");
@@ -212,17 +214,78 @@ struct TermEmitter {
   // its element is computed where it is read (the value is the same: each element is the
   // same operations on the same operands). Not inside a replicate (it would compute each
   // element k times) and not when the term reads the node twice (it would compute it twice).
+  // So is an element of a build (its body's, with the binder the element's first index),
+  // and of an indexing whose indices are binders of enclosing builds in range of the
+  // indexed dimensions (no bounds test is needed: a build's binder runs over 0..k-1 and
+  // k is at most the dimension); `outer(a, b)`, build([m, n], \(i, j) => a[i] * b[j]),
+  // is then a[i] * b[j] computed where it is read.
   using Leaves = std::unordered_map<const ir::Node *, Value>;
+  using Bound = std::vector<std::pair<std::string, int64_t>>;  // binders of enclosing builds, with their ranges
   static bool elementwise(Kind k) { return k == Kind::Unary || k == Kind::Binary || k == Kind::Replicate || k == Kind::Transpose; }
-  bool read_in_place(const ir::Node &parent, const Term &kid) {
-    return elementwise(kid->kind) && uses[kid.get()] <= 1 && parent.kind != Kind::Replicate;
+  static const std::pair<std::string, int64_t> *binder(const Bound &bound, const std::string &x) {
+    for (auto it = bound.rbegin(); it != bound.rend(); ++it)
+      if (it->first == x) return &*it;
+    return nullptr;
   }
-  // Writes the buffers the fused loop reads (every operand not read in place).
-  void prepare(const Term &t, Leaves &leaves) {
-    for (auto &kid : t->kids) {
-      if (read_in_place(*t, kid)) prepare(kid, leaves);
+  static bool bound_var(const Term &t, const Bound &bound) { return t->kind == Kind::Var && binder(bound, t->name); }
+  // Whether t can be computed outside the loops (a buffer the fused loop reads): it reads
+  // no binder of the enclosing builds.
+  static bool outside(const Term &t, const Bound &bound) {
+    if (bound.empty()) return true;
+    for (auto &x : ir::free_vars(t))
+      if (binder(bound, x)) return false;
+    return true;
+  }
+  // The operands of t that a fused loop reads as elements (an indexing's indices are binders).
+  static size_t element_kids(const ir::Node &t) { return t.kind == Kind::Index ? 1 : t.kids.size(); }
+  // Whether t's element is an expression under `bound`: its operands each read in place,
+  // a binder, or computed outside.
+  bool expressible(const Term &t, Bound &bound) {
+    if (t->kind == Kind::Build1) {
+      bound.emplace_back(t->name, t->k);
+      bool ok = operand_ok(*t, t->kids[0], bound);
+      bound.pop_back();
+      return ok;
+    }
+    if (t->kind == Kind::Index) {
+      const Shape &sh = t->kids[0]->type.shape;
+      for (size_t q = 1; q < t->kids.size(); ++q) {
+        const auto *b = t->kids[q]->kind == Kind::Var ? binder(bound, t->kids[q]->name) : nullptr;
+        if (!b || b->second > sh[q - 1]) return false;
+      }
+      return operand_ok(*t, t->kids[0], bound);
+    }
+    if (!elementwise(t->kind)) return false;
+    for (auto &k : t->kids)
+      if (!operand_ok(*t, k, bound)) return false;
+    return true;
+  }
+  bool operand_ok(const ir::Node &parent, const Term &kid, Bound &bound) {
+    return bound_var(kid, bound) || read_in_place(parent, kid, bound) || outside(kid, bound);
+  }
+  bool read_in_place(const ir::Node &parent, const Term &kid, Bound &bound) {
+    if (uses[kid.get()] > 1 || parent.kind == Kind::Replicate) return false;
+    if (elementwise(kid->kind)) {
+      for (auto &k : kid->kids)
+        if (!operand_ok(*kid, k, bound)) return false;
+      return true;
+    }
+    return (kid->kind == Kind::Build1 || kid->kind == Kind::Index) && expressible(kid, bound);
+  }
+  // Writes the buffers the fused loop reads (every operand not read in place, nor a binder).
+  void prepare(const Term &t, Leaves &leaves, Bound &bound) {
+    if (t->kind == Kind::Build1) bound.emplace_back(t->name, t->k);
+    for (size_t q = 0; q < element_kids(*t); ++q) {
+      const Term &kid = t->kids[q];
+      if (bound_var(kid, bound)) continue;
+      if (read_in_place(*t, kid, bound)) prepare(kid, leaves, bound);
       else if (!leaves.count(kid.get())) leaves.emplace(kid.get(), go(kid));
     }
+    if (t->kind == Kind::Build1) bound.pop_back();
+  }
+  void prepare(const Term &t, Leaves &leaves) {
+    Bound bound;
+    prepare(t, leaves, bound);
   }
   static std::string linear(const std::vector<std::string> &idx, const Shape &shape) {
     std::string e;
@@ -247,7 +310,9 @@ struct TermEmitter {
       return ops::is_comparison(n.bin) ? "rml::ops::compare(" + op + ", " + x + ", " + y + ")" : "rml::ops::real_binary(" + op + ", " + x + ", " + y + ")";
     return "rml::ops::int_binary(" + op + ", " + x + ", " + y + ")";
   }
-  // The element of t at index idx (one expression per dimension).
+  // The element of t at index idx (one expression per dimension). `names` binds the
+  // binders of the builds above t to their loops' indices.
+  std::vector<std::pair<std::string, std::string>> names;
   std::string elem(const Term &t, const std::vector<std::string> &idx, const Leaves &leaves) {
     if (auto it = leaves.find(t.get()); it != leaves.end()) {
       const Value &v = it->second;
@@ -256,12 +321,28 @@ struct TermEmitter {
     }
     const ir::Node &n = *t;
     switch (n.kind) {
+      case Kind::Var:
+        for (auto it = names.rbegin(); it != names.rend(); ++it)
+          if (it->first == n.name) return it->second;
+        break;
       case Kind::Unary: return unary_expr(n, n.kids[0]->type.elem, elem(n.kids[0], idx, leaves));
       case Kind::Binary: return binary_expr(n, n.kids[0]->type.elem, elem(n.kids[0], idx, leaves), elem(n.kids[1], idx, leaves));
       case Kind::Replicate: return elem(n.kids[0], std::vector<std::string>(idx.begin() + 1, idx.end()), leaves);
       case Kind::Transpose: {  // output dim p is input dim perm[p]
         std::vector<std::string> in(idx);
         for (size_t p = 0; p < n.shape_arg.size(); ++p) in[static_cast<size_t>(n.shape_arg[p])] = idx[p];
+        return elem(n.kids[0], in, leaves);
+      }
+      case Kind::Build1: {  // element (i, rest) is the body's element rest with the binder i
+        names.emplace_back(n.name, "(" + idx.at(0) + ")");
+        std::string e = elem(n.kids[0], std::vector<std::string>(idx.begin() + 1, idx.end()), leaves);
+        names.pop_back();
+        return e;
+      }
+      case Kind::Index: {  // in range (expressible): element rest of a[i1..ik] is a's (i1..ik, rest)
+        std::vector<std::string> in;
+        for (size_t q = 1; q < n.kids.size(); ++q) in.push_back(elem(n.kids[q], {}, leaves));
+        in.insert(in.end(), idx.begin(), idx.end());
         return elem(n.kids[0], in, leaves);
       }
       default: break;
@@ -305,10 +386,30 @@ struct TermEmitter {
   Value fused_sum(const Term &t) {
     Leaves leaves;
     prepare(t, leaves);
-    Value o = alloc(t->type, false, t.get());
     const Term &x = t->kids[0];
     const Shape &sh = t->type.shape;
     const char *T = ir_elem_type(t->type.elem);
+    if (axpy_order(t, leaves)) {
+      // The summed index outermost: o starts at zero and each element adds x(j, ..) for j
+      // ascending, the same additions in the same order as a sum per element, but the
+      // inner loop runs along the result's last dimension, where the largest operand's
+      // elements are contiguous (matvec(tr(k), d) reads k by rows, not by columns).
+      Value o = alloc(t->type, true, t.get());
+      std::string j = fresh("j");
+      line() << "for (int64_t " << j << " = 0; " << j << " < " << x->type.shape[0] << "; ++" << j << ") {\n";
+      ++indent;
+      std::vector<std::string> idx;
+      open_loops(sh, idx);
+      std::vector<std::string> at{j};
+      at.insert(at.end(), idx.begin(), idx.end());
+      const std::string cell = o.ptr + "[" + linear(idx, sh) + "]";
+      line() << cell << " = " << add_expr(cell, elem(x, at, leaves), t->type.elem) << ";\n";
+      indent -= static_cast<int>(sh.size());
+      --indent;
+      line() << "}\n";
+      return o;
+    }
+    Value o = alloc(t->type, false, t.get());
     // The columns of the last result dimension go four at a time: four sums, each still
     // adding its own column in order, are four independent chains instead of one.
     const int64_t lanes = !sh.empty() && sh.back() >= 4 ? 4 : 1;
@@ -358,6 +459,67 @@ struct TermEmitter {
     return o;
   }
 
+  // Whether sumOuter t goes summed index outermost (fused_sum): when the largest operand
+  // its element reads is contiguous along the result's last dimension and not along the
+  // summed one, and the result is small enough to stay in cache while it is added to.
+  bool axpy_order(const Term &t, const Leaves &leaves) {
+    const Shape &sh = t->type.shape;
+    if (sh.empty() || ir::numel(sh) * 8 > 256 * 1024) return false;
+    // Index ids: 0 the summed index, 1.. the result's dimensions.
+    std::vector<int> idx{0};
+    for (size_t d = 0; d < sh.size(); ++d) idx.push_back(static_cast<int>(d) + 1);
+    const int last = static_cast<int>(sh.size());
+    int64_t most = 0, stride_sum = 0, stride_last = 0;
+    std::vector<std::pair<std::string, int>> ids;
+    std::function<void(const Term &, const std::vector<int> &)> reads = [&](const Term &u, const std::vector<int> &at) {
+      if (leaves.count(u.get())) {
+        const Shape &ls = u->type.shape;
+        int64_t stride = 1, s_sum = 0, s_last = 0;
+        for (size_t d = ls.size(); d-- > 0;) {
+          if (d < at.size() && at[d] == 0) s_sum += stride;
+          if (d < at.size() && at[d] == last) s_last += stride;
+          stride *= ls[d];
+        }
+        if (ir::numel(ls) > most) most = ir::numel(ls), stride_sum = s_sum, stride_last = s_last;
+        return;
+      }
+      switch (u->kind) {
+        case Kind::Unary:
+        case Kind::Binary:
+          for (auto &k : u->kids) reads(k, at);
+          return;
+        case Kind::Replicate: return reads(u->kids[0], std::vector<int>(at.begin() + 1, at.end()));
+        case Kind::Transpose: {
+          std::vector<int> in(at);
+          for (size_t p = 0; p < u->shape_arg.size(); ++p) in[static_cast<size_t>(u->shape_arg[p])] = at[p];
+          return reads(u->kids[0], in);
+        }
+        case Kind::Build1:
+          ids.emplace_back(u->name, at.at(0));
+          reads(u->kids[0], std::vector<int>(at.begin() + 1, at.end()));
+          ids.pop_back();
+          return;
+        case Kind::Index: {
+          std::vector<int> in;
+          for (size_t q = 1; q < u->kids.size(); ++q) {
+            int id = -1;
+            for (auto it = ids.rbegin(); it != ids.rend(); ++it)
+              if (it->first == u->kids[q]->name) {
+                id = it->second;
+                break;
+              }
+            in.push_back(id);
+          }
+          in.insert(in.end(), at.begin(), at.end());
+          return reads(u->kids[0], in);
+        }
+        default: return;  // a binder read as a value
+      }
+    };
+    reads(t->kids[0], idx);
+    return most > 0 && stride_last == 1 && stride_sum != 1;
+  }
+
   Value gather_scatter(const ir::Node &n) {
     bool is_gather = n.kind == Kind::Gather;
     Value a = go(n.kids[0]);
@@ -402,10 +564,10 @@ std::string emit_term_function(const std::string &name, const std::vector<std::p
   f << "\n[[maybe_unused]] void " << name << "(";
   for (size_t k = 0; k < inputs.size(); ++k) {
     std::string p = "in" + std::to_string(k);
-    f << "const " << ir_elem_type(inputs[k].second.elem) << " *" << p << ", ";
+    f << "const " << ir_elem_type(inputs[k].second.elem) << " *__restrict__ " << p << ", ";
     e.env.emplace_back(inputs[k].first, Value{p, inputs[k].second});
   }
-  f << ir_elem_type(body->type.elem) << " *rml_out) {\n";
+  f << ir_elem_type(body->type.elem) << " *__restrict__ rml_out) {\n";
   e.count_uses(body);
   e.root = body.get();
   // A let's value is its body's; a reshape's is its operand's, in the same row-major order.

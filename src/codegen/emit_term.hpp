@@ -14,8 +14,10 @@
 
 namespace rml::codegen {
 
-// `void NAME(const T0 *in0, ..., T *rml_out)`: reals are double, ints and bools int64_t
-// (bools 0/1), as in ir::Tensor; scalars are arrays of one element. Temporaries up to 4096 (128 KiB in all)
+// `void NAME(const T0 *__restrict__ in0, ..., T *__restrict__ rml_out)`: reals are double,
+// ints and bools int64_t (bools 0/1), as in ir::Tensor; scalars are arrays of one element.
+// rml_out must not overlap an operand (the classes write a variable that is not among its
+// equation's operands, or a fresh block): the result is written into it as it is computed. Temporaries up to 4096 (128 KiB in all)
 // elements live on the stack, larger ones in a thread_local buffer allocated once, so a
 // call allocates nothing after the first. `comment` heads the function.
 std::string emit_term_function(const std::string &name, const std::vector<std::pair<std::string, ir::Type>> &inputs,
