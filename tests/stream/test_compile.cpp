@@ -16,7 +16,9 @@
 #include <sstream>
 
 #include "checker/checker.hpp"
+#include "codegen/apply_term.hpp"
 #include "codegen/emit_cpp.hpp"
+#include "codegen/fuse_applications.hpp"
 #include "common/backfill_gen.hpp"
 #include "common/sanitized.hpp"
 #include "common/stream_prog_gen.hpp"
@@ -330,7 +332,7 @@ TEST(CompileEqualsOracle, GeneratedTensorAndFunPrograms) {
   gen::GenOptions o;
   o.cycles = 24;  // past the window of a small horizon: frames leave, their blocks are recycled and state is remembered
   std::vector<Case> cases;
-  size_t tried = 0, with_funs = 0, windows = 0;
+  size_t tried = 0, with_funs = 0, windows = 0, fused = 0;
   std::map<std::string, size_t> shapes;
   for (uint64_t k = 0; cases.size() < want && tried < 20 * want; ++k) {
     o.size = 2 + static_cast<int>(k % 7);
@@ -354,6 +356,11 @@ TEST(CompileEqualsOracle, GeneratedTensorAndFunPrograms) {
     }
     c.window = c.p.plan.has_post;
     windows += c.window;
+    for (auto &f : c.files)  // a function with an application fused into it (fuse_applications.hpp)
+      if (f.path == c.cls + ".cpp" && f.text.find("' of ") != std::string::npos) {
+        ++fused;
+        break;
+      }
     name_outputs(c);
     c.trace = gen::generate_trace(g, k, o.cycles);
     c.in = oracle::read_trace("gen.csv", c.trace, c.p.prog, 0);
@@ -401,12 +408,125 @@ TEST(CompileEqualsOracle, GeneratedTensorAndFunPrograms) {
   }
   std::string hard;
   for (auto &[sh, n] : shapes) hard += " " + sh + ":" + std::to_string(n);
-  std::printf("%zu accepted tensor programs (%zu with funs, %zu window classes; of %zu tried) equal the oracle; output cells: %zu "
-              "absent, %zu unknown, %zu nil; shapes:%s\n",
-              equal, with_funs, windows, tried, kinds["A"], kinds["?"], kinds["N"], hard.c_str());
+  std::printf("%zu accepted tensor programs (%zu with funs, %zu window classes, %zu with fused applications; of %zu tried) equal the "
+              "oracle; output cells: %zu absent, %zu unknown, %zu nil; shapes:%s\n",
+              equal, with_funs, windows, fused, tried, kinds["A"], kinds["?"], kinds["N"], hard.c_str());
   EXPECT_GT(with_funs, 0u);
+  EXPECT_TRUE(fused > 0 || test::kSanitized) << "no draw had an application fused into another";
   EXPECT_GT(windows, 0u);
   EXPECT_TRUE(mutated || test::kSanitized) << "no addition in the first case's functions to mutate";
+}
+
+// Which applications fuse: one read once, by an application computed by a function; not
+// one read twice, by a state primitive, or by a scalar operator, nor an output.
+TEST(FuseApplications, OnlyAVariableReadOnceByAGeneratedApplicationFuses) {
+  test::StreamProgram p = test::compile_stream("node main(x: real[2]) -> (o: real[2], q: real[2], r: real[2], v: bool, w: real[2])\n"
+                                               "  a = tanh(x);\n"  // read once by o's '+': fused
+                                               "  o = a + x;\n"
+                                               "  w = o * 2.0;\n"  // o is an output: kept
+                                               "  b = x * 2.0;\n"  // read by fby: kept
+                                               "  q = [0.0, 0.0] fby b;\n"
+                                               "  e = sigmoid(x);\n"  // read twice: kept
+                                               "  r = e * e;\n"
+                                               "  t = sum(x);\n"  // read by a scalar operator: kept
+                                               "  v = t > 0.0;\n",
+                                               "main");
+  std::unordered_map<std::string, const Type *> type_of;
+  for (auto *vars : {&p.prog.inputs, &p.prog.outputs, &p.prog.locals})
+    for (auto &v : *vars) type_of[v.name] = &v.type;
+  for (auto &eq : p.prog.equations) type_of[eq.lhs] = &eq.type;
+  codegen::FusedProgram f = codegen::fuse_applications(p.prog, [&](const core::Equation &eq) {
+    return codegen::applied_by_function(eq, [&](const std::string &v) -> const Type & { return *type_of.at(v); });
+  });
+  std::map<std::string, std::vector<std::string>> args;
+  for (auto &eq : f.prog.equations) args[eq.lhs] = eq.args;
+  EXPECT_FALSE(args.count("a"));
+  for (const char *kept : {"o", "w", "b", "q", "e", "r", "t", "v"}) EXPECT_TRUE(args.count(kept)) << kept;
+  EXPECT_EQ(args["o"], (std::vector<std::string>{"x", "x"}));  // its leaves: tanh's operand, then its own second
+  ASSERT_EQ(f.tree_of.size(), 1u);
+  const codegen::FusedApplication &o = *f.tree_of.at("o");
+  ASSERT_EQ(o.from.size(), 2u);
+  ASSERT_TRUE(o.from[0]);
+  EXPECT_EQ(o.from[0]->eq.lhs, "a");
+  EXPECT_FALSE(o.from[1]);
+  for (auto &v : f.prog.locals) EXPECT_NE(v.name, "a");
+  EXPECT_EQ(f.prog.locals.size() + 1, p.prog.locals.size());
+}
+
+// Applications read once by another are computed inside it (codegen/fuse_applications):
+// each shape of fusion, pinned, in a post-free class and in a window class, equals the
+// oracle bit for bit. The trace makes the order of additions visible: d = [1, 1e16, -1e16]
+// sums to 0 from the first element (1e16 + 1 rounds to 1e16) and to 1 from the last, so a
+// matvec(tr(k), d) whose loop order changed the additions' order would differ; the
+// negative control is that class with its summed loop reversed.
+TEST(CompileEqualsOracle, FusedApplicationsEqualTheOracle) {
+  const std::string funs =
+      "fun outer2(a: real[m], b: real[n]) : real[m, n] = build([m, n], \\(i, j) => a[i] * b[j]);\n"
+      "fun twice(a: real[n]) : real[n] = a * a + a;\n";
+  const std::string body =
+      "  dx = matvec(tr(k), d);\n"                  // a transpose into a sum: summed index outermost
+      "  s = acc + outer2(d, x);\n"                 // a build into an addition: one loop nest
+      "  acc = k -> pre s;\n"
+      "  g = twice(tanh(d) * 2.0);\n"               // an operand read twice by its reader: a let
+      "  b = (d > 0.0)[1];\n"                       // a tensor of bools inside a function
+      "  h = reshape([3, 1], matvec(k, x) + d);\n"  // a reshape's result is its operand's
+      "  u = tanh(d);\n"
+      "  m = u * u;\n";                              // read twice: not fused
+  const std::string trace = "k,d,x\n"
+                            "\"[[1.0, 1.0], [1.0, 1.0], [1.0, 1.0]]\",\"[1.0, 1.0e16, -1.0e16]\",\"[0.5, -0.0]\"\n"
+                            "\"[[2.0, -0.0], [3.0, 0.25], [-1.0, 1.0e300]]\",\"[-0.0, 0.0, 3.0]\",\"[1.0e300, 2.0]\"\n"
+                            "\"[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]\",\"[0.5, -2.0, 1.0e-310]\",\"[-1.0, 7.0]\"\n";
+  std::vector<Case> cases;
+  for (bool window : {false, true}) {
+    Case c;
+    c.text = funs + "node main(k: real[3, 2], d: real[3], x: real[2]) -> (dx: real[2], s: real[3, 2], g: real[3], b: bool, h: real[3, 1], m: real[3]" +
+             (window ? ", p: real[2]" : "") + ")\n" + body + (window ? "  p = post dx;\n" : "");
+    c.p = test::compile_stream(c.text, "main");
+    ASSERT_EQ(c.p.plan.has_post, window);
+    check::Options co;
+    co.timeout_s = 10;
+    std::optional<int64_t> H = accepted(c.p.fe->checked, c.p, co);
+    ASSERT_TRUE(H) << c.text;
+    c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "fused.rml", "p" + std::to_string(cases.size()), *H, &c.p.fe->checked);
+    c.window = window;
+    name_outputs(c);
+    c.trace = trace;
+    c.in = oracle::read_trace("fused.csv", c.trace, c.p.prog, 0);
+    std::string cpp;
+    for (auto &f : c.files)
+      if (f.path == c.cls + ".cpp") cpp = f.text;
+    // What was fused, by the functions' names (reader first), and what was not.
+    for (const char *fn : {"_matvec_tr(", "_Add_outer2(", "_twice_Mul_Tanh(", "_index_Gt(", "_reshape_Add_matvec("})
+      EXPECT_NE(cpp.find(fn), std::string::npos) << "no function " << fn << " in\n" << cpp;
+    EXPECT_NE(cpp.find("// 'tanh', first applied"), std::string::npos) << "an application read twice was fused:\n" << cpp;
+    // The transpose is read by rows: the summed index is the outer loop of matvec_tr.
+    EXPECT_NE(cpp.find("std::fill_n(rml_out, 2, double{});\n  for (int64_t j"), std::string::npos) << cpp;
+    cases.push_back(std::move(c));
+  }
+  Case bad;
+  bad.text = cases.front().text;
+  bad.p = test::compile_stream(bad.text, "main");
+  bad.in = cases.front().in;
+  bad.files = codegen::emit_cpp(bad.p.prog, bad.p.clocks, bad.p.plan, "bad.rml", "p2", 0, &bad.p.fe->checked);
+  name_outputs(bad);
+  bool mutated = false;
+  for (auto &f : bad.files) {
+    size_t at = f.path == bad.cls + ".cpp" ? f.text.find("_matvec_tr(const") : std::string::npos;
+    size_t loop = at == std::string::npos ? at : f.text.find("for (int64_t j", at);
+    if (loop == std::string::npos) continue;
+    size_t close = f.text.find('{', loop);
+    std::string j = f.text.substr(loop + 13, f.text.find(' ', loop + 13) - loop - 13);
+    f.text.replace(loop, close - loop, "for (int64_t " + j + " = 2; " + j + " >= 0; --" + j + ") ");
+    mutated = true;
+  }
+  ASSERT_TRUE(mutated);
+  cases.push_back(std::move(bad));
+  std::string out = build_and_run(cases, fs::temp_directory_path() / ("rml_compile_fused_" + std::to_string(::getpid())));
+  for (size_t k = 0; k < 2; ++k) EXPECT_EQ(compare(cases[k], k, out), "") << cases[k].text;
+  // dx at cycle 0 is [0, 0]: 1e16 + 1 rounds to 1e16 (pinned, by hand), as the oracle says.
+  oracle::Result r = oracle::Oracle(cases[0].p.fe->checked, cases[0].p.prog, cases[0].p.clocks).run(cases[0].in);
+  EXPECT_EQ(cell_code(r.at("dx", 0)), "R0000000000000000:R0000000000000000");
+  EXPECT_NE(compare(cases[2], 2, out), "") << "the negative control (matvec_tr's additions reversed) was not caught";
 }
 
 // Lustre V6 programs (rml gen --dialect lustre-v6: an enumeration and its clocks, records,
