@@ -410,9 +410,10 @@ struct TermEmitter {
       return o;
     }
     Value o = alloc(t->type, false, t.get());
-    // The columns of the last result dimension go four at a time: four sums, each still
-    // adding its own column in order, are four independent chains instead of one.
-    const int64_t lanes = !sh.empty() && sh.back() >= 4 ? 4 : 1;
+    // The columns of the last result dimension go eight (or four) at a time: eight sums,
+    // each still adding its own column in order, are eight independent chains instead of
+    // one (enough to keep two adders busy through an addition's latency).
+    const int64_t lanes = sh.empty() ? 1 : sh.back() >= 8 ? 8 : sh.back() >= 4 ? 4 : 1;
     std::vector<std::string> idx;
     open_loops(Shape(sh.begin(), sh.end() - (lanes > 1 ? 1 : 0)), idx);
     std::string last, j = fresh("j");
@@ -445,10 +446,10 @@ struct TermEmitter {
     if (lanes == 1) {
       sums(1, "");
     } else {
-      const int64_t whole = sh.back() - sh.back() % 4;
+      const int64_t whole = sh.back() - sh.back() % lanes;
       last = fresh("i");
-      line() << "for (int64_t " << last << " = 0; " << last << " < " << whole << "; " << last << " += 4)\n";
-      sums(4, last);
+      line() << "for (int64_t " << last << " = 0; " << last << " < " << whole << "; " << last << " += " << lanes << ")\n";
+      sums(lanes, last);
       if (whole < sh.back()) {
         last = fresh("i");
         line() << "for (int64_t " << last << " = " << whole << "; " << last << " < " << sh.back() << "; ++" << last << ")\n";
