@@ -499,7 +499,9 @@ struct Runner::Impl {
     bool same = true;
     if (o.tag == Tag::Val) {
       if (o.count != s.numel || (real ? !o.rp : !o.ip)) throw StreamError("internal: result of '" + s.name + "' has the wrong size");
-      same = real ? std::memcmp(rp, o.rp, s.numel * sizeof(double)) == 0 : std::memcmp(ip, o.ip, s.numel * sizeof(int64_t)) == 0;
+      // A cell's payload is compared only once it holds a value (a ⊥ cell's words are stale).
+      if (old == Tag::Val)
+        same = real ? std::memcmp(rp, o.rp, s.numel * sizeof(double)) == 0 : std::memcmp(ip, o.ip, s.numel * sizeof(int64_t)) == 0;
     }
     if (old == o.tag && same) return false;
     if (old != Tag::Bot && o.tag != Tag::Err)
