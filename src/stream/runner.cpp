@@ -31,6 +31,11 @@ Cell FrameView::cell(int slot) const {
   c.tag = tag(slot);
   if (c.tag != Tag::Val) return c;
   const Slot &s = plan_->slots[static_cast<size_t>(slot)];
+  if (int b = block_of_[slot]; b >= 0) {
+    c.value = *blocks_[b];
+    c.value.elem = s.elem, c.value.shape = s.shape;  // the slot's type, as for a payload of words
+    return c;
+  }
   c.value.elem = s.elem;
   c.value.shape = s.shape;
   if (s.elem == Scalar::Real) c.value.r.assign(reals_ + s.offset, reals_ + s.offset + s.numel);
@@ -43,6 +48,8 @@ namespace {
 // A rule's result: a tag, its payload (where it is: a cell of the ring, a memory, or the
 // result's own storage; never copied before commit), and, for a ‖ produced here, the rule
 // and why.
+// A tensor's payload is a block shared by every cell holding that value (`when`, `merge`,
+// `fby`, `pre`, `post` and copies pass the block on instead of copying the tensor): `block`.
 struct Out {
   Tag tag = Tag::Bot;
   const double *rp = nullptr;  // the payload of a real result
@@ -50,11 +57,12 @@ struct Out {
   size_t count = 0;             // its elements
   double r1 = 0;                // a scalar computed here
   int64_t i1 = 0;
-  std::vector<double> r;        // a tensor computed here
+  std::vector<double> r;        // a one-element tensor computed here
   std::vector<int64_t> i;
+  std::shared_ptr<const array::Tensor> block;  // a larger tensor's value: another cell's, a memory's, or computed here
   const char *rule = nullptr;
   std::string why;
-  void set(Tag t) { tag = t, rule = nullptr; }
+  void set(Tag t) { tag = t, rule = nullptr, block.reset(); }
   void error(const char *rl, std::string w) { tag = Tag::Err, rule = rl, why = std::move(w); }
   void propagate_error() { set(Tag::Err); }
   void real(double v) { set(Tag::Val), r1 = v, rp = &r1, count = 1; }
@@ -62,8 +70,13 @@ struct Out {
   void boolean(bool b) { integer(b ? 1 : 0); }
   void value(array::Tensor t) {
     set(Tag::Val);
+    if (std::max(t.r.size(), t.i.size()) > 1) return shared(std::make_shared<const array::Tensor>(std::move(t)));
     if (t.elem == Scalar::Real) r = std::move(t.r), rp = r.data(), count = r.size();
     else i = std::move(t.i), ip = i.data(), count = i.size();
+  }
+  void shared(std::shared_ptr<const array::Tensor> b) {
+    block = std::move(b);
+    rp = block->r.data(), ip = block->i.data(), count = std::max(block->r.size(), block->i.size());
   }
   void view(const array::Tensor &t) {  // a constant, kept by the runner
     set(Tag::Val);
@@ -78,6 +91,7 @@ struct Memory {
   Tag second = Tag::Bot;  // fby: e, pre: x
   std::vector<double> r;
   std::vector<int64_t> i;
+  std::shared_ptr<const array::Tensor> block;  // or a tensor's block
 };
 
 // Where a previous tick is: none, in the window (at `cycle`), or in the step's memory.
@@ -108,6 +122,11 @@ struct Runner::Impl {
   std::vector<double> reals;
   std::vector<int64_t> ints;
   std::vector<uint32_t> bots;  // ⊥ cells per frame
+  // Tensor slots (more than one element) hold their value as a block: per slot its index
+  // among a frame's blocks (or -1), and per frame B blocks.
+  std::vector<int> block_of;
+  size_t B = 0;
+  std::vector<std::shared_ptr<const array::Tensor>> blocks;
   std::deque<std::pair<int, size_t>> fifo;
   size_t sweeping = SIZE_MAX;  // the component being swept (of cycle back - 1), or none
   uint64_t evaluations = 0;
@@ -140,6 +159,9 @@ struct Runner::Impl {
     }
     memory.resize(K);
     clock_violations.assign(plan.input_slots.size(), "");
+    block_of.assign(S, -1);
+    for (size_t sl = 0; sl < S; ++sl)
+      if (plan.slots[sl].numel > 1) block_of[sl] = static_cast<int>(B++);
     resize(8);
   }
 
@@ -159,15 +181,17 @@ struct Runner::Impl {
     std::vector<double> r(new_cap * RW);
     std::vector<int64_t> i(new_cap * IW);
     std::vector<uint32_t> b(new_cap);
+    std::vector<std::shared_ptr<const array::Tensor>> bl(new_cap * B);
     for (size_t n = front; n < back; ++n) {
       size_t from = at(n), to = n & (new_cap - 1);
       std::copy_n(&tags[from * S], S, &t[to * S]);
       std::copy_n(&queued[from * K], K, &q[to * K]);
       std::copy_n(reals.data() + from * RW, RW, r.data() + to * RW);
       std::copy_n(ints.data() + from * IW, IW, i.data() + to * IW);
+      for (size_t k = 0; k < B; ++k) bl[to * B + k] = std::move(blocks[from * B + k]);
       b[to] = bots[from];
     }
-    tags.swap(t), queued.swap(q), reals.swap(r), ints.swap(i), bots.swap(b);
+    tags.swap(t), queued.swap(q), reals.swap(r), ints.swap(i), bots.swap(b), blocks.swap(bl);
     cap = new_cap;
   }
   Tag tag(int c, size_t n) const { return n < back ? static_cast<Tag>(tags[at(n) * S + static_cast<size_t>(c)]) : Tag::Bot; }
@@ -181,14 +205,23 @@ struct Runner::Impl {
     if (plan.slots[static_cast<size_t>(c)].clock) return tag(c, n) == Tag::Val && !bval(c, n);
     return tag(c, n) == Tag::Abs;
   }
+  std::shared_ptr<const array::Tensor> &block(int c, size_t n) { return blocks[at(n) * B + static_cast<size_t>(block_of[static_cast<size_t>(c)])]; }
+  const std::shared_ptr<const array::Tensor> &block(int c, size_t n) const {
+    return blocks[at(n) * B + static_cast<size_t>(block_of[static_cast<size_t>(c)])];
+  }
   void copy(int c, size_t n, Out &o) const {
     const Slot &s = plan.slots[static_cast<size_t>(c)];
     o.set(tag(c, n));
+    if (block_of[static_cast<size_t>(c)] >= 0) {
+      if (o.tag == Tag::Val) o.shared(block(c, n));
+      return;
+    }
     o.count = s.numel;
     if (s.elem == Scalar::Real) o.rp = reals.data() + at(n) * RW + s.offset;
     else o.ip = ints.data() + at(n) * IW + s.offset;
   }
   array::Tensor tensor(int c, size_t n) const {
+    if (block_of[static_cast<size_t>(c)] >= 0) return *block(c, n);
     const Slot &s = plan.slots[static_cast<size_t>(c)];
     array::Tensor t;
     t.elem = s.elem;
@@ -267,6 +300,20 @@ struct Runner::Impl {
     }
     if (any_nil) return o.set(Tag::Nil);
     if (st.scalar != ScalarOp::None) return scalar_apply(st, n, o);
+    // Operands that are tensors are read in their blocks, not copied.
+    array::Tensor t0, t1;
+    auto operand = [&](int c, array::Tensor &tmp) -> const array::Tensor & {
+      if (block_of[static_cast<size_t>(c)] >= 0) return *block(c, n);
+      return tmp = tensor(c, n);
+    };
+    switch (st.eq->op) {
+      case core::ApplyOp::Unary: return o.value(array::Evaluator::unary(st.eq->un, operand(st.in[0], t0)));
+      case core::ApplyOp::Binary: return o.value(array::Evaluator::binary(st.eq->bin, operand(st.in[0], t0), operand(st.in[1], t1)));
+      case core::ApplyOp::If:  // the chosen operand's value, shared
+        if (block_of[static_cast<size_t>(st.in[0])] < 0) return copy(bval(st.in[0], n) ? st.in[1] : st.in[2], n, o);
+        break;
+      default: break;
+    }
     std::vector<array::Tensor> args;
     args.reserve(st.in.size());
     for (int c : st.in) args.push_back(tensor(c, n));
@@ -394,6 +441,10 @@ struct Runner::Impl {
   }
   static void recall(const Memory &mem, Out &o) {
     o.set(mem.second);
+    if (mem.block) {
+      if (o.tag == Tag::Val) o.shared(mem.block);
+      return;
+    }
     o.rp = mem.r.data(), o.ip = mem.i.data();
     o.count = std::max(mem.r.size(), mem.i.size());
   }
@@ -496,19 +547,35 @@ struct Runner::Impl {
     const bool real = s.elem == Scalar::Real;
     double *rp = real ? reals.data() + at(n) * RW + s.offset : nullptr;
     int64_t *ip = real ? nullptr : ints.data() + at(n) * IW + s.offset;
+    const bool shared = block_of[static_cast<size_t>(st.out)] >= 0;
     bool same = true;
     if (o.tag == Tag::Val) {
       if (o.count != s.numel || (real ? !o.rp : !o.ip)) throw StreamError("internal: result of '" + s.name + "' has the wrong size");
       // A cell's payload is compared only once it holds a value (a ⊥ cell's words are stale).
-      if (old == Tag::Val)
+      if (old == Tag::Val && shared) {
+        const array::Tensor &b = *block(st.out, n);
+        same = b.r.data() == o.rp && b.i.data() == o.ip;
+        if (!same)
+          same = real ? std::memcmp(b.r.data(), o.rp, s.numel * sizeof(double)) == 0 : std::memcmp(b.i.data(), o.ip, s.numel * sizeof(int64_t)) == 0;
+      } else if (old == Tag::Val) {
         same = real ? std::memcmp(rp, o.rp, s.numel * sizeof(double)) == 0 : std::memcmp(ip, o.ip, s.numel * sizeof(int64_t)) == 0;
+      }
     }
     if (old == o.tag && same) return false;
     if (old != Tag::Bot && o.tag != Tag::Err)
       throw StreamError("internal: non-monotone update of '" + s.name + "' at cycle " + std::to_string(n));
     if (old == Tag::Bot) --bots[at(n)];
     t = static_cast<uint8_t>(o.tag);
-    if (o.tag == Tag::Val) {
+    if (o.tag == Tag::Val && shared) {
+      if (o.block) block(st.out, n) = o.block;
+      else {  // a constant's payload: a block of its own
+        array::Tensor v;
+        v.elem = s.elem, v.shape = s.shape;
+        if (real) v.r.assign(o.rp, o.rp + s.numel);
+        else v.i.assign(o.ip, o.ip + s.numel);
+        block(st.out, n) = std::make_shared<const array::Tensor>(std::move(v));
+      }
+    } else if (o.tag == Tag::Val) {
       if (real) std::memcpy(rp, o.rp, s.numel * sizeof(double));
       else std::memcpy(ip, o.ip, s.numel * sizeof(int64_t));
     }
@@ -586,7 +653,8 @@ struct Runner::Impl {
       tags[at(n) * S + static_cast<size_t>(slot)] = static_cast<uint8_t>(c.tag);
       --bots[at(n)];
       if (c.tag != Tag::Val) continue;
-      if (s.elem == Scalar::Real) std::copy(c.value.r.begin(), c.value.r.end(), &reals[at(n) * RW + s.offset]);
+      if (block_of[static_cast<size_t>(slot)] >= 0) block(slot, n) = std::make_shared<const array::Tensor>(c.value);
+      else if (s.elem == Scalar::Real) std::copy(c.value.r.begin(), c.value.r.end(), &reals[at(n) * RW + s.offset]);
       else std::copy(c.value.i.begin(), c.value.i.end(), &ints[at(n) * IW + s.offset]);
     }
     for (sweeping = 0; sweeping < plan.schedule.size(); ++sweeping)
@@ -627,6 +695,8 @@ struct Runner::Impl {
     v.tags_ = &tags[at(n) * S];
     v.reals_ = reals.data() + at(n) * RW;
     v.ints_ = ints.data() + at(n) * IW;
+    v.blocks_ = blocks.data() + at(n) * B;
+    v.block_of_ = block_of.data();
     return v;
   }
   // The front frame is final: emit it, remember the state its ticks leave, drop it.
@@ -644,7 +714,9 @@ struct Runner::Impl {
       if (second < 0) continue;  // ->: the tick is enough; post: only that it ticked (changed())
       const Slot &s = plan.slots[static_cast<size_t>(second)];
       m.second = tag(second, f);
-      if (s.elem == Scalar::Real) {
+      if (block_of[static_cast<size_t>(second)] >= 0) {  // the block, shared
+        m.block = m.second == Tag::Val ? block(second, f) : nullptr;
+      } else if (s.elem == Scalar::Real) {
         m.r.resize(s.numel);
         std::copy_n(reals.data() + at(f) * RW + s.offset, s.numel, m.r.data());
       } else {
@@ -652,6 +724,7 @@ struct Runner::Impl {
         std::copy_n(ints.data() + at(f) * IW + s.offset, s.numel, m.i.data());
       }
     }
+    for (size_t k = 0; k < B; ++k) blocks[at(f) * B + k].reset();  // the frame's values go (a memory may keep one)
     ++front;
   }
   // Input clock assumptions: an input is present exactly where its clock ticks (first

@@ -61,6 +61,8 @@ class FrameView {
   const uint8_t *tags_ = nullptr;
   const double *reals_ = nullptr;
   const int64_t *ints_ = nullptr;
+  const std::shared_ptr<const array::Tensor> *blocks_ = nullptr;  // the frame's tensor cells
+  const int *block_of_ = nullptr;                                  // per slot: its block index, or -1
 };
 
 // Tensor streams: the runner allocates each cycle's tensors and frees them. glibc gives a
