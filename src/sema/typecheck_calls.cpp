@@ -317,7 +317,31 @@ Type TypeChecker::defer_elementwise(const Expr &arg, const Type &arg_type, const
 void TypeChecker::settle_elementwise() {
   std::vector<DeferredElementwise> list;
   list.swap(deferred_);
+  // Arithmetic operators first: each whose operands are both typed now gets its rule (one
+  // settled may type another's operand); those still open take the guess made before
+  // deferral, both operands of one type.
+  std::vector<uint8_t> done(list.size(), 0);
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (size_t k = 0; k < list.size(); ++k) {
+      auto &d = list[k];
+      if (!d.binary || done[k]) continue;
+      Type l = zonk(d.arg_type), r = zonk(d.other);
+      if (!l.is_error() && !r.is_error() && (l.kind == Type::Meta || r.kind == Type::Meta)) continue;
+      done[k] = 1, progress = true;
+      if (l.is_error() || r.is_error()) continue;
+      Type t = arith(*d.binary, l, r, false);
+      if (!t.is_error() && !unify(d.result, t)) mismatch(*d.binary, d.result, t, "the result of '" + d.name + "'");
+    }
+  }
+  for (size_t k = 0; k < list.size(); ++k) {
+    auto &d = list[k];
+    if (!d.binary || done[k]) continue;
+    Type t = arith(*d.binary, d.arg_type, d.other, false);
+    if (!t.is_error() && !unify(d.result, t)) mismatch(*d.binary, d.result, t, "the result of '" + d.name + "'");
+  }
   for (auto &d : list) {
+    if (d.binary) continue;
     Type a = zonk(d.arg_type);
     if (a.is_error() || a.kind == Type::Meta) continue;  // still unknown: the variable's type.missing says so
     if (a.kind != Type::Tensor) {

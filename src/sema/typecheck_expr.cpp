@@ -263,6 +263,37 @@ Type TypeChecker::broadcast(const Expr &e, const Type &l0, const Type &r0, const
   return Type::error();
 }
 
+Type TypeChecker::arith(const Expr &e, const Type &l0, const Type &r0, bool may_defer) {
+  Type l = resolve(l0), r = resolve(r0);
+  Type t;
+  if (may_defer && (l.kind == Type::Meta) != (r.kind == Type::Meta) && (l.kind == Type::Meta ? r : l).kind == Type::Tensor &&
+      !(l.kind == Type::Meta ? r : l).is_enum()) {
+    // The untyped operand is the other's type or a scalar of its element: the result is
+    // the other's type unless that is a scalar, then not known yet.
+    const Type known = l.kind == Type::Meta ? r : l;
+    t = known.shape.empty() ? fresh_meta() : known;
+    DeferredElementwise d{&e, l0, t, op_spelling(e.op)};
+    d.binary = &e, d.other = r0;
+    deferred_.push_back(std::move(d));
+  } else {
+    t = broadcast(e, l, r, op_spelling(e.op));
+  }
+  Type rt = resolve(t);
+  if (rt.is_enum()) return not_on_enum(e, rt);
+  if (e.op == Op::IntDiv || e.op == Op::Mod) {
+    if (rt.kind == Type::Tensor && rt.elem != Scalar::Int) {
+      d_.error("type.mismatch", start_span(*e.args[0]),
+               std::string("'") + op_spelling(e.op) + "' needs int operands, found " + type_str(rt));
+      return Type::error();
+    }
+  } else if (rt.kind == Type::Tensor && rt.elem == Scalar::Bool) {
+    d_.error("type.not-numeric", start_span(*e.args[0]),
+             std::string("'") + op_spelling(e.op) + "' needs int or real operands, not bool");
+    return Type::error();
+  }
+  return t;
+}
+
 Type TypeChecker::infer(const Expr &e, Ctx &ctx, bool allow_tuple) {
   Type t = infer_inner(e, ctx, allow_tuple);
   return record(e, t);
@@ -320,28 +351,8 @@ Type TypeChecker::infer_inner(const Expr &e, Ctx &ctx, bool allow_tuple) {
             return Type::error();
           }
           return resolve(l).is_error() ? r : l;
-        case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: {
-          Type t = broadcast(e, l, r, op_spelling(e.op));
-          Type rt = resolve(t);
-          if (rt.is_enum()) return not_on_enum(e, rt);
-          if (rt.kind == Type::Tensor && rt.elem == Scalar::Bool) {
-            d_.error("type.not-numeric", start_span(*e.args[0]),
-                     std::string("'") + op_spelling(e.op) + "' needs int or real operands, not bool");
-            return Type::error();
-          }
-          return t;
-        }
-        case Op::IntDiv: case Op::Mod: {
-          Type t = broadcast(e, l, r, op_spelling(e.op));
-          Type rt = resolve(t);
-          if (rt.is_enum()) return not_on_enum(e, rt);
-          if (rt.kind == Type::Tensor && rt.elem != Scalar::Int) {
-            d_.error("type.mismatch", start_span(*e.args[0]),
-                     std::string("'") + op_spelling(e.op) + "' needs int operands, found " + type_str(rt));
-            return Type::error();
-          }
-          return t;
-        }
+        case Op::Add: case Op::Sub: case Op::Mul: case Op::Div:
+        case Op::IntDiv: case Op::Mod: return arith(e, l, r, true);
         case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: {
           Type t = broadcast(e, l, r, op_spelling(e.op));
           Type rt = resolve(t);

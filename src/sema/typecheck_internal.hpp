@@ -170,6 +170,8 @@ class TypeChecker {
   bool require_bool_scalar(const Expr &e, const Type &t0, const char *what);
   void stream_op_in_fun(const Expr &e, Ctx &ctx, const char *what);
   Type broadcast(const Expr &e, const Type &l0, const Type &r0, const char *opname);
+  // + - * / div mod: scalar broadcast, numeric operands (int ones for div and mod).
+  Type arith(const Expr &e, const Type &l0, const Type &r0, bool may_defer);
   Type infer(const Expr &e, Ctx &ctx, bool allow_tuple = false);
   Type infer_inner(const Expr &e, Ctx &ctx, bool allow_tuple);
 
@@ -204,10 +206,18 @@ class TypeChecker {
   // v1): the result is `result` (the argument's own type, or a fresh variable), and the
   // operator's typing rule is applied when the pass ends, by settle_elementwise. Without
   // this the probe passes never learn v0's type and a well-typed node is refused.
+  // Likewise an arithmetic operator (+ - * / div mod) with one operand such a local and
+  // the other typed (`v1 = u + (u -> pre v3); v3 = x * v1;` with x a real and u a real[3]):
+  // the local may be a scalar or a tensor (scalar broadcast), so the result is a fresh
+  // variable (the other operand's type when that is not a scalar) and `arith`'s rule is
+  // applied when the pass ends. Settled first, repeatedly while one settles; one still
+  // open then takes the guess made before deferring (both operands of one type).
   struct DeferredElementwise {
     const Expr *arg;
     Type arg_type, result;
     std::string name;
+    const Expr *binary = nullptr;  // a deferred arithmetic operator: arg_type and `other` its operands' types
+    Type other;
   };
   std::vector<DeferredElementwise> deferred_;
   Type defer_elementwise(const Expr &arg, const Type &arg_type, const Type &result, const std::string &name);
