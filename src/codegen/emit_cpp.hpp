@@ -23,7 +23,7 @@ namespace rml::codegen {
 
 struct CodegenError : std::runtime_error {
   CodegenError(std::string r, Span s, const std::string &what) : std::runtime_error(what), rule(std::move(r)), span(s) {}
-  std::string rule;  // codegen.tensor, codegen.fun, codegen.cycle, codegen.internal
+  std::string rule;  // codegen.tensor, codegen.fun, codegen.imported, codegen.internal (codegen.cycle: a generator bug)
   Span span;
 };
 

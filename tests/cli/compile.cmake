@@ -108,6 +108,22 @@ expect_exit(0 ${RML} compile ${WORK}/big.rml -o ${WORK}/big)
 build_generated(big)
 expect_exit(0 ${WORK}/big/build/f_csv ${WORK}/big.csv)
 expect_equal(OUT "o\n1572864.0\n")
+# A post-free node with an instantaneous cycle through exclusive branches has no static
+# order: it becomes a window class (kHorizon 0, each cycle run to its fixpoint) whose
+# command prints rml run's chronogram (it was refused, codegen.cycle).
+file(WRITE ${WORK}/cyc.rml "node main(c: bool, x: int) -> (o: int, p: int)\n  a = merge c ((x + 1) when c) (b when not c);\n  b = merge c (a when c) ((x * 2) when not c);\n  o = a + b;\n  p = 0 fby o;\n")
+file(WRITE ${WORK}/cyc.csv "c,x\nT,1\nF,2\nT,3\nF,-4\n")
+expect_exit(0 ${RML} compile ${WORK}/cyc.rml -o ${WORK}/cyc)
+file(READ ${WORK}/cyc/main_.hpp hpp)
+if(NOT hpp MATCHES "instantaneous cycle through exclusive when/merge branches" OR NOT hpp MATCHES "kHorizon = 0")
+  message(FATAL_ERROR "main_.hpp:\n${hpp}")
+endif()
+build_generated(cyc)
+expect_exit(0 ${RML} run ${WORK}/cyc.rml --inputs ${WORK}/cyc.csv --show o,p --format csv)
+set(want "${LAST_OUT}")
+expect_text(OUT "o,p\n4,0\n8,4\n8,8\n-16,8\n")
+expect_exit(0 ${WORK}/cyc/build/main__csv ${WORK}/cyc.csv)
+expect_equal(OUT "${want}")
 # A tensor of bools held in a variable: not generated (3).
 file(WRITE ${WORK}/bvec.rml "node f(x: real[2]) -> (o: bool)\n  b = x > 0.0;\n  o = b[0] and b[1];\n")
 expect_exit(3 ${RML} compile ${WORK}/bvec.rml -o ${WORK}/bvec)

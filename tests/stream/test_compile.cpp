@@ -529,6 +529,70 @@ TEST(CompileEqualsOracle, FusedApplicationsEqualTheOracle) {
   EXPECT_NE(compare(cases[2], 2, out), "") << "the negative control (matvec_tr's additions reversed) was not caught";
 }
 
+// A post-free node with an instantaneous cycle through exclusive when/merge branches has no
+// static order: rml compile makes it a window class (kHorizon 0), whose worklist runs each
+// cycle to its fixpoint; it equals the oracle on random traces (scalars, and tensors with
+// state on the cycle). It was refused (codegen.cycle). Negative control: one class with
+// its addition a subtraction in the node's tables.
+TEST(CompileEqualsOracle, InstantaneousCyclesThroughExclusiveBranches) {
+  const std::vector<std::string> texts = {
+      "node main(c: bool, x: int) -> (o: int, p: int)\n"
+      "  a = merge c ((x + 1) when c) (b when not c);\n"
+      "  b = merge c (a when c) ((x * 2) when not c);\n"
+      "  o = a + b;\n"
+      "  p = 0 fby o;\n",
+      "node main(c: bool, x: real[2], y: real) -> (o: real[2], q: real)\n"
+      "  a = merge c ((x * 2.0) when c) ((b + [1.0, 1.0]) when not c);\n"
+      "  b = merge c ((a - x) when c) (((x fby a) * y) when not c);\n"
+      "  o = a;\n"
+      "  q = sum(b) + y;\n"};
+  std::mt19937_64 rng(20261127);
+  std::uniform_int_distribution<int> small(-4, 4);
+  std::vector<Case> cases;
+  for (size_t k = 0; k <= texts.size(); ++k) {
+    const bool control = k == texts.size();  // the first program again, mutated below
+    Case c;
+    c.text = texts[control ? 0 : k];
+    c.p = test::compile_stream(c.text, "main");
+    check::Options co;
+    co.timeout_s = 10;
+    std::optional<int64_t> H = accepted(c.p.fe->checked, c.p, co);
+    ASSERT_TRUE(H) << c.text;
+    ASSERT_FALSE(c.p.plan.has_post);
+    c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "cycle.rml", "p" + std::to_string(k), *H, &c.p.fe->checked);
+    c.window = true;
+    name_outputs(c);
+    c.in.cycles = 16;
+    for (size_t n = 0; n < c.in.cycles; ++n) {
+      c.in.streams["c"].push_back(Cell::of(array::Tensor::boolean(small(rng) > 0)));
+      if (k == 0 || control) {
+        c.in.streams["x"].push_back(Cell::of(array::Tensor::integer(small(rng))));
+      } else {
+        array::Tensor t = array::Tensor::zeros(Scalar::Real, {2});
+        t.r = {small(rng) * 0.5, small(rng) * 0.25};
+        c.in.streams["x"].push_back(Cell::of(t));
+        c.in.streams["y"].push_back(Cell::of(array::Tensor::real(small(rng) * 0.75)));
+      }
+    }
+    std::string *cpp = nullptr;
+    for (auto &f : c.files)
+      if (f.path == c.cls + ".cpp") cpp = &f.text;
+    ASSERT_TRUE(cpp);
+    EXPECT_NE(cpp->find("push("), std::string::npos) << "not a window class";
+    if (control) {
+      const std::string add = std::to_string(static_cast<int>(ops::BinOp::Add)) + " /* Add */";
+      const std::string sub = std::to_string(static_cast<int>(ops::BinOp::Sub)) + " /* Sub */";
+      size_t at = cpp->find(add);
+      ASSERT_NE(at, std::string::npos) << *cpp;
+      cpp->replace(at, add.size(), sub);
+    }
+    cases.push_back(std::move(c));
+  }
+  std::string out = build_and_run(cases, fs::temp_directory_path() / ("rml_compile_cycles_" + std::to_string(::getpid())));
+  for (size_t k = 0; k < texts.size(); ++k) EXPECT_EQ(compare(cases[k], k, out), "") << cases[k].text;
+  EXPECT_NE(compare(cases.back(), texts.size(), out), "") << "the negative control was not caught";
+}
+
 // Lustre V6 programs (rml gen --dialect lustre-v6: an enumeration and its clocks, records,
 // arrays and iterators, a static parameter, restarts, constants, => and #), elaborated
 // into names C++ does not allow as they are (`a3[1]`, `p2.n`, `scale<<2>>_1_o`): the class
