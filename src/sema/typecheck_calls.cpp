@@ -176,21 +176,10 @@ Type TypeChecker::infer_call(const Expr &e, Ctx &ctx, bool allow_tuple) {
   // renamed-apart variables in `fresh` (which also holds the static arguments), then
   // hands the bindings back under the callee's own names.
   {
-    Renaming rn = rename_implicit(sig);
-    TypeSubst fresh = s;
+    std::vector<std::pair<size_t, Type>> args;
     for (size_t i = 0; i < e.args.size(); ++i)
-      if (!sig.inputs[i].is_const) {
-        Type partial = fresh.apply(rn.to_fresh.apply(sig.inputs[i].type));
-        bind_implicit(partial, actual[i], rn, fresh);
-      }
-    for (size_t k = 0; k < sig.size_vars.size(); ++k)
-      if (auto b = fresh.statics.sizes.find(rn.size_vars[k]); b != fresh.statics.sizes.end())
-        s.statics.sizes[sig.size_vars[k]] = b->second;
-    for (size_t k = 0; k < sig.shape_vars.size(); ++k)
-      if (auto b = fresh.statics.shapes.find(rn.shape_vars[k]); b != fresh.statics.shapes.end())
-        s.statics.shapes[sig.shape_vars[k]] = b->second;
-    for (size_t k = 0; k < sig.tyvars.size(); ++k)
-      if (auto b = fresh.tyvars.find(rn.tyvars[k]); b != fresh.tyvars.end()) s.tyvars[sig.tyvars[k]] = b->second;
+      if (!sig.inputs[i].is_const) args.emplace_back(i, actual[i]);
+    bind_implicit_args(sig, args, s);
   }
   // An argument whose type is still unknown (a cycle through this call) may leave the
   // callee's implicit variables unbound: the outputs are then unknown too. The silent
@@ -214,6 +203,12 @@ Type TypeChecker::infer_call(const Expr &e, Ctx &ctx, bool allow_tuple) {
     if (got.kind == Type::Tuple) {
       d_.error("type.tuple", start_span(*e.args[i]), "a call with several outputs cannot be an argument");
       ok = false;
+      continue;
+    }
+    if (!sig.is_node && got.kind == Type::Meta && unbound_in(sig, s, p.type)) {
+      DeferredElementwise d{e.args[i].get(), actual[i], Type::error(), e.name};
+      d.call = &e, d.arg_index = i;
+      deferred_.push_back(std::move(d));
       continue;
     }
     if (!unify(got, want)) {
@@ -243,22 +238,47 @@ Type TypeChecker::infer_call(const Expr &e, Ctx &ctx, bool allow_tuple) {
   return Type::tuple(std::move(outs));
 }
 
-// Whether the signature's outputs mention an implicit variable the substitution lacks.
-bool TypeChecker::leaves_unbound(const Signature &sig, const TypeSubst &s) {
-  for (auto &o : sig.outputs) {
-    if (o.kind == Type::TyVar && !s.tyvars.count(o.tyvar)) return true;
-    if (o.kind != Type::Tensor) continue;
-    for (auto &d : o.shape) {
-      if (auto *p = std::get_if<Poly>(&d)) {
-        for (auto &sym : p->symbols())
-          if (std::count(sig.size_vars.begin(), sig.size_vars.end(), sym) && !s.statics.sizes.count(sym)) return true;
-      } else {
-        const std::string &nm = std::get<ShapeSym>(d).name;
-        if (std::count(sig.shape_vars.begin(), sig.shape_vars.end(), nm) && !s.statics.shapes.count(nm)) return true;
-      }
+// Whether t (a type of sig's) mentions an implicit variable the substitution lacks.
+bool TypeChecker::unbound_in(const Signature &sig, const TypeSubst &s, const Type &o) {
+  if (o.kind == Type::TyVar) return std::count(sig.tyvars.begin(), sig.tyvars.end(), o.tyvar) && !s.tyvars.count(o.tyvar);
+  if (o.kind != Type::Tensor) return false;
+  for (auto &d : o.shape) {
+    if (auto *p = std::get_if<Poly>(&d)) {
+      for (auto &sym : p->symbols())
+        if (std::count(sig.size_vars.begin(), sig.size_vars.end(), sym) && !s.statics.sizes.count(sym)) return true;
+    } else {
+      const std::string &nm = std::get<ShapeSym>(d).name;
+      if (std::count(sig.shape_vars.begin(), sig.shape_vars.end(), nm) && !s.statics.shapes.count(nm)) return true;
     }
   }
   return false;
+}
+
+// Whether the signature's outputs mention an implicit variable the substitution lacks.
+bool TypeChecker::leaves_unbound(const Signature &sig, const TypeSubst &s) {
+  for (auto &o : sig.outputs)
+    if (o.kind == Type::TyVar ? !s.tyvars.count(o.tyvar) : unbound_in(sig, s, o)) return true;
+  return false;
+}
+
+// Binds sig's implicit variables from the arguments' types (`args`: parameter index and
+// type), renamed apart first and handed back under the callee's own names; a variable
+// `s` binds already keeps its binding.
+void TypeChecker::bind_implicit_args(const Signature &sig, const std::vector<std::pair<size_t, Type>> &args, TypeSubst &s) {
+  Renaming rn = rename_implicit(sig);
+  TypeSubst fresh = s;
+  for (auto &[i, t] : args) {
+    Type partial = fresh.apply(rn.to_fresh.apply(sig.inputs[i].type));
+    bind_implicit(partial, t, rn, fresh);
+  }
+  for (size_t k = 0; k < sig.size_vars.size(); ++k)
+    if (auto b = fresh.statics.sizes.find(rn.size_vars[k]); b != fresh.statics.sizes.end())
+      s.statics.sizes.emplace(sig.size_vars[k], b->second);
+  for (size_t k = 0; k < sig.shape_vars.size(); ++k)
+    if (auto b = fresh.statics.shapes.find(rn.shape_vars[k]); b != fresh.statics.shapes.end())
+      s.statics.shapes.emplace(sig.shape_vars[k], b->second);
+  for (size_t k = 0; k < sig.tyvars.size(); ++k)
+    if (auto b = fresh.tyvars.find(rn.tyvars[k]); b != fresh.tyvars.end()) s.tyvars.emplace(sig.tyvars[k], b->second);
 }
 
 std::vector<Type> TypeChecker::fresh_outputs(size_t n) {
@@ -340,8 +360,28 @@ void TypeChecker::settle_elementwise() {
     Type t = arith(*d.binary, d.arg_type, d.other, false);
     if (!t.is_error() && !unify(d.result, t)) mismatch(*d.binary, d.result, t, "the result of '" + d.name + "'");
   }
+  // Funs' arguments, in order: the first typed binds the implicit size, the others are
+  // checked against it.
   for (auto &d : list) {
-    if (d.binary) continue;
+    if (!d.call) continue;
+    Type a = zonk(d.arg_type);
+    auto ci = cp_.calls.find(d.call);
+    if (a.is_error() || ci == cp_.calls.end()) continue;
+    if (a.kind == Type::Meta) {
+      d_.error("type.missing", start_span(*d.arg),
+               "the type of this argument is not known here (it depends on itself through a cycle); declare the "
+               "variable's type in a 'var' section");
+      continue;
+    }
+    const Signature &sig = cp_.sigs.at(d.call->name);
+    TypeSubst &s = ci->second.subst;
+    bind_implicit_args(sig, {{d.arg_index, a}}, s);
+    Type want = s.apply(sig.inputs[d.arg_index].type);
+    if (!unify(a, want))
+      mismatch(*d.arg, a, want, "argument " + std::to_string(d.arg_index + 1) + " ('" + sig.inputs[d.arg_index].name + "') of '" + d.name + "'");
+  }
+  for (auto &d : list) {
+    if (d.binary || d.call) continue;
     Type a = zonk(d.arg_type);
     if (a.is_error() || a.kind == Type::Meta) continue;  // still unknown: the variable's type.missing says so
     if (a.kind != Type::Tensor) {

@@ -218,7 +218,15 @@ class TypeChecker {
     std::string name;
     const Expr *binary = nullptr;  // a deferred arithmetic operator: arg_type and `other` its operands' types
     Type other;
+    // A fun's argument (`call`'s argument `arg_index`, of type arg_type) not typed yet whose
+    // parameter has an implicit size no other argument binds (`v2 = dot(v1, v1)` with v1
+    // typed later through a cycle): unifying it then would type it with the callee's own
+    // name (real[n]); it is checked, and binds the size, when the pass ends.
+    const Expr *call = nullptr;
+    size_t arg_index = 0;
   };
+  void bind_implicit_args(const Signature &sig, const std::vector<std::pair<size_t, Type>> &args, TypeSubst &s);
+  static bool unbound_in(const Signature &sig, const TypeSubst &s, const Type &t);
   std::vector<DeferredElementwise> deferred_;
   Type defer_elementwise(const Expr &arg, const Type &arg_type, const Type &result, const std::string &name);
   void settle_elementwise();

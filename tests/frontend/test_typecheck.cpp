@@ -197,6 +197,35 @@ TEST(Checker, ArithmeticOnLocalsTypedLaterInACycleBroadcasts) {
   EXPECT_NE(text.find("6:7: error[type.not-numeric]: '+' needs int or real operands, not bool"), std::string::npos) << text;
 }
 
+// And a fun whose parameter has an implicit size meets such a local with nothing else to
+// bind the size: the argument is checked, and binds it, when the pass ends. The checker
+// used to type the local with the callee's own name (`real[n]`) and refuse the node (found
+// by the stream law on rml gen's tensor programs, 1 draw in 10^4).
+TEST(Checker, FunArgumentsOnLocalsTypedLaterInACycle) {
+  auto ok = check_text(
+      "node main(u: real[3]) -> (o: real[3], p: real)\n"
+      "  v1 = (0.0 fby v2) + u;\n"
+      "  v2 = dot(v1, v1);\n"
+      "  o = v1;\n"
+      "  p = v2;\n");
+  EXPECT_FALSE(ok->diags.has_errors()) << diag_text(*ok);
+  // The parameters' sizes still have to agree once the arguments are typed: both of f's
+  // arguments are untyped at the call (v4 and v1 are being typed), v1 binds n to 3, v4 is
+  // a real[2].
+  auto ko = check_text(
+      "fun f(a: real[n], b: real[n]) : real = dot(a, b);\n"
+      "node main(u: real[3], w: real[2]) -> (o: real[3], p: real[2])\n"
+      "  v4 = sum(v1) + w;\n"
+      "  v1 = (0.0 fby s) + u;\n"
+      "  s = f(v1, v4);\n"
+      "  o = v1;\n"
+      "  p = v4;\n");
+  EXPECT_EQ(errors_of(*ko), (std::vector<std::string>{"5:13 shape.mismatch"})) << diag_text(*ko);
+  EXPECT_NE(diag_text(*ko).find("this expression has type real[2], but argument 2 ('b') of 'f' is real[3]"), std::string::npos)
+      << diag_text(*ko);
+  EXPECT_EQ(diag_text(*ko).find("real[n]"), std::string::npos) << diag_text(*ko);
+}
+
 // A local typed on demand through a cycle reaches an elementwise builtin or a conversion
 // before its own type is known (`v0` below is typed from `v1`'s use); the operator's rule
 // is applied once the pass has found it. Found by the stream program generator once it drew

@@ -283,9 +283,9 @@ RC_GTEST_PROP(StreamEqualsOracle, OnGeneratedTensorPrograms, ()) {
   o.post = *rc::gen::arbitrary<bool>();
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
   // A draw the front end refuses is drawn again, as rml gen does (its programs are those
-  // rml-check accepts): about 1 in 10^4 holds a local typed only through a cycle and read
-  // first by a fun with an implicit size (`v1 = (0.0 fby v2) + u; v2 = dot(v1, v1);`),
-  // which the front end's inference does not type yet (it reports real[n]).
+  // rml-check accepts), and tagged. Two such refusals were front-end inference gaps, each
+  // about 1 draw in 10^4, fixed since (tests/frontend: Checker.ArithmeticOnLocalsTyped..,
+  // Checker.FunArgumentsOnLocalsTyped..).
   gen::GeneratedProgram g;
   test::StreamProgram p;
   uint64_t k = 0;
