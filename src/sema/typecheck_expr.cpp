@@ -266,11 +266,11 @@ Type TypeChecker::broadcast(const Expr &e, const Type &l0, const Type &r0, const
 Type TypeChecker::arith(const Expr &e, const Type &l0, const Type &r0, bool may_defer) {
   Type l = resolve(l0), r = resolve(r0);
   Type t;
-  if (may_defer && (l.kind == Type::Meta) != (r.kind == Type::Meta) && (l.kind == Type::Meta ? r : l).kind == Type::Tensor &&
-      !(l.kind == Type::Meta ? r : l).is_enum()) {
-    // The untyped operand is the other's type or a scalar of its element: the result is
-    // the other's type unless that is a scalar, then not known yet.
-    const Type known = l.kind == Type::Meta ? r : l;
+  const Type &known = l.kind == Type::Meta ? r : l;
+  if (may_defer && (l.kind == Type::Meta) != (r.kind == Type::Meta) && known.kind == Type::Tensor && !known.is_enum()) {
+    // The untyped operand is a scalar of the other's element or of the other's type (any
+    // tensor of that element against a scalar): the result is the other's type against a
+    // tensor, not known yet against a scalar.
     t = known.shape.empty() ? fresh_meta() : known;
     DeferredElementwise d{&e, l0, t, op_spelling(e.op)};
     d.binary = &e, d.other = r0;
@@ -292,6 +292,19 @@ Type TypeChecker::arith(const Expr &e, const Type &l0, const Type &r0, bool may_
     return Type::error();
   }
   return t;
+}
+
+Type TypeChecker::take_deferred_guess(const Type &meta) {
+  for (auto &d : deferred_) {
+    if (!d.binary) continue;
+    Type l = resolve(d.arg_type), r = resolve(d.other);
+    for (auto [x, y] : {std::pair{l, r}, std::pair{r, l}})
+      if (x.kind == Type::Meta && x.meta == meta.meta && y.kind == Type::Tensor && !y.shape.empty()) {
+        unify(x, y);
+        return resolve(meta);
+      }
+  }
+  return meta;
 }
 
 Type TypeChecker::infer(const Expr &e, Ctx &ctx, bool allow_tuple) {
@@ -471,6 +484,7 @@ Type TypeChecker::infer_inner(const Expr &e, Ctx &ctx, bool allow_tuple) {
           d_.error("type.mismatch", start_span(*e.args[i]), "an index must be an int, found " + type_str(it));
       }
       if (base.is_error()) return base;
+      if (base.kind == Type::Meta) base = take_deferred_guess(base);  // an index needs its base typed now
       if (base.kind == Type::Meta) {
         d_.error("type.missing", start_span(*e.args[0]),
                  "the type of this expression is not known here (it depends on itself through a cycle); declare the "

@@ -207,11 +207,13 @@ class TypeChecker {
   // operator's typing rule is applied when the pass ends, by settle_elementwise. Without
   // this the probe passes never learn v0's type and a well-typed node is refused.
   // Likewise an arithmetic operator (+ - * / div mod) with one operand such a local and
-  // the other typed (`v1 = u + (u -> pre v3); v3 = x * v1;` with x a real and u a real[3]):
-  // the local may be a scalar or a tensor (scalar broadcast), so the result is a fresh
-  // variable (the other operand's type when that is not a scalar) and `arith`'s rule is
-  // applied when the pass ends. Settled first, repeatedly while one settles; one still
-  // open then takes the guess made before deferring (both operands of one type).
+  // the other typed (`v1 = u + (u -> pre v3); v3 = x * v1;` with x a real and u a
+  // real[3]): the local may be a scalar or a tensor (scalar broadcast), so the result is
+  // the other operand's type when that is a tensor, a fresh variable when it is a scalar,
+  // and `arith`'s rule is applied when the pass ends. Settled first, repeatedly while one
+  // settles; one still open then takes the guess the checker made before deferring (both
+  // operands of one type). An index whose base is such a local takes that guess at once
+  // (take_deferred_guess): it needs the base typed within the pass.
   struct DeferredElementwise {
     const Expr *arg;
     Type arg_type, result;
@@ -225,6 +227,7 @@ class TypeChecker {
     const Expr *call = nullptr;
     size_t arg_index = 0;
   };
+  Type take_deferred_guess(const Type &meta);
   void bind_implicit_args(const Signature &sig, const std::vector<std::pair<size_t, Type>> &args, TypeSubst &s);
   static bool unbound_in(const Signature &sig, const TypeSubst &s, const Type &t);
   std::vector<DeferredElementwise> deferred_;

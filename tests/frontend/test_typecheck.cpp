@@ -179,9 +179,18 @@ TEST(Checker, ArithmeticOnLocalsTypedLaterInACycleBroadcasts) {
       "  k = [3, 4] -> pre j;\n"
       "  q = i;\n");
   EXPECT_FALSE(ok->diags.has_errors()) << diag_text(*ok);
-  // The rule still holds once the types are known, reported at the operator's operands.
+  // Against a tensor the untyped operand is still given that type at once: an index then
+  // finds it typed (found in review: deferring there refused this node, v1[0] untyped).
+  auto indexed = check_text(
+      "node main(u: real[3]) -> (o: real[3])\n"
+      "  v1 = u + (u -> pre v3);\n"
+      "  v3 = u * v1 + ((v1[0] * u) -> v1);\n"
+      "  o = v1;\n");
+  EXPECT_FALSE(indexed->diags.has_errors()) << diag_text(*indexed);
+  // The rule still holds once the types are known, reported where the operator is: an int
+  // scalar times a real tensor, a bool operand.
   auto ko = check_text(
-      "node main(x: real[2], u: real[3], b: bool) -> (o: real[3], p: bool)\n"
+      "node main(x: int, u: real[3], b: bool) -> (o: real[3], p: bool)\n"
       "  v1 = u + (u -> pre v3);\n"
       "  v3 = x * v1;\n"
       "  o = v1;\n"
@@ -189,11 +198,7 @@ TEST(Checker, ArithmeticOnLocalsTypedLaterInACycleBroadcasts) {
       "  d = b + c;\n"
       "  p = d;\n");
   std::string text = diag_text(*ko);
-  // x * v1 is a real[2] whatever v1 is (a scalar or of x's shape), so v3 clashes with u.
-  EXPECT_NE(text.find("2:18: error[shape.mismatch]: this expression has type real[2], but the other operand of '->' is real[3]"),
-            std::string::npos)
-      << text;
-  EXPECT_EQ(errors_of(*ko), (std::vector<std::string>{"2:18 shape.mismatch", "6:7 type.not-numeric"})) << text;
+  EXPECT_NE(text.find("3:12: error[type.mismatch]: the operands of '*' have different types: int and real[3]"), std::string::npos) << text;
   EXPECT_NE(text.find("6:7: error[type.not-numeric]: '+' needs int or real operands, not bool"), std::string::npos) << text;
 }
 
