@@ -123,16 +123,4 @@ AppliedTerm apply_fused(const CheckedProgram &cp, const FusedApplication &app, c
   return out;
 }
 
-bool applied_by_function(const core::Equation &eq, const std::function<const Type &(const std::string &)> &type_of) {
-  auto tensor = [](const Type &t) { return !t.shape.empty(); };
-  if (eq.op == core::ApplyOp::Call || eq.op == core::ApplyOp::Index || eq.op == core::ApplyOp::Array) return true;
-  // `if c then a else b` on tensors selects an operand: the class copies it (post-free) or
-  // shares its block (window), as for a scalar; no function computes it.
-  if (eq.op == core::ApplyOp::If && !tensor(type_of(eq.args.at(0)))) return false;
-  if (tensor(eq.type)) return true;
-  for (auto &a : eq.args)
-    if (tensor(type_of(a))) return true;
-  return false;
-}
-
 }  // namespace rml::codegen

@@ -33,9 +33,4 @@ AppliedTerm apply_term(const CheckedProgram &cp, const core::Equation &eq, const
 // otherwise, so that it is still computed once.
 AppliedTerm apply_fused(const CheckedProgram &cp, const FusedApplication &app, const std::vector<ir::Type> &leaf_types);
 
-// Whether the step class computes the application eq by a generated function (rather
-// than a scalar operator, or sharing a tensor `if`'s chosen operand): calls, indexing,
-// array literals, and any operator on tensors. `type_of` gives a variable's type.
-bool applied_by_function(const core::Equation &eq, const std::function<const Type &(const std::string &)> &type_of);
-
 }  // namespace rml::codegen

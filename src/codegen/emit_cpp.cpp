@@ -949,14 +949,8 @@ std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clock
   // class runs the fused program, with its own plan.
   std::optional<FusedProgram> fusion;
   std::optional<stream::Plan> fused_plan;
-  if (cp) {
-    std::unordered_map<std::string, const Type *> type_of;
-    for (auto *vars : {&prog.inputs, &prog.outputs, &prog.locals})
-      for (auto &v : *vars) type_of[v.name] = &v.type;
-    for (auto &eq : prog.equations) type_of[eq.lhs] = &eq.type;
-    fusion = fuse_applications(prog, [&](const core::Equation &eq) {
-      return applied_by_function(eq, [&](const std::string &v) -> const Type & { return *type_of.at(v); });
-    });
+  if (cp) {  // (without a checked program nothing is lowered: no function, nothing to fuse)
+    fusion = fuse_applications(prog);
     if (!fusion->tree_of.empty()) fused_plan = stream::build_plan(fusion->prog, clocks);
   }
   const bool fusing = fused_plan.has_value();

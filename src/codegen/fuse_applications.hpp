@@ -14,8 +14,9 @@
 // of a term for the variable bound to its value); presence and nil of the result are those
 // of its leaves, as they were of the chain (an application is present, absent or nil where
 // its operands all are); the producer's variable was read nowhere else, and is no output,
-// condition, assumption or property. tests/stream/test_compile.cpp checks the classes
-// against the oracle with and without fusion.
+// condition, assumption or property. tests/stream/test_compile.cpp checks the fused
+// classes against the oracle (CompileEqualsOracle.FusedApplicationsEqualTheOracle and the
+// random laws).
 #pragma once
 #include <functional>
 #include <memory>
@@ -41,8 +42,13 @@ struct FusedProgram {
   std::unordered_map<std::string, std::shared_ptr<const FusedApplication>> tree_of;
 };
 
-// `generated(eq)`: whether the class computes the application eq by a generated function
-// (only those fuse). Leaves `p` unchanged; fusion stops at nothing else.
-FusedProgram fuse_applications(const core::Program &p, const std::function<bool(const core::Equation &)> &generated);
+// Whether the step class computes the application eq by a generated function (rather
+// than a scalar operator, or sharing a tensor `if`'s chosen operand): calls, indexing,
+// array literals, and any operator on tensors. Only those fuse. `type_of` gives a
+// variable's type.
+bool applied_by_function(const core::Equation &eq, const std::function<const Type &(const std::string &)> &type_of);
+
+// The fused program of p (p itself is left as it is).
+FusedProgram fuse_applications(const core::Program &p);
 
 }  // namespace rml::codegen

@@ -189,9 +189,7 @@ Type TypeChecker::infer_call(const Expr &e, Ctx &ctx, bool allow_tuple) {
     for (size_t i = 0; i < e.args.size(); ++i)
       if (!sig.inputs[i].is_const && resolve(actual[i]).kind == Type::Meta) {
         if (d_.silent) return tuple_or_one_impl(fresh_outputs(sig.outputs.size()), allow_tuple);
-        d_.error("type.missing", start_span(*e.args[i]),
-                 "the type of this argument is not known here (it depends on itself through a cycle); declare the "
-                 "variable's type in a 'var' section");
+        argument_type_missing(*e.args[i]);
         return error_outputs(sig, allow_tuple);
       }
   }
@@ -281,6 +279,12 @@ void TypeChecker::bind_implicit_args(const Signature &sig, const std::vector<std
     if (auto b = fresh.tyvars.find(rn.tyvars[k]); b != fresh.tyvars.end()) s.tyvars.emplace(sig.tyvars[k], b->second);
 }
 
+void TypeChecker::argument_type_missing(const Expr &arg) {
+  d_.error("type.missing", start_span(arg),
+           "the type of this argument is not known here (it depends on itself through a cycle); declare the "
+           "variable's type in a 'var' section");
+}
+
 std::vector<Type> TypeChecker::fresh_outputs(size_t n) {
   std::vector<Type> v;
   for (size_t k = 0; k < n; ++k) v.push_back(fresh_meta());
@@ -368,9 +372,7 @@ void TypeChecker::settle_elementwise() {
     auto ci = cp_.calls.find(d.call);
     if (a.is_error() || ci == cp_.calls.end()) continue;
     if (a.kind == Type::Meta) {
-      d_.error("type.missing", start_span(*d.arg),
-               "the type of this argument is not known here (it depends on itself through a cycle); declare the "
-               "variable's type in a 'var' section");
+      argument_type_missing(*d.arg);
       continue;
     }
     const Signature &sig = cp_.sigs.at(d.call->name);

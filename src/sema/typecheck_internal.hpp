@@ -228,6 +228,7 @@ class TypeChecker {
     size_t arg_index = 0;
   };
   Type take_deferred_guess(const Type &meta);
+  void argument_type_missing(const Expr &arg);  // type.missing at a call's argument
   void bind_implicit_args(const Signature &sig, const std::vector<std::pair<size_t, Type>> &args, TypeSubst &s);
   static bool unbound_in(const Signature &sig, const TypeSubst &s, const Type &t);
   std::vector<DeferredElementwise> deferred_;

@@ -226,6 +226,10 @@ TEST(Checker, FunArgumentsOnLocalsTypedLaterInACycle) {
       "  o = v1;\n"
       "  p = v4;\n");
   EXPECT_EQ(errors_of(*ko), (std::vector<std::string>{"5:13 shape.mismatch"})) << diag_text(*ko);
+  // An argument nothing types is a located type.missing at each argument and at the local
+  // (the old checker accepted this node, typing v1 with dot's own real[n]).
+  auto untyped = check_text("node main() -> (p: real)\n  v1 = pre v1;\n  p = dot(v1, v1);\n");
+  EXPECT_EQ(errors_of(*untyped), (std::vector<std::string>{"3:11 type.missing", "3:15 type.missing", "2:3 type.missing"})) << diag_text(*untyped);
   EXPECT_NE(diag_text(*ko).find("this expression has type real[2], but argument 2 ('b') of 'f' is real[3]"), std::string::npos)
       << diag_text(*ko);
   EXPECT_EQ(diag_text(*ko).find("real[n]"), std::string::npos) << diag_text(*ko);

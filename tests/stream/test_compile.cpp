@@ -16,7 +16,6 @@
 #include <sstream>
 
 #include "checker/checker.hpp"
-#include "codegen/apply_term.hpp"
 #include "codegen/emit_cpp.hpp"
 #include "codegen/fuse_applications.hpp"
 #include "common/backfill_gen.hpp"
@@ -431,13 +430,7 @@ TEST(FuseApplications, OnlyAVariableReadOnceByAGeneratedApplicationFuses) {
                                                "  t = sum(x);\n"  // read by a scalar operator: kept
                                                "  v = t > 0.0;\n",
                                                "main");
-  std::unordered_map<std::string, const Type *> type_of;
-  for (auto *vars : {&p.prog.inputs, &p.prog.outputs, &p.prog.locals})
-    for (auto &v : *vars) type_of[v.name] = &v.type;
-  for (auto &eq : p.prog.equations) type_of[eq.lhs] = &eq.type;
-  codegen::FusedProgram f = codegen::fuse_applications(p.prog, [&](const core::Equation &eq) {
-    return codegen::applied_by_function(eq, [&](const std::string &v) -> const Type & { return *type_of.at(v); });
-  });
+  codegen::FusedProgram f = codegen::fuse_applications(p.prog);
   std::map<std::string, std::vector<std::string>> args;
   for (auto &eq : f.prog.equations) args[eq.lhs] = eq.args;
   EXPECT_FALSE(args.count("a"));
