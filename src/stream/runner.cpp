@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <deque>
 #include <set>
 
 #include "array/eval.hpp"
@@ -127,7 +126,9 @@ struct Runner::Impl {
   std::vector<int> block_of;
   size_t B = 0;
   std::vector<std::shared_ptr<const array::Tensor>> blocks;
-  std::deque<std::pair<int, size_t>> fifo;
+  // The worklist: a vector emptied when drained, so that once warm a cycle allocates
+  // nothing for it (a std::deque allocates a chunk about once a cycle).
+  std::vector<std::pair<int, size_t>> fifo;
   size_t sweeping = SIZE_MAX;  // the component being swept (of cycle back - 1), or none
   uint64_t evaluations = 0;
   std::vector<oracle::ErrorOrigin> origins;
@@ -660,12 +661,12 @@ struct Runner::Impl {
     for (sweeping = 0; sweeping < plan.schedule.size(); ++sweeping)
       for (int k : plan.schedule[sweeping]) run(k, n);
     sweeping = SIZE_MAX;
-    while (!fifo.empty()) {
-      auto [k, m] = fifo.front();
-      fifo.pop_front();
+    for (size_t head = 0; head < fifo.size();) {
+      auto [k, m] = fifo[head++];
       queued[at(m) * K + static_cast<size_t>(k)] = 0;
       run(k, m);
     }
+    fifo.clear();
     widest = std::max(widest, back - front);
     // The oldest frames leave once they and the `lag` after them are known.
     auto known = [&](size_t f) { return bots[at(f)] == 0; };

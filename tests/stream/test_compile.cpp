@@ -825,3 +825,135 @@ TEST(CompileEqualsOracle, RandomAcceptedProgramsWithPost) {
   EXPECT_GT(kinds["?"], 0u);  // the ends of the traces, unknown as in the oracle
 }
 
+
+// Law (issue 11: "buffers are reused across cycles; no heap allocation per cycle in steady
+// state"): once warm, a generated class allocates nothing in a cycle. Figure 3's `train`
+// and Figure 16's backfill (window classes over scalars), a Figure 20 instance and the LSTM
+// training of reference/training (window classes over tensor blocks), Figure 8's LSTM cell
+// (a post-free class): the driver replaces operator new with a counter, runs each class on
+// a trace repeated ten times and counts the allocations of the last five passes.
+// Negative control: in the same driver, the worklist the window runtime had (a std::deque
+// of steps pushed and popped as a cycle does) allocates in those passes; the counter sees it.
+TEST(CompiledClasses, AllocateNothingPerCycleOnceWarm) {
+  const std::string fig20 = test::read_text("reference/paper/fig20_diff_lstm_end.rml");
+  struct Source {
+    std::string text, main;
+  };
+  std::vector<Source> sources = {
+      {test::read_text("reference/paper/fig03_gradient_descent.rml"), "train"},
+      {test::read_text("reference/paper/fig16_backfill.rml") +
+           "\nnode backfill_every3(i: int, bp: bool) -> (o: int)\nlet\n  assume always eventually bp within 2;\n  o = backfill(i, bp);\ntel\n",
+       "backfill_every3"},
+      {fig20 + "\nnode lstm_small(x: real[3], end: bool, bp: bool, dh_next: real[2] when bp)\n  -> (h_next: real[2], dx: real[3] when bp)\n"
+               "let\n  assume always eventually (end and bp) within 4;\n  assume always (bp or not end);\n"
+               "  h_next, dx = diff_lstm_end(2, 3, x, end, bp, dh_next);\ntel\n",
+       "lstm_small"},
+      {test::read_text("reference/training/lstm_sine.rml"), "lstm_sine"},
+      {test::read_text("reference/paper/fig08_lstm.rml"), ""},
+  };
+  std::vector<Case> cases;
+  const size_t L = 10;  // the trace's cycles: `end` at 4 and 9, `bp` but at multiples of 3
+  for (auto &s : sources) {
+    Case c;
+    c.p.fe = run_frontend("alloc.rml", s.text);
+    ASSERT_FALSE(c.p.fe->diags.has_errors()) << render_all(c.p.fe->diags);
+    std::string main = s.main;
+    for (auto &d : c.p.fe->user.decls)  // Figure 8: its one node that can be main
+      if (auto *node = std::get_if<NodeDecl>(&d); main.empty() && node && core::can_be_main(c.p.fe->checked, node->name)) main = node->name;
+    c.p.prog = core::elaborate(c.p.fe->checked, main);
+    c.p.clocks = core::infer_clocks(c.p.prog);
+    c.p.plan = stream::build_plan(c.p.prog, c.p.clocks);
+    check::Options o;
+    o.timeout_s = 30;
+    std::optional<int64_t> H = accepted(c.p.fe->checked, c.p, o);
+    ASSERT_TRUE(H) << main << ": not accepted by rml-check";
+    c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "alloc.rml", "p" + std::to_string(cases.size()), *H, &c.p.fe->checked);
+    c.window = c.p.plan.has_post;
+    c.cls = codegen::class_name(c.p.prog.main);
+    name_outputs(c);
+    c.text = main;
+    c.in.cycles = L;
+    for (auto &v : c.p.prog.inputs)
+      for (size_t n = 0; n < L; ++n) {
+        array::Tensor t = array::Tensor::zeros(v.type.elem, array::concrete_shape(v.type.shape));
+        for (size_t q = 0; q < t.numel(); ++q) {
+          if (v.type.elem == Scalar::Real) t.r[q] = static_cast<double>(static_cast<int>((n * 7 + q * 3) % 11) - 5) / 4.0;
+          else if (v.type.elem == Scalar::Int) t.i[q] = static_cast<int64_t>((n * 5 + q) % 7) - 3;
+          else t.i[q] = v.name == "end" ? n % 5 == 4 : v.name == "bp" ? n % 3 != 0 || n % 5 == 4 : (n + q) % 2;
+        }
+        c.in.streams[v.name].push_back(Cell::of(t));
+      }
+    cases.push_back(std::move(c));
+  }
+  auto slurp = [](const fs::path &path) {
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  };
+  const fs::path dir = fs::temp_directory_path() / ("rml_compile_alloc_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  std::ostringstream drv;
+  drv << "#include <array>\n#include <cstdio>\n#include <cstdlib>\n#include <cstdint>\n#include <deque>\n#include <new>\n#include <utility>\n";
+  for (size_t k = 0; k < cases.size(); ++k) drv << "#include \"gen" << k << "/" << cases[k].cls << ".hpp\"\n";
+  drv << "static long g_news = 0;\n"
+         "void *operator new(std::size_t n) { ++g_news; if (void *p = std::malloc(n ? n : 1)) return p; throw std::bad_alloc(); }\n"
+         "void operator delete(void *p) noexcept { std::free(p); }\n"
+         "void operator delete(void *p, std::size_t) noexcept { std::free(p); }\n"
+         "int main() {\n"
+         "  { std::deque<std::pair<int, std::size_t>> fifo; long before = 0;\n"  // the control
+         "    for (int pass = 0; pass < 10; ++pass) { if (pass == 5) before = g_news;\n"
+         "      for (std::size_t n = 0; n < "
+      << L << "; ++n) { for (int k = 0; k < 40; ++k) fifo.emplace_back(k, n); while (!fifo.empty()) fifo.pop_front(); } }\n"
+              "    std::printf(\"control %ld\\n\", g_news - before); }\n";
+  for (size_t k = 0; k < cases.size(); ++k) {
+    const Case &c = cases[k];
+    for (auto &f : c.files) {
+      fs::path p = dir / ("gen" + std::to_string(k)) / f.path;
+      fs::create_directories(p.parent_path());
+      std::ofstream(p) << f.text;
+    }
+    const std::string cls = "p" + std::to_string(k) + "::" + c.cls;
+    drv << "  { static " << cls << "::Inputs trace[] = {\n";
+    for (size_t n = 0; n < L; ++n) {
+      drv << "      {";
+      for (size_t j = 0; j < c.p.prog.inputs.size(); ++j)
+        drv << (j ? ", " : "") << cpp_cell(c.in.streams.at(c.p.prog.inputs[j].name)[n], c.p.prog.inputs[j].type);
+      drv << "},\n";
+    }
+    drv << "    };\n    auto m = new " << cls << "; auto o = new " << cls << "::Outputs; long before = 0, cycles = 0; int bad = 0;\n"
+        << "    for (int pass = 0; pass < 10; ++pass) { if (pass == 5) before = g_news;\n"
+        << "      for (auto &in : trace) { ++cycles;\n"
+        << (c.window ? "        bad += m->push(in) != rml::Status::Ok; while (m->pop(*o)) {}\n" : "        bad += m->step(in, *o) != rml::Status::Ok;\n")
+        << "      } }\n"
+        << "    std::printf(\"" << k << " %ld %d\\n\", g_news - before, bad); delete o; delete m; }\n";
+  }
+  drv << "}\n";
+  std::ofstream(dir / "driver.cpp") << drv.str();
+  std::ofstream unity(dir / "unity.cpp");
+  for (size_t k = 0; k < cases.size(); ++k) unity << "#include \"gen" << k << "/" << cases[k].cls << ".cpp\"\n";
+  unity << "#include \"gen0/runtime/ops/special.cpp\"\n";
+  unity.close();
+  std::string cmd = std::string(RML_CXX) + " -std=c++20 -O1 -w " + codegen::kExactFlags + " -I" + (dir / "gen0/runtime").string() + " -I" +
+                    dir.string() + " " + (dir / "driver.cpp").string() + " " + (dir / "unity.cpp").string() + " -o " +
+                    (dir / "driver").string() + " > " + (dir / "compile.log").string() + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(dir / "compile.log").substr(0, 4000);
+  ASSERT_EQ(std::system(((dir / "driver").string() + " > " + (dir / "out.txt").string()).c_str()), 0);
+  std::istringstream out(slurp(dir / "out.txt"));
+  std::string word;
+  long control = -1;
+  out >> word >> control;
+  ASSERT_EQ(word, "control");
+  EXPECT_GT(control, 0) << "the counter does not see std::deque's chunks";
+  for (size_t k = 0; k < cases.size(); ++k) {
+    size_t idx = 99;
+    long news = -1;
+    int bad = -1;
+    out >> idx >> news >> bad;
+    ASSERT_EQ(idx, k);
+    EXPECT_EQ(bad, 0) << cases[k].text << ": a push or step did not return Ok";
+    EXPECT_EQ(news, 0) << cases[k].text << (cases[k].window ? " (window class)" : " (post-free class)") << ": allocations in "
+                       << 5 * L << " warm cycles";
+  }
+  fs::remove_all(dir);
+}

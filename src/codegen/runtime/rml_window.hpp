@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <deque>
 #include <vector>
 
 #include "ops/scalar_ops.hpp"
@@ -130,8 +129,7 @@ class Runner {
     }
     sweeping_ = SIZE_MAX;
     while (!fifo_.empty()) {
-      auto [k, m] = fifo_.front();
-      fifo_.pop_front();
+      auto [k, m] = fifo_.pop();
       queued_[at(m) * K() + static_cast<size_t>(k)] = 0;
       if (Status s = run(k, m); s != Status::Ok) return s;
     }
@@ -224,7 +222,24 @@ class Runner {
   std::vector<std::vector<uint32_t>> free_;  // free blocks by slot size
   std::vector<uint32_t> bots_;
   std::vector<Memory> mem_;
-  std::deque<std::pair<int, size_t>> fifo_;
+  // The worklist: a ring that only grows (std::deque allocates and frees a chunk as the
+  // queue moves through it, about once a cycle: a window class allocates nothing once warm).
+  struct Fifo {
+    std::vector<std::pair<int, size_t>> ring = std::vector<std::pair<int, size_t>>(64);
+    size_t head = 0, tail = 0;  // the items are ring[head..tail) modulo its (power-of-two) size
+    bool empty() const { return head == tail; }
+    void clear() { head = tail = 0; }
+    void push(int k, size_t m) {
+      if (tail - head == ring.size()) {
+        std::vector<std::pair<int, size_t>> r(ring.size() * 2);
+        for (size_t q = head; q < tail; ++q) r[q - head] = ring[q & (ring.size() - 1)];
+        tail -= head, head = 0, ring.swap(r);
+      }
+      ring[tail++ & (ring.size() - 1)] = {k, m};
+    }
+    std::pair<int, size_t> pop() { return ring[head++ & (ring.size() - 1)]; }
+  };
+  Fifo fifo_;
   size_t sweeping_ = SIZE_MAX;
   int sweep_comp_ = 0;
   bool input_clock_ok_ = true;
@@ -580,7 +595,7 @@ class Runner {
     uint8_t &q = queued_[at(m) * K() + static_cast<size_t>(k)];
     if (q) return;
     q = 1;
-    fifo_.emplace_back(k, m);
+    fifo_.push(k, m);
   }
   Status changed(int c, size_t n) {
     bool sweep_now = sweeping_ != SIZE_MAX && n + 1 == back_;
