@@ -105,3 +105,36 @@ TEST(ArrayEval, IntegerArithmeticIsTotal) {
   EXPECT_EQ(eval1("-7 mod 2", "int"), "-1");
   EXPECT_EQ(eval1("1.0 / 0.0", "real"), "inf");
 }
+
+// `tr` of a matrix runs by tiles of 32 (the general permutation computed every element's
+// index, a quarter of `rml run --backend stream`'s time on Figure 20). Law: it equals
+// `transpose([1, 0], .)`, which takes the general path, on shapes across the tiles' edges
+// (empty, one row or column, 32, 33, 65), reals and ints; pinned: a 2 × 3.
+TEST(ArrayEval, TrByTilesEqualsTheGeneralTransposition) {
+  EXPECT_EQ(eval1("tr([[1, 2, 3], [4, 5, 6]])", "int[3, 2]"), "[[1, 4], [2, 5], [3, 6]]");
+  auto fe = run_frontend("t.rml", "");
+  array::Evaluator ev(fe->checked);
+  const std::vector<StaticValue> perm = {StaticValue::of_shape({Poly::constant(1), Poly::constant(0)})};
+  size_t checked = 0;
+  for (int64_t rows : {0, 1, 2, 31, 32, 33, 65}) {
+    for (int64_t cols : {1, 3, 32, 33, 70}) {
+      for (Scalar e : {Scalar::Real, Scalar::Int}) {
+        array::Tensor t = array::Tensor::zeros(e, {rows, cols});
+        for (size_t k = 0; k < t.numel(); ++k) {
+          if (e == Scalar::Real) t.r[k] = static_cast<double>(k) * 0.5 - 7.0;
+          else t.i[k] = static_cast<int64_t>(k * 3) - 11;
+        }
+        array::Tensor fast = ev.builtin_call("tr", {}, {t}), general = ev.builtin_call("transpose", perm, {t});
+        ASSERT_EQ(fast.shape, (std::vector<int64_t>{cols, rows}));
+        EXPECT_EQ(fast.shape, general.shape);
+        EXPECT_EQ(fast.r, general.r) << rows << " x " << cols;
+        EXPECT_EQ(fast.i, general.i) << rows << " x " << cols;
+        if (rows > 1 && e == Scalar::Int) {
+          EXPECT_EQ(fast.i[1], t.i[static_cast<size_t>(cols)]);  // out[0][1] = t[1][0]
+        }
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 70u);
+}
