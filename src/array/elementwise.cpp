@@ -37,10 +37,23 @@ Tensor elementwise_binary(BinOp op, const Tensor &a, const Tensor &b) {
   // Element k of a (possibly broadcast scalar) operand.
   size_t sa = a.shape.empty() ? 0 : 1, sb = b.shape.empty() ? 0 : 1;
   if (a.elem == Scalar::Real) {
-    if (cmp)
+    if (cmp) {
       for (size_t k = 0; k < n; ++k) out.i[k] = ops::compare(op, a.r[k * sa], b.r[k * sb]);
-    else
-      for (size_t k = 0; k < n; ++k) out.r[k] = ops::real_binary(op, a.r[k * sa], b.r[k * sb]);
+    } else {
+      // The loop per operator (the table's meaning, op a constant in each): the compiler
+      // vectorises + - * / then, where the switch inside the loop kept it scalar.
+      auto loop = [&](auto OP) {
+        for (size_t k = 0; k < n; ++k) out.r[k] = ops::real_binary(OP(), a.r[k * sa], b.r[k * sb]);
+      };
+      switch (op) {
+        case BinOp::Add: loop([] { return BinOp::Add; }); break;
+        case BinOp::Sub: loop([] { return BinOp::Sub; }); break;
+        case BinOp::Mul: loop([] { return BinOp::Mul; }); break;
+        case BinOp::Div: loop([] { return BinOp::Div; }); break;
+        default:
+          for (size_t k = 0; k < n; ++k) out.r[k] = ops::real_binary(op, a.r[k * sa], b.r[k * sb]);
+      }
+    }
   } else {
     for (size_t k = 0; k < n; ++k) out.i[k] = ops::int_binary(op, a.i[k * sa], b.i[k * sb]);
   }
