@@ -214,8 +214,8 @@ void BM_StreamLstm(benchmark::State &st) {
   rml::driver::CompiledFuns funs(c.fe->checked);
   rml::stream::Options o;
   o.lag = 5;
-  o.apply_fun = [&](const std::string &fn, const std::vector<rml::StaticValue> &statics, const std::vector<rml::array::Tensor> &args) {
-    return funs.apply(fn, statics, args);
+  o.fun_executable = [&](const std::string &fn, const std::vector<rml::StaticValue> &statics, const std::vector<rml::ir::Type> &types) {
+    return &funs.executable(fn, statics, types);  // as rml run does
   };
   // Steady state: one runner, warmed up (the funs are compiled at their first application,
   // the ring grows to its window), then each iteration pushes `cycles` more cycles.

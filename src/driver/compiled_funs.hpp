@@ -27,6 +27,9 @@ class CompiledFuns {
   // fn(statics.., args..): compiles at the first application at these types. Throws
   // CompiledFunError; std::bad_alloc passes through.
   array::Tensor apply(const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<array::Tensor> &args);
+  // The executable of fn(statics.., operands of these types) (f64), compiled at the first
+  // ask and owned here (stream::Options::fun_executable). Throws as apply does.
+  exec::Executable &executable(const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<ir::Type> &types);
   size_t executables() const { return cache_.size(); }
   size_t applications() const { return applications_; }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <set>
 
 #include "array/eval.hpp"
@@ -113,7 +114,7 @@ struct Runner::Impl {
   // (none reads it backwards): changed() has nothing to queue then.
   std::vector<uint8_t> quiet_in_sweep;
   std::vector<int> stateful;  // the steps with a memory (fby, ->, pre, post)
-  std::vector<array::Tensor> constants;
+  std::vector<std::shared_ptr<const array::Tensor>> constants;  // per step: a literal's or operand-less application's value
   std::vector<Memory> memory;  // per step
   // The ring: frames of cycles [front, back), cycle n at index n & (cap - 1).
   size_t cap = 0, front = 0, back = 0, widest = 0;
@@ -137,6 +138,17 @@ struct Runner::Impl {
 
   Out out;
   bool finished = false;
+  // Options::fun_executable: per step, whether it was asked and its answer; the operands'
+  // and result's pointers; the result blocks by element type and size, each reused once
+  // only the pool holds it (round robin: frames leave in order).
+  std::vector<std::pair<bool, exec::Executable *>> executables;
+  std::vector<const void *> raw_args;
+  std::vector<void *> raw_outs;
+  struct Pool {
+    std::vector<std::shared_ptr<array::Tensor>> blocks;
+    size_t next = 0;
+  };
+  std::map<std::pair<Scalar, size_t>, Pool> spare;
 
   Impl(const CheckedProgram &c, const Plan &p, Options o, Emit e)
       : cp(c), plan(p), opts(std::move(o)), emit(std::move(e)), eval(c), S(p.slots.size()), RW(p.real_words),
@@ -152,13 +164,14 @@ struct Runner::Impl {
       if (st.kind == StepKind::Fby || st.kind == StepKind::Arrow || st.kind == StepKind::Pre || st.kind == StepKind::Post)
         stateful.push_back(static_cast<int>(k));
     }
-    constants.resize(K);
+    constants.resize(K);  // (a tensor one is a block every cycle's cell shares: `zeros(shape)` is not copied)
     for (size_t k = 0; k < K; ++k) {
       const Step &st = plan.steps[k];
-      if (st.kind == StepKind::Const) constants[k] = literal(st.eq->lit);
-      if (st.kind == StepKind::Apply && st.in.empty()) constants[k] = apply(*st.eq, {});
+      if (st.kind == StepKind::Const) constants[k] = std::make_shared<const array::Tensor>(literal(st.eq->lit));
+      if (st.kind == StepKind::Apply && st.in.empty()) constants[k] = std::make_shared<const array::Tensor>(apply(*st.eq, {}));
     }
     memory.resize(K);
+    executables.assign(K, {false, nullptr});
     clock_violations.assign(plan.input_slots.size(), "");
     block_of.assign(S, -1);
     for (size_t sl = 0; sl < S; ++sl)
@@ -280,7 +293,9 @@ struct Runner::Impl {
     if (kt == Tag::Bot) return o.set(Tag::Bot);
     if (kt == Tag::Err) return o.propagate_error();
     if (!bval(st.clock, n)) return o.set(Tag::Abs);
-    o.view(constants[static_cast<size_t>(k)]);
+    const auto &c = constants[static_cast<size_t>(k)];
+    if (block_of[static_cast<size_t>(st.out)] >= 0) return o.set(Tag::Val), o.shared(c);
+    o.view(*c);
   }
   // §4.3 pointwise application: ⊥ first, then all-□, then all present.
   void rule_apply(int k, const Step &st, size_t n, Out &o) {
@@ -315,10 +330,64 @@ struct Runner::Impl {
         break;
       default: break;
     }
+    if (exec::Executable *exe = fun_executable(k, st)) return run_executable(*exe, st, n, o);
     std::vector<array::Tensor> args;
     args.reserve(st.in.size());
     for (int c : st.in) args.push_back(tensor(c, n));
     o.value(apply(*st.eq, args));
+  }
+  // The step's fun as an executable (Options::fun_executable), asked at its first run; or null.
+  exec::Executable *fun_executable(int k, const Step &st) {
+    if (!opts.fun_executable || st.eq->op != core::ApplyOp::Call || st.eq->builtin) return nullptr;
+    auto &[asked, exe] = executables[static_cast<size_t>(k)];
+    if (!asked) {
+      const Decl *d = cp.find(st.eq->fn);
+      std::vector<ir::Type> types;
+      for (int c : st.in) types.push_back(ir::Type{plan.slots[static_cast<size_t>(c)].elem, plan.slots[static_cast<size_t>(c)].shape});
+      if (d && std::holds_alternative<FunDecl>(*d)) exe = opts.fun_executable(st.eq->fn, st.eq->static_args, types);  // may throw: asked again
+      asked = true;
+    }
+    return exe;
+  }
+  // Runs it on the operands where they are, into a block of the result's size (or Out's
+  // own words for one element).
+  void run_executable(exec::Executable &exe, const Step &st, size_t n, Out &o) {
+    raw_args.clear();
+    for (int c : st.in) {
+      const Slot &s = plan.slots[static_cast<size_t>(c)];
+      if (block_of[static_cast<size_t>(c)] >= 0) {
+        const array::Tensor &b = *block(c, n);
+        raw_args.push_back(s.elem == Scalar::Real ? static_cast<const void *>(b.r.data()) : static_cast<const void *>(b.i.data()));
+      } else {
+        raw_args.push_back(s.elem == Scalar::Real ? static_cast<const void *>(&reals[at(n) * RW + s.offset])
+                                                  : static_cast<const void *>(&ints[at(n) * IW + s.offset]));
+      }
+    }
+    const Slot &r = plan.slots[static_cast<size_t>(st.out)];
+    const bool real = r.elem == Scalar::Real;
+    o.set(Tag::Val);
+    if (block_of[static_cast<size_t>(st.out)] >= 0) {
+      std::shared_ptr<array::Tensor> b = spare_block(r);
+      raw_outs.assign(1, real ? static_cast<void *>(b->r.data()) : static_cast<void *>(b->i.data()));
+      exe.run_raw(raw_args, raw_outs);
+      return o.shared(std::move(b));
+    }
+    if (real) o.r.resize(r.numel), raw_outs.assign(1, o.r.data()), o.rp = o.r.data();
+    else o.i.resize(r.numel), raw_outs.assign(1, o.i.data()), o.ip = o.i.data();
+    o.count = r.numel;
+    exe.run_raw(raw_args, raw_outs);
+  }
+  // A block for a result of slot r's type that nothing else holds: one from earlier cycles
+  // whose frames have all left (the pool's is then the only reference), else a new one.
+  std::shared_ptr<array::Tensor> spare_block(const Slot &r) {
+    auto &pool = spare[{r.elem, r.numel}];
+    for (size_t tried = 0; tried < pool.blocks.size(); ++tried) {
+      auto &b = pool.blocks[pool.next++ % pool.blocks.size()];
+      if (b.use_count() == 1) return b->shape = r.shape, b;
+    }
+    auto b = std::make_shared<array::Tensor>(array::Tensor::zeros(r.elem, r.shape));
+    pool.blocks.push_back(b);
+    return b;
   }
   array::Tensor apply(const core::Equation &eq, const std::vector<array::Tensor> &args) {
     switch (eq.op) {

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "array/exec/exec.hpp"
 #include "oracle/oracle.hpp"
 #include "stream/plan.hpp"
 
@@ -46,6 +47,14 @@ struct Options {
   size_t lag = 0;                       // frames after a ⊥-free frame that must be ⊥-free before it leaves
   size_t max_window = SIZE_MAX;         // frames held at once
   oracle::Options::FunApply apply_fun;  // fun applications (the compiled path); else the reference evaluator
+  // Or, taking precedence: the executable of a fun at these static arguments and operand
+  // types (f64), compiled once by the caller and alive as long as the runner. The runner
+  // asks once per application and runs it on its operands where they are (frame words,
+  // blocks) into a result block of its own (Executable::run_raw): nothing copied in, and
+  // result blocks are reused once every frame holding them has left (rml run).
+  std::function<exec::Executable *(const std::string &fn, const std::vector<StaticValue> &statics,
+                                   const std::vector<ir::Type> &operand_types)>
+      fun_executable;
 };
 
 // The cells of one emitted cycle.

@@ -100,8 +100,9 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
   if (std::any_of(plan.slots.begin(), plan.slots.end(), [](const stream::Slot &s) { return s.numel != 1; }))
     stream::keep_tensor_blocks_in_heap();
   auto funs = std::make_shared<driver::CompiledFuns>(r.checked);
-  sopts.apply_fun = [funs](const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<array::Tensor> &args) {
-    return funs->apply(fn, statics, args);
+  // Funs on the compiled path, each executable run on its operands in place.
+  sopts.fun_executable = [funs](const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<ir::Type> &types) {
+    return &funs->executable(fn, statics, types);
   };
 
   auto printed = core::printed_names(prog);
