@@ -11,9 +11,14 @@ using ops::Typing;
 using ops::UnOp;
 
 Tensor elementwise_unary(UnOp op, const Tensor &a) {
-  size_t n = a.numel();
   std::optional<Scalar> re = ops::result_type(ops::row(op).typing, a.elem);
   Tensor out = Tensor::zeros(re.value_or(a.elem), a.shape);
+  elementwise_unary_into(op, a, out);
+  return out;
+}
+
+void elementwise_unary_into(UnOp op, const Tensor &a, Tensor &out) {
+  size_t n = a.numel();
   if (a.elem == Scalar::Real) {
     if (out.elem == Scalar::Int)  // floor, int
       for (size_t k = 0; k < n; ++k) out.i[k] = ops::real_to_int(op, a.r[k]);
@@ -24,15 +29,18 @@ Tensor elementwise_unary(UnOp op, const Tensor &a) {
   } else {
     for (size_t k = 0; k < n; ++k) out.i[k] = ops::int_unary(op, a.i[k]);
   }
-  return out;
 }
 
 Tensor elementwise_binary(BinOp op, const Tensor &a, const Tensor &b) {
   if (!a.shape.empty() && !b.shape.empty() && a.shape != b.shape)
     throw std::invalid_argument(std::string("shape mismatch in '") + ops::op_name(op) + "'");
-  const std::vector<int64_t> &shape = a.shape.empty() ? b.shape : a.shape;
+  Tensor out = Tensor::zeros(ops::is_comparison(op) ? Scalar::Bool : a.elem, a.shape.empty() ? b.shape : a.shape);
+  elementwise_binary_into(op, a, b, out);
+  return out;
+}
+
+void elementwise_binary_into(BinOp op, const Tensor &a, const Tensor &b, Tensor &out) {
   bool cmp = ops::is_comparison(op);
-  Tensor out = Tensor::zeros(cmp ? Scalar::Bool : a.elem, shape);
   size_t n = out.numel();
   // Element k of a (possibly broadcast scalar) operand.
   size_t sa = a.shape.empty() ? 0 : 1, sb = b.shape.empty() ? 0 : 1;
@@ -57,7 +65,6 @@ Tensor elementwise_binary(BinOp op, const Tensor &a, const Tensor &b) {
   } else {
     for (size_t k = 0; k < n; ++k) out.i[k] = ops::int_binary(op, a.i[k * sa], b.i[k * sb]);
   }
-  return out;
 }
 
 }  // namespace rml::array

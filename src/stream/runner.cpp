@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "array/elementwise.hpp"
 #include "array/eval.hpp"
 #include "ops/scalar_ops.hpp"
 
@@ -142,6 +143,7 @@ struct Runner::Impl {
   // and result's pointers; the result blocks by element type and size, each reused once
   // only the pool holds it (round robin: frames leave in order).
   std::vector<std::pair<bool, exec::Executable *>> executables;
+  array::Tensor scratch0, scratch1;  // one-element operands of tensor operators
   std::vector<const void *> raw_args;
   std::vector<void *> raw_outs;
   struct Pool {
@@ -316,15 +318,34 @@ struct Runner::Impl {
     }
     if (any_nil) return o.set(Tag::Nil);
     if (st.scalar != ScalarOp::None) return scalar_apply(st, n, o);
-    // Operands that are tensors are read in their blocks, not copied.
-    array::Tensor t0, t1;
+    // Operands that are tensors are read in their blocks, not copied; a one-element one is
+    // loaded into the runner's scratch tensors (their storage kept across cycles).
     auto operand = [&](int c, array::Tensor &tmp) -> const array::Tensor & {
       if (block_of[static_cast<size_t>(c)] >= 0) return *block(c, n);
-      return tmp = tensor(c, n);
+      const Slot &s = plan.slots[static_cast<size_t>(c)];
+      tmp.elem = s.elem, tmp.shape = s.shape;
+      if (s.elem == Scalar::Real) tmp.r.assign(&reals[at(n) * RW + s.offset], &reals[at(n) * RW + s.offset] + s.numel), tmp.i.clear();
+      else tmp.i.assign(&ints[at(n) * IW + s.offset], &ints[at(n) * IW + s.offset] + s.numel), tmp.r.clear();
+      return tmp;
     };
+    const bool into_block = block_of[static_cast<size_t>(st.out)] >= 0;  // the result: a block reused from the pool
     switch (st.eq->op) {
-      case core::ApplyOp::Unary: return o.value(array::Evaluator::unary(st.eq->un, operand(st.in[0], t0)));
-      case core::ApplyOp::Binary: return o.value(array::Evaluator::binary(st.eq->bin, operand(st.in[0], t0), operand(st.in[1], t1)));
+      case core::ApplyOp::Unary: {
+        const array::Tensor &a = operand(st.in[0], scratch0);
+        if (!into_block) return o.value(array::Evaluator::unary(st.eq->un, a));
+        std::shared_ptr<array::Tensor> b = spare_block(plan.slots[static_cast<size_t>(st.out)]);
+        array::elementwise_unary_into(st.eq->un, a, *b);
+        return o.set(Tag::Val), o.shared(std::move(b));
+      }
+      case core::ApplyOp::Binary: {
+        const array::Tensor &a = operand(st.in[0], scratch0), &b = operand(st.in[1], scratch1);
+        if (!into_block) return o.value(array::Evaluator::binary(st.eq->bin, a, b));
+        if (!a.shape.empty() && !b.shape.empty() && a.shape != b.shape)
+          throw StreamError(std::string("internal: shape mismatch in '") + ops::op_name(st.eq->bin) + "'");
+        std::shared_ptr<array::Tensor> r = spare_block(plan.slots[static_cast<size_t>(st.out)]);
+        array::elementwise_binary_into(st.eq->bin, a, b, *r);
+        return o.set(Tag::Val), o.shared(std::move(r));
+      }
       case core::ApplyOp::If:  // the chosen operand's value, shared
         if (block_of[static_cast<size_t>(st.in[0])] < 0) return copy(bval(st.in[0], n) ? st.in[1] : st.in[2], n, o);
         break;

@@ -116,3 +116,4 @@ TEST(StreamAllocations, TheMachineAllocatesNothingPerCycle) {
       100, 2000);
   EXPECT_EQ(news, 0);
 }
+
