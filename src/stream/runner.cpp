@@ -10,6 +10,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "array/elementwise.hpp"
 #include "array/eval.hpp"
@@ -148,9 +149,12 @@ struct Runner::Impl {
   std::vector<void *> raw_outs;
   struct Pool {
     std::vector<std::shared_ptr<array::Tensor>> blocks;
+    std::unordered_map<const array::Tensor *, size_t> index;  // a block's place in `blocks`
+    std::vector<size_t> released;  // blocks a leaving frame let go of last, most recent last
     size_t next = 0;
   };
   std::map<std::pair<Scalar, size_t>, Pool> spare;
+  std::vector<Pool *> block_pool;  // per block index of a frame: the pool of its slot's type
 
   Impl(const CheckedProgram &c, const Plan &p, Options o, Emit e)
       : cp(c), plan(p), opts(std::move(o)), emit(std::move(e)), eval(c), S(p.slots.size()), RW(p.real_words),
@@ -177,7 +181,7 @@ struct Runner::Impl {
     clock_violations.assign(plan.input_slots.size(), "");
     block_of.assign(S, -1);
     for (size_t sl = 0; sl < S; ++sl)
-      if (plan.slots[sl].numel > 1) block_of[sl] = static_cast<int>(B++);
+      if (plan.slots[sl].numel > 1) block_of[sl] = static_cast<int>(B++), block_pool.push_back(&spare[{plan.slots[sl].elem, plan.slots[sl].numel}]);
     resize(8);
   }
 
@@ -402,11 +406,17 @@ struct Runner::Impl {
   // whose frames have all left (the pool's is then the only reference), else a new one.
   std::shared_ptr<array::Tensor> spare_block(const Slot &r) {
     auto &pool = spare[{r.elem, r.numel}];
+    while (!pool.released.empty()) {  // the most recently released first: still in cache
+      auto &b = pool.blocks[pool.released.back()];
+      pool.released.pop_back();
+      if (b.use_count() == 1) return b->shape = r.shape, b;
+    }
     for (size_t tried = 0; tried < pool.blocks.size(); ++tried) {
       auto &b = pool.blocks[pool.next++ % pool.blocks.size()];
       if (b.use_count() == 1) return b->shape = r.shape, b;
     }
     auto b = std::make_shared<array::Tensor>(array::Tensor::zeros(r.elem, r.shape));
+    pool.index[b.get()] = pool.blocks.size();
     pool.blocks.push_back(b);
     return b;
   }
@@ -815,7 +825,14 @@ struct Runner::Impl {
         std::copy_n(ints.data() + at(f) * IW + s.offset, s.numel, m.i.data());
       }
     }
-    for (size_t k = 0; k < B; ++k) blocks[at(f) * B + k].reset();  // the frame's values go (a memory may keep one)
+    for (size_t k = 0; k < B; ++k) {  // the frame's values go (a memory may keep one)
+      std::shared_ptr<const array::Tensor> &b = blocks[at(f) * B + k];
+      if (!b) continue;
+      const array::Tensor *p = b.get();
+      b.reset();
+      Pool &pool = *block_pool[k];  // a block of the pool's that only the pool holds now: reused first
+      if (auto it = pool.index.find(p); it != pool.index.end() && pool.blocks[it->second].use_count() == 1) pool.released.push_back(it->second);
+    }
     ++front;
   }
   // Input clock assumptions: an input is present exactly where its clock ticks (first
