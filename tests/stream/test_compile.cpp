@@ -224,6 +224,18 @@ std::string compare(const Case &c, size_t k, const std::string &out, std::map<st
   return seen == c.in.cycles ? "" : "only " + std::to_string(seen) + " cycles";
 }
 
+// Every case against the oracle (a difference is a failure naming the program); how many
+// equal it. `kinds` counts the oracle's output cells by kind.
+size_t count_equal(const std::vector<Case> &cases, const std::string &out, std::map<std::string, size_t> *kinds = nullptr) {
+  size_t equal = 0;
+  for (size_t k = 0; k < cases.size(); ++k) {
+    std::string diff = compare(cases[k], k, out, kinds);
+    EXPECT_EQ(diff, "") << cases[k].text;
+    equal += diff.empty();
+  }
+  return equal;
+}
+
 // rml-check's acceptance, as rml compile asks it (tools/run_common.cpp, accepted_horizon):
 // every property but the user's valid; the productivity horizon, or nothing.
 std::optional<int64_t> accepted(const CheckedProgram &cp, const test::StreamProgram &p, const check::Options &o) {
@@ -640,12 +652,7 @@ TEST(CompileEqualsOracle, GeneratedCyclesThroughExclusiveBranches) {
   ASSERT_EQ(cases.size(), want) << "rml-check rejected " << rejected << " of " << tried << " generated cyclic nodes";
   std::string out = build_and_run(cases, fs::temp_directory_path() / ("rml_compile_xcycles_" + std::to_string(::getpid())));
   std::map<std::string, size_t> kinds;
-  size_t equal = 0;
-  for (size_t k = 0; k < cases.size(); ++k) {
-    std::string diff = compare(cases[k], k, out, &kinds);
-    EXPECT_EQ(diff, "") << cases[k].text;
-    equal += diff.empty();
-  }
+  size_t equal = count_equal(cases, out, &kinds);
   std::printf("%zu cyclic nodes accepted, %zu equal the oracle (of %zu tried; %zu with a nested merge, %zu with state on the "
               "cycle, %zu with an instance, %zu on real[2]); output cells: %zu absent, %zu values\n",
               cases.size(), equal, tried, nested, stateful, instance, tensors, kinds["A"], kinds["R"] + kinds["I"]);
@@ -795,12 +802,7 @@ TEST(CompileEqualsOracle, ReferenceNodesThatCompile) {
   }
   ASSERT_FALSE(cases.empty());
   std::string out = build_and_run(cases, fs::temp_directory_path() / ("rml_compile_ref_" + std::to_string(::getpid())));
-  size_t equal = 0;
-  for (size_t k = 0; k < cases.size(); ++k) {
-    std::string diff = compare(cases[k], k, out);
-    EXPECT_EQ(diff, "") << cases[k].text;
-    equal += diff.empty();
-  }
+  size_t equal = count_equal(cases, out);
   std::string list;
   for (auto &n : names) list += (list.empty() ? "" : ", ") + n;
   std::printf("reference: %zu nodes compiled and equal the oracle (%s); %zu not generated (tensors or funs with post), %zu not accepted "
@@ -880,12 +882,7 @@ TEST(CompileEqualsOracle, RandomAcceptedProgramsWithPost) {
   ASSERT_EQ(cases.size(), want) << "too few accepted programs with post in " << tried << " tries (" << with_post << " with post)";
   std::string out = build_and_run(cases, fs::temp_directory_path() / ("rml_compile_post_" + std::to_string(::getpid())));
   std::map<std::string, size_t> kinds;
-  size_t equal = 0;
-  for (size_t k = 0; k < cases.size(); ++k) {
-    std::string diff = compare(cases[k], k, out, &kinds);
-    EXPECT_EQ(diff, "") << cases[k].text;
-    equal += diff.empty();
-  }
+  size_t equal = count_equal(cases, out, &kinds);
   std::printf("%zu accepted programs with post (%zu backward recurrences of backfill_gen; of %zu tried) equal the oracle; output "
               "cells: %zu absent, %zu unknown, %zu values\n",
               equal, backfill, tried, kinds["A"], kinds["?"], kinds["R"] + kinds["I"]);

@@ -322,9 +322,8 @@ RC_GTEST_PROP(StreamEqualsOracle, OnGeneratedTensorPrograms, ()) {
 // Law, on nodes whose same-cycle dependencies cycle through exclusive when/merge branches
 // (tests/common/exclusive_cycle_gen.hpp; no static order: the sweep meets a consumer before
 // its producer and the worklist repairs it): the stream runner equals the oracle cell for
-// cell, at every lag, on traces with absent cycles. Negative control: the same check with
-// the worklist's re-queueing dropped is AReversedScheduleIsSlowerNotWrong's counterpart,
-// NegativeControlACycleWithoutItsWorklistIsCaught below.
+// cell, at every lag, on traces with absent cycles. Negative control:
+// NegativeControlACycleWithoutItsWorklistIsCaught (same-cycle readers dropped).
 RC_GTEST_PROP(StreamEqualsOracle, OnExclusiveCycles, ()) {
   testgen::ExclusiveCycleGen g;
   std::string text = g.program();
