@@ -110,6 +110,39 @@ std::string cpp_cell(const Cell &c, const Type &type) {
   return "rml::Cell<" + T + ">::of(" + (type.shape.empty() ? v : T + "{" + v + "}") + ")";
 }
 
+// A file's text.
+std::string slurp(const fs::path &path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// The generated files of case k in dir/gen<k>/.
+void write_generated(const std::vector<Case> &cases, const fs::path &dir) {
+  for (size_t k = 0; k < cases.size(); ++k)
+    for (auto &f : cases[k].files) {
+      fs::path p = dir / ("gen" + std::to_string(k)) / f.path;
+      fs::create_directories(p.parent_path());
+      std::ofstream(p) << f.text;
+    }
+}
+
+// Compiles dir/driver.cpp with every case's class into dir/driver: one translation unit for
+// the classes (each class's source included), ten times faster to compile than a unit per
+// class, which parses the standard headers again each time. Throws with the compiler's log.
+void compile_driver(const std::vector<Case> &cases, const fs::path &dir, const std::string &flags) {
+  std::ofstream unity(dir / "unity.cpp");
+  for (size_t k = 0; k < cases.size(); ++k) unity << "#include \"gen" << k << "/" << cases[k].cls << ".cpp\"\n";
+  unity << "#include \"gen0/runtime/ops/special.cpp\"\n";
+  unity.close();
+  std::string cmd = std::string(RML_CXX) + " -std=c++20 -O1 -w " + codegen::kExactFlags + flags + " -I" + (dir / "gen0/runtime").string() + " -I" +
+                    dir.string() + " " + (dir / "driver.cpp").string() + " " + (dir / "unity.cpp").string() + " -o " +
+                    (dir / "driver").string() + " > " + (dir / "compile.log").string() + " 2>&1";
+  if (std::system(cmd.c_str()) != 0)
+    throw std::runtime_error("the generated code does not compile:\n" + slurp(dir / "compile.log").substr(0, 4000));
+}
+
 // Writes every case into `dir` (case k in gen<k>/, namespace p<k>) with a driver printing
 // "k n status cell..." per cycle; compiles and runs it; returns the driver's output.
 std::string build_and_run(const std::vector<Case> &cases, const fs::path &dir) {
@@ -130,13 +163,9 @@ std::string build_and_run(const std::vector<Case> &cases, const fs::path &dir) {
          "    if constexpr (sizeof(T) == 8 && T(0.5) != T(0)) { unsigned long long b; std::memcpy(&b, &c.value[k], 8); std::printf(\"%sR%016llx\", k ? \":\" : \" \", b); }\n"
          "    else std::printf(\"%sI%lld\", k ? \":\" : \" \", static_cast<long long>(c.value[k]));\n  }\n}\n"
          "int main() {\n";
+  write_generated(cases, dir);
   for (size_t k = 0; k < cases.size(); ++k) {
     const Case &c = cases[k];
-    for (auto &f : c.files) {
-      fs::path p = dir / ("gen" + std::to_string(k)) / f.path;
-      fs::create_directories(p.parent_path());
-      std::ofstream(p) << f.text;
-    }
     const std::string cls = "p" + std::to_string(k) + "::" + c.cls;
     drv << "  { " << cls << " m; " << cls << "::Outputs o; int popped = 0; (void)popped;\n";
     for (size_t n = 0; n < c.in.cycles; ++n) {
@@ -165,32 +194,14 @@ std::string build_and_run(const std::vector<Case> &cases, const fs::path &dir) {
   }
   drv << "}\n";
   std::ofstream(dir / "driver.cpp") << drv.str();
-  // One translation unit (each class's source included): ten times faster to compile
-  // than a unit per class, which parses the standard headers again each time.
-  std::ofstream unity(dir / "unity.cpp");
-  for (size_t k = 0; k < cases.size(); ++k) unity << "#include \"gen" << k << "/" << cases[k].cls << ".cpp\"\n";
-  unity << "#include \"gen0/runtime/ops/special.cpp\"\n";
-  unity.close();
   // In the sanitizers' build (or with RML_SANITIZE_GENERATED set) the generated code runs
   // under them too: the window runtime's frames, the emitted functions' buffers.
   const bool sanitized = test::kSanitized || std::getenv("RML_SANITIZE_GENERATED");
-  const std::string sanitize = sanitized ? " -fsanitize=address,undefined -fno-sanitize-recover=all" : "";
-  std::string cmd = std::string(RML_CXX) + " -std=c++20 -O1 -w " + codegen::kExactFlags + sanitize + " -I" + (dir / "gen0/runtime").string() + " -I" + dir.string() + " " +
-                    (dir / "driver.cpp").string() + " " + (dir / "unity.cpp").string() + " -o " + (dir / "driver").string() +
-                    " > " + (dir / "compile.log").string() + " 2>&1";
-  if (std::system(cmd.c_str()) != 0) {
-    std::ifstream log(dir / "compile.log");
-    std::stringstream ss;
-    ss << log.rdbuf();
-    throw std::runtime_error("the generated code does not compile:\n" + ss.str().substr(0, 4000));
-  }
-  std::string out = (dir / "out.txt").string();
-  if (std::system(((dir / "driver").string() + " > " + out).c_str()) != 0) throw std::runtime_error("the driver failed");
-  std::ifstream f(out);
-  std::stringstream ss;
-  ss << f.rdbuf();
+  compile_driver(cases, dir, sanitized ? " -fsanitize=address,undefined -fno-sanitize-recover=all" : "");
+  if (std::system(((dir / "driver").string() + " > " + (dir / "out.txt").string()).c_str()) != 0) throw std::runtime_error("the driver failed");
+  std::string out = slurp(dir / "out.txt");
   fs::remove_all(dir);
-  return ss.str();
+  return out;
 }
 
 // "" when case k's driver lines equal the oracle's cells; else the first difference.
@@ -950,12 +961,6 @@ TEST(CompiledClasses, AllocateNothingPerCycleOnceWarm) {
       }
     cases.push_back(std::move(c));
   }
-  auto slurp = [](const fs::path &path) {
-    std::ifstream f(path);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  };
   const fs::path dir = fs::temp_directory_path() / ("rml_compile_alloc_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   std::ostringstream drv;
@@ -971,13 +976,9 @@ TEST(CompiledClasses, AllocateNothingPerCycleOnceWarm) {
          "      for (std::size_t n = 0; n < "
       << L << "; ++n) { for (int k = 0; k < 40; ++k) fifo.emplace_back(k, n); while (!fifo.empty()) fifo.pop_front(); } }\n"
               "    std::printf(\"control %ld\\n\", g_news - before); }\n";
+  write_generated(cases, dir);
   for (size_t k = 0; k < cases.size(); ++k) {
     const Case &c = cases[k];
-    for (auto &f : c.files) {
-      fs::path p = dir / ("gen" + std::to_string(k)) / f.path;
-      fs::create_directories(p.parent_path());
-      std::ofstream(p) << f.text;
-    }
     const std::string cls = "p" + std::to_string(k) + "::" + c.cls;
     drv << "  { static " << cls << "::Inputs trace[] = {\n";
     for (size_t n = 0; n < L; ++n) {
@@ -995,14 +996,7 @@ TEST(CompiledClasses, AllocateNothingPerCycleOnceWarm) {
   }
   drv << "}\n";
   std::ofstream(dir / "driver.cpp") << drv.str();
-  std::ofstream unity(dir / "unity.cpp");
-  for (size_t k = 0; k < cases.size(); ++k) unity << "#include \"gen" << k << "/" << cases[k].cls << ".cpp\"\n";
-  unity << "#include \"gen0/runtime/ops/special.cpp\"\n";
-  unity.close();
-  std::string cmd = std::string(RML_CXX) + " -std=c++20 -O1 -w " + codegen::kExactFlags + " -I" + (dir / "gen0/runtime").string() + " -I" +
-                    dir.string() + " " + (dir / "driver.cpp").string() + " " + (dir / "unity.cpp").string() + " -o " +
-                    (dir / "driver").string() + " > " + (dir / "compile.log").string() + " 2>&1";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(dir / "compile.log").substr(0, 4000);
+  compile_driver(cases, dir, "");
   ASSERT_EQ(std::system(((dir / "driver").string() + " > " + (dir / "out.txt").string()).c_str()), 0);
   std::istringstream out(slurp(dir / "out.txt"));
   std::string word;
