@@ -8,10 +8,7 @@
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Dense>
-#include <atomic>
 #include <cmath>
-#include <cstdlib>
-#include <new>
 
 #include <fstream>
 #include <random>
@@ -26,25 +23,12 @@
 #include "stream/machine.hpp"
 #include "stream/runner.hpp"
 #include "driver/compiled_funs.hpp"
+#include "common/count_allocations.hpp"  // allocs_per_cycle: heap allocations counted (tests/common)
 
 #include "chain.hpp"  // rml compile of the 100-layer chain (benchmarks/CMakeLists.txt)
 #include "lstm256/lstm.hpp"  // rml compile of Figure 20 at 256 x 128
 #include "lstm64/lstm.hpp"   // and at 64 x 32
 #include "train/train.hpp"     // rml compile of Figure 3's train
-
-// Heap allocations, counted for the `allocs_per_cycle` counters (issue 11 asks for none per
-// cycle in steady state; tests/stream/test_allocations.cpp holds the laws).
-static std::atomic<long> g_allocations{0};
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-void *operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void *p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void *p) noexcept { std::free(p); }
-void operator delete(void *p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -238,10 +222,10 @@ void BM_StreamLstm(benchmark::State &st) {
   // the ring grows to its window), then each iteration pushes `cycles` more cycles.
   rml::stream::Runner r(c.fe->checked, c.plan, o, nullptr);
   for (size_t n = 0; n < 20; ++n) r.push(in[n % in.size()]);
-  long allocations = g_allocations.load(), pushed = 0;
+  long allocations = rml::test::allocations(), pushed = 0;
   for (auto _ : st)
     for (auto &cyc : in) r.push(cyc), ++pushed;
-  st.counters["allocs_per_cycle"] = double(g_allocations.load() - allocations) / double(pushed);
+  st.counters["allocs_per_cycle"] = double(rml::test::allocations() - allocations) / double(pushed);
   size_t frames = r.max_window();
   st.counters["cycles"] = double(cycles);
   st.counters["frames_held"] = double(frames);
@@ -275,14 +259,14 @@ void generated_lstm(benchmark::State &st) {
     m->push(in[n % in.size()]);
     while (m->pop(*out)) sink += out->h_next.value[0];
   }
-  long allocations = g_allocations.load(), pushed = 0;
+  long allocations = rml::test::allocations(), pushed = 0;
   for (auto _ : st)
     for (auto &cyc : in) {
       if (m->push(cyc) != rml::Status::Ok) st.SkipWithError("push failed");
       while (m->pop(*out)) sink += out->h_next.value[0];
       ++pushed;
     }
-  st.counters["allocs_per_cycle"] = double(g_allocations.load() - allocations) / double(pushed);
+  st.counters["allocs_per_cycle"] = double(rml::test::allocations() - allocations) / double(pushed);
   benchmark::DoNotOptimize(sink);
   st.counters["cycles"] = double(cycles);
 }

@@ -1,35 +1,17 @@
 // Issue 11: "buffers are reused across cycles; no heap allocation per cycle in steady
-// state". This binary replaces the global operator new with a counter (its own executable,
-// so the other test binaries keep the sanitizers' checks of new/delete) and counts what the
-// in-process stream paths allocate in warm cycles of scalar programs. (The generated
-// classes are counted by CompiledClasses.AllocateNothingPerCycleOnceWarm, in their own
-// driver; the runner's tensor cells are still allocated per cycle: issue 11's note.)
+// state". This binary replaces the global operator new with a counter
+// (tests/common/count_allocations.cpp; its own executable, so that the other test binaries
+// keep the sanitizers' own new and delete) and counts what the in-process stream paths
+// allocate in warm cycles of scalar programs. (The generated classes are counted by
+// CompiledClasses.AllocateNothingPerCycleOnceWarm, in their own driver; the runner's tensor
+// path still allocates: issue 11's note.)
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
 #include <deque>
-#include <new>
 
+#include "common/count_allocations.hpp"
 #include "stream/machine.hpp"
 #include "stream_util.hpp"
-
-namespace {
-std::atomic<long> g_news{0};
-}
-
-// GCC sees free() of what `new` returned once these are inlined into their callers: here it
-// is right by construction (new is malloc).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-void *operator new(std::size_t n) {
-  g_news.fetch_add(1, std::memory_order_relaxed);
-  if (void *p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void *p) noexcept { std::free(p); }
-void operator delete(void *p, std::size_t) noexcept { std::free(p); }
 
 using namespace rml;
 using oracle::Cell;
@@ -40,9 +22,9 @@ namespace {
 template <class F>
 long allocations_once_warm(F cycle, size_t warm, size_t count) {
   for (size_t n = 0; n < warm; ++n) cycle(n);
-  long before = g_news.load();
+  long before = test::allocations();
   for (size_t n = warm; n < warm + count; ++n) cycle(n);
-  return g_news.load() - before;
+  return test::allocations() - before;
 }
 
 struct Source {
