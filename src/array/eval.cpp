@@ -53,27 +53,17 @@ size_t product(const std::vector<int64_t> &s) {
 Tensor index_prefix(const Tensor &t, const std::vector<int64_t> &idx) {
   std::vector<int64_t> rest(t.shape.begin() + static_cast<long>(idx.size()), t.shape.end());
   Tensor out = Tensor::zeros(t.elem, rest);
-  size_t inner = product(rest), off = 0;
-  for (size_t d = 0; d < idx.size(); ++d) {
-    if (idx[d] < 0 || idx[d] >= t.shape[d]) return out;  // out of bounds: 0
-    off = off * static_cast<size_t>(t.shape[d]) + static_cast<size_t>(idx[d]);
-  }
-  off *= inner;
-  if (t.elem == Scalar::Real) std::copy(t.r.begin() + static_cast<long>(off), t.r.begin() + static_cast<long>(off + inner), out.r.begin());
-  else std::copy(t.i.begin() + static_cast<long>(off), t.i.begin() + static_cast<long>(off + inner), out.i.begin());
+  Evaluator::index_into(t, idx.data(), idx.size(), out);
   return out;
 }
 
 Tensor stack(const std::vector<Tensor> &parts, Scalar elem, const std::vector<int64_t> &inner) {
   std::vector<int64_t> s{static_cast<int64_t>(parts.size())};
   s.insert(s.end(), inner.begin(), inner.end());
-  Tensor out;
-  out.elem = elem;
-  out.shape = s;
-  for (auto &p : parts) {
-    if (elem == Scalar::Real) out.r.insert(out.r.end(), p.r.begin(), p.r.end());
-    else out.i.insert(out.i.end(), p.i.begin(), p.i.end());
-  }
+  Tensor out = Tensor::zeros(elem, s);
+  std::vector<const Tensor *> ptrs;
+  for (auto &p : parts) ptrs.push_back(&p);
+  Evaluator::stack_into(ptrs, out);
   return out;
 }
 
@@ -113,6 +103,45 @@ Tensor Evaluator::index(const std::vector<Tensor> &args) {
   return index_prefix(args.at(0), idx);
 }
 Tensor Evaluator::array_literal(const std::vector<Tensor> &args) { return stack(args, args.at(0).elem, args.at(0).shape); }
+
+void Evaluator::index_into(const Tensor &t, const int64_t *idx, size_t n, Tensor &out) {
+  const size_t inner = out.numel();
+  size_t off = 0;
+  for (size_t d = 0; d < n; ++d) {
+    if (idx[d] < 0 || idx[d] >= t.shape[d]) {  // out of bounds: 0
+      std::fill(out.r.begin(), out.r.end(), 0.0), std::fill(out.i.begin(), out.i.end(), 0);
+      return;
+    }
+    off = off * static_cast<size_t>(t.shape[d]) + static_cast<size_t>(idx[d]);
+  }
+  off *= inner;
+  if (t.elem == Scalar::Real) std::copy(t.r.begin() + static_cast<long>(off), t.r.begin() + static_cast<long>(off + inner), out.r.begin());
+  else std::copy(t.i.begin() + static_cast<long>(off), t.i.begin() + static_cast<long>(off + inner), out.i.begin());
+}
+
+void Evaluator::stack_into(const std::vector<const Tensor *> &parts, Tensor &out) {
+  size_t at = 0;
+  for (const Tensor *p : parts) {
+    if (at + p->numel() > out.numel()) throw EvalError("array literal: parts of different sizes");
+    if (out.elem == Scalar::Real) std::copy(p->r.begin(), p->r.end(), out.r.begin() + static_cast<long>(at)), at += p->r.size();
+    else std::copy(p->i.begin(), p->i.end(), out.i.begin() + static_cast<long>(at)), at += p->i.size();
+  }
+}
+
+// By tiles of 32 × 32 (the general permutation computed every element's index), writing
+// along a row of the result innermost: reading along the source's rows instead stores 8
+// KiB apart at 1024 × 384 and was 16× slower.
+void Evaluator::transpose_into(const Tensor &t, Tensor &out) {
+  const size_t rows = static_cast<size_t>(t.shape[0]), cols = static_cast<size_t>(t.shape[1]), B = 32;
+  auto move = [&](const auto &src, auto &dst) {
+    for (size_t i0 = 0; i0 < rows; i0 += B)
+      for (size_t j0 = 0; j0 < cols; j0 += B)
+        for (size_t j = j0; j < std::min(cols, j0 + B); ++j)
+          for (size_t i = i0; i < std::min(rows, i0 + B); ++i) dst[j * rows + i] = src[i * cols + j];
+  };
+  if (t.elem == Scalar::Real) move(t.r, out.r);
+  else move(t.i, out.i);
+}
 
 Tensor Evaluator::apply(const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<Tensor> &args) {
   if (auto it = cp_.decls.find(fn); it != cp_.decls.end()) {
@@ -382,18 +411,9 @@ Tensor Evaluator::apply_builtin(const std::string &n, const std::vector<StaticVa
       }
     return out;
   }
-  if (n == "tr" && args.at(0).shape.size() == 2) {  // the general permutation below, by tiles (it indexed every element)
-    const Tensor &t = args[0];
-    const size_t rows = static_cast<size_t>(t.shape[0]), cols = static_cast<size_t>(t.shape[1]), B = 32;
-    Tensor out = Tensor::zeros(t.elem, {t.shape[1], t.shape[0]});
-    auto move = [&](const auto &src, auto &dst) {
-      for (size_t i0 = 0; i0 < rows; i0 += B)
-        for (size_t j0 = 0; j0 < cols; j0 += B)
-          for (size_t j = j0; j < std::min(cols, j0 + B); ++j)  // writes along a row of the result: i
-            for (size_t i = i0; i < std::min(rows, i0 + B); ++i) dst[j * rows + i] = src[i * cols + j];  // innermost (16x faster at 1024 x 384)
-    };
-    if (t.elem == Scalar::Real) move(t.r, out.r);
-    else move(t.i, out.i);
+  if (n == "tr" && args.at(0).shape.size() == 2) {  // the general permutation below, by tiles
+    Tensor out = Tensor::zeros(args[0].elem, {args[0].shape[1], args[0].shape[0]});
+    transpose_into(args[0], out);
     return out;
   }
   if (n == "tr" || n == "transpose" || n == "sum") {

@@ -40,6 +40,13 @@ class Evaluator {
   static Tensor index(const std::vector<Tensor> &args);
   static Tensor array_literal(const std::vector<Tensor> &args);
 
+  // The same into `out`, which has the result's element type and shape already (a caller
+  // reusing its buffers: the stream runner). index: t[idx[0], .., idx[n-1]], zeros out of
+  // bounds; stack: the parts one after the other; transpose: `tr` of a matrix.
+  static void index_into(const Tensor &t, const int64_t *idx, size_t n, Tensor &out);
+  static void stack_into(const std::vector<const Tensor *> &parts, Tensor &out);
+  static void transpose_into(const Tensor &t, Tensor &out);
+
  private:
   struct Env {
     std::vector<std::pair<std::string, Tensor>> scopes;

@@ -145,6 +145,10 @@ struct Runner::Impl {
   // only the pool holds it (round robin: frames leave in order).
   std::vector<std::pair<bool, exec::Executable *>> executables;
   array::Tensor scratch0, scratch1;  // one-element operands of tensor operators
+  std::vector<array::Tensor> part_scratch;  // one-element parts of array literals
+  std::vector<const array::Tensor *> parts;
+  std::vector<int64_t> index_at;
+  array::Tensor scalar_result;  // a one-element index's, its storage kept
   std::vector<const void *> raw_args;
   std::vector<void *> raw_outs;
   struct Pool {
@@ -356,10 +360,54 @@ struct Runner::Impl {
       default: break;
     }
     if (exec::Executable *exe = fun_executable(k, st)) return run_executable(*exe, st, n, o);
+    if (in_place(st, n, o, operand, into_block)) return;
     std::vector<array::Tensor> args;
     args.reserve(st.in.size());
     for (int c : st.in) args.push_back(tensor(c, n));
     o.value(apply(*st.eq, args));
+  }
+  // Indexing, array literals, `tr` and `reshape` with a tensor result: into a block from the
+  // pool, operands where they are (the evaluator's functions, into its buffer); false for
+  // the others (the evaluator, on copies of the operands).
+  template <class Operand>
+  bool in_place(const Step &st, size_t n, Out &o, Operand &operand, bool into_block) {
+    const Slot &r = plan.slots[static_cast<size_t>(st.out)];
+    const core::Equation &eq = *st.eq;
+    const bool tr = eq.op == core::ApplyOp::Call && eq.builtin && eq.fn == "tr" && st.in.size() == 1 &&
+                    plan.slots[static_cast<size_t>(st.in[0])].shape.size() == 2;
+    const bool reshape = eq.op == core::ApplyOp::Call && eq.builtin && eq.fn == "reshape" && st.in.size() == 1;
+    if (eq.op == core::ApplyOp::Index && !into_block) {  // one element: into Out's own words
+      index_at.clear();
+      for (size_t q = 1; q < st.in.size(); ++q) index_at.push_back(ival(st.in[q], n));
+      scalar_result.elem = r.elem, scalar_result.shape = r.shape;
+      scalar_result.r.resize(r.elem == Scalar::Real ? r.numel : 0), scalar_result.i.resize(r.elem == Scalar::Real ? 0 : r.numel);
+      array::Evaluator::index_into(operand(st.in[0], scratch0), index_at.data(), index_at.size(), scalar_result);
+      o.set(Tag::Val);
+      if (r.elem == Scalar::Real) o.r.assign(scalar_result.r.begin(), scalar_result.r.end()), o.rp = o.r.data();
+      else o.i.assign(scalar_result.i.begin(), scalar_result.i.end()), o.ip = o.i.data();
+      o.count = r.numel;
+      return true;
+    }
+    if (!into_block || (eq.op != core::ApplyOp::Index && eq.op != core::ApplyOp::Array && !tr && !reshape)) return false;
+    std::shared_ptr<array::Tensor> b = spare_block(r);
+    if (eq.op == core::ApplyOp::Index) {
+      index_at.clear();
+      for (size_t q = 1; q < st.in.size(); ++q) index_at.push_back(ival(st.in[q], n));
+      array::Evaluator::index_into(operand(st.in[0], scratch0), index_at.data(), index_at.size(), *b);
+    } else if (eq.op == core::ApplyOp::Array) {
+      if (part_scratch.size() < st.in.size()) part_scratch.resize(st.in.size());
+      parts.clear();
+      for (size_t q = 0; q < st.in.size(); ++q) parts.push_back(&operand(st.in[q], part_scratch[q]));
+      array::Evaluator::stack_into(parts, *b);
+    } else if (tr) {
+      array::Evaluator::transpose_into(operand(st.in[0], scratch0), *b);
+    } else {  // reshape: the same elements in the same order
+      const array::Tensor &a = operand(st.in[0], scratch0);
+      if (r.elem == Scalar::Real) std::copy(a.r.begin(), a.r.end(), b->r.begin());
+      else std::copy(a.i.begin(), a.i.end(), b->i.begin());
+    }
+    o.set(Tag::Val), o.shared(std::move(b));
+    return true;
   }
   // The step's fun as an executable (Options::fun_executable), asked at its first run; or null.
   exec::Executable *fun_executable(int k, const Step &st) {
@@ -759,8 +807,12 @@ struct Runner::Impl {
       tags[at(n) * S + static_cast<size_t>(slot)] = static_cast<uint8_t>(c.tag);
       --bots[at(n)];
       if (c.tag != Tag::Val) continue;
-      if (block_of[static_cast<size_t>(slot)] >= 0) block(slot, n) = std::make_shared<const array::Tensor>(c.value);
-      else if (s.elem == Scalar::Real) std::copy(c.value.r.begin(), c.value.r.end(), &reals[at(n) * RW + s.offset]);
+      if (block_of[static_cast<size_t>(slot)] >= 0) {  // into a block of the pool
+        std::shared_ptr<array::Tensor> b = spare_block(s);
+        if (s.elem == Scalar::Real) std::copy(c.value.r.begin(), c.value.r.end(), b->r.begin());
+        else std::copy(c.value.i.begin(), c.value.i.end(), b->i.begin());
+        block(slot, n) = std::move(b);
+      } else if (s.elem == Scalar::Real) std::copy(c.value.r.begin(), c.value.r.end(), &reals[at(n) * RW + s.offset]);
       else std::copy(c.value.i.begin(), c.value.i.end(), &ints[at(n) * IW + s.offset]);
     }
     for (sweeping = 0; sweeping < plan.schedule.size(); ++sweeping)

@@ -2,14 +2,15 @@
 // state". This binary replaces the global operator new with a counter
 // (tests/common/count_allocations.cpp; its own executable, so that the other test binaries
 // keep the sanitizers' own new and delete) and counts what the in-process stream paths
-// allocate in warm cycles of scalar programs. (The generated classes are counted by
-// CompiledClasses.AllocateNothingPerCycleOnceWarm, in their own driver; the runner's tensor
-// path still allocates: issue 11's note.)
+// allocate in warm cycles of scalar programs and of Figure 20's training. (The generated
+// classes are counted by CompiledClasses.AllocateNothingPerCycleOnceWarm, in their own
+// driver.)
 #include <gtest/gtest.h>
 
 #include <deque>
 
 #include "common/count_allocations.hpp"
+#include "driver/compiled_funs.hpp"
 #include "stream/machine.hpp"
 #include "stream_util.hpp"
 
@@ -99,3 +100,34 @@ TEST(StreamAllocations, TheMachineAllocatesNothingPerCycle) {
   EXPECT_EQ(news, 0);
 }
 
+
+// Law: with funs on the compiled path (rml run's Options::fun_executable), the runner
+// allocates nothing in a warm cycle of Figure 20's training either: tensor results go into
+// blocks of its pool (funs, elementwise operators, indexing, array literals, tr, reshape,
+// inputs), constants are shared. Units 8 × sizex 4 (the same equations as at 64 × 32), end
+// every 5 cycles; 400 cycles to warm up (the pool grows to the window's needs), 400 counted.
+TEST(StreamAllocations, TheRunnerAllocatesNothingPerCycleOnFigure20OnceWarm) {
+  std::string text = test::read_text("reference/paper/fig20_diff_lstm_end.rml") +
+                     "\nnode lstm(x: real[4], end: bool, bp: bool, dh_next: real[8] when bp)\n  -> (h_next: real[8], dx: real[4] when bp)\n"
+                     "  h_next, dx = diff_lstm_end(8, 4, x, end, bp, dh_next);\n";
+  test::StreamProgram p = test::compile_stream(text, "lstm");
+  std::vector<std::vector<Cell>> trace;
+  for (size_t n = 0; n < 20; ++n) {
+    array::Tensor x = array::Tensor::zeros(Scalar::Real, {4}), dh = array::Tensor::zeros(Scalar::Real, {8});
+    for (size_t k = 0; k < 4; ++k) x.r[k] = static_cast<double>((n * 7 + k) % 11) / 11.0 - 0.5;
+    for (size_t k = 0; k < 8; ++k) dh.r[k] = static_cast<double>((n + k * 3) % 5) / 50.0;
+    trace.push_back({Cell::of(x), Cell::of(array::Tensor::boolean(n % 5 == 4)), Cell::of(array::Tensor::boolean(true)), Cell::of(dh)});
+  }
+  driver::CompiledFuns funs(p.fe->checked);
+  stream::Options o;
+  o.lag = 4;
+  o.fun_executable = [&](const std::string &fn, const std::vector<StaticValue> &st, const std::vector<ir::Type> &types) {
+    return &funs.executable(fn, st, types);
+  };
+  size_t emitted = 0;
+  stream::Runner r(p.fe->checked, p.plan, o, [&](const stream::FrameView &) { ++emitted; });
+  long news = allocations_once_warm([&](size_t n) { r.push(trace[n % trace.size()]); }, 400, 400);
+  EXPECT_EQ(news, 0) << "allocations in 400 warm cycles";
+  EXPECT_GT(emitted, 700u);
+  EXPECT_TRUE(r.errors().empty());
+}

@@ -465,6 +465,39 @@ TEST(StreamEqualsOracle, Figure20ThroughTheExecutorEqualsTheCompiledOracle) {
   EXPECT_NE(stream_vs_oracle(run_stream(p, in, so), oracle_run(p, in)), "");
 }
 
+// The runner computes indexing, array literals, `tr` and `reshape` into blocks of its pool
+// (Evaluator::index_into, stack_into, transpose_into: the evaluator's own code); rml gen's
+// programs index vectors only. Pinned against the oracle: a matrix's row and element by an
+// index input that goes out of bounds (-1 and 2: zeros), tr and reshape of a 2 × 3, array
+// literals of vectors and of ints, kept across frames by fby and read back by post, at
+// lags 0, 1 and 3 on 40 cycles (blocks are reused).
+TEST(StreamEqualsOracle, IndexingLiteralsTrAndReshapeInPoolBlocks) {
+  auto p = compile_stream("node m(a: real[2, 3], i: int, x: real) -> (r: real[3], e: real, t: real[3, 2], s: real[3, 2], "
+                          "l: real[2, 3], k: int[2], q: real[3], u: real[3, 2])\n"
+                          "  r = a[i];\n  e = a[i][1] + x;\n  t = tr(a);\n  s = reshape([3, 2], a);\n"
+                          "  l = [a[1], a[0] * x];\n  k = [i, i * 2];\n  q = [0.0, 0.0, 0.0] fby r;\n  u = post t;\n",
+                          "m");
+  std::mt19937_64 rng(28);
+  oracle::Inputs in;
+  in.cycles = 40;
+  for (size_t n = 0; n < in.cycles; ++n) {
+    array::Tensor a = array::Tensor::zeros(Scalar::Real, {2, 3});
+    for (auto &e : a.r) e = static_cast<double>(static_cast<int>(rng() % 17) - 8) / 4.0;
+    in.streams["a"].push_back(Cell::of(a));
+    in.streams["i"].push_back(integer(static_cast<int64_t>(rng() % 4) - 1));
+    in.streams["x"].push_back(real(static_cast<double>(rng() % 5) - 2.0));
+  }
+  auto orc = oracle_run(p, in);
+  size_t zeros = 0;  // rows read out of bounds
+  for (size_t n = 0; n < in.cycles; ++n) zeros += orc.at("r", n).value.r == std::vector<double>{0, 0, 0};
+  EXPECT_GE(zeros, 5u);
+  for (size_t lag : {0, 1, 3}) {
+    stream::Options o;
+    o.lag = lag;
+    EXPECT_EQ(stream_vs_oracle(run_stream(p, in, o), orc), "") << "lag " << lag;
+  }
+}
+
 // OnFunProgramsThroughTheExecutor's negative control: over 20 seeds, a result one ulp off
 // is caught on some (a fun's value may not reach an output: not on all).
 TEST(StreamEqualsOracle, NegativeControlAFunResultOneUlpOffIsCaught) {
