@@ -477,12 +477,13 @@ struct Runner::Impl {
       case core::ApplyOp::Array: return array::Evaluator::array_literal(args);
       case core::ApplyOp::Call: {
         const Decl *d = (opts.apply_fun || opts.fun_executable) && !eq.builtin ? cp.find(eq.fn) : nullptr;
-        if (d && std::holds_alternative<FunDecl>(*d) && opts.fun_executable) {  // an application without operands (glorot_uniform(s))
+        const bool fun = d && std::holds_alternative<FunDecl>(*d);
+        if (fun && opts.fun_executable) {  // an application without operands (glorot_uniform(s)), computed once
           std::vector<ir::Type> types;
           for (auto &a : args) types.push_back(ir::Type{a.elem, a.shape});
-          return opts.fun_executable(eq.fn, eq.static_args, types)->run(args).at(0);
+          if (exec::Executable *exe = opts.fun_executable(eq.fn, eq.static_args, types)) return exe->run(args).at(0);
         }
-        if (d && std::holds_alternative<FunDecl>(*d)) return opts.apply_fun(eq.fn, eq.static_args, args);
+        if (fun && opts.apply_fun) return opts.apply_fun(eq.fn, eq.static_args, args);
         return eq.builtin ? eval.builtin_call(eq.fn, eq.static_args, args) : eval.apply(eq.fn, eq.static_args, args);
       }
       case core::ApplyOp::Imported:

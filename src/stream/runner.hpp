@@ -51,7 +51,9 @@ struct Options {
   // types (f64), compiled once by the caller and alive as long as the runner. The runner
   // asks once per application and runs it on its operands where they are (frame words,
   // blocks) into a result block of its own (Executable::run_raw): nothing copied in, and
-  // result blocks are reused once every frame holding them has left (rml run).
+  // result blocks are reused once every frame holding them has left (rml run). A null
+  // answer: that fun through apply_fun, else the reference evaluator. The executable's
+  // exec::ExecError passes through.
   std::function<exec::Executable *(const std::string &fn, const std::vector<StaticValue> &statics,
                                    const std::vector<ir::Type> &operand_types)>
       fun_executable;

@@ -290,6 +290,8 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
     return stopped(std::string("stream.input]: ") + e.what(), kFrontendError);
   } catch (driver::CompiledFunError &e) {
     return stopped(std::string("stream.fun]: ") + e.what(), exit_for_compiled_path());
+  } catch (exec::ExecError &e) {  // a fun's executable, run by the runner in place (run_raw)
+    return stopped(std::string("stream.fun]: compiled backend: ") + e.what(), exit_for_compiled_path());
   } catch (std::bad_alloc &) {
     return stopped("stream.memory]: out of memory", kUnknown);
   }

@@ -498,6 +498,29 @@ TEST(StreamEqualsOracle, IndexingLiteralsTrAndReshapeInPoolBlocks) {
   }
 }
 
+// Options::fun_executable may answer null for a fun: that fun then takes apply_fun, or the
+// reference evaluator without it — including an application without operands, computed
+// when the runner starts (the review found a null there dereferenced: a crash).
+TEST(StreamEqualsOracle, ANullExecutableFallsBackToTheEvaluator) {
+  auto p = compile_stream("fun f(a: real[2]) : real[2] = a * 2.0;\nfun g() : real[2] = [1.5, -0.5];\n"
+                          "node m(x: real[2]) -> (y: real[2])\n  y = f(x) + g();\n", "m");
+  oracle::Inputs in;
+  in.cycles = 3;
+  for (size_t n = 0; n < 3; ++n) {
+    array::Tensor t = array::Tensor::zeros(Scalar::Real, {2});
+    t.r = {double(n), 0.25};
+    in.streams["x"].push_back(Cell::of(t));
+  }
+  size_t asked = 0;
+  stream::Options o;
+  o.fun_executable = [&](const std::string &, const std::vector<StaticValue> &, const std::vector<ir::Type> &) -> exec::Executable * {
+    ++asked;
+    return nullptr;
+  };
+  EXPECT_EQ(stream_vs_oracle(run_stream(p, in, o), oracle_run(p, in)), "");
+  EXPECT_GE(asked, 2u);  // f, once per step, and g at the start
+}
+
 // OnFunProgramsThroughTheExecutor's negative control: over 20 seeds, a result one ulp off
 // is caught on some (a fun's value may not reach an output: not on all).
 TEST(StreamEqualsOracle, NegativeControlAFunResultOneUlpOffIsCaught) {
