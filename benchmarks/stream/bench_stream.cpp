@@ -221,7 +221,7 @@ void BM_StreamLstm(benchmark::State &st) {
   // Steady state: one runner, warmed up (the funs are compiled at their first application,
   // the ring grows to its window), then each iteration pushes `cycles` more cycles.
   rml::stream::Runner r(c.fe->checked, c.plan, o, nullptr);
-  for (size_t n = 0; n < 20; ++n) r.push(in[n % in.size()]);
+  for (size_t n = 0; n < 100; ++n) r.push(in[n % in.size()]);  // past the window: its pool of blocks has grown
   long allocations = rml::test::allocations(), pushed = 0;
   for (auto _ : st)
     for (auto &cyc : in) r.push(cyc), ++pushed;
