@@ -32,14 +32,14 @@ void elementwise_unary_into(UnOp op, const Tensor &a, Tensor &out) {
 }
 
 Tensor elementwise_binary(BinOp op, const Tensor &a, const Tensor &b) {
-  if (!a.shape.empty() && !b.shape.empty() && a.shape != b.shape)
-    throw std::invalid_argument(std::string("shape mismatch in '") + ops::op_name(op) + "'");
   Tensor out = Tensor::zeros(ops::is_comparison(op) ? Scalar::Bool : a.elem, a.shape.empty() ? b.shape : a.shape);
   elementwise_binary_into(op, a, b, out);
   return out;
 }
 
 void elementwise_binary_into(BinOp op, const Tensor &a, const Tensor &b, Tensor &out) {
+  if (!a.shape.empty() && !b.shape.empty() && a.shape != b.shape)
+    throw std::invalid_argument(std::string("shape mismatch in '") + ops::op_name(op) + "'");
   bool cmp = ops::is_comparison(op);
   size_t n = out.numel();
   // Element k of a (possibly broadcast scalar) operand.

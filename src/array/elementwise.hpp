@@ -13,7 +13,7 @@ Tensor elementwise_unary(ops::UnOp op, const Tensor &a);
 // Throws std::invalid_argument on two non-scalar operands of different shapes.
 Tensor elementwise_binary(ops::BinOp op, const Tensor &a, const Tensor &b);
 // The same into `out`, which has the result's element type and shape already (a caller
-// reusing its buffers: the stream runner); operands well shaped, not checked.
+// reusing its buffers: the stream runner); binary throws as above.
 void elementwise_unary_into(ops::UnOp op, const Tensor &a, Tensor &out);
 void elementwise_binary_into(ops::BinOp op, const Tensor &a, const Tensor &b, Tensor &out);
 

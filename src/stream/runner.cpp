@@ -246,13 +246,22 @@ struct Runner::Impl {
   }
   array::Tensor tensor(int c, size_t n) const {
     if (block_of[static_cast<size_t>(c)] >= 0) return *block(c, n);
-    const Slot &s = plan.slots[static_cast<size_t>(c)];
     array::Tensor t;
-    t.elem = s.elem;
-    t.shape = s.shape;
-    if (s.elem == Scalar::Real) t.r.assign(&reals[at(n) * RW + s.offset], &reals[at(n) * RW + s.offset] + s.numel);
-    else t.i.assign(&ints[at(n) * IW + s.offset], &ints[at(n) * IW + s.offset] + s.numel);
+    load(c, n, t);
     return t;
+  }
+  // The value of slot c at cycle n, held in its block, or else its frame words loaded into
+  // `tmp` (whose storage is kept: no allocation once it has the size).
+  const array::Tensor &operand(int c, size_t n, array::Tensor &tmp) const {
+    if (block_of[static_cast<size_t>(c)] >= 0) return *block(c, n);
+    load(c, n, tmp);
+    return tmp;
+  }
+  void load(int c, size_t n, array::Tensor &t) const {
+    const Slot &s = plan.slots[static_cast<size_t>(c)];
+    t.elem = s.elem, t.shape = s.shape;
+    if (s.elem == Scalar::Real) t.r.assign(&reals[at(n) * RW + s.offset], &reals[at(n) * RW + s.offset] + s.numel), t.i.clear();
+    else t.i.assign(&ints[at(n) * IW + s.offset], &ints[at(n) * IW + s.offset] + s.numel), t.r.clear();
   }
 
   // The previous tick of the step's `ticks` slot before cycle n.
@@ -328,28 +337,18 @@ struct Runner::Impl {
     if (st.scalar != ScalarOp::None) return scalar_apply(st, n, o);
     // Operands that are tensors are read in their blocks, not copied; a one-element one is
     // loaded into the runner's scratch tensors (their storage kept across cycles).
-    auto operand = [&](int c, array::Tensor &tmp) -> const array::Tensor & {
-      if (block_of[static_cast<size_t>(c)] >= 0) return *block(c, n);
-      const Slot &s = plan.slots[static_cast<size_t>(c)];
-      tmp.elem = s.elem, tmp.shape = s.shape;
-      if (s.elem == Scalar::Real) tmp.r.assign(&reals[at(n) * RW + s.offset], &reals[at(n) * RW + s.offset] + s.numel), tmp.i.clear();
-      else tmp.i.assign(&ints[at(n) * IW + s.offset], &ints[at(n) * IW + s.offset] + s.numel), tmp.r.clear();
-      return tmp;
-    };
     const bool into_block = block_of[static_cast<size_t>(st.out)] >= 0;  // the result: a block reused from the pool
     switch (st.eq->op) {
       case core::ApplyOp::Unary: {
-        const array::Tensor &a = operand(st.in[0], scratch0);
+        const array::Tensor &a = operand(st.in[0], n, scratch0);
         if (!into_block) return o.value(array::Evaluator::unary(st.eq->un, a));
         std::shared_ptr<array::Tensor> b = spare_block(plan.slots[static_cast<size_t>(st.out)]);
         array::elementwise_unary_into(st.eq->un, a, *b);
         return o.set(Tag::Val), o.shared(std::move(b));
       }
       case core::ApplyOp::Binary: {
-        const array::Tensor &a = operand(st.in[0], scratch0), &b = operand(st.in[1], scratch1);
+        const array::Tensor &a = operand(st.in[0], n, scratch0), &b = operand(st.in[1], n, scratch1);
         if (!into_block) return o.value(array::Evaluator::binary(st.eq->bin, a, b));
-        if (!a.shape.empty() && !b.shape.empty() && a.shape != b.shape)
-          throw StreamError(std::string("internal: shape mismatch in '") + ops::op_name(st.eq->bin) + "'");
         std::shared_ptr<array::Tensor> r = spare_block(plan.slots[static_cast<size_t>(st.out)]);
         array::elementwise_binary_into(st.eq->bin, a, b, *r);
         return o.set(Tag::Val), o.shared(std::move(r));
@@ -360,53 +359,53 @@ struct Runner::Impl {
       default: break;
     }
     if (exec::Executable *exe = fun_executable(k, st)) return run_executable(*exe, st, n, o);
-    if (in_place(st, n, o, operand, into_block)) return;
+    if (in_place(st, n, o, into_block)) return;
     std::vector<array::Tensor> args;
     args.reserve(st.in.size());
     for (int c : st.in) args.push_back(tensor(c, n));
     o.value(apply(*st.eq, args));
   }
-  // Indexing, array literals, `tr` and `reshape` with a tensor result: into a block from the
-  // pool, operands where they are (the evaluator's functions, into its buffer); false for
-  // the others (the evaluator, on copies of the operands).
-  template <class Operand>
-  bool in_place(const Step &st, size_t n, Out &o, Operand &operand, bool into_block) {
+  // Indexing, array literals, `tr` and `reshape`: into a block from the pool, or for an
+  // index with one element into Out's own words (the evaluator's functions, operands where
+  // they are); false for the others (the evaluator, on copies of the operands).
+  bool in_place(const Step &st, size_t n, Out &o, bool into_block) {
     const Slot &r = plan.slots[static_cast<size_t>(st.out)];
     const core::Equation &eq = *st.eq;
-    const bool tr = eq.op == core::ApplyOp::Call && eq.builtin && eq.fn == "tr" && st.in.size() == 1 &&
-                    plan.slots[static_cast<size_t>(st.in[0])].shape.size() == 2;
-    const bool reshape = eq.op == core::ApplyOp::Call && eq.builtin && eq.fn == "reshape" && st.in.size() == 1;
-    if (eq.op == core::ApplyOp::Index && !into_block) {  // one element: into Out's own words
-      index_at.clear();
-      for (size_t q = 1; q < st.in.size(); ++q) index_at.push_back(ival(st.in[q], n));
+    const bool index = eq.op == core::ApplyOp::Index, array = eq.op == core::ApplyOp::Array;
+    const bool call1 = eq.op == core::ApplyOp::Call && eq.builtin && st.in.size() == 1;
+    const bool tr = call1 && eq.fn == "tr" && plan.slots[static_cast<size_t>(st.in[0])].shape.size() == 2;
+    const bool reshape = call1 && eq.fn == "reshape";
+    if (!(index || (into_block && (array || tr || reshape)))) return false;
+    std::shared_ptr<array::Tensor> b;
+    array::Tensor *dst = &scalar_result;
+    if (into_block) {
+      b = spare_block(r);
+      dst = b.get();
+    } else {
       scalar_result.elem = r.elem, scalar_result.shape = r.shape;
       scalar_result.r.resize(r.elem == Scalar::Real ? r.numel : 0), scalar_result.i.resize(r.elem == Scalar::Real ? 0 : r.numel);
-      array::Evaluator::index_into(operand(st.in[0], scratch0), index_at.data(), index_at.size(), scalar_result);
-      o.set(Tag::Val);
-      if (r.elem == Scalar::Real) o.r.assign(scalar_result.r.begin(), scalar_result.r.end()), o.rp = o.r.data();
-      else o.i.assign(scalar_result.i.begin(), scalar_result.i.end()), o.ip = o.i.data();
-      o.count = r.numel;
-      return true;
     }
-    if (!into_block || (eq.op != core::ApplyOp::Index && eq.op != core::ApplyOp::Array && !tr && !reshape)) return false;
-    std::shared_ptr<array::Tensor> b = spare_block(r);
-    if (eq.op == core::ApplyOp::Index) {
+    if (index) {
       index_at.clear();
       for (size_t q = 1; q < st.in.size(); ++q) index_at.push_back(ival(st.in[q], n));
-      array::Evaluator::index_into(operand(st.in[0], scratch0), index_at.data(), index_at.size(), *b);
-    } else if (eq.op == core::ApplyOp::Array) {
+      array::Evaluator::index_into(operand(st.in[0], n, scratch0), index_at.data(), index_at.size(), *dst);
+    } else if (array) {
       if (part_scratch.size() < st.in.size()) part_scratch.resize(st.in.size());
       parts.clear();
-      for (size_t q = 0; q < st.in.size(); ++q) parts.push_back(&operand(st.in[q], part_scratch[q]));
-      array::Evaluator::stack_into(parts, *b);
+      for (size_t q = 0; q < st.in.size(); ++q) parts.push_back(&operand(st.in[q], n, part_scratch[q]));
+      array::Evaluator::stack_into(parts, *dst);
     } else if (tr) {
-      array::Evaluator::transpose_into(operand(st.in[0], scratch0), *b);
+      array::Evaluator::transpose_into(operand(st.in[0], n, scratch0), *dst);
     } else {  // reshape: the same elements in the same order
-      const array::Tensor &a = operand(st.in[0], scratch0);
-      if (r.elem == Scalar::Real) std::copy(a.r.begin(), a.r.end(), b->r.begin());
-      else std::copy(a.i.begin(), a.i.end(), b->i.begin());
+      const array::Tensor &a = operand(st.in[0], n, scratch0);
+      if (r.elem == Scalar::Real) std::copy(a.r.begin(), a.r.end(), dst->r.begin());
+      else std::copy(a.i.begin(), a.i.end(), dst->i.begin());
     }
-    o.set(Tag::Val), o.shared(std::move(b));
+    o.set(Tag::Val);
+    if (b) return o.shared(std::move(b)), true;
+    if (r.elem == Scalar::Real) o.r.assign(scalar_result.r.begin(), scalar_result.r.end()), o.rp = o.r.data();
+    else o.i.assign(scalar_result.i.begin(), scalar_result.i.end()), o.ip = o.i.data();
+    o.count = r.numel;
     return true;
   }
   // The step's fun as an executable (Options::fun_executable), asked at its first run; or null.
