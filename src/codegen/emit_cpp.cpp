@@ -21,6 +21,7 @@
 #include "core/primitives.hpp"
 #include "ops/ops.hpp"
 #include "stream/clock_directed.hpp"
+#include "stream/retime.hpp"
 
 namespace rml::codegen {
 
@@ -340,7 +341,7 @@ struct Emitter {
     print += " << \"\\n\";";
     std::string run = window ? "if (rml::Status st = m.push(in); st != rml::Status::Ok) {\n      std::cerr << \"cycle \" << cycle << \": status \" << int(st) << \"\\n\";\n      return 3;\n    }\n    while (m.pop(o)) print();"
                              : "if (rml::Status st = m.step(in, o); st != rml::Status::Ok) {\n      std::cerr << \"cycle \" << cycle << \": status \" << int(st) << \"\\n\";\n      return 3;\n    }\n    print();";
-    std::string finish = window ? "m.finish();\n  while (m.pop(o)) print();" : "";
+    std::string finish = window ? "if (rml::Status st = m.finish(); st != rml::Status::Ok) {\n    std::cerr << \"finish: status \" << int(st) << \"\\n\";\n    return 3;\n  }\n  while (m.pop(o)) print();" : "";
     std::string t = kCsvMain;
     auto put = [&](const std::string &key, const std::string &value) {
       for (size_t at = t.find(key); at != std::string::npos; at = t.find(key, at + value.size())) t.replace(at, key.size(), value);
@@ -497,6 +498,14 @@ struct Emitter {
   }
 
   // ---- a node with `post`: the window class (rml_window.hpp) and the node as tables ----
+  // Retimed where it can be (stream/retime.hpp): the runtime's fast sweep computes each
+  // cell once, a lag after its cycle, without the worklist.
+  std::optional<stream::Retiming> retiming;
+  int64_t window_size(int64_t horizon) const {
+    int64_t w = 2 * horizon + 2;
+    if (retiming) w = std::max<int64_t>(w, retiming->max_lag + horizon + 1);
+    return w;
+  }
   static const char *elem_code(Scalar e) { return e == Scalar::Real ? "E::Real" : e == Scalar::Int ? "E::Int" : "E::Bool"; }
   std::string window_header(const std::string &cls, const std::string &source, const std::string &ns, int64_t horizon) {
     std::ostringstream h;
@@ -508,12 +517,18 @@ struct Emitter {
       << "// cycles are in; a cycle is given out after kHorizon more are known too, so outputs come\n"
       << "// at most 2 * kHorizon + 1 cycles after their inputs, and at most kWindow cycles are held.\n"
       << "// finish() ends the trace: the cycles still held come out, their cells that need inputs\n"
-      << "// beyond it unknown (Kind::Unknown), exactly where the oracle's are.\n"
-      << "// Tensors are flat row-major std::arrays (their shapes in comments).\n"
+      << "// beyond it unknown (Kind::Unknown), exactly where the oracle's are.\n";
+    if (retiming)
+      h << "// Retimed: while the base clock ticks (some input is present at every cycle), a push\n"
+        << "// computes each cell once, kMaxLag cycles after its own at most, in a fixed order (no\n"
+        << "// worklist); a cycle where it does not, or finish(), hands over to the worklist.\n";
+    h << "// Tensors are flat row-major std::arrays (their shapes in comments).\n"
       << "#pragma once\n#include <array>\n#include <cstdint>\n\n#include \"rml_cell.hpp\"\n#include \"rml_window.hpp\"\n\nnamespace " << ns << " {\n\n"
       << "class " << cls << " {\n public:\n"
       << "  static constexpr int kHorizon = " << horizon << ";  // rml-check's proved horizon\n"
-      << "  static constexpr int kWindow = " << 2 * horizon + 2 << ";   // cycles held at most\n"
+      << "  static constexpr int kWindow = " << window_size(horizon) << ";   // cycles held at most\n";
+    if (retiming) h << "  static constexpr int kMaxLag = " << retiming->max_lag << ";   // of a cell's computation after its cycle\n";
+    h
       << "  struct Inputs {\n";
     for (auto &v : prog.inputs) h << "    rml::Cell<" << var_type(v.type) << "> " << name(v.name) << ";" << shape_comment(v.type) << "\n";
     h << "  };\n  struct Outputs {\n";
@@ -525,8 +540,9 @@ struct Emitter {
       << "  // assumptions); Status::Inexact: an error value reached a cycle already given out.\n"
       << "  rml::Status push(const Inputs &in);\n"
       << "  bool pop(Outputs &out);  // the next final cycle's outputs; false when none is\n"
-      << "  void finish();\n"
-      << "  bool inputs_on_their_clocks() const { return rml_clocks_ok_; }  // so far\n\n"
+      << "  rml::Status finish();\n"
+      << "  bool inputs_on_their_clocks() const { return rml_clocks_ok_; }  // so far\n"
+      << "  bool retimed() const { return rml_runner_.fast(); }  // the pushes so far took the fast sweep\n\n"
       << " private:\n  rml::window::Runner rml_runner_;\n  bool rml_finished_ = false, rml_clocks_ok_ = true;\n};\n\n}  // namespace " << ns << "\n";
     return h.str();
   }
@@ -659,15 +675,42 @@ struct Emitter {
     s << "};\nconst int kInputClocks[] = {";
     for (size_t j = 0; j < plan.input_clock_slots.size(); ++j) s << (j ? ", " : "") << plan.input_clock_slots[j];
     if (plan.input_clock_slots.empty()) s << "-1";
-    s << "};\nconst Node kNode{" << S << ", " << N << ", kElem, kIsClock, kNumel, kShared, kOffset, " << real_words << ", " << int_words
-      << ", kSteps, kReaderBegin, kReaders, kOrder, kComp, " << plan.input_slots.size() << ", kInputs, kInputClocks};\n\n";
+    s << "};\n";
+    if (retiming) {
+      const stream::Retiming &rt = *retiming;
+      s << "// Retimed (src/stream/retime.hpp): per step the lag of its cell after the pushed cycle, the\n"
+        << "// order of a push, and per step the readers computed before it, re-run unless its cell is as\n"
+        << "// expected (the same presence, present, absent).\nconst int kLag[] = {";
+      for (size_t k = 0; k < N; ++k) s << (k ? ", " : "") << rt.lag[k];
+      s << "};\nconst int kFastOrder[] = {";
+      for (size_t k = 0; k < N; ++k) s << (k ? ", " : "") << rt.order[k];
+      s << "};\nconst int kCheckBegin[] = {";
+      size_t nchecks = 0;
+      for (size_t k = 0; k <= N; ++k) {
+        s << (k ? ", " : "") << nchecks;
+        if (k < N) nchecks += rt.checks[k].size();
+      }
+      s << "};\nconst Check kChecks[] = {";
+      bool any = false;
+      for (size_t k = 0; k < N; ++k)
+        for (auto &c : rt.checks[k]) {
+          s << (any ? ", " : "") << "{" << c.reader << ", Expect::"
+            << (c.expect == stream::Retiming::Expect::SameClock ? "SameClock" : c.expect == stream::Retiming::Expect::Present ? "Present" : "Absent") << "}";
+          any = true;
+        }
+      if (!any) s << "{0, Expect::SameClock}";
+      s << "};\n";
+    }
+    s << "const Node kNode{" << S << ", " << N << ", kElem, kIsClock, kNumel, kShared, kOffset, " << real_words << ", " << int_words
+      << ", kSteps, kReaderBegin, kReaders, kOrder, kComp, " << plan.input_slots.size() << ", kInputs, kInputClocks"
+      << (retiming ? ", kLag, kFastOrder, kCheckBegin, kChecks" : "") << "};\n\n";
     s << "// A cell of the oldest frame: its tag and its value's words (double, or int64_t for ints and bools).\n"
       << "// (Written in place: a tensor's cell may be too large for the stack.)\n"
       << "template <class T>\nvoid cell_into(rml::Cell<T> &c, Tag t, const void *p) {\n"
       << "  c.kind = t == Bot ? rml::Kind::Unknown : t == Abs ? rml::Kind::Absent : t == Err ? rml::Kind::Error : t == Nil ? rml::Kind::Nil : rml::Kind::Value;\n"
       << "  if (t != Val) return;\n  if constexpr (sizeof(T) == 1) {\n    int64_t i;\n    std::memcpy(&i, p, 8);\n    c.value = i != 0;\n"
       << "  } else {\n    std::memcpy(&c.value, p, sizeof c.value);  // double, int64_t or a std::array of them\n  }\n}\n\n}  // namespace\n\n";
-    s << cls << "::" << cls << "() : rml_runner_(kNode, " << horizon << ", " << 2 * horizon + 2 << ") {}\n\n"
+    s << cls << "::" << cls << "() : rml_runner_(kNode, " << horizon << ", " << window_size(horizon) << ") {}\n\n"
       << "void " << cls << "::reset() {\n  rml_runner_.reset();\n  rml_finished_ = false, rml_clocks_ok_ = true;\n}\n\n"
       << "rml::Status " << cls << "::push(const Inputs &in) {\n  Tag tags[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};\n"
       << "  const void *values[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};\n"
@@ -685,7 +728,7 @@ struct Emitter {
     for (auto &v : prog.outputs)
       s << "  cell_into(out." << name(v.name) << ", rml_runner_.tag(" << plan.slot(v.name) << "), rml_runner_.value(" << plan.slot(v.name) << "));\n";
     s << "  rml_clocks_ok_ = rml_runner_.leave() && rml_clocks_ok_;\n  return true;\n}\n\n"
-      << "void " << cls << "::finish() { rml_finished_ = true; }\n\n}  // namespace " << ns << "\n";
+      << "rml::Status " << cls << "::finish() {\n  rml_finished_ = true;\n  return static_cast<rml::Status>(rml_runner_.finish());\n}\n\n}  // namespace " << ns << "\n";
     return s.str();
   }
 
@@ -961,6 +1004,7 @@ std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clock
   std::string cls = class_name(prog.main);
   std::vector<GeneratedFile> out;
   if (window) {
+    e.retiming = stream::retime(e.plan);
     out.push_back({cls + ".hpp", e.window_header(cls, source, ns, horizon)});
     out.push_back({cls + ".cpp", e.window_source(cls, ns, horizon)});
   } else {

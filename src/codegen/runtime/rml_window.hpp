@@ -53,6 +53,13 @@ struct Reader {
   Travel travel;
   int ticks;
 };
+// A retimed node's check (src/stream/retime.hpp): once a step's cell is known at a cycle,
+// the reader (computed before it in the push) is re-run unless the cell is as expected.
+enum class Expect : uint8_t { SameClock, Present, Absent };
+struct Check {
+  int reader;
+  Expect expect;
+};
 struct Node {  // the tables rml compile writes
   int nslots, nsteps;
   const E *elem;             // per slot
@@ -69,6 +76,12 @@ struct Node {  // the tables rml compile writes
   int ninputs;
   const int *inputs;         // their slots
   const int *input_clocks;   // their clocks' slots
+  // A retimed node (src/stream/retime.hpp), or null: per step its lag, the order of a
+  // push, and per step (check_begin, nsteps + 1 entries) the checks once its cell is known.
+  const int *lag = nullptr;
+  const int *fast_order = nullptr;
+  const int *check_begin = nullptr;
+  const Check *checks = nullptr;
 };
 
 // The same enumerators, in the same order, as rml::Status of the generated rml_cell.hpp.
@@ -100,6 +113,11 @@ class Runner {
       for (int q = n_.reader_begin[n_.steps[k].out]; q < n_.reader_begin[n_.steps[k].out + 1]; ++q)
         if (n_.readers[q].travel == Travel::Backward || n_.comp[n_.readers[q].step] <= n_.comp[k]) quiet_[static_cast<size_t>(n_.steps[k].out)] = 0;
     input_clock_ok_ = true;
+#ifdef RML_WINDOW_WORKLIST_ONLY  // the worklist only (tests compare the two; benchmarks time them)
+    fast_ = false;
+#else
+    fast_ = n_.lag != nullptr;
+#endif
   }
 
   // One cycle's inputs (tag Val or Abs, and where its value's words are), one per input slot.
@@ -122,19 +140,30 @@ class Runner {
       }
       --bots_[at(n)];
     }
+    if (fast_) {
+      // The fast sweep of a retimed node: the cell of step k at cycle n - lag[k], each after
+      // what its rule reads (src/stream/retime.hpp), no worklist but for the checks. It
+      // needs the base clock to tick (a post reads the next cycle): else the worklist
+      // takes over from here on.
+      bool ticks = n_.ninputs == 0;
+      for (int j = 0; j < n_.ninputs; ++j) ticks |= tags[j] == Val || tags[j] == Nil;
+      if (ticks) return push_fast(n);
+      if (Status s = leave_fast(); s != Status::Ok) return s;
+    }
     for (sweeping_ = 0; sweeping_ < static_cast<size_t>(n_.nsteps); ++sweeping_) {
       int k = n_.order[sweeping_];
       sweep_comp_ = n_.comp[k];
       if (Status s = run(k, n); s != Status::Ok) return s;
     }
     sweeping_ = SIZE_MAX;
-    while (!fifo_.empty()) {
-      auto [k, m] = fifo_.pop();
-      queued_[at(m) * K() + static_cast<size_t>(k)] = 0;
-      if (Status s = run(k, m); s != Status::Ok) return s;
-    }
+    if (Status s = drain(); s != Status::Ok) return s;
     return back_ - front_ > max_window_ && !ready() ? Status::Window : Status::Ok;
   }
+
+  // The end of the trace: a retimed node's cells that the fast sweep has not reached yet
+  // are computed as the worklist would have (some need no input beyond the end).
+  Status finish() { return fast_ ? leave_fast() : Status::Ok; }
+  bool fast() const { return fast_; }
 
   // Whether the oldest held frame is final (it and `lag` frames after it have no ⊥).
   bool ready() const {
@@ -243,6 +272,74 @@ class Runner {
   size_t sweeping_ = SIZE_MAX;
   int sweep_comp_ = 0;
   bool input_clock_ok_ = true;
+  bool fast_ = false;  // a retimed node whose pushes so far all had the base clock tick
+
+  Status drain() {
+    while (!fifo_.empty()) {
+      auto [k, m] = fifo_.pop();
+      queued_[at(m) * K() + static_cast<size_t>(k)] = 0;
+      if (Status s = run(k, m); s != Status::Ok) return s;
+    }
+    return Status::Ok;
+  }
+  Status push_fast(size_t n) {
+    for (int q = 0; q < n_.nsteps; ++q) {
+      int k = n_.fast_order[q];
+      size_t l = static_cast<size_t>(n_.lag[k]);
+      if (n < l) continue;  // before the first cycle
+      if (Status s = run_fast(k, n - l); s != Status::Ok) return s;
+      if (!fast_) break;  // left for the worklist, which has done the rest
+    }
+    if (Status s = drain(); s != Status::Ok) return s;
+    return back_ - front_ > max_window_ && !ready() ? Status::Window : Status::Ok;
+  }
+  // From the fast sweep to the worklist: every cell of every held frame is run once (a
+  // final cell comes out the same; one the sweep has not reached is computed, or stays
+  // unknown until what it reads changes), as if the worklist had run from the start.
+  Status leave_fast() {
+    fast_ = false;
+    for (size_t m = front_; m < back_; ++m)
+      for (int q = 0; q < n_.nsteps; ++q)
+        if (Status s = run(n_.fast_order[q], m); s != Status::Ok) return s;
+    return drain();
+  }
+  // A cell in the fast sweep: what its rule gives, final (what it reads is), so nothing
+  // that reads it is re-run, but for the checks. A cell the sweep finds known (a check
+  // has re-run its producer) or a rule that stays unknown (it cannot, with the base clock
+  // ticking: said, not trusted) goes the worklist's way.
+  Status run_fast(int k, size_t n) {
+    int c = n_.steps[k].out;
+    if (tag(c, n) != Bot) return run(k, n);
+    Out o;
+    rule(k, n, o);
+    if (o.tag == Bot) {
+      if (o.fresh) release(o.block);
+      return leave_fast();
+    }
+    --bots_[at(n)];
+    cell_tag(c, n) = o.tag;
+    if (n_.shared[c]) {
+      if (o.tag == Val) {
+        if (!o.fresh) retain(o.block);
+        handle(c, n) = o.block;
+      } else if (o.fresh) {
+        release(o.block);
+      }
+    } else if (o.tag == Val) {
+      void *w = data(c, n);
+      if (w != o.src) std::memmove(w, o.src, bytes(c));
+    }
+    for (int q = n_.check_begin[k]; q < n_.check_begin[k + 1]; ++q) {
+      const Check &ch = n_.checks[q];
+      Tag rt = tag(n_.steps[ch.reader].out, n), ct = o.tag;
+      bool cp = ct == Val || ct == Nil, rp = rt == Val || rt == Nil;
+      bool as_expected = rt == Err || (ch.expect == Expect::SameClock ? (cp && rp) || (ct == Abs && rt == Abs)
+                                       : ch.expect == Expect::Present ? cp
+                                                                      : ct == Abs);
+      if (!as_expected) push_step(ch.reader, n);
+    }
+    return Status::Ok;
+  }
 
   size_t S() const { return static_cast<size_t>(n_.nslots); }
   size_t RW() const { return static_cast<size_t>(std::max(1, n_.real_words)); }

@@ -1,0 +1,51 @@
+// Retiming a node with `post`: each step gets a lag L, so that pushing cycle t computes the
+// cell of step k at cycle t - L_k once, after every cell its rule reads (semantics.md §3-§4,
+// the window runtime's rules), with no worklist. What the window class's fast sweep runs
+// (rml_window.hpp, Runner::push while `fast`; src/codegen/README.md).
+//
+// A rule reads an operand at the same cycle (offset 0), at the previous tick (fby, pre,
+// ->: offset -1 on the base clock, further back on a slower one), or at the next tick
+// (post). A read at offset d of the producer j by the reader k is final when
+// L_k >= L_j + d, and when L_k == L_j + d the producer comes first within the push (the
+// slack-0 edges must be acyclic). `post` must run on the base clock, so that its next tick
+// is the next cycle (the fast sweep leaves for the worklist on a cycle where the base
+// clock does not tick); lags are the least solution (longest paths; a cycle of positive
+// weight, a backward recurrence such as Figure 16's backfill, has none: no retiming).
+//
+// Some reads only look at an operand's presence, to turn the result into an error when
+// the clocks disagree (fby and pre look at their operand at the cycle; a `when` whose
+// condition is a constant selecting the other side, and a `merge` whose condition is a
+// constant, at the branch not taken). Ordering those would close the cycles every
+// accumulator (`o = 0 fby o + d`) and Figure 3's `merge true d ((post s) when false)` have;
+// instead they are checks: the reader is computed with the operand still unknown (which
+// gives what the expected presence gives), and once the operand is known a check re-runs
+// the reader through the worklist if the operand is not as expected.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stream/plan.hpp"
+
+namespace rml::stream {
+
+struct Retiming {
+  // What a check expects of the operand's cell at the cycle (else the reader is re-run):
+  // SameClock: present exactly where the reader is (or the reader is an error);
+  // Present: present; Absent: absent.
+  enum class Expect : uint8_t { SameClock, Present, Absent };
+  struct Check {
+    int reader;  // a step computed before the operand's within a push
+    Expect expect;
+  };
+  std::vector<int> lag;                     // per step
+  std::vector<int> order;                   // the steps in the order a push computes them
+  std::vector<std::vector<Check>> checks;   // per step: what to check once its cell is known
+  int max_lag = 0;
+};
+
+// The retiming of a node with post, or nullopt with the reason in *why (a post off the
+// base clock, a cycle of positive weight, a same-cycle cycle).
+std::optional<Retiming> retime(const Plan &p, std::string *why = nullptr);
+
+}  // namespace rml::stream
