@@ -521,7 +521,8 @@ struct Emitter {
     if (retiming)
       h << "// Retimed: while the base clock ticks (some input is present at every cycle), a push\n"
         << "// computes each cell once, kMaxLag cycles after its own at most, in a fixed order (no\n"
-        << "// worklist); a cycle where it does not, or finish(), hands over to the worklist.\n";
+        << "// worklist), and a cycle comes out kMaxLag + kHorizon cycles after its inputs; a cycle\n"
+        << "// where it does not tick, or finish(), hands over to the worklist (the same cells).\n";
     h << "// Tensors are flat row-major std::arrays (their shapes in comments).\n"
       << "#pragma once\n#include <array>\n#include <cstdint>\n\n#include \"rml_cell.hpp\"\n#include \"rml_window.hpp\"\n\nnamespace " << ns << " {\n\n"
       << "class " << cls << " {\n public:\n"
@@ -546,6 +547,154 @@ struct Emitter {
       << " private:\n  rml::window::Runner rml_runner_;\n  bool rml_finished_ = false, rml_clocks_ok_ = true;\n};\n\n}  // namespace " << ns << "\n";
     return h.str();
   }
+  // The retimed node's fast sweep written out (Node::sweep): the cells of pushed cycle t in
+  // the retiming's order, the cell of step k at cycle t - lag[k]; each rule's common case
+  // inline on the frame's tags and words (what rml_window.hpp's rule gives on those tags),
+  // anything else through Runner::sweep_cell, the rule itself. A cell's checks after it.
+  std::string window_sweep(const std::vector<size_t> &offset) const {
+    const stream::Retiming &rt = *retiming;
+    std::ostringstream s;
+    const int frames = rt.max_lag + 2;  // a fby reads the cycle before its own
+    s << "// The fast sweep of pushed cycle t (src/stream/retime.hpp): each cell at its lag, in the\n"
+      << "// retiming's order; the rule's common case inline, the rest by the runtime's rule.\n"
+      << "Status rml_sweep(Runner &R, size_t t) {\n  const size_t front = R.front();\n"
+      << "  // Frame L holds cycle t - L (if it is still held).\n";
+    for (int L = 0; L < frames; ++L) {
+      std::string l = std::to_string(L), has = L == 0 ? "true" : "t >= " + l + " && t - " + l + " >= front";
+      std::string n = L == 0 ? "t" : "t - " + l;
+      s << "  const bool h" << l << " = " << has << ";\n"
+        << "  [[maybe_unused]] uint8_t *T" << l << " = h" << l << " ? R.sweep_tags(" << n << ") : nullptr;\n"
+        << "  [[maybe_unused]] double *F" << l << " = h" << l << " ? R.sweep_reals(" << n << ") : nullptr;\n"
+        << "  [[maybe_unused]] int64_t *I" << l << " = h" << l << " ? R.sweep_ints(" << n << ") : nullptr;\n"
+        << "  [[maybe_unused]] uint32_t *U" << l << " = h" << l << " ? &R.sweep_unknown(" << n << ") : nullptr;\n";
+    }
+    s << "  (void)front;\n";
+    auto shared = [&](int c) { return !plan.slots[static_cast<size_t>(c)].clock && !plan.slots[static_cast<size_t>(c)].shape.empty(); };
+    auto is_real = [&](int c) { return !plan.slots[static_cast<size_t>(c)].clock && plan.slots[static_cast<size_t>(c)].elem == Scalar::Real; };
+    for (int k : rt.order) {
+      const stream::Step &st = plan.steps[static_cast<size_t>(k)];
+      const int L = rt.lag[static_cast<size_t>(k)];
+      const std::string l = std::to_string(L), n = L == 0 ? "t" : "t - " + l;
+      auto T = [&](int c, int lag) { return "T" + std::to_string(lag) + "[" + std::to_string(c) + "]"; };
+      auto W = [&](int c, int lag) {  // a scalar's word
+        return std::string(is_real(c) ? "F" : "I") + std::to_string(lag) + "[" + std::to_string(offset[static_cast<size_t>(c)]) + "]";
+      };
+      const int out = st.out;
+      const std::string generic = "if (Status st = R.sweep_cell(" + std::to_string(k) + ", " + n + "); st != Status::Ok || !R.fast()) return st;";
+      // The checks inline (Runner::checks): the reader re-run unless the cell is as expected.
+      std::string checks;
+      for (auto &ch : rt.checks[static_cast<size_t>(k)]) {
+        std::string c = T(st.out, L), r = T(plan.steps[static_cast<size_t>(ch.reader)].out, L);
+        std::string expected = ch.expect == stream::Retiming::Expect::SameClock
+                                   ? "((" + c + " == Val || " + c + " == Nil) && (" + r + " == Val || " + r + " == Nil)) || (" + c + " == Abs && " + r + " == Abs)"
+                               : ch.expect == stream::Retiming::Expect::Present ? c + " == Val || " + c + " == Nil"
+                                                                                : c + " == Abs";
+        checks += "\n      if (!(" + r + " == Err || " + expected + ")) R.sweep_recheck(" + std::to_string(ch.reader) + ", " + n + ");";
+      }
+      auto set_val = [&](const std::string &value) { return T(out, L) + " = Val, " + W(out, L) + " = " + value + ", --*U" + l + ";" + checks; };
+      auto set_tag = [&](const std::string &tag) { return T(out, L) + " = " + tag + ", --*U" + l + ";" + checks; };
+      std::vector<std::pair<std::string, std::string>> cases;  // (condition, body), else the rule
+      bool scalars = !shared(out);
+      for (int c : st.in) scalars = scalars && !shared(c);
+      const std::string fresh = T(out, L) + " == Bot";
+      if (scalars) switch (st.kind) {
+        case stream::StepKind::ClockBase: cases.push_back({fresh, set_val("1")}); break;  // some input is present
+        case stream::StepKind::ClockNever: cases.push_back({fresh + " && " + T(st.in[0], L) + " == Val", set_val("0")}); break;
+        case stream::StepKind::ClockOn: {
+          int kc = st.in[0], x = st.in[1];
+          if (plan.slots[static_cast<size_t>(x)].clock || plan.slots[static_cast<size_t>(x)].elem != Scalar::Bool) break;
+          cases.push_back({fresh + " && " + T(kc, L) + " == Val && !" + W(kc, L), set_val("0")});
+          cases.push_back({fresh + " && " + T(kc, L) + " == Val && " + T(x, L) + " == Val",
+                           set_val("(" + W(x, L) + " != 0) == " + (st.positive ? "true" : "false"))});
+          break;
+        }
+        case stream::StepKind::Const: {
+          const core::Literal &lit = st.eq->lit;
+          std::string v = lit.type == Scalar::Real ? real_literal(lit.r) : lit.type == Scalar::Bool ? (lit.b ? "1" : "0") : literal(lit);
+          cases.push_back({fresh + " && " + T(st.clock, L) + " == Val && " + W(st.clock, L), set_val(v)});
+          cases.push_back({fresh + " && " + T(st.clock, L) + " == Val", set_tag("Abs")});
+          break;
+        }
+        case stream::StepKind::Copy:
+          cases.push_back({fresh + " && " + T(st.in[0], L) + " == Val", set_val(W(st.in[0], L))});
+          cases.push_back({fresh + " && " + T(st.in[0], L) + " == Abs", set_tag("Abs")});
+          break;
+        case stream::StepKind::Apply: {
+          if (fun_of.count(st.eq) || st.in.empty() || st.scalar == stream::ScalarOp::None) break;
+          std::string all_val, all_abs;
+          for (size_t j = 0; j < st.in.size(); ++j) {
+            all_val += " && " + T(st.in[j], L) + " == Val";
+            all_abs += " && " + T(st.in[j], L) + " == Abs";
+          }
+          Scalar arg = plan.slots[static_cast<size_t>(st.in[0])].elem, res = plan.slots[static_cast<size_t>(out)].elem;
+          auto a = W(st.in[0], L), b = st.in.size() > 1 ? W(st.in[1], L) : std::string();
+          std::string v;
+          if (st.scalar == stream::ScalarOp::If) {
+            v = W(st.in[0], L) + " ? " + W(st.in[1], L) + " : " + W(st.in[2], L);
+          } else if (st.scalar == stream::ScalarOp::Unary) {
+            std::string op = std::string("rml::ops::UnOp::") + unop_enumerator(st.un);
+            if (arg == Scalar::Real && res == Scalar::Real) v = "rml::ops::real_unary(" + op + ", " + a + ")";
+            else if (arg == Scalar::Real) v = "rml::ops::real_to_int(" + op + ", " + a + ")";
+            else if (res == Scalar::Real) v = "static_cast<double>(" + a + ")";
+            else if (res == Scalar::Bool) v = "rml::ops::int_unary(" + op + ", " + a + " != 0) != 0";
+            else v = "rml::ops::int_unary(" + op + ", " + a + ")";
+          } else {
+            std::string op = std::string("rml::ops::BinOp::") + binop_enumerator(st.bin);
+            bool cmp = ops::is_comparison(st.bin);
+            if (arg == Scalar::Real) v = std::string(cmp ? "rml::ops::compare(" : "rml::ops::real_binary(") + op + ", " + a + ", " + b + ")";
+            else if (arg == Scalar::Bool) v = "rml::ops::int_binary(" + op + ", " + a + " != 0, " + b + " != 0) != 0";
+            else v = "rml::ops::int_binary(" + op + ", " + a + ", " + b + ")" + (cmp ? " != 0" : "");
+          }
+          cases.push_back({fresh + all_val, set_val(v)});
+          cases.push_back({fresh + all_abs, set_tag("Abs")});
+          break;
+        }
+        case stream::StepKind::When: {
+          int x = st.in[0], c = st.in[1];
+          std::string on = "(" + W(c, L) + " != 0) == " + (st.positive ? "true" : "false");
+          cases.push_back({fresh + " && " + T(c, L) + " == Val && " + on + " && " + T(x, L) + " == Val", set_val(W(x, L))});
+          cases.push_back({fresh + " && " + T(c, L) + " == Val && !(" + on + ") && (" + T(x, L) + " == Val || " + T(x, L) + " == Nil || " +
+                               T(x, L) + " == Bot)",
+                           set_tag("Abs")});
+          break;
+        }
+        case stream::StepKind::Merge: {
+          int c = st.in[0], a = st.in[1], b = st.in[2];
+          auto absentish = [&](int x) { return "(" + T(x, L) + " == Abs || " + T(x, L) + " == Bot)"; };
+          cases.push_back({fresh + " && " + T(c, L) + " == Val && " + W(c, L) + " && " + T(a, L) + " == Val && " + absentish(b), set_val(W(a, L))});
+          cases.push_back({fresh + " && " + T(c, L) + " == Val && !" + W(c, L) + " && " + T(b, L) + " == Val && " + absentish(a), set_val(W(b, L))});
+          break;
+        }
+        case stream::StepKind::Fby: {
+          // The previous tick of its first operand is the cycle before, still held: the
+          // second operand's value there (a frame that left: its memory, by the rule).
+          int i = st.in[0], e = st.in[1], P = L + 1;
+          cases.push_back({fresh + " && h" + std::to_string(P) + " && " + T(i, L) + " == Val && (" + T(e, L) + " == Val || " + T(e, L) +
+                               " == Nil || " + T(e, L) + " == Bot) && " + T(i, P) + " == Val && " + T(e, P) + " == Val",
+                           set_val(W(e, P))});
+          break;
+        }
+        case stream::StepKind::Post: {
+          if (L < 1) break;
+          int kc = st.clock, x = st.in[0], N = L - 1;  // the next cycle's frame
+          cases.push_back({fresh + " && " + T(kc, L) + " == Val && " + W(kc, L) + " && (" + T(x, L) + " == Val || " + T(x, L) + " == Nil) && " +
+                               T(kc, N) + " == Val && " + W(kc, N) + " && " + T(x, N) + " == Val",
+                           set_val(W(x, N))});
+          break;
+        }
+        case stream::StepKind::Pre:
+        case stream::StepKind::Arrow: break;
+      }
+      s << "  // " << (st.eq ? name(st.eq->lhs) : plan.slots[static_cast<size_t>(out)].name) << " (step " << k << ", lag " << L << ")\n  ";
+      if (L > 0) s << "if (t >= " << L << ") ";
+      s << "{\n";
+      for (size_t q = 0; q < cases.size(); ++q) s << "    " << (q ? "} else if (" : "if (") << cases[q].first << ") {\n      " << cases[q].second << "\n";
+      s << (cases.empty() ? "    " : "    } else {\n      ") << generic << (cases.empty() ? "\n" : "\n    }\n") << "  }\n";
+    }
+    s << "  return Status::Ok;\n}\n\n";
+    return s.str();
+  }
+
   std::string window_source(const std::string &cls, const std::string &ns, int64_t horizon) {
     std::ostringstream s;
     const size_t S = plan.slots.size(), N = plan.steps.size();
@@ -700,10 +849,11 @@ struct Emitter {
         }
       if (!any) s << "{0, Expect::SameClock}";
       s << "};\n";
+      s << window_sweep(offset);
     }
     s << "const Node kNode{" << S << ", " << N << ", kElem, kIsClock, kNumel, kShared, kOffset, " << real_words << ", " << int_words
       << ", kSteps, kReaderBegin, kReaders, kOrder, kComp, " << plan.input_slots.size() << ", kInputs, kInputClocks"
-      << (retiming ? ", kLag, kFastOrder, kCheckBegin, kChecks" : "") << "};\n\n";
+      << (retiming ? ", kLag, kFastOrder, kCheckBegin, kChecks, rml_sweep" : "") << "};\n\n";
     s << "// A cell of the oldest frame: its tag and its value's words (double, or int64_t for ints and bools).\n"
       << "// (Written in place: a tensor's cell may be too large for the stack.)\n"
       << "template <class T>\nvoid cell_into(rml::Cell<T> &c, Tag t, const void *p) {\n"

@@ -60,6 +60,10 @@ struct Check {
   int reader;
   Expect expect;
 };
+// The same enumerators, in the same order, as rml::Status of the generated rml_cell.hpp.
+enum class Status : uint8_t { Ok, InputClock, Error, Unknown, Window, Inexact };
+class Runner;
+
 struct Node {  // the tables rml compile writes
   int nslots, nsteps;
   const E *elem;             // per slot
@@ -82,10 +86,11 @@ struct Node {  // the tables rml compile writes
   const int *fast_order = nullptr;
   const int *check_begin = nullptr;
   const Check *checks = nullptr;
+  // The fast sweep of pushed cycle t written out by rml compile (the same cells in the same
+  // order as the tables' sweep, each rule's common case inline, the others through
+  // Runner::sweep_cell), or null for the tables' sweep.
+  Status (*sweep)(Runner &, size_t t) = nullptr;
 };
-
-// The same enumerators, in the same order, as rml::Status of the generated rml_cell.hpp.
-enum class Status : uint8_t { Ok, InputClock, Error, Unknown, Window, Inexact };
 
 class Runner {
  public:
@@ -113,6 +118,11 @@ class Runner {
       for (int q = n_.reader_begin[n_.steps[k].out]; q < n_.reader_begin[n_.steps[k].out + 1]; ++q)
         if (n_.readers[q].travel == Travel::Backward || n_.comp[n_.readers[q].step] <= n_.comp[k]) quiet_[static_cast<size_t>(n_.steps[k].out)] = 0;
     input_clock_ok_ = true;
+    state_steps_.clear(), shared_slots_.clear();
+    for (int k = 0; k < n_.nsteps; ++k)
+      if (auto s = n_.steps[k].k; s == K::Fby || s == K::Arrow || s == K::Pre || s == K::Post) state_steps_.push_back(k);
+    for (int c = 0; c < n_.nslots; ++c)
+      if (n_.shared[c]) shared_slots_.push_back(c);
 #ifdef RML_WINDOW_WORKLIST_ONLY  // the worklist only (tests compare the two; benchmarks time them)
     fast_ = false;
 #else
@@ -160,6 +170,16 @@ class Runner {
     return back_ - front_ > max_window_ && !ready() ? Status::Window : Status::Ok;
   }
 
+  // ---- for a generated sweep (Node::sweep): a frame's tags, words and count of unknown
+  // cells; a cell by its rule (as the tables' sweep computes it), a cell's checks ----
+  uint8_t *sweep_tags(size_t n) { return &tags_[at(n) * S()]; }
+  double *sweep_reals(size_t n) { return &reals_[at(n) * RW()]; }
+  int64_t *sweep_ints(size_t n) { return &ints_[at(n) * IW()]; }
+  uint32_t &sweep_unknown(size_t n) { return bots_[at(n)]; }
+  Status sweep_cell(int k, size_t n) { return run_fast(k, n); }
+  void sweep_checks(int k, size_t n) { checks(k, n, tag(n_.steps[k].out, n)); }
+  void sweep_recheck(int reader, size_t n) { push_step(reader, n); }  // a check not as expected
+
   // The end of the trace: a retimed node's cells that the fast sweep has not reached yet
   // are computed as the worklist would have (some need no input beyond the end).
   Status finish() { return fast_ ? leave_fast() : Status::Ok; }
@@ -187,9 +207,8 @@ class Runner {
       bool ticks = bval(n_.input_clocks[j], f), present = xt == Val || xt == Nil;
       ok = ok && ticks == present;
     }
-    for (int k = 0; k < n_.nsteps; ++k) {
+    for (int k : state_steps_) {
       const Step &st = n_.steps[k];
-      if (st.k != K::Fby && st.k != K::Arrow && st.k != K::Pre && st.k != K::Post) continue;
       if (skip(st.ticks, f)) continue;
       Memory &m = mem_[static_cast<size_t>(k)];
       m.has = true;
@@ -201,13 +220,14 @@ class Runner {
           uint32_t h = m.second == Val ? handle(second, f) : 0;
           retain(h), release(m.block), m.block = h;
         } else {
-          m.value.resize(static_cast<size_t>(n_.numel[second]));
-          std::memcpy(m.value.data(), data(second, f), bytes(second));
+          m.value.resize(static_cast<size_t>(n_.numel[second]));  // sized once: no allocation after the first tick
+          if (n_.numel[second] == 1) std::memcpy(m.value.data(), data(second, f), 8);  // inlined, where memcpy of a variable size was a call
+          else std::memcpy(m.value.data(), data(second, f), bytes(second));
         }
       }
     }
-    for (int c = 0; c < n_.nslots; ++c)  // the frame's blocks go back (the ring reuses it)
-      if (n_.shared[c] && tag(c, f) == Val) release(handle(c, f)), handle(c, f) = 0;
+    for (int c : shared_slots_)  // the frame's blocks go back (the ring reuses it)
+      if (tag(c, f) == Val) release(handle(c, f)), handle(c, f) = 0;
     ++front_;
     return ok;
   }
@@ -273,6 +293,7 @@ class Runner {
   int sweep_comp_ = 0;
   bool input_clock_ok_ = true;
   bool fast_ = false;  // a retimed node whose pushes so far all had the base clock tick
+  std::vector<int> state_steps_, shared_slots_;  // what leave() looks at
 
   Status drain() {
     while (!fifo_.empty()) {
@@ -283,6 +304,16 @@ class Runner {
     return Status::Ok;
   }
   Status push_fast(size_t n) {
+#ifdef RML_WINDOW_TABLE_SWEEP  // the tables' sweep, not the generated one (tests compare the two)
+    constexpr bool generated = false;
+#else
+    const bool generated = n_.sweep != nullptr;
+#endif
+    if (generated) {
+      if (Status s = n_.sweep(*this, n); s != Status::Ok) return s;
+      if (Status s = drain(); s != Status::Ok) return s;
+      return back_ - front_ > max_window_ && !ready() ? Status::Window : Status::Ok;
+    }
     for (int q = 0; q < n_.nsteps; ++q) {
       int k = n_.fast_order[q];
       size_t l = static_cast<size_t>(n_.lag[k]);
@@ -327,18 +358,26 @@ class Runner {
       }
     } else if (o.tag == Val) {
       void *w = data(c, n);
-      if (w != o.src) std::memmove(w, o.src, bytes(c));
+      if (w == o.src) {
+      } else if (n_.numel[c] == 1) {
+        std::memcpy(w, o.src, 8);  // a scalar: one word (inlined, where memmove was a call)
+      } else {
+        std::memmove(w, o.src, bytes(c));
+      }
     }
+    checks(k, n, o.tag);
+    return Status::Ok;
+  }
+  void checks(int k, size_t n, Tag ct) {
     for (int q = n_.check_begin[k]; q < n_.check_begin[k + 1]; ++q) {
       const Check &ch = n_.checks[q];
-      Tag rt = tag(n_.steps[ch.reader].out, n), ct = o.tag;
+      Tag rt = tag(n_.steps[ch.reader].out, n);
       bool cp = ct == Val || ct == Nil, rp = rt == Val || rt == Nil;
       bool as_expected = rt == Err || (ch.expect == Expect::SameClock ? (cp && rp) || (ct == Abs && rt == Abs)
                                        : ch.expect == Expect::Present ? cp
                                                                       : ct == Abs);
       if (!as_expected) push_step(ch.reader, n);
     }
-    return Status::Ok;
   }
 
   size_t S() const { return static_cast<size_t>(n_.nslots); }
