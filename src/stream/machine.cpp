@@ -150,11 +150,81 @@ Machine::Machine(const core::Program &prog, const core::Clocks &clocks, const Pl
   }
   for (size_t t = 0; t < is_ticking.size(); ++t)
     if (is_ticking[t]) ticking.push_back(static_cast<int>(t));
+  chain_instructions();
   // Runs of instructions under one clock: its register is read once per run.
   for (size_t k = 0; k < code.size(); ++k)
     if (blocks.empty() || blocks.back().guard != code[k].guard) blocks.push_back({code[k].guard, k, k + 1});
     else blocks.back().end = k + 1;
   reset();
+}
+
+void Machine::chain_instructions() {
+  // Same-cycle reads: the guard, and the operands (a state primitive's first operand too,
+  // at its first tick). Every register has one producer (or none: inputs, constants).
+  const size_t n = code.size();
+  std::vector<int> producer(R.size() + plan.slots.size() + 1, -1);
+  for (size_t k = 0; k < n; ++k) producer[static_cast<size_t>(code[k].out)] = static_cast<int>(k);
+  auto reads = [&](const Instr &x) {
+    std::vector<int> r{x.guard};
+    switch (x.op) {
+      case Op::ClockBase:
+      case Op::ClockNever:
+      case Op::PreR:  // its operand is read at the previous tick (the update), nothing now
+      case Op::PreI: break;
+      case Op::FbyR:  // its first operand now (the first tick), the second at the previous tick
+      case Op::FbyI: r.push_back(x.a); break;
+      default: r.insert(r.end(), {x.a, x.b, x.c});
+    }
+    return r;
+  };
+  std::vector<std::vector<int>> readers(n);
+  std::vector<int> waiting(n, 0);
+  for (size_t k = 0; k < n; ++k)
+    for (int reg : reads(code[k]))
+      if (int p = producer[static_cast<size_t>(reg)]; p >= 0 && static_cast<size_t>(p) != k)
+        readers[static_cast<size_t>(p)].push_back(static_cast<int>(k)), ++waiting[k];
+  auto state = [](Op op) { return op == Op::FbyR || op == Op::FbyI || op == Op::PreR || op == Op::PreI; };
+  auto arith = [](Op op) { return op == Op::AddR || op == Op::SubR || op == Op::MulR || op == Op::DivR; };
+  std::vector<bool> ready(n, false), done(n, false);
+  for (size_t k = 0; k < n; ++k) ready[k] = waiting[k] == 0;
+  std::vector<Instr> out;
+  out.reserve(n);
+  int last = -1;  // the register the previous instruction wrote
+  for (size_t emitted = 0; emitted < n; ++emitted) {
+    // A ready arithmetic instruction on the previous result, under the same clock; else a
+    // ready state read; else the first ready one in the clock-directed order.
+    size_t pick = n;
+    for (size_t k = 0; k < n && pick == n; ++k)
+      if (ready[k] && !done[k] && arith(code[k].op) && last >= 0 && (code[k].a == last || code[k].b == last) &&
+          !out.empty() && out.back().guard == code[k].guard)
+        pick = k;
+    for (size_t k = 0; k < n && pick == n; ++k)
+      if (ready[k] && !done[k] && state(code[k].op)) pick = k;
+    for (size_t k = 0; k < n && pick == n; ++k)
+      if (ready[k] && !done[k]) pick = k;
+    if (pick == n) return;  // no order (cannot be: the clock-directed one is one): keep it
+    done[pick] = true;
+    out.push_back(code[pick]);
+    last = code[pick].out;
+    for (int r : readers[pick])
+      if (--waiting[static_cast<size_t>(r)] == 0) ready[static_cast<size_t>(r)] = true;
+  }
+  code.swap(out);
+  auto writes_real = [](Op op) {
+    switch (op) {
+      case Op::CopyR: case Op::AddR: case Op::SubR: case Op::MulR: case Op::DivR: case Op::BinR: case Op::UnR: case Op::UnItoR:
+      case Op::IfR: case Op::MergeR: case Op::FbyR: case Op::PreR: case Op::ArrowR: return true;
+      default: return false;
+    }
+  };
+  for (size_t k = n; k-- > 1;) {  // from the end: the marks read the previous opcode unmarked
+    Instr &x = code[k];
+    const Instr &p = code[k - 1];
+    if (!arith(x.op) || !writes_real(p.op) || p.guard != x.guard) continue;
+    int base = x.op == Op::AddR ? 0 : x.op == Op::SubR ? 2 : x.op == Op::MulR ? 4 : 6;
+    if (x.a == p.out) x.op = static_cast<Op>(static_cast<int>(Op::AddRa) + base);
+    else if (x.b == p.out) x.op = static_cast<Op>(static_cast<int>(Op::AddRa) + base + 1);
+  }
 }
 
 void Machine::reset() {
@@ -185,6 +255,7 @@ Machine::Status Machine::step(const InputValue *in) {
     else i[s] = in[k].i;
   }
   int nil_condition = -1;  // a nil condition of a clock or a merge (excluded by the proofs)
+  double acc = 0;          // the last real result (what a forwarded opcode reads)
   for (const Block &blk : blocks) {
    if (!i[blk.guard]) continue;
    for (size_t pc = blk.begin; pc < blk.end; ++pc) {
@@ -196,28 +267,36 @@ Machine::Status Machine::step(const InputValue *in) {
         if (i[x.a] && nl[x.b] && nil_condition < 0) nil_condition = x.b;
         i[x.out] = i[x.a] && (i[x.b] != 0) == (x.sub != 0);
         break;
-      case Op::CopyR: r[x.out] = r[x.a]; break;
+      case Op::CopyR: r[x.out] = acc = r[x.a]; break;
       case Op::CopyI: i[x.out] = i[x.a]; break;
-      case Op::AddR: r[x.out] = r[x.a] + r[x.b]; break;
-      case Op::SubR: r[x.out] = r[x.a] - r[x.b]; break;
-      case Op::MulR: r[x.out] = r[x.a] * r[x.b]; break;
-      case Op::DivR: r[x.out] = r[x.a] / r[x.b]; break;
-      case Op::BinR: r[x.out] = ops::real_binary(static_cast<ops::BinOp>(x.sub), r[x.a], r[x.b]); break;
+      case Op::AddR: r[x.out] = acc = r[x.a] + r[x.b]; break;
+      case Op::SubR: r[x.out] = acc = r[x.a] - r[x.b]; break;
+      case Op::MulR: r[x.out] = acc = r[x.a] * r[x.b]; break;
+      case Op::DivR: r[x.out] = acc = r[x.a] / r[x.b]; break;
+      case Op::AddRa: r[x.out] = acc = acc + r[x.b]; break;
+      case Op::AddRb: r[x.out] = acc = r[x.a] + acc; break;
+      case Op::SubRa: r[x.out] = acc = acc - r[x.b]; break;
+      case Op::SubRb: r[x.out] = acc = r[x.a] - acc; break;
+      case Op::MulRa: r[x.out] = acc = acc * r[x.b]; break;
+      case Op::MulRb: r[x.out] = acc = r[x.a] * acc; break;
+      case Op::DivRa: r[x.out] = acc = acc / r[x.b]; break;
+      case Op::DivRb: r[x.out] = acc = r[x.a] / acc; break;
+      case Op::BinR: r[x.out] = acc = ops::real_binary(static_cast<ops::BinOp>(x.sub), r[x.a], r[x.b]); break;
       case Op::CmpR: i[x.out] = ops::compare(static_cast<ops::BinOp>(x.sub), r[x.a], r[x.b]); break;
       case Op::BinI: i[x.out] = ops::int_binary(static_cast<ops::BinOp>(x.sub), i[x.a], i[x.b]); break;
       case Op::CmpI: i[x.out] = ops::int_binary(static_cast<ops::BinOp>(x.sub), i[x.a], i[x.b]) != 0; break;
       case Op::BinB: i[x.out] = ops::int_binary(static_cast<ops::BinOp>(x.sub), i[x.a] != 0, i[x.b] != 0) != 0; break;
-      case Op::UnR: r[x.out] = ops::real_unary(static_cast<ops::UnOp>(x.sub), r[x.a]); break;
+      case Op::UnR: r[x.out] = acc = ops::real_unary(static_cast<ops::UnOp>(x.sub), r[x.a]); break;
       case Op::UnRtoI: i[x.out] = ops::real_to_int(static_cast<ops::UnOp>(x.sub), r[x.a]); break;
-      case Op::UnItoR: r[x.out] = static_cast<double>(i[x.a]); break;
+      case Op::UnItoR: r[x.out] = acc = static_cast<double>(i[x.a]); break;
       case Op::UnI: i[x.out] = ops::int_unary(static_cast<ops::UnOp>(x.sub), i[x.a]); break;
       case Op::UnB: i[x.out] = ops::int_unary(static_cast<ops::UnOp>(x.sub), i[x.a] != 0) != 0; break;
-      case Op::IfR: r[x.out] = i[x.a] ? r[x.b] : r[x.c]; break;
+      case Op::IfR: r[x.out] = acc = i[x.a] ? r[x.b] : r[x.c]; break;
       case Op::IfI: i[x.out] = i[x.a] ? i[x.b] : i[x.c]; break;
       case Op::MergeR:
       case Op::MergeI:
         if (nl[x.a] && nil_condition < 0) nil_condition = x.a;
-        if (x.op == Op::MergeR) r[x.out] = i[x.a] ? r[x.b] : r[x.c];
+        if (x.op == Op::MergeR) r[x.out] = acc = i[x.a] ? r[x.b] : r[x.c];
         else i[x.out] = i[x.a] ? i[x.b] : i[x.c];
         if (x.nil) nl[x.out] = i[x.a] ? nl[x.b] : nl[x.c];
         continue;
@@ -227,7 +306,7 @@ Machine::Status Machine::step(const InputValue *in) {
       case Op::PreI: {
         bool started = ticked[static_cast<size_t>(x.term)] != 0, pre = x.op == Op::PreR || x.op == Op::PreI;
         size_t s = static_cast<size_t>(x.state);
-        if (x.op == Op::FbyR || x.op == Op::PreR) r[x.out] = started ? last_r[s] : pre ? 0.0 : r[x.a];
+        if (x.op == Op::FbyR || x.op == Op::PreR) r[x.out] = acc = started ? last_r[s] : pre ? 0.0 : r[x.a];
         else i[x.out] = started ? last_i[s] : pre ? 0 : i[x.a];
         if (x.nil) nl[x.out] = started ? last_nil[s] : pre ? 1 : nl[x.a];
         continue;
@@ -235,7 +314,7 @@ Machine::Status Machine::step(const InputValue *in) {
       case Op::ArrowR:  // the first operand at the first tick, then the second
       case Op::ArrowI: {
         bool started = ticked[static_cast<size_t>(x.term)] != 0;
-        if (x.op == Op::ArrowR) r[x.out] = started ? r[x.b] : r[x.a];
+        if (x.op == Op::ArrowR) r[x.out] = acc = started ? r[x.b] : r[x.a];
         else i[x.out] = started ? i[x.b] : i[x.a];
         if (x.nil) nl[x.out] = started ? nl[x.b] : nl[x.a];
         continue;
