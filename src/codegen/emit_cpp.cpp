@@ -1137,7 +1137,8 @@ std::unordered_map<std::string, std::string> cpp_names(const core::Program &p) {
 }
 
 std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clocks &clocks, const stream::Plan &plan,
-                                    const std::string &source, const std::string &ns, int64_t horizon, const CheckedProgram *cp) {
+                                    const std::string &source, const std::string &ns, int64_t horizon, const CheckedProgram *cp,
+                                    EmitInfo *info) {
   // Applications read once by another are computed inside it (fuse_applications.hpp): the
   // class runs the fused program, with its own plan.
   std::optional<FusedProgram> fusion;
@@ -1154,7 +1155,9 @@ std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clock
   std::string cls = class_name(prog.main);
   std::vector<GeneratedFile> out;
   if (window) {
-    e.retiming = stream::retime(e.plan);
+    std::string why;
+    e.retiming = stream::retime(e.plan, &why);
+    if (info) *info = {true, e.retiming.has_value(), e.retiming ? e.retiming->max_lag : 0, why};
     out.push_back({cls + ".hpp", e.window_header(cls, source, ns, horizon)});
     out.push_back({cls + ".cpp", e.window_source(cls, ns, horizon)});
   } else {

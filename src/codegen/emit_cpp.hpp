@@ -45,9 +45,16 @@ struct GeneratedFile {
 // step class is named after its main node. `source` names the program's file in comments.
 // `ns` is the C++ namespace of the class; `horizon` rml-check's productivity horizon (a
 // node with `post` gets the window class of rml_window.hpp, sized by it).
+// What was generated, for rml compile's report: a window class or not, and whether its
+// node retimes (src/stream/retime.hpp; else why not).
+struct EmitInfo {
+  bool window = false, retimed = false;
+  int max_lag = 0;
+  std::string not_retimed;
+};
 std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clocks &clocks, const stream::Plan &plan,
                                     const std::string &source, const std::string &ns = "rml_generated", int64_t horizon = 0,
-                                    const CheckedProgram *cp = nullptr);
+                                    const CheckedProgram *cp = nullptr, EmitInfo *info = nullptr);
 
 // The C++ name of the step class of `main` (its name, made an identifier that is no keyword).
 std::string class_name(const std::string &main);

@@ -37,9 +37,10 @@ int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err) {
   std::optional<int64_t> horizon = accepted_horizon(*r, elab, c.file, main, c.check_timeout_s, "be compiled", err, refused_rc);
   if (!horizon) return refused_rc;
   std::vector<codegen::GeneratedFile> files;
+  codegen::EmitInfo info;
   try {
     stream::Plan plan = stream::build_plan(elab.prog, elab.clocks);
-    files = codegen::emit_cpp(elab.prog, elab.clocks, plan, c.file, c.ns, *horizon, &r->checked);
+    files = codegen::emit_cpp(elab.prog, elab.clocks, plan, c.file, c.ns, *horizon, &r->checked, &info);
   } catch (codegen::CodegenError &e) {
     err << (e.span.valid() ? location(e.span) + ": " : c.file + ": ") << "error[" << e.rule << "]: " << e.what() << "\n";
     if (e.span.valid()) {
@@ -106,6 +107,11 @@ int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err) {
   out << "rml compile: " << main << " -> " << (dir / (codegen::class_name(main) + ".hpp")).string() << ", "
       << codegen::class_name(main) << ".cpp, rml_cell.hpp, rml_csv_main.cpp, runtime/, CMakeLists.txt (class " << c.ns
       << "::" << codegen::class_name(main) << ")\n";
+  if (info.window && info.retimed)
+    out << "  a window class, retimed: each cell computed once, at most " << info.max_lag << " cycle" << (info.max_lag == 1 ? "" : "s")
+        << " after its own, without the worklist (src/codegen/README.md)\n";
+  else if (info.window)
+    out << "  a window class run by the worklist (not retimed: " << info.not_retimed << ")\n";
   return kOk;
 }
 

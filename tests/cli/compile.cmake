@@ -50,6 +50,8 @@ endif()
 
 # post: the window class (rml_window.hpp), sized by the horizon rml-check proved.
 expect_exit(0 ${RML} compile ${SRC}/examples/backfill.rml -o ${WORK}/backfill)
+# A backward recurrence cannot be retimed: the worklist runs it, and rml compile says why.
+expect_text(OUT "a window class run by the worklist \\(not retimed: a cycle through post \\(a backward recurrence\\)\\)")
 file(READ ${WORK}/backfill/backfill.hpp hpp)
 if(NOT hpp MATCHES "kHorizon = 4;" OR NOT hpp MATCHES "kWindow = 10;" OR NOT hpp MATCHES "bool pop\\(Outputs &out\\);"
    OR NOT EXISTS ${WORK}/backfill/runtime/rml_window.hpp)
@@ -163,3 +165,12 @@ file(WRITE ${WORK}/afile "x")
 expect_exit(2 ${RML} compile ${SRC}/examples/movavg.rml -o ${WORK}/afile)
 expect_text(ERR "'.*afile' exists and is not a folder")
 expect_exit(2 ${RML} compile ${SRC}/examples/movavg.rml)
+
+# Figure 3's train retimes (bp is the constant true): rml compile says so, and the class's
+# header gives the lag.
+expect_exit(0 ${RML} compile ${SRC}/reference/paper/fig03_gradient_descent.rml --main train -o ${WORK}/train)
+expect_text(OUT "a window class, retimed: each cell computed once, at most 1 cycle after its own, without the worklist")
+file(READ ${WORK}/train/train.hpp hpp)
+if(NOT hpp MATCHES "kMaxLag = 1;" OR NOT hpp MATCHES "bool retimed\\(\\) const")
+  message(FATAL_ERROR "train.hpp:\n${hpp}")
+endif()
