@@ -571,16 +571,28 @@ struct Emitter {
     s << "  (void)front;\n";
     auto shared = [&](int c) { return !plan.slots[static_cast<size_t>(c)].clock && !plan.slots[static_cast<size_t>(c)].shape.empty(); };
     auto is_real = [&](int c) { return !plan.slots[static_cast<size_t>(c)].clock && plan.slots[static_cast<size_t>(c)].elem == Scalar::Real; };
+    // A scalar cell computed in this push is also kept in a local, which the cells after it
+    // in the push read instead of its frame's word: a chain of cells through the frame paid
+    // a store and a reload (a store-to-load forward, about five cycles) on every link.
+    std::vector<int> lag_of(plan.slots.size(), -1);
+    for (size_t k = 0; k < plan.steps.size(); ++k)
+      if (!shared(plan.steps[k].out)) lag_of[static_cast<size_t>(plan.steps[k].out)] = rt.lag[k];
+    for (size_t c = 0; c < plan.slots.size(); ++c)
+      if (lag_of[c] >= 0) s << "  [[maybe_unused]] " << (is_real(static_cast<int>(c)) ? "double" : "int64_t") << " v" << c << " = 0;\n";
     for (int k : rt.order) {
       const stream::Step &st = plan.steps[static_cast<size_t>(k)];
       const int L = rt.lag[static_cast<size_t>(k)];
       const std::string l = std::to_string(L), n = L == 0 ? "t" : "t - " + l;
       auto T = [&](int c, int lag) { return "T" + std::to_string(lag) + "[" + std::to_string(c) + "]"; };
-      auto W = [&](int c, int lag) {  // a scalar's word
+      auto M = [&](int c, int lag) {  // a scalar's word in the frame
         return std::string(is_real(c) ? "F" : "I") + std::to_string(lag) + "[" + std::to_string(offset[static_cast<size_t>(c)]) + "]";
       };
+      auto W = [&](int c, int lag) {  // a scalar's value: its local where this push computed it
+        return lag_of[static_cast<size_t>(c)] == lag ? "v" + std::to_string(c) : M(c, lag);
+      };
       const int out = st.out;
-      const std::string generic = "if (Status st = R.sweep_cell(" + std::to_string(k) + ", " + n + "); st != Status::Ok || !R.fast()) return st;";
+      std::string generic = "if (Status st = R.sweep_cell(" + std::to_string(k) + ", " + n + "); st != Status::Ok || !R.fast()) return st;";
+      if (!shared(out)) generic += "\n      v" + std::to_string(out) + " = " + M(out, L) + ";";
       // The checks inline (Runner::checks): the reader re-run unless the cell is as expected.
       std::string checks;
       for (auto &ch : rt.checks[static_cast<size_t>(k)]) {
@@ -591,7 +603,9 @@ struct Emitter {
                                                                                 : c + " == Abs";
         checks += "\n      if (!(" + r + " == Err || " + expected + ")) R.sweep_recheck(" + std::to_string(ch.reader) + ", " + n + ");";
       }
-      auto set_val = [&](const std::string &value) { return T(out, L) + " = Val, " + W(out, L) + " = " + value + ", --*U" + l + ";" + checks; };
+      auto set_val = [&](const std::string &value) {
+        return T(out, L) + " = Val, " + M(out, L) + " = v" + std::to_string(out) + " = " + value + ", --*U" + l + ";" + checks;
+      };
       auto set_tag = [&](const std::string &tag) { return T(out, L) + " = " + tag + ", --*U" + l + ";" + checks; };
       std::vector<std::pair<std::string, std::string>> cases;  // (condition, body), else the rule
       bool scalars = !shared(out);

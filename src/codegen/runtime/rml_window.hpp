@@ -119,8 +119,13 @@ class Runner {
         if (n_.readers[q].travel == Travel::Backward || n_.comp[n_.readers[q].step] <= n_.comp[k]) quiet_[static_cast<size_t>(n_.steps[k].out)] = 0;
     input_clock_ok_ = true;
     state_steps_.clear(), shared_slots_.clear();
-    for (int k = 0; k < n_.nsteps; ++k)
-      if (auto s = n_.steps[k].k; s == K::Fby || s == K::Arrow || s == K::Pre || s == K::Post) state_steps_.push_back(k);
+    for (int k = 0; k < n_.nsteps; ++k) {
+      const Step &st = n_.steps[k];
+      if (st.k != K::Fby && st.k != K::Arrow && st.k != K::Pre && st.k != K::Post) continue;
+      state_steps_.push_back(k);
+      int second = st.k == K::Fby ? st.in[1] : st.k == K::Pre ? st.in[0] : -1;
+      if (second >= 0 && !n_.shared[second]) mem_[static_cast<size_t>(k)].value.assign(static_cast<size_t>(n_.numel[second]), 0);
+    }
     for (int c = 0; c < n_.nslots; ++c)
       if (n_.shared[c]) shared_slots_.push_back(c);
 #ifdef RML_WINDOW_WORKLIST_ONLY  // the worklist only (tests compare the two; benchmarks time them)
@@ -146,7 +151,8 @@ class Runner {
         std::memcpy(blocks_[h].w.data(), values[j], bytes(c));
         handle(c, n) = h;
       } else if (tags[j] == Val) {
-        std::memcpy(data(c, n), values[j], bytes(c));
+        if (n_.numel[c] == 1) std::memcpy(data(c, n), values[j], 8);  // a scalar: inlined, not a call
+        else std::memcpy(data(c, n), values[j], bytes(c));
       }
       --bots_[at(n)];
     }
@@ -220,8 +226,9 @@ class Runner {
           uint32_t h = m.second == Val ? handle(second, f) : 0;
           retain(h), release(m.block), m.block = h;
         } else {
-          m.value.resize(static_cast<size_t>(n_.numel[second]));  // sized once: no allocation after the first tick
-          if (n_.numel[second] == 1) std::memcpy(m.value.data(), data(second, f), 8);  // inlined, where memcpy of a variable size was a call
+          // (sized by reset(); a scalar's word copied inline, where memcpy of a size only
+          // known at run time was a call)
+          if (n_.numel[second] == 1) std::memcpy(m.value.data(), data(second, f), 8);
           else std::memcpy(m.value.data(), data(second, f), bytes(second));
         }
       }
