@@ -1023,8 +1023,12 @@ TEST(CompileEqualsOracle, RetimedWindowClassesOnEveryTrace) {
       std::string what;
       int flag;
       if (!(w >> k >> what) || what != "retimed" || !(w >> flag)) continue;
-      if (k >= pinned_first || k % 3 == 0) EXPECT_EQ(flag, 1) << cases[k].text;
-      if (k < pinned_first && k % 3 == 1) EXPECT_EQ(flag, 0) << cases[k].text;
+      if (k >= pinned_first || k % 3 == 0) {
+        EXPECT_EQ(flag, 1) << cases[k].text;
+      }
+      if (k < pinned_first && k % 3 == 1) {
+        EXPECT_EQ(flag, 0) << cases[k].text;
+      }
       (flag ? fast_throughout : handed_over) += 1;
     }
   }
