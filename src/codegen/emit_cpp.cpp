@@ -761,6 +761,7 @@ struct Emitter {
       std::string kind, op = "0";
       Scalar arg = Scalar::Bool;
       std::string constant = "Word{0}", fn = "nullptr", fargs = "nullptr";
+      bool add = false;  // Step::add: an elementwise addition of two real tensors of its shape
       switch (st.kind) {
         case stream::StepKind::ClockBase: kind = "K::ClockBase"; break;
         case stream::StepKind::ClockOn: kind = "K::ClockOn"; break;
@@ -777,6 +778,11 @@ struct Emitter {
           if (fun_of.count(st.eq)) {
             kind = "K::Fun", fn = fun_of.at(st.eq) + "_entry";
             if (!st.in.empty()) fargs = "kArgs" + std::to_string(k);
+            const stream::Slot &so = plan.slots[static_cast<size_t>(st.out)];
+            add = st.eq->op == core::ApplyOp::Binary && st.eq->bin == ops::BinOp::Add && st.in.size() == 2 && !so.shape.empty() &&
+                  so.elem == Scalar::Real && !(fused && fused->count(st.eq->lhs));
+            for (int c : st.in)
+              add = add && plan.slots[static_cast<size_t>(c)].shape == so.shape && plan.slots[static_cast<size_t>(c)].elem == Scalar::Real;
             break;
           }
           if (st.in.empty()) throw CodegenError("codegen.internal", st.eq->span, "an application without operands that is no function");
@@ -804,7 +810,7 @@ struct Emitter {
       s << "    {" << kind << ", " << st.out << ", {" << in[0] << ", " << in[1] << ", " << in[2] << "}, " << (base ? 0 : st.in.size()) << ", "
         << st.clock << ", " << (st.positive ? "true" : "false") << ", " << st.ticks << ", " << op << ", " << elem_code(arg) << ", "
         << elem_code(plan.slots[static_cast<size_t>(st.out)].clock ? Scalar::Bool : plan.slots[static_cast<size_t>(st.out)].elem) << ", " << constant << ", "
-        << fn << ", " << fargs << "},"
+        << fn << ", " << fargs << (add ? ", true" : "") << "},"
         << "  // " << (st.eq ? name(st.eq->lhs) : plan.slots[static_cast<size_t>(st.out)].name) << "\n";
     }
     s << "};\nconst int kReaderBegin[] = {";

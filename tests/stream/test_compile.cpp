@@ -1069,6 +1069,43 @@ TEST(CompileEqualsOracle, RetimedWindowClassesOnEveryTrace) {
   EXPECT_EQ(caught_pinned, cases.size() - pinned_first);
 }
 
+// Pinned (the window runtime's `x + zeros` shortcut, Step::add): an elementwise addition
+// whose other operand is a block of +0.0 gives x's own block only where that is what the
+// addition computes — not where x holds -0.0 (x + 0.0 is +0.0) or NaN. x with 0.0, -0.0
+// and ordinary values; m = x * -1.0 makes -0.0 of every +0.0, n = x / x NaN of every zero.
+// Equal to the oracle bit for bit. Negative control: a runtime that takes every block for
+// clean (no -0.0, no NaN) is caught (q keeps -0.0 where the oracle has +0.0).
+TEST(CompileEqualsOracle, AnAdditionOfZerosSharesOnlyWhatItWouldCompute) {
+  Case c;
+  c.text = "node main(x: real[4], y: real) -> (o: real[4], q: real[4], r: real[4], n: real[4], m: real[4], z: real[4], p: real)\n"
+           "  z = zeros([4]);\n  n = x / x;\n  m = x * -1.0;\n  o = n + z;\n  q = m + z;\n  r = x + z;\n  p = post y;\n";
+  c.p = test::compile_stream(c.text, "main");
+  c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "zeros.rml", "p0", 1, &c.p.fe->checked);
+  size_t adds = 0;
+  for (auto &f : c.files) {
+    if (f.path != "main_.cpp") continue;
+    for (size_t at = f.text.find(", true},"); at != std::string::npos; at = f.text.find(", true},", at + 1)) ++adds;
+  }
+  ASSERT_EQ(adds, 3u) << "o, q and r are additions of zeros (Step::add)";
+  c.window = true;
+  name_outputs(c);
+  c.in = oracle::read_trace("zeros.csv",
+                            "x,y\n\"[1.0, -0.0, 0.0, -2.5]\",1.0\n\"[0.0, 0.0, 3.0, 4.0]\",2.0\n\"[-0.0, 1.0, -0.0, 0.0]\",3.0\n"
+                            "\"[1.0, 2.0, 3.0, 4.0]\",4.0\n\"[-1.0, -0.0, 5.0, 0.0]\",5.0\n",
+                            c.p.prog, 0);
+  std::vector<Case> cases;
+  cases.push_back(std::move(c));
+  const fs::path dir = fs::temp_directory_path() / ("rml_compile_zeros_" + std::to_string(::getpid()));
+  EXPECT_EQ(count_equal(cases, build_and_run(cases, dir)), 1u);
+  for (auto &f : cases[0].files)
+    if (f.path == "runtime/rml_window.hpp") {
+      size_t at = f.text.find("b.clean = bad ? 0 : 1;");
+      ASSERT_NE(at, std::string::npos);
+      f.text.replace(at, 22, "b.clean = 1;");
+    }
+  EXPECT_NE(compare(cases[0], 0, build_and_run(cases, dir)), "") << "every block taken for clean is not caught";
+}
+
 // Law (issue 11: "buffers are reused across cycles; no heap allocation per cycle in steady
 // state"): once warm, a generated class allocates nothing in a cycle. Figure 3's `train`
 // and Figure 16's backfill (window classes over scalars), a Figure 20 instance and the LSTM

@@ -47,6 +47,12 @@ struct Step {
   Word constant;  // Const
   Fn fn;          // Fun
   const int *fargs;  // Fun: its operand slots
+  // Fun: an elementwise addition of two real tensors of the result's shape, so that
+  // x + z, z a block of +0.0, is x's block when x holds no -0.0 and no NaN (bit for bit
+  // what the addition computes: x + 0.0 is x but for -0.0, which becomes +0.0, and a
+  // signalling NaN, quieted): Figure 20's `o + merge bp dp zeros(shape)` adds the
+  // kernel's gradient every cycle, zeros but at a sequence's start.
+  bool add = false;
 };
 struct Reader {
   int step;
@@ -249,6 +255,8 @@ class Runner {
   struct Block {
     uint32_t refs = 0;
     std::vector<uint64_t> w;
+    bool zero = false;   // every word +0.0 (a constant found so once computed)
+    int8_t clean = -1;   // no -0.0 and no NaN: 1, 0, or -1 not looked at yet (a block is immutable)
   };
   // A rule's result: a tag and, for Val and Nil, where its value's words are (another cell,
   // a memory, `w` for a scalar computed here, or the runner's scratch for a function's).
@@ -424,7 +432,18 @@ class Runner {
       blocks_.back().w.resize(size);
     }
     blocks_[h].refs = 1;
+    blocks_[h].zero = false, blocks_[h].clean = -1;  // written next
     return h;
+  }
+  // Whether a real block holds no -0.0 and no NaN (x + 0.0 is then x, bit for bit).
+  bool clean(uint32_t h) {
+    Block &b = blocks_[h];
+    if (b.clean < 0) {
+      uint64_t bad = 0;
+      for (uint64_t w : b.w) bad |= static_cast<uint64_t>(w == 0x8000000000000000ull) | static_cast<uint64_t>((w & 0x7fffffffffffffffull) > 0x7ff0000000000000ull);
+      b.clean = bad ? 0 : 1;
+    }
+    return b.clean == 1;
   }
   void retain(uint32_t h) {
     if (h) ++blocks_[h].refs;
@@ -510,6 +529,9 @@ class Runner {
     if (!c) {
       c = n_.shared[st.out] ? fresh(st.out) : fresh_words(st.out);  // kept: one reference, never released
       st.fn(nullptr, blocks_[c].w.data());
+      bool zero = n_.elem[st.out] == E::Real;
+      for (uint64_t w : blocks_[c].w) zero = zero && w == 0;
+      blocks_[c].zero = zero;
     }
     o.tag = Val, o.src = blocks_[c].w.data();
     if (n_.shared[st.out]) o.block = c;
@@ -535,6 +557,15 @@ class Runner {
     if (all_abs) return o.set(Abs);
     if (!all_present || any_err) return o.set(Err);
     if (any_nil) return o.set(Nil);
+    if (st.k == K::Fun && st.add && st.nin == 2 && n_.shared[st.out] && n_.shared[ins[0]] && n_.shared[ins[1]]) {
+      // x + zeros: x's block, where that is what the addition computes (Step::add).
+      uint32_t a = handle(ins[0], n), b = handle(ins[1], n);
+      uint32_t keep = blocks_[b].zero && clean(a) ? a : blocks_[a].zero && clean(b) ? b : 0;
+      if (keep) {
+        o.tag = Val, o.block = keep, o.src = blocks_[keep].w.data();
+        return;
+      }
+    }
     if (st.k == K::Fun) {
       const void *args[64];
       std::vector<const void *> many;
