@@ -7,6 +7,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <set>
@@ -117,6 +118,7 @@ struct Runner::Impl {
   std::vector<uint8_t> quiet_in_sweep;
   std::vector<int> stateful;  // the steps with a memory (fby, ->, pre, post)
   std::vector<std::shared_ptr<const array::Tensor>> constants;  // per step: a literal's or operand-less application's value
+  std::vector<const array::Tensor *> zero_blocks;  // the tensor constants whose elements are all +0.0 (`zeros(shape)`)
   std::vector<Memory> memory;  // per step
   // The ring: frames of cycles [front, back), cycle n at index n & (cap - 1).
   size_t cap = 0, front = 0, back = 0, widest = 0;
@@ -179,6 +181,10 @@ struct Runner::Impl {
       const Step &st = plan.steps[k];
       if (st.kind == StepKind::Const) constants[k] = std::make_shared<const array::Tensor>(literal(st.eq->lit));
       if (st.kind == StepKind::Apply && st.in.empty()) constants[k] = std::make_shared<const array::Tensor>(apply(*st.eq, {}));
+      const array::Tensor *value = constants[k].get();
+      if (value && value->elem == Scalar::Real && !value->shape.empty() &&
+          std::all_of(value->r.begin(), value->r.end(), [](double v) { return v == 0.0 && !std::signbit(v); }))
+        zero_blocks.push_back(value);
     }
     memory.resize(K);
     executables.assign(K, {false, nullptr});
@@ -347,6 +353,8 @@ struct Runner::Impl {
         return o.set(Tag::Val), o.shared(std::move(b));
       }
       case core::ApplyOp::Binary: {
+        if (st.eq->bin == ops::BinOp::Add && into_block)  // x + zeros: x's block, where that is what the addition gives
+          if (const std::shared_ptr<const array::Tensor> *x = sum_with_zeros(st, n)) return o.set(Tag::Val), o.shared(*x);
         const array::Tensor &a = operand(st.in[0], n, scratch0), &b = operand(st.in[1], n, scratch1);
         if (!into_block) return o.value(array::Evaluator::binary(st.eq->bin, a, b));
         std::shared_ptr<array::Tensor> r = spare_block(plan.slots[static_cast<size_t>(st.out)]);
@@ -364,6 +372,31 @@ struct Runner::Impl {
     args.reserve(st.in.size());
     for (int c : st.in) args.push_back(tensor(c, n));
     o.value(apply(*st.eq, args));
+  }
+  // x + z with z a tensor constant of +0.0 and x a real block of the same shape holding no
+  // -0.0 (which + 0.0 makes +0.0) and no NaN: x + z is x, bit for bit, so the result is x's
+  // block (Figure 20's `o + merge bp dp zeros(shape)` adds zeros but at a sequence's start;
+  // rml compile's window runtime does the same, Step::add). Else null: computed.
+  const std::shared_ptr<const array::Tensor> *sum_with_zeros(const Step &st, size_t n) {
+    const Slot &r = plan.slots[static_cast<size_t>(st.out)];
+    for (int c : st.in)
+      if (block_of[static_cast<size_t>(c)] < 0 || plan.slots[static_cast<size_t>(c)].shape != r.shape || r.elem != Scalar::Real) return nullptr;
+    const auto &a = block(st.in[0], n), &b = block(st.in[1], n);
+    auto zero = [&](const std::shared_ptr<const array::Tensor> &t) {
+      return t && std::find(zero_blocks.begin(), zero_blocks.end(), t.get()) != zero_blocks.end();
+    };
+    auto clean = [](const std::shared_ptr<const array::Tensor> &t) {
+      uint64_t bad = 0;
+      for (double v : t->r) {
+        uint64_t w;
+        std::memcpy(&w, &v, 8);
+        bad |= static_cast<uint64_t>(w == 0x8000000000000000ull) | static_cast<uint64_t>((w & 0x7fffffffffffffffull) > 0x7ff0000000000000ull);
+      }
+      return bad == 0;
+    };
+    if (zero(b) && a && clean(a)) return &a;
+    if (zero(a) && b && clean(b)) return &b;
+    return nullptr;
   }
   // Indexing, array literals, `tr` and `reshape`: into a block from the pool, or for an
   // index with one element into Out's own words (the evaluator's functions, operands where

@@ -498,6 +498,37 @@ TEST(StreamEqualsOracle, IndexingLiteralsTrAndReshapeInPoolBlocks) {
   }
 }
 
+// The runner's `x + zeros` shortcut (sum_with_zeros): x's block only where that is what
+// the addition computes — not where x holds -0.0 (x + 0.0 is +0.0) or NaN. m = x * -1.0
+// makes -0.0 of every +0.0, n = x / x NaN of every zero; equal to the oracle bit for bit
+// (Tensor's == compares reals' bits). It can fail: q differs from m, bit for bit, at the
+// cycles where m holds -0.0 (checked), so a runner sharing m's block there is caught.
+TEST(StreamEqualsOracle, AnAdditionOfZerosSharesOnlyWhatItWouldCompute) {
+  auto p = compile_stream("node main(x: real[4], y: real) -> (o: real[4], q: real[4], r: real[4], n: real[4], m: real[4], z: real[4], "
+                          "p: real)\n  z = zeros([4]);\n  n = x / x;\n  m = x * -1.0;\n  o = n + z;\n  q = m + z;\n  r = x + z;\n"
+                          "  p = post y;\n",
+                          "main");
+  std::mt19937_64 rng(12);
+  oracle::Inputs in;
+  in.cycles = 30;
+  const double pick[] = {0.0, -0.0, 1.5, -2.0};
+  for (size_t n = 0; n < in.cycles; ++n) {
+    array::Tensor x = array::Tensor::zeros(Scalar::Real, {4});
+    for (auto &e : x.r) e = pick[rng() % 4];
+    in.streams["x"].push_back(Cell::of(x));
+    in.streams["y"].push_back(real(double(n)));
+  }
+  auto orc = oracle_run(p, in);
+  size_t differs = 0;
+  for (size_t n = 0; n < in.cycles; ++n) differs += !(orc.at("q", n).value == orc.at("m", n).value);
+  EXPECT_GT(differs, 5u);
+  for (size_t lag : {0, 1, 3}) {
+    stream::Options o;
+    o.lag = lag;
+    EXPECT_EQ(stream_vs_oracle(run_stream(p, in, o), orc), "") << "lag " << lag;
+  }
+}
+
 // Options::fun_executable may answer null for a fun: that fun then takes apply_fun, or the
 // reference evaluator without it — including an application without operands, computed
 // when the runner starts (the review found a null there dereferenced: a crash).
