@@ -162,7 +162,7 @@ void Machine::chain_instructions() {
   // Same-cycle reads: the guard, and the operands (a state primitive's first operand too,
   // at its first tick). Every register has one producer (or none: inputs, constants).
   const size_t n = code.size();
-  std::vector<int> producer(R.size() + plan.slots.size() + 1, -1);
+  std::vector<int> producer(plan.slots.size() + 1, -1);  // registers: the slots, then guard_true
   for (size_t k = 0; k < n; ++k) producer[static_cast<size_t>(code[k].out)] = static_cast<int>(k);
   auto reads = [&](const Instr &x) {
     std::vector<int> r{x.guard};

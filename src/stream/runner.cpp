@@ -379,8 +379,9 @@ struct Runner::Impl {
   // rml compile's window runtime does the same, Step::add). Else null: computed.
   const std::shared_ptr<const array::Tensor> *sum_with_zeros(const Step &st, size_t n) {
     const Slot &r = plan.slots[static_cast<size_t>(st.out)];
+    if (r.elem != Scalar::Real) return nullptr;
     for (int c : st.in)
-      if (block_of[static_cast<size_t>(c)] < 0 || plan.slots[static_cast<size_t>(c)].shape != r.shape || r.elem != Scalar::Real) return nullptr;
+      if (block_of[static_cast<size_t>(c)] < 0 || plan.slots[static_cast<size_t>(c)].shape != r.shape) return nullptr;
     const auto &a = block(st.in[0], n), &b = block(st.in[1], n);
     auto zero = [&](const std::shared_ptr<const array::Tensor> &t) {
       return t && std::find(zero_blocks.begin(), zero_blocks.end(), t.get()) != zero_blocks.end();

@@ -183,13 +183,13 @@ class Runner {
   }
 
   // ---- for a generated sweep (Node::sweep): a frame's tags, words and count of unknown
-  // cells; a cell by its rule (as the tables' sweep computes it), a cell's checks ----
+  // cells; a cell by its rule (as the tables' sweep computes it, its checks included); a
+  // reader re-run by a check the sweep wrote inline ----
   uint8_t *sweep_tags(size_t n) { return &tags_[at(n) * S()]; }
   double *sweep_reals(size_t n) { return &reals_[at(n) * RW()]; }
   int64_t *sweep_ints(size_t n) { return &ints_[at(n) * IW()]; }
   uint32_t &sweep_unknown(size_t n) { return bots_[at(n)]; }
   Status sweep_cell(int k, size_t n) { return run_fast(k, n); }
-  void sweep_checks(int k, size_t n) { checks(k, n, tag(n_.steps[k].out, n)); }
   void sweep_recheck(int reader, size_t n) { push_step(reader, n); }  // a check not as expected
 
   // The end of the trace: a retimed node's cells that the fast sweep has not reached yet
