@@ -70,7 +70,7 @@ void BM_ReferenceCorpus(benchmark::State &st) {
       if (main.empty() || !rml::core::can_be_main(fe->checked, main)) continue;
       auto prog = rml::core::elaborate(fe->checked, main);
       rml::check::Options o;
-      o.timeout_s = 5;
+      o.rlimit = 5'000'000;
       auto rep = rml::check::check_program(fe->checked, prog, o);
       benchmark::DoNotOptimize(rep.properties.size());
       ++checked;

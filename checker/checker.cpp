@@ -44,12 +44,30 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
     rep.properties.push_back(std::move(r));
   };
   auto guarded = [&](const char *kind, auto &&run) {
+    uint64_t before = c.budget.spent();
+    struct Charge {  // what the property spent, however it ends
+      Report &rep;
+      size_t size;
+      const Budget &b;
+      uint64_t before;
+      ~Charge() {
+        if (rep.properties.size() > size) rep.properties.back().resources = b.spent() - before;
+      }
+    } charge{rep, rep.properties.size(), c.budget, before};
     try {
       rep.properties.push_back(run());
     } catch (z3::exception &e) {
-      unknown(kind, std::string("the solver failed: ") + e.msg());
+      if (c.budget.exhausted()) {  // interrupted at the deadline
+        try {
+          c.budget.fail();
+        } catch (BudgetExhausted &b) {
+          unknown(kind, b.what());
+        }
+      } else {
+        unknown(kind, std::string("the solver failed: ") + e.msg());
+      }
     } catch (BudgetExhausted &e) {
-      unknown(kind, std::string(e.what()) + " (raise it with --timeout)");
+      unknown(kind, e.what());
     } catch (oracle::ImportedError &e) {  // a counterexample's replay reached an imported node
       unknown(kind, "a run was found where it fails for some values of imported nodes, which the oracle cannot replay ('" +
                         e.name + "' has no body), and no proof covers every value");

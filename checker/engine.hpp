@@ -11,6 +11,7 @@
 
 #include <z3++.h>
 
+#include "checker/budget.hpp"
 #include "checker/checker.hpp"
 #include "checker/dep_graph.hpp"
 #include "checker/smt_session.hpp"
@@ -19,18 +20,18 @@
 namespace rml::check {
 
 struct Checker {
-  // The node, its clocks and needs graph (built once), and the options with the deadline.
+  // The node, its clocks and needs graph (built once), the options and the budget every
+  // query of the check spends.
   const CheckedProgram &cp;
   const core::Program &prog;
-  Options opts;  // with its deadline
+  Options opts;
+  Budget budget;
+  Budget::Watchdog watchdog{budget};  // interrupts Z3 at the deadline of a wall-clock budget
   core::Clocks clocks;
   DepGraph graph;
 
   Checker(const CheckedProgram &c, const core::Program &p, const core::Clocks &ck, const Options &o)
-      : cp(c), prog(p), opts(o), clocks(ck), graph(build_graph(p, clocks)) {
-    opts.deadline = std::chrono::steady_clock::now() +
-                    std::chrono::milliseconds(static_cast<long long>(std::min(opts.timeout_s, 1e9) * 1000));
-  }
+      : cp(c), prog(p), opts(o), budget(o), clocks(ck), graph(build_graph(p, clocks)) {}
 
   // Methods are grouped by the file that defines them (with their documentation).
   z3::expr inv_at(Smt &smt, const std::vector<z3::expr> &state) { return inv_of(smt, smt.invariants, state); }
@@ -150,7 +151,7 @@ struct Checker {
                        const std::vector<int> &inner, int start_node, bool any_start, bool real_only);
   std::string describe_path(const CellReach &R, z3::model &m, size_t to);
   std::optional<bool> cells_escape(const std::vector<int> &members, const std::vector<int> &inner, const std::set<std::string> &roots,
-                                   int64_t B, const Options &o, std::string &reason, int &self_node);
+                                   int64_t B, const Budget &b, std::string &reason, int &self_node);
   std::set<std::string> cell_roots(const std::vector<int> &inner);
   int64_t tighten_horizon(int64_t H);
   std::optional<int64_t> time_expanded_component(PropertyResult &r, const std::vector<int> &comp, int c,

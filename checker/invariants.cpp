@@ -40,6 +40,7 @@ void Checker::discover_invariants(Smt &smt) {
   auto rnd = [&] { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; return seed; };
   oracle::Oracle orc(cp, prog, clocks);
   for (int run = 0; run < 8; ++run) {
+    if (smt.budget.exhausted()) smt.budget.fail();  // oracle runs: rml's own work, looked at per run
     oracle::Inputs in;
     in.cycles = 64;
     for (auto &v : prog.inputs) {
@@ -97,7 +98,7 @@ void Checker::discover_invariants(Smt &smt) {
       z3::expr next = inv_of(smt, one, fs[0].state_out);
       s.push();
       s.add(!next);
-      if (s.check() != z3::unsat) {
+      if (smt.check(s) != z3::unsat) {
         invariants.erase(invariants.begin() + static_cast<long>(k));
         dropped = true;
         s.pop();
@@ -138,7 +139,7 @@ int Checker::lookahead() const {
 void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                             const std::string &what, const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
                             bool ticking) {
-  Smt smt(prog, clocks, opts);
+  Smt smt(prog, clocks, budget);
   smt.ts->free_values = free_values;  // Checker::free_values
   // With `ticking`, only runs where the main node ticks at every cycle: a cycle where
   // every input is absent changes no state and has no value, so for a property of the
@@ -164,7 +165,7 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
       for (int j = 0; j < k; ++j) any = any || bad(fs[static_cast<size_t>(j)]);
       s.add(any);
       if (opts.explain && k == 1) r.smt += "; BMC base, depth 1: sat iff a bad cycle is reachable\n" + s.to_smt2() + "\n";
-      z3::check_result c = s.check();
+      z3::check_result c = smt.check(s);
       if (c == z3::unknown) {
         r.verdict = Verdict::Unknown;
         r.method = "the solver gave up (timeout or incompleteness) at depth " + std::to_string(k);
@@ -200,7 +201,7 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
       for (int j = 0; j < k; ++j) s.add(!bad(fs[static_cast<size_t>(j)]));
       s.add(bad(fs[static_cast<size_t>(k)]));
       if (opts.explain && k == 1) r.smt += "; k-induction step, k = 1: unsat proves the property\n" + s.to_smt2() + "\n";
-      z3::check_result c = s.check();
+      z3::check_result c = smt.check(s);
       if (c == z3::unsat) {
         r.verdict = Verdict::Valid;
         r.method = "proved by Z3: " + what + " (" + std::to_string(k) + "-induction)";
@@ -229,15 +230,14 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
 std::optional<bool> Checker::pdr_proves(Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                                         bool ticking) {
   z3::context &ctx = smt.ctx;
+  // At most half of what is left, so that the properties checked after this one keep
+  // a budget (Spacer may search until its limit).
+  Smt::ScopedLimit half(smt, 1, 2);
   try {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(opts.deadline - std::chrono::steady_clock::now()).count();
-    if (left <= 0) return std::nullopt;
     z3::fixedpoint fp(ctx);
     z3::params prm(ctx);
     prm.set("engine", "spacer");
-    // At most half of what is left, so that the properties checked after this one keep
-    // a budget (Spacer may search until its timeout).
-    prm.set("timeout", static_cast<unsigned>(std::min<long long>(left / 2 + 1, 0xFFFFFFF0LL)));
+    if (half.ms) prm.set("timeout", static_cast<unsigned>(std::min<uint64_t>(*half.ms, 0xFFFFFFF0ULL)));
     fp.set(prm);
     auto frame_of = [&](bool initial) {
       TransitionSystem::Frame f = smt.ts->frame(0, nullptr, initial);
@@ -299,9 +299,11 @@ std::optional<bool> Checker::pdr_proves(Smt &smt, const std::function<z3::expr(c
     z3::expr_vector qv = free_constants(ctx, {q});
     z3::expr query = qv.empty() ? q : z3::exists(qv, q);
     z3::check_result c = fp.query(query);
+    if (c == z3::unknown && smt.budget.exhausted()) smt.budget.fail();
     if (c == z3::unknown) return std::nullopt;
     return c == z3::unsat;
-  } catch (z3::exception &) {
+  } catch (z3::exception &) {  // its share of the budget spent, interrupted, or a failure
+    if (smt.budget.exhausted()) smt.budget.fail();
     return std::nullopt;
   }
 }
@@ -310,7 +312,7 @@ auto Checker::bound_runs(const std::function<z3::expr(const TransitionSystem::Fr
                          std::optional<int64_t> search) -> RunBound {
   RunBound out;
   const int64_t M = search ? *search : max_h();  // the largest bound searched
-  Smt smt(prog, clocks, opts, &roots);
+  Smt smt(prog, clocks, budget, &roots);
   smt.ts->free_values = free_values;  // Checker::free_values
   // Base case for bound H: from the initial state, no run of H + 1 continuations.
   auto base_holds = [&](int64_t H, bool keep_cex) -> std::optional<bool> {
@@ -324,7 +326,7 @@ auto Checker::bound_runs(const std::function<z3::expr(const TransitionSystem::Fr
       any = any || all;
     }
     s.add(any);
-    z3::check_result c = s.check();
+    z3::check_result c = smt.check(s);
     if (c == z3::unknown) return std::nullopt;
     if (c == z3::sat && keep_cex) {
       out.falsified_at_max = true;
@@ -363,7 +365,7 @@ auto Checker::bound_runs(const std::function<z3::expr(const TransitionSystem::Fr
       };
       for (int end = win - 1; end < n - 1; ++end) t.add(!window(end));
       t.add(window(n - 1));
-      if (t.check() == z3::unsat) return true;
+      if (smt.check(t) == z3::unsat) return true;
     }
     return false;
   };
@@ -402,7 +404,7 @@ bool Checker::assumptions_vacuous() {
     if (a.eventually && a.within >= 0) depth = std::max<int>(depth, static_cast<int>(std::min<int64_t>(a.within, kMaxSearchedHorizon)) + 2);
   std::set<std::string> roots;
   for (auto &a : prog.assumptions) roots.insert(a.var);
-  Smt smt(prog, clocks, opts, &roots);
+  Smt smt(prog, clocks, budget, &roots);
   smt.ts->free_values = free_values;  // Checker::free_values
   z3::solver s = smt.solver();
   auto fs = smt.unroll(depth, true, s);
@@ -414,7 +416,7 @@ bool Checker::assumptions_vacuous() {
       s.add(tick);
     }
   vacuous_depth = depth;
-  return s.check() == z3::unsat;
+  return smt.check(s) == z3::unsat;
 }
 
 }  // namespace rml::check

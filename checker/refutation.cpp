@@ -83,7 +83,7 @@ auto Checker::lasso(const std::set<std::string> &exact_roots, const std::set<std
                     const std::function<z3::expr(const TransitionSystem::Frame &)> &first, const std::string &var, int shift)
     -> std::optional<LassoCex> {
   if (!exact_cone(exact_roots)) return std::nullopt;
-  Smt smt(prog, clocks, opts, &roots);
+  Smt smt(prog, clocks, budget, &roots);
   smt.ts->free_values = free_values;  // Checker::free_values
   z3::solver s = smt.solver();
   int depth = opts.max_depth + 4;
@@ -103,7 +103,7 @@ auto Checker::lasso(const std::set<std::string> &exact_roots, const std::set<std
   for (size_t i = 1; i < fs.size(); ++i)
     for (size_t j = i + 1; j < fs.size(); ++j) any = any || loop(i, j);
   s.add(any);
-  if (s.check() != z3::sat) return std::nullopt;
+  if (smt.check(s) != z3::sat) return std::nullopt;
   z3::model m = s.get_model();
   oracle::Inputs base = model_inputs(prog, fs, m);
   for (size_t i = 1; i < fs.size(); ++i)

@@ -1,13 +1,70 @@
 #include "checker/smt_session.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace rml::check {
 
-std::string fmt_seconds(double s) {
-  std::ostringstream o;
-  o << s;
-  return o.str();
+Smt::~Smt() {
+  budget.leave(ctx);
+  try {
+    budget.charge(ctx, counted);
+  } catch (z3::exception &) {  // nothing to charge: the count is lost, not the check
+  }
+}
+
+namespace {
+// Z3 takes both limits per query as 32-bit numbers.
+unsigned clamp32(uint64_t v) { return static_cast<unsigned>(std::min<uint64_t>(v, 0xFFFFFFF0ULL)); }
+
+void limit(z3::context &ctx, z3::solver &s, const Budget &b) {
+  z3::params prm(ctx);
+  if (auto ms = b.ms_left()) prm.set("timeout", clamp32(std::max<uint64_t>(*ms, 1)));
+  if (auto units = b.units_left()) prm.set("rlimit", clamp32(std::max<uint64_t>(*units, 1)));
+  s.set(prm);
+}
+}  // namespace
+
+z3::solver Smt::solver() {
+  budget.charge(ctx, counted);
+  if (budget.exhausted()) budget.fail();
+  z3::solver s(ctx);
+  limit(ctx, s, budget);
+  return s;
+}
+
+z3::check_result Smt::check(z3::solver &s) {
+  budget.charge(ctx, counted);
+  if (budget.exhausted()) budget.fail();
+  limit(ctx, s, budget);
+  z3::check_result c = z3::unknown;
+  try {
+    c = s.check();
+  } catch (z3::exception &) {  // interrupted at the deadline ("canceled"), or a real failure
+    budget.charge(ctx, counted);
+    if (budget.exhausted()) budget.fail();
+    throw;
+  }
+  budget.charge(ctx, counted);
+  if (c == z3::unknown && budget.exhausted()) budget.fail();
+  return c;
+}
+
+Smt::ScopedLimit::ScopedLimit(Smt &s, int num, int den) : smt(s) {
+  smt.budget.charge(smt.ctx, smt.counted);
+  if (smt.budget.exhausted()) smt.budget.fail();
+  Budget part = smt.budget.slice(num, den);
+  if (auto units = part.units_left()) smt.ctx.set("rlimit", std::to_string(clamp32(std::max<uint64_t>(*units, 1))).c_str());
+  ms = part.ms_left();
+  if (ms) *ms = std::max<uint64_t>(*ms, 1);
+}
+
+Smt::ScopedLimit::~ScopedLimit() {
+  try {
+    smt.ctx.set("rlimit", "0");
+    smt.budget.charge(smt.ctx, smt.counted);
+  } catch (z3::exception &) {
+  }
 }
 
 oracle::Inputs model_inputs(const core::Program &p, const std::vector<TransitionSystem::Frame> &fs, z3::model &m) {

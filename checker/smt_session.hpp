@@ -1,8 +1,8 @@
 // What every Z3 query of the checker shares: a context with the node's transition system
-// (smt_model), solvers that spend the check's one time budget, the invariants proved for
+// (smt_model), solvers that spend the check's one budget (budget.hpp), the invariants proved for
 // that encoding, and the way back from a model to an oracle trace.
 #pragma once
-#include <chrono>
+#include <optional>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -11,6 +11,7 @@
 
 #include <z3++.h>
 
+#include "checker/budget.hpp"
 #include "checker/checker.hpp"
 #include "checker/smt_model.hpp"
 #include "core/clocks.hpp"
@@ -25,37 +26,43 @@ struct Interval {  // for a bool memory: lo = hi = the constant value (0 or 1)
   bool same_started = false;  // the candidate "slot == started" (two started flags)
 };
 
-std::string fmt_seconds(double s);
-
-// The time budget of a check (Options::timeout_s) is spent: every later property is unknown.
-struct BudgetExhausted : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 struct Smt {
   z3::context ctx;
   std::unique_ptr<TransitionSystem> ts;
-  const Options &opts;
+  Budget budget;         // the check's (or a slice of it), charged with what ctx spends
+  uint64_t counted = 0;  // what ctx had spent when last charged
   // Proved invariants of this encoding (state slots are specific to it).
   std::vector<Interval> invariants;
   bool invariants_done = false;
-  Smt(const core::Program &p, const core::Clocks &c, const Options &o, const std::set<std::string> *roots = nullptr)
-      : opts(o) {
+  Smt(const core::Program &p, const core::Clocks &c, const Budget &b, const std::set<std::string> *roots = nullptr)
+      : budget(b) {
     ts = std::make_unique<TransitionSystem>(ctx, p, c, roots);
+    budget.enter(ctx);
   }
-  z3::solver solver() {
-    z3::solver s(ctx);
-    z3::params prm(ctx);
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(opts.deadline - std::chrono::steady_clock::now()).count();
-    if (left <= 0) throw BudgetExhausted("the time budget of the check (" + fmt_seconds(opts.timeout_s) + " s) ran out");
-    prm.set("timeout", static_cast<unsigned>(std::min<long long>(left, 0xFFFFFFF0LL)));
-    s.set(prm);
-    return s;
-  }
+  ~Smt();
+  Smt(const Smt &) = delete;
+  Smt &operator=(const Smt &) = delete;
+  // A solver of this context; throws BudgetExhausted when nothing is left.
+  z3::solver solver();
+  // s.check() within what is left of the budget (each call is limited anew, so a solver
+  // checked many times spends no more than the budget); a query that gives up because
+  // the budget ran out throws BudgetExhausted, other unknowns are returned.
+  z3::check_result check(z3::solver &s);
+  // Limits the context's other engines (Spacer) to num/den of what is left; no limit
+  // again on leaving.
+  struct ScopedLimit {
+    Smt &smt;
+    ScopedLimit(Smt &s, int num, int den);
+    ~ScopedLimit();
+    std::optional<uint64_t> ms;
+  };
   // Frames 0..n-1 from the initial state (or a free state).
+  // Building frames is rml's own work, which no interrupt of Z3 reaches: the deadline is
+  // looked at before each frame (a large node's unrolling takes seconds).
   std::vector<TransitionSystem::Frame> unroll(int n, bool initial, z3::solver &s) {
     std::vector<TransitionSystem::Frame> fs;
     for (int k = 0; k < n; ++k) {
+      if (budget.exhausted()) budget.fail();
       fs.push_back(ts->frame(k, k ? &fs.back() : nullptr, initial && k == 0));
       for (auto e : fs.back().constraints) s.add(e);
     }

@@ -134,9 +134,9 @@ std::string Checker::describe_path(const CellReach &R, z3::model &m, size_t to) 
 // not tell. On a model, `reason` says what was found and `self_node` is the start of a
 // closed walk (or stays -1).
 std::optional<bool> Checker::cells_escape(const std::vector<int> &members, const std::vector<int> &inner,
-                                          const std::set<std::string> &roots, int64_t B, const Options &o, std::string &reason,
+                                          const std::set<std::string> &roots, int64_t B, const Budget &b, std::string &reason,
                                           int &self_node) {
-  Smt smt(prog, clocks, o, &roots);
+  Smt smt(prog, clocks, b, &roots);
   smt.ts->free_values = free_values;  // Checker::free_values
   z3::solver s = smt.solver();
   auto fs = smt.unroll(static_cast<int>(B) + 1, false, s);
@@ -146,7 +146,7 @@ std::optional<bool> Checker::cells_escape(const std::vector<int> &members, const
   z3::expr_vector bad = R.escape;
   for (auto &x : R.self) bad.push_back(x);
   s.add(z3::mk_or(bad));
-  z3::check_result res = s.check();
+  z3::check_result res = smt.check(s);
   if (res == z3::unknown) return std::nullopt;
   if (res == z3::sat) {
     z3::model m = s.get_model();
@@ -175,13 +175,11 @@ std::set<std::string> Checker::cell_roots(const std::vector<int> &inner) {
 // Where chains of several components compose (Figure 17: two backfills cut by the same
 // condition), the longest-path horizon adds their bounds. The same cell query over the
 // whole graph reads every guard at its own cycle and may prove a smaller one; it only
-// ever lowers a proved horizon, within a slice of the remaining time budget, and any
+// ever lowers a proved horizon, within a quarter of what is left of the budget, and any
 // failure keeps H.
 int64_t Checker::tighten_horizon(int64_t H) {
   if (H <= 1) return H;
-  auto left = opts.deadline - std::chrono::steady_clock::now();
-  Options slice = opts;
-  slice.deadline = std::chrono::steady_clock::now() + left / 4;
+  Budget slice = budget.slice(1, 4);
   std::vector<int> members, inner;
   for (size_t v = 0; v < graph.names.size(); ++v) members.push_back(static_cast<int>(v));
   for (size_t k = 0; k < graph.edges.size(); ++k) inner.push_back(static_cast<int>(k));
@@ -229,7 +227,7 @@ std::optional<int64_t> Checker::time_expanded_component(PropertyResult &r, const
   std::set<std::string> roots = cell_roots(inner);
   std::string last_reason;
   int self_node = -1;  // the start of a closed walk found (then a larger B cannot help)
-  auto escapes = [&](int64_t B) { return cells_escape(members, inner, roots, B, opts, last_reason, self_node); };
+  auto escapes = [&](int64_t B) { return cells_escape(members, inner, roots, B, budget, last_reason, self_node); };
   const int64_t Mx = std::min<int64_t>(max_h(), kMaxTimeExpanded);
   int64_t lo = -1, hi = -1;  // escapes at lo, proved at hi
   for (int64_t B = 0;; B = B ? std::min<int64_t>(2 * B, Mx) : 1) {
@@ -281,7 +279,7 @@ bool Checker::refute_self_dependence(PropertyResult &r, const std::vector<int> &
   }
   for (auto &a : prog.assumptions) exact.insert(a.var);
   if (!exact_cone(exact)) return false;
-  Smt smt(prog, clocks, opts, &encoded);
+  Smt smt(prog, clocks, budget, &encoded);
   smt.ts->free_values = free_values;  // Checker::free_values
   z3::solver s = smt.solver();
   const int depth = opts.max_depth + 4;
@@ -299,7 +297,7 @@ bool Checker::refute_self_dependence(PropertyResult &r, const std::vector<int> &
   z3::expr_vector loops(smt.ctx);
   for (size_t i = 0; i < fs.size(); ++i) loops.push_back(same(i, fs.size()));
   s.add(z3::mk_or(loops));
-  if (s.check() != z3::sat) return false;
+  if (smt.check(s) != z3::sat) return false;
   z3::model m = s.get_model();
   size_t i0 = 0;
   while (!m.eval(loops[static_cast<unsigned>(i0)], true).is_true()) ++i0;

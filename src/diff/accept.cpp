@@ -9,7 +9,7 @@
 
 namespace rml::diff {
 
-Acceptance accept(const std::string &path, const std::string &text, const std::string &main, double timeout_s) {
+Acceptance accept(const std::string &path, const std::string &text, const std::string &main, const CheckBudget &budget) {
   Acceptance a;
   std::ostringstream err;
   a.frontend = run_frontend(path, text);
@@ -32,7 +32,7 @@ Acceptance accept(const std::string &path, const std::string &text, const std::s
       a.outputs.push_back(it == printed.end() ? o.name : it->second);
     }
     int rc = 0;
-    auto h = accepted_horizon(*a.frontend, elab, path, a.main, timeout_s, "be compared", err, rc);
+    auto h = accepted_horizon(*a.frontend, elab, path, a.main, budget, "be compared", err, rc);
     if (!h) {
       a.rc = rc;
       a.why = err.str();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sema/frontend.hpp"
+#include "tools/commands.hpp"
 
 namespace rml::diff {
 
@@ -23,6 +24,6 @@ struct Acceptance {
 
 // `path` names the text in diagnostics; `main` empty: the file's rule (--main, "// main:",
 // the only node without static parameters).
-Acceptance accept(const std::string &path, const std::string &text, const std::string &main, double timeout_s);
+Acceptance accept(const std::string &path, const std::string &text, const std::string &main, const CheckBudget &budget);
 
 }  // namespace rml::diff

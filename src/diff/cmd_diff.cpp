@@ -65,7 +65,7 @@ class Session {
     Outcome o;
     diff::Acceptance a;
     if (known) a.accepted = true, a.main = known->main, a.outputs = known->outputs;
-    else a = diff::accept("<case>", k.program, main, c_.check_timeout_s);
+    else a = diff::accept("<case>", k.program, main, c_.check_budget);
     if (!a.accepted) {
       o.kind = Outcome::Unusable;
       o.message = a.why;
@@ -276,7 +276,7 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
     } else {
       uint64_t seed = gen::program_seed(c.seed, static_cast<uint64_t>(k));
       gen::GeneratedProgram p;
-      if (!draw_accepted(seed, gen_options, c.check_timeout_s, p, refused, err, &drawn)) {
+      if (!draw_accepted(seed, gen_options, c.check_budget, p, refused, err, &drawn)) {
         err << "rml diff: error: 50 draws for program " << k << " were all refused by rml-check\n";
         return kUnknown;
       }
@@ -286,7 +286,7 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
     }
     Outcome o = s.run(cs, main, c.file.empty() ? &drawn : nullptr);
     if (o.kind == Outcome::Unusable) {
-      diff::Acceptance a = diff::accept(c.file.empty() ? "<generated>" : c.file, cs.program, main, c.check_timeout_s);
+      diff::Acceptance a = diff::accept(c.file.empty() ? "<generated>" : c.file, cs.program, main, c.check_budget);
       err << (a.why.empty() ? o.message : a.why);
       err << "rml diff: error[diff.unchecked]: " << label << " is not accepted by rml-check, so it has no one meaning to compare\n";
       return a.rc ? a.rc : kUnknown;
@@ -296,7 +296,7 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
     if (o.kind == Outcome::Equal) continue;
 
     // A failure: shrink it, keeping the kind of failure (a difference stays a difference).
-    diff::Acceptance a0 = diff::accept("<case>", cs.program, main, c.check_timeout_s);
+    diff::Acceptance a0 = diff::accept("<case>", cs.program, main, c.check_budget);
     const std::string main_name = a0.main;
     const int eqs0 = diff::count_equations(hooks, cs.program), cyc0 = diff::count_cycles(cs.trace);
     const Outcome::Kind kind = o.kind;
@@ -310,7 +310,7 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
       small = diff::shrink(cs, hooks, lim, st);
     }
     Outcome f = s.run(small, main_name);  // the shrunk case, run again for the report
-    diff::Acceptance af = diff::accept("<case>", small.program, main_name, c.check_timeout_s);
+    diff::Acceptance af = diff::accept("<case>", small.program, main_name, c.check_budget);
     std::string base = c.out_dir + "/cex";
     std::ofstream(base + s.ext()) << small.program;
     std::ofstream(base + ".csv") << small.trace;

@@ -40,11 +40,11 @@ const char *extension(const gen::GenOptions &o) { return o.dialect == gen::Diale
 
 }  // namespace
 
-bool draw_accepted(uint64_t seed, const gen::GenOptions &o, double timeout_s, gen::GeneratedProgram &p, int &refused,
+bool draw_accepted(uint64_t seed, const gen::GenOptions &o, const CheckBudget &budget, gen::GeneratedProgram &p, int &refused,
                    std::ostream &err, diff::Acceptance *accepted) {
   for (int attempt = 0; attempt < 50; ++attempt) {
     p = gen::generate_program(gen::program_seed(seed, static_cast<uint64_t>(attempt)), o);
-    diff::Acceptance a = diff::accept(std::string("<generated") + extension(o) + ">", p.text, p.main, timeout_s);
+    diff::Acceptance a = diff::accept(std::string("<generated") + extension(o) + ">", p.text, p.main, budget);
     if (a.accepted) {
       if (accepted) *accepted = std::move(a);
       return true;
@@ -67,7 +67,7 @@ int cmd_gen(const GenCmd &c, std::ostream &out, std::ostream &err) {
   for (int k = 0; k < c.count; ++k) {
     uint64_t seed = gen::program_seed(c.seed, static_cast<uint64_t>(k));
     gen::GeneratedProgram p;
-    if (!draw_accepted(seed, c.options, c.check_timeout_s, p, refused, err)) {
+    if (!draw_accepted(seed, c.options, c.check_budget, p, refused, err)) {
       err << "rml gen: error: 50 draws for program " << k << " were all refused by rml-check\n";
       return kUnknown;
     }

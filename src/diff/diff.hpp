@@ -19,7 +19,7 @@ bool gen_options(const std::vector<std::string> &without, const std::string &dia
 // Draws the program of `seed` until rml-check accepts it (at most 50 draws, each refusal
 // said on `err`): programs are built to be accepted, so a refusal is rare. `accepted`
 // receives the check's result (main node, outputs).
-bool draw_accepted(uint64_t seed, const gen::GenOptions &o, double timeout_s, gen::GeneratedProgram &p, int &refused,
+bool draw_accepted(uint64_t seed, const gen::GenOptions &o, const CheckBudget &budget, gen::GeneratedProgram &p, int &refused,
                    std::ostream &err, diff::Acceptance *accepted = nullptr);
 
 struct GenCmd {
@@ -27,7 +27,7 @@ struct GenCmd {
   int count = 1;
   std::string out_dir = "rml-gen";
   gen::GenOptions options;
-  double check_timeout_s = 20;
+  CheckBudget check_budget;  // rml-check's, for each program
   bool print = false;  // also print each program and trace on stdout
 };
 int cmd_gen(const GenCmd &c, std::ostream &out, std::ostream &err);
@@ -40,7 +40,7 @@ struct DiffCmd {
   std::string backend;       // a built-in back end: worklist, kleene, compiled, stream
   std::string backend_cmd;   // or a command template ({program} {inputs} {outputs} {main})
   double timeout_s = 0;      // per back-end run; 0: 10 s, 120 s for stream and cpp (they check the program again)
-  double check_timeout_s = 20;
+  CheckBudget check_budget;  // rml-check's, for each program
   diff::Tolerance tolerance;
   std::string out_dir = "rml-diff";
   bool shrink = true;

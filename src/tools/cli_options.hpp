@@ -45,6 +45,33 @@ CLI::Option *add_choice_option(CLI::App *app, const std::string &name, E &dest,
       ->check(CLI::IsMember(names));
 }
 
+// rml-check's budget (README "Budgets"): `timeout` seconds of wall clock and `rlimit` Z3
+// resource units (deterministic: the same verdicts on any machine at any load); by
+// default the resource budget check::kDefaultRlimit, none when only seconds are given.
+inline void add_budget_options(CLI::App *app, const std::string &timeout, const std::string &rlimit, CheckBudget &b,
+                               const std::string &what) {
+  app->add_option_function<std::string>(
+      timeout,
+      [&b](const std::string &text) {
+        std::string error;
+        auto v = parse_timeout(text, error);
+        if (!v) throw CLI::ValidationError(error);
+        b.seconds = *v;
+      },
+      "wall-clock seconds for " + what + ", > 0 and <= 86400 (default: none; given alone, no resource limit); reaching "
+      "it gives 'unknown', and the verdict may depend on the machine's load");
+  app->add_option_function<std::string>(
+      rlimit,
+      [&b](const std::string &text) {
+        std::string error;
+        auto v = parse_rlimit(text, error);
+        if (!v) throw CLI::ValidationError(error);
+        b.rlimit = *v;
+      },
+      "Z3 resource units for " + what + ", 1..10^12 (default " + std::to_string(check::kDefaultRlimit) +
+          "): a budget that gives the same verdicts on any machine at any load; reaching it gives 'unknown'");
+}
+
 // The options of `rml-check FILE` and `rml check FILE`, defined once for both.
 inline void add_check_options(CLI::App *app, CheckCmd &check) {
   app->add_option("file", check.file, "source file")->required();
@@ -59,8 +86,7 @@ inline void add_check_options(CLI::App *app, CheckCmd &check) {
          "text (default), json, sarif (SARIF 2.1.0 for code scanning), junit (JUnit XML for CI test reports) or kind2 "
          "(Kind 2's JSON results)")
       ->check(CLI::IsMember({"text", "json", "sarif", "junit", "kind2"}));
-  add_numeric_option(app, "--timeout", check.timeout_s, &parse_timeout,
-                     "seconds for the whole check, > 0 and <= 86400 (default 20); reaching it gives 'unknown'");
+  add_budget_options(app, "--timeout", "--rlimit", check.budget, "the whole check of each main node");
   app->add_option("--assume", check.assume, "an extra assumption on the main node, e.g. 'always eventually bp within 8'");
   app->add_flag("--explain", check.explain, "print the proof obligations in SMT-LIB");
   app->add_option_function<std::string>(

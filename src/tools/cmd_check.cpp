@@ -65,9 +65,9 @@ void write_pictures(const std::string &cex_csv, const std::string &csv, const st
 }  // namespace
 
 int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
-  if (!(c.timeout_s > 0 && c.timeout_s <= kMaxTimeoutSeconds)) {  // NaN fails too
+  if (c.budget.seconds && !(*c.budget.seconds > 0 && *c.budget.seconds <= kMaxTimeoutSeconds)) {  // NaN fails too
     std::ostringstream got;
-    got << c.timeout_s;
+    got << *c.budget.seconds;
     err << "rml-check: error: " << timeout_message(got.str()) << "\n";
     return kFrontendError;
   }
@@ -142,8 +142,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     }
     cex_dir_made = true;
   }
-  check::Options opts;
-  opts.timeout_s = c.timeout_s;
+  check::Options opts = c.budget.options();
   opts.explain = c.explain;
   int worst = kOk;
   nlohmann::json jreports = nlohmann::json::array();
@@ -271,6 +270,7 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
         o["verdict"] = check::verdict_name(p.verdict);
         o["method"] = p.method;
         o["horizon"] = p.horizon ? nlohmann::json(*p.horizon) : nlohmann::json(nullptr);
+        o["resources"] = p.resources;  // Z3 resource units spent: what --rlimit bounds
         o["findings"] = nlohmann::json::array();
         for (auto &f : p.findings) {
           nlohmann::json fj{{"rule", f.rule}, {"message", f.message}};

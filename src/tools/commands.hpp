@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/checker.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/trace_io.hpp"
 
@@ -25,12 +26,23 @@ enum Exit : int { kOk = 0, kFalsified = 1, kFrontendError = 2, kUnknown = 3 };
 // accepted range; callers exit kFrontendError.
 inline constexpr size_t kMaxCycles = 100'000'000;         // --cycles: 1..10^8
 inline constexpr double kMaxTimeoutSeconds = 86'400;       // --timeout: (0, 86400] seconds
+inline constexpr uint64_t kMaxRlimit = 1'000'000'000'000;  // --rlimit: 1..10^12 Z3 resource units
 inline constexpr uint64_t kDefaultMaxMemory = 2ull << 30;  // --max-memory default: 2 GiB
 inline constexpr uint64_t kMinMaxMemory = 1ull << 20;      // --max-memory: 1 MiB..1 TiB
 inline constexpr uint64_t kMaxMaxMemory = 1ull << 40;
 std::optional<size_t> parse_cycles(const std::string &text, std::string &error);
 std::optional<double> parse_timeout(const std::string &text, std::string &error);
 std::string timeout_message(const std::string &got);  // parse_timeout's error, also for a timeout the caller checks
+std::optional<uint64_t> parse_rlimit(const std::string &text, std::string &error);
+
+// rml-check's budget as a command line gives it (README "Budgets"): wall-clock seconds
+// (--timeout), Z3 resource units (--rlimit), both, or neither, which is the default
+// resource budget (check::kDefaultRlimit): verdicts that do not depend on the machine.
+struct CheckBudget {
+  std::optional<double> seconds;
+  std::optional<uint64_t> rlimit;
+  check::Options options() const;  // the budget in the checker's terms, other options default
+};
 std::optional<uint64_t> parse_memory(const std::string &text, std::string &error);  // "4G", "512M", "1048576"
 // rml diff's real tolerances: --rel-tol a number in [0, 1], --abs-tol a finite number >= 0
 // (a NaN would compare false and silently mean 0).
@@ -58,7 +70,7 @@ struct CheckCmd {
   bool json = false;                 // a structured report (--json, --format json|sarif|junit|kind2)
   std::string format = "json";       // which, when json (tools/check_formats.hpp)
   std::string version;               // the tool's version, for SARIF and Kind 2's options object
-  double timeout_s = 20;             // seconds for the whole check, (0, kMaxTimeoutSeconds]
+  CheckBudget budget;                // for the whole check of each main node
   std::vector<std::string> assume;  // extra assumptions, e.g. "always eventually bp within 8"
   bool explain = false;             // print the SMT-LIB obligations
   // Counterexample traces are written as files, each with the command that replays it:
@@ -90,7 +102,7 @@ struct RunCmd {
   // commands name the counterexample's cell so, and fail as the property does.
   std::vector<std::string> require_known, require_true;
   Backend backend = Backend::Reference;
-  double check_timeout_s = 20;      // --backend stream: rml-check's time for the node
+  CheckBudget check_budget;          // --backend stream: rml-check's budget for the node
   std::vector<std::string> assume;   // extra assumptions on the main node (as rml-check --assume)
 };
 int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err);
@@ -99,7 +111,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err);
 struct CompileCmd {
   std::string file, main_node, out_dir;
   std::string ns = "rml_generated";  // the class's C++ namespace
-  double check_timeout_s = 20;
+  CheckBudget check_budget;          // rml-check's budget for the node
   std::vector<std::string> assume;   // extra assumptions on the main node (as rml-check --assume)
 };
 int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err);

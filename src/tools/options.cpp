@@ -37,6 +37,27 @@ std::optional<double> parse_timeout(const std::string &text, std::string &error)
   return std::nullopt;
 }
 
+std::optional<uint64_t> parse_rlimit(const std::string &text, std::string &error) {
+  // Digits only: a count of Z3 resource units.
+  uint64_t v = 0;
+  bool ok = !text.empty() && text.size() <= 13 && std::all_of(text.begin(), text.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+  if (ok) {
+    for (char ch : text) v = v * 10 + static_cast<uint64_t>(ch - '0');
+    ok = v >= 1 && v <= kMaxRlimit;
+  }
+  if (ok) return v;
+  error = "--rlimit: expected a number of Z3 resource units from 1 to " + std::to_string(kMaxRlimit) + ", got '" + text + "'";
+  return std::nullopt;
+}
+
+check::Options CheckBudget::options() const {
+  check::Options o;
+  // A wall-clock budget alone is what was asked: no resource limit besides it.
+  o.timeout_s = seconds.value_or(0);
+  o.rlimit = rlimit ? *rlimit : seconds ? 0 : check::kDefaultRlimit;
+  return o;
+}
+
 namespace {
 std::optional<double> parse_tolerance(const std::string &text, std::string &error, const char *name, double max,
                                       const char *range) {

@@ -78,8 +78,7 @@ int main(int argc, char **argv) {
   r->add_option("--assume", run.assume,
                 "an extra assumption on the main node, as rml-check --assume (a trace that breaks it is said as run.assume; "
                 "--backend stream proves the node under it)");
-  rml::add_numeric_option(r, "--check-timeout", run.check_timeout_s, &rml::parse_timeout,
-                          "--backend stream: seconds for rml-check's proof of the node (default 20)");
+  rml::add_budget_options(r, "--check-timeout", "--check-rlimit", run.check_budget, "rml-check's proof of the node (--backend stream)");
 
   rml::CompileCmd compile;
   auto *m = app.add_subcommand(
@@ -95,8 +94,7 @@ int main(int argc, char **argv) {
   m->add_option("-o,--output", compile.out_dir, "output folder (created; generated files in it are replaced)")->required();
   m->add_option("--namespace", compile.ns, "C++ namespace of the class (default rml_generated)");
   m->add_option("--assume", compile.assume, "an extra assumption on the main node, as rml-check --assume");
-  rml::add_numeric_option(m, "--check-timeout", compile.check_timeout_s, &rml::parse_timeout,
-                          "seconds for rml-check's proof of the node (default 20)");
+  rml::add_budget_options(m, "--check-timeout", "--check-rlimit", compile.check_budget, "rml-check's proof of the node");
 
   rml::GradCmd grad;
   auto *g = app.add_subcommand(
@@ -141,8 +139,7 @@ int main(int argc, char **argv) {
                  "rml (paper syntax, default), lustre (Lustre V6 / Heptagon text: no post, resets or funs) or lustre-v6 (lustre "
                  "with constants, an enumeration and its clocks, a record, arrays and iterators, a static parameter, restart, => and #)");
   gn->add_flag("--print", gen.print, "also print each program and its trace");
-  rml::add_numeric_option(gn, "--check-timeout", gen.check_timeout_s, &rml::parse_timeout,
-                          "seconds for rml-check's proof of each program (default 20)");
+  rml::add_budget_options(gn, "--check-timeout", "--check-rlimit", gen.check_budget, "rml-check's proof of each program");
 
   rml::AdjointCmd adjoint;
   auto *ad = app.add_subcommand(
@@ -189,8 +186,7 @@ int main(int argc, char **argv) {
   rml::add_numeric_option(df, "--abs-tol", diff.tolerance.abs, &rml::parse_abs_tol,
                           "reals: or at most this far apart (default 0; for values near zero after a cancellation)");
   rml::add_numeric_option(df, "--timeout", diff.timeout_s, &rml::parse_timeout, "seconds for one back-end run (default 10; 120 for --backend stream and cpp, which check each program again, and cpp compiles it)");
-  rml::add_numeric_option(df, "--check-timeout", diff.check_timeout_s, &rml::parse_timeout,
-                          "seconds for rml-check's proof of each program (default 20)");
+  rml::add_budget_options(df, "--check-timeout", "--check-rlimit", diff.check_budget, "rml-check's proof of each program");
   df->add_option("-o,--output", diff.out_dir, "where a counterexample is written (default rml-diff)");
   df->add_flag("!--no-shrink", diff.shrink, "report the failing case as found");
   rml::add_numeric_option(df, "--shrink-time", diff.shrink_seconds, &rml::parse_timeout, "seconds for shrinking (default 120)");

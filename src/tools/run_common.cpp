@@ -50,10 +50,9 @@ std::string render_trace_error(const oracle::TraceError &e, const std::string &t
 }
 
 std::optional<int64_t> accepted_horizon(const FrontendResult &r, const driver::Elaborated &elab, const std::string &file,
-                                        const std::string &main, double timeout_s, const std::string &what, std::ostream &err,
+                                        const std::string &main, const CheckBudget &budget, const std::string &what, std::ostream &err,
                                         int &rc) {
-  check::Options copts;
-  copts.timeout_s = timeout_s;
+  check::Options copts = budget.options();
   check::Report rep;
   try {
     rep = check::check_program(r.checked, elab.prog, elab.clocks, copts);
@@ -69,7 +68,7 @@ std::optional<int64_t> accepted_horizon(const FrontendResult &r, const driver::E
     if (p.verdict == check::Verdict::Valid) continue;
     err << file << ": error[stream.unchecked]: '" << main << "' cannot " << what << ": " << p.kind << " is "
         << check::verdict_name(p.verdict) << " (rml-check " << file << " --main " << main << " says why"
-        << (p.verdict == check::Verdict::Unknown ? "; --check-timeout gives it longer" : "") << ")\n";
+        << (p.verdict == check::Verdict::Unknown ? "; --check-rlimit gives it more" : "") << ")\n";
     rc = p.verdict == check::Verdict::Falsified ? kFrontendError : kUnknown;
     return std::nullopt;
   }

@@ -25,7 +25,7 @@ std::string render_trace_error(const oracle::TraceError &e, const std::string &t
 // `err` as error[stream.unchecked] ("'main' cannot <what>: ..."), with `rc` 2 when one is
 // falsified and 3 when one is unknown.
 std::optional<int64_t> accepted_horizon(const FrontendResult &r, const driver::Elaborated &elab, const std::string &file,
-                                        const std::string &main, double timeout_s, const std::string &what, std::ostream &err,
+                                        const std::string &main, const CheckBudget &budget, const std::string &what, std::ostream &err,
                                         int &rc);
 
 // Whether the elaborated node applies an imported node or function (no body: no back end

@@ -128,7 +128,7 @@ void check_file(const std::string &path, Corpus kind) {
     ASSERT_FALSE(w.findings.empty()) << "a ko file names the diagnostic it must get";
   }
   check::Options o;
-  o.timeout_s = 10;
+  o.rlimit = 10'000'000;
   Checked c = run_check(path, *text, ex.main_node, o);
   std::string got;
   for (auto &p : c.rep.properties) {
@@ -314,7 +314,7 @@ RC_GTEST_PROP(CheckProperties, ProvedPropertiesHoldAndRefutationsReplay, ()) {
     RC_SUCCEED("sampled out in CI (scripts/soundness-long.sh checks every case)");
   RC_LOG() << text;
   check::Options o;
-  o.timeout_s = 10;
+  o.rlimit = 10'000'000;
   o.max_depth = 4;
   o.max_horizon = 6;
   Checked c = run_check("gen.rml", text, "main", o);
@@ -373,11 +373,80 @@ TEST(Check, SearchLimitsAndTimeBudgetGiveUnknownNeverFalsified) {
   // bp at cycles n and n + 34 leaves 33 cycles without it: o at n + 1 needs n + 34.
   EXPECT_GE(*p.horizon, 33);
   check::Options tiny;
-  tiny.timeout_s = 1e-6;
+  tiny.rlimit = 1;  // spent by the first query
   auto d = run_check("w.rml", fill, "backfill", tiny);
   const auto &q = prop(d.rep, "productivity");
   EXPECT_EQ(q.verdict, check::Verdict::Unknown);
-  EXPECT_NE(q.method.find("time budget"), std::string::npos) << q.method;
+  EXPECT_NE(q.method.find("the resource budget of the check (1 Z3 resource units) ran out"), std::string::npos) << q.method;
+  // A wall-clock budget that has run out before the first query (the one case where the
+  // clock decides the same way on every machine).
+  check::Options instant;
+  instant.rlimit = 0;
+  instant.timeout_s = 1e-9;
+  auto e = run_check("w.rml", fill, "backfill", instant);
+  const auto &t = prop(e.rep, "productivity");
+  EXPECT_EQ(t.verdict, check::Verdict::Unknown);
+  EXPECT_NE(t.method.find("the time budget of the check (1e-09 s) ran out"), std::string::npos) << t.method;
+}
+
+// The resource budget is deterministic: Z3 counts work, not time, and every context of a
+// check charges one meter. The same check twice spends the same units and reaches the
+// same verdicts; given a little more than it spent it reaches them again, given half of
+// a property's units the property (and every later one) is unknown for want of budget.
+TEST(Check, ResourceBudgetIsDeterministicAndHonoured) {
+  const std::string text = "node n(x: int, bp: bool) -> (o: int; c: int)\n"
+                           "  assume always eventually bp within 5;\n"
+                           "  o = merge bp (x when bp) ((post o) when not bp);\n"
+                           "  c = 0 fby (if c >= 7 then 0 else c + 1);\n"
+                           "  check c >= 0 and c <= 7;\n";
+  check::Options big;
+  big.rlimit = 50'000'000;
+  auto a = run_check("d.rml", text, "n", big), b = run_check("d.rml", text, "n", big);
+  ASSERT_EQ(a.rep.properties.size(), b.rep.properties.size());
+  uint64_t total = 0;
+  for (size_t k = 0; k < a.rep.properties.size(); ++k) {
+    const auto &p = a.rep.properties[k], &q = b.rep.properties[k];
+    EXPECT_EQ(p.verdict, check::Verdict::Valid) << p.kind << ": " << p.method;
+    EXPECT_EQ(p.verdict, q.verdict) << p.kind;
+    EXPECT_EQ(p.method, q.method) << p.kind;
+    EXPECT_EQ(p.resources, q.resources) << p.kind << ": the count depends on something else than the work";
+    total += p.resources;
+  }
+  const auto &prod = prop(a.rep, "productivity"), &user = prop(a.rep, "property");
+  ASSERT_GT(prod.resources, 0u);  // both need Z3 (a zero would make the cuts below vacuous)
+  ASSERT_GT(user.resources, 0u);
+  EXPECT_EQ(*prod.horizon, 6);
+  // Enough: the same verdicts and horizon. (Not the same spending: the tightening of a
+  // proved horizon gets a share of what is left, so a smaller budget stops it earlier.)
+  check::Options enough;
+  enough.rlimit = total + total / 10 + 1;
+  auto e = run_check("d.rml", text, "n", enough);
+  for (size_t k = 0; k < e.rep.properties.size(); ++k)
+    EXPECT_EQ(e.rep.properties[k].verdict, a.rep.properties[k].verdict) << e.rep.properties[k].kind;
+  EXPECT_EQ(prop(e.rep, "productivity").horizon, prod.horizon);
+  // Less: a verdict the budget allows (the proved ones, a horizon perhaps less tight, and
+  // always >= the true 6) or unknown for want of budget, never anything else; and the
+  // smallest budgets do cut (the laws above would hold vacuously otherwise).
+  int cut = 0;
+  for (uint64_t units : {prod.resources / 16, prod.resources / 4, prod.resources / 2, total / 2}) {
+    check::Options less;
+    less.rlimit = units;
+    auto h = run_check("d.rml", text, "n", less);
+    for (const char *kind : {"productivity", "property"}) {
+      const auto &p = prop(h.rep, kind);
+      if (p.verdict == check::Verdict::Unknown) {
+        EXPECT_NE(p.method.find("resource budget"), std::string::npos) << kind << " at " << units << ": " << p.method;
+        ++cut;
+      } else {
+        EXPECT_EQ(p.verdict, check::Verdict::Valid) << kind << " at " << units << ": " << p.method;
+      }
+    }
+    if (auto hp = prop(h.rep, "productivity").horizon) EXPECT_GE(*hp, 6);
+    uint64_t spent = 0;
+    for (auto &p : h.rep.properties) spent += p.resources;
+    EXPECT_LE(spent, units + units / 2) << "a query may overrun its limit a little, never spend the budget several times";
+  }
+  EXPECT_GE(cut, 2);
 }
 
 // The design input's examples (semantics.md §11). Its H = 3 for batchfill counts the
@@ -667,7 +736,7 @@ RC_GTEST_PROP(CheckSoundness, ProvedInitialisationHasNoNilOutput, ()) {
   std::string text = nil_prone_program([](int n) { return *rc::gen::inRange(0, n); });
   RC_LOG() << text;
   check::Options o;
-  o.timeout_s = 5;
+  o.rlimit = 5'000'000;
   o.max_depth = 4;
   Checked c = run_check("nil.rml", text, "main", o);
   const auto &p = prop(c.rep, "initialisation");
@@ -690,7 +759,7 @@ TEST(CheckSoundness, InitialisationLawMeetsNilOutputs) {
   for (int k = 0; k < 60; ++k) {
     std::string text = nil_prone_program(pick);
     check::Options o;
-    o.timeout_s = 5;
+    o.rlimit = 5'000'000;
     o.max_depth = 4;
     Checked c = run_check("nil.rml", text, "main", o);
     const auto &p = prop(c.rep, "initialisation");
@@ -750,7 +819,7 @@ RC_GTEST_PROP(CheckSoundness, AcceptedProgramsRunWithoutErrorsOrUnknowns, ()) {
          g.sub_clocked_state ? "sub-clocked state" : "base-clock state");
   RC_LOG() << text;
   check::Options o;
-  o.timeout_s = 5;
+  o.rlimit = 5'000'000;
   o.max_depth = 4;
   o.max_horizon = 6;
   Checked c = run_check("gen.rml", text, "main", o);
@@ -891,7 +960,7 @@ RC_GTEST_PROP(CheckSoundness, BackwardChainsWithCutsRespectTheirHorizon, ()) {
     RC_SUCCEED("sampled out in CI (scripts/soundness-long.sh checks every case)");
   RC_LOG() << text;
   check::Options o;
-  o.timeout_s = 10;
+  o.rlimit = 10'000'000;
   o.max_depth = 4;
   o.max_horizon = 8;
   Checked c = run_check("gen.rml", text, "main", o);
@@ -1065,7 +1134,7 @@ RC_GTEST_PROP(CheckCounterexamples, ReproduceInTheOracle, ()) {
     RC_SUCCEED("sampled out in CI (scripts/soundness-long.sh checks every case)");
   RC_LOG() << text;
   check::Options o;
-  o.timeout_s = 5;
+  o.rlimit = 5'000'000;
   o.max_depth = 4;
   o.max_horizon = 6;
   Checked c = run_check("gen.rml", text, "main", o);

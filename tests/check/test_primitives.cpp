@@ -107,7 +107,7 @@ TEST(PrimitiveTable, NilFlowsAsTheTableSays) {
     EXPECT_FALSE(fe->diags.has_errors()) << render_all(fe->diags);
     core::Program prog = core::elaborate(fe->checked, "n");
     check::Options o;
-    o.timeout_s = 20;
+    o.rlimit = 20'000'000;
     for (auto &p : check::check_program(fe->checked, prog, o).properties)
       if (p.kind == "initialisation") {
         method = p.method;

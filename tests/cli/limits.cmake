@@ -200,6 +200,23 @@ if(selected)
   endforeach()
 endif()
 
+# ---- solver resources: --rlimit Z3 resource units for the whole check, 1..10^12; else exit 2.
+# The count is deterministic: a budget of 1 unit ends at the first query, on any machine.
+part(rlimit selected)
+if(selected)
+  expect_exit(0 ${RMLCHECK} --rlimit 1000000000000 ${COUNTER})
+  expect_exit(0 ${RML} check --rlimit 1000000000000 --timeout 86400 ${COUNTER})
+  foreach(bad 0 -1 1.5 1e6 1000000000001 x " ")
+    expect_exit(2 ${RMLCHECK} --rlimit "${bad}" ${COUNTER})
+    expect_text(ERR "--rlimit: expected a number of Z3 resource units from 1 to 1000000000000, got '${bad}'")
+    expect_exit(2 ${RML} check --rlimit "${bad}" ${COUNTER})
+  endforeach()
+  expect_exit(3 ${RMLCHECK} --rlimit 1 ${BACKFILL})
+  expect_text(OUT "productivity: unknown -- the resource budget of the check \\(1 Z3 resource units\\) ran out \\(raise it with --rlimit\\)")
+  expect_exit(3 ${RML} run ${BACKFILL} --backend stream --check-rlimit 1 --inputs ${SRC}/examples/backfill.csv)
+  expect_text(ERR "productivity is unknown")
+endif()
+
 # ---- nothing to check: a file without a node (or with generic nodes only) exits 2
 part(no_node selected)
 if(selected)

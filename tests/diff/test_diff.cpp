@@ -147,7 +147,7 @@ RC_GTEST_PROP(Generator, DrawsAreAcceptedByRmlCheck, ()) {
   }
   auto p = gen::generate_program(seed, o);
   RC_TAG(o.lustre_types ? "lustre-v6" : o.dialect == gen::Dialect::Lustre ? "lustre" : "rml");
-  Acceptance a = accept("<gen>", p.text, p.main, 20);
+  Acceptance a = accept("<gen>", p.text, p.main, {});
   RC_TAG(a.accepted ? "accepted" : "unknown");
   RC_TAG(p.text.find("real[") != std::string::npos ? "tensors" : "scalars");
   RC_ASSERT(a.accepted || a.rc == 3);  // 3: unknown
@@ -167,7 +167,7 @@ RC_GTEST_PROP(Generator, DrawsAreAcceptedByRmlCheck, ()) {
 }
 
 TEST(Generator, NegativeControlAnUncutPostIsRefused) {
-  Acceptance a = accept("<gen>", "node main(x: real) -> (o: real)\n  o = post o + x;\n", "main", 20);
+  Acceptance a = accept("<gen>", "node main(x: real) -> (o: real)\n  o = post o + x;\n", "main", {});
   EXPECT_FALSE(a.accepted);
 }
 
@@ -284,7 +284,6 @@ std::optional<Chronogram> run_outputs(const CaseFiles &f, const std::vector<std:
   r.format = oracle::Format::Csv;
   r.show = outputs;
   r.backend = b;
-  r.check_timeout_s = 60;
   std::ostringstream out, err;
   int rc = cmd_run(r, out, err);
   if (rc != 0 && rc != 1) {  // 1: a chronogram holding an error value is still a result
@@ -316,7 +315,7 @@ RC_GTEST_PROP(Generator, TensorProgramsRunAlikeOnTheCompiledAndStreamPaths, ()) 
     if (p.text.find("real[") != std::string::npos) break;
   }
   for (auto &sh : p.shapes) RC_TAG(sh);
-  Acceptance a = accept("<gen>", p.text, p.main, 20);
+  Acceptance a = accept("<gen>", p.text, p.main, {});
   RC_ASSERT(a.accepted || a.rc == 3);
   RC_PRE(a.accepted);  // an unknown proof: the stream path would refuse the program
   CaseFiles f = write_case(p.text, gen::generate_trace(p, seed, o.cycles));
@@ -448,7 +447,7 @@ TEST(LustrePrint, GeneratedLustreReadsBackToTheSameProgram) {
     // Lustre prints fby as -> pre, so compare the two prints rather than the trees.
     std::string why2;
     EXPECT_EQ(*print_lustre(again->user, why2), *text);
-    EXPECT_TRUE(accept("<again>", *text, "main", 20).accepted) << *text;
+    EXPECT_TRUE(accept("<again>", *text, "main", {}).accepted) << *text;
   }
   auto post = run_frontend("<p>", "node main(x: int) -> (o: int)\n  o = post x;\n", FrontendOptions{true, false, {}});
   std::string why;

@@ -51,7 +51,7 @@ std::string run(const Files &f, const std::vector<std::string> &outputs, rml::or
 // equals the oracle's, cell for cell (rml diff's comparison). A program whose check is
 // unknown within the time budget is discarded; one refused as wrong is a failure.
 RC_GTEST_PROP(Downstream, BackEndEqualsTheOracleOnGeneratedPrograms, (const rml::gen::GeneratedCase &c)) {
-  rml::diff::Acceptance a = rml::diff::accept("<case>", c.program.text, "main", 20);
+  rml::diff::Acceptance a = rml::diff::accept("<case>", c.program.text, "main", {});
   RC_ASSERT(a.accepted || a.rc == rml::kUnknown);
   RC_PRE(a.accepted);
   Files f = write_case(c);
@@ -66,7 +66,7 @@ RC_GTEST_PROP(Downstream, BackEndEqualsTheOracleOnGeneratedPrograms, (const rml:
 TEST(Downstream, AWrongCellIsCaught) {
   auto p = rml::gen::generate_program(7, {});
   rml::gen::GeneratedCase k{7, p, rml::gen::generate_trace(p, 7, 10)};
-  rml::diff::Acceptance a = rml::diff::accept("<case>", k.program.text, "main", 20);
+  rml::diff::Acceptance a = rml::diff::accept("<case>", k.program.text, "main", {});
   ASSERT_TRUE(a.accepted) << a.why;
   Files f = write_case(k);
   std::string why;

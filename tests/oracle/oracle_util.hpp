@@ -52,7 +52,7 @@ inline check::Report check_text_report(const std::string &text, const std::strin
   EXPECT_FALSE(fe->diags.has_errors()) << render_all(fe->diags);
   core::Program prog = core::elaborate(fe->checked, main);
   check::Options o;
-  o.timeout_s = 20;
+  o.rlimit = 20'000'000;
   return check::check_program(fe->checked, prog, o);
 }
 

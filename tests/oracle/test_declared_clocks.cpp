@@ -129,7 +129,7 @@ TEST(DeclaredClocks, HeptagonInfersTheClocksItIsNotGiven) {
     auto v = oracle::declared_clock_violations(prog, oracle::Oracle(fe->checked, prog).run(in));
     EXPECT_EQ(v.size(), std::string(path) == "g.lus" ? 1u : 0u) << path;
     check::Options o;
-    o.timeout_s = 20;
+    o.rlimit = 20'000'000;
     auto rep = check::check_program(fe->checked, prog, o);
     EXPECT_EQ(rep.properties.at(0).kind, "clocks");
     EXPECT_EQ(rep.properties.at(0).verdict, std::string(path) == "g.lus" ? check::Verdict::Falsified : check::Verdict::Valid) << path;

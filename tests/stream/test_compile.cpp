@@ -297,7 +297,7 @@ TEST(CompileEqualsOracle, RandomAcceptedPostFreePrograms) {
     c.text = gen(rc::Random(seed), 100).value();  // size 100: inRange is size-biased, and every operator must be reachable
     c.p = test::compile_stream(c.text, "main");
     check::Options o;
-    o.timeout_s = 2;  // small budgets: a program not proved quickly is skipped (counted in `tried`)
+    o.rlimit = 2'000'000;  // small budgets: a program not proved quickly is skipped (counted in `tried`)
     o.max_depth = 2;
     if (!accepted(c.p.fe->checked, c.p, o)) continue;
     try {
@@ -376,7 +376,7 @@ TEST(CompileEqualsOracle, GeneratedTensorAndFunPrograms) {
     c.p = test::compile_stream(c.text, g.main);
     if (c.p.plan.has_post != o.post) continue;  // every other case a window class (a draw may hold no post)
     check::Options co;
-    co.timeout_s = 5;
+    co.rlimit = 5'000'000;
     std::optional<int64_t> H = accepted(c.p.fe->checked, c.p, co);
     if (!H) continue;
     try {
@@ -509,7 +509,7 @@ TEST(CompileEqualsOracle, FusedApplicationsEqualTheOracle) {
     c.p = test::compile_stream(c.text, "main");
     ASSERT_EQ(c.p.plan.has_post, window);
     check::Options co;
-    co.timeout_s = 10;
+    co.rlimit = 10'000'000;
     std::optional<int64_t> H = accepted(c.p.fe->checked, c.p, co);
     ASSERT_TRUE(H) << c.text;
     c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "fused.rml", "p" + std::to_string(cases.size()), *H, &c.p.fe->checked);
@@ -580,7 +580,7 @@ TEST(CompileEqualsOracle, InstantaneousCyclesThroughExclusiveBranches) {
     c.text = texts[control ? 0 : k];
     c.p = test::compile_stream(c.text, "main");
     check::Options co;
-    co.timeout_s = 10;
+    co.rlimit = 10'000'000;
     std::optional<int64_t> H = accepted(c.p.fe->checked, c.p, co);
     ASSERT_TRUE(H) << c.text;
     ASSERT_FALSE(c.p.plan.has_post);
@@ -639,7 +639,7 @@ TEST(CompileEqualsOracle, GeneratedCyclesThroughExclusiveBranches) {
     c.p = test::compile_stream(c.text, "main");
     EXPECT_FALSE(c.p.plan.has_post);
     check::Options o;
-    o.timeout_s = 5;
+    o.rlimit = 5'000'000;
     std::optional<int64_t> H = accepted(c.p.fe->checked, c.p, o);
     if (!H) {
       ++rejected;
@@ -701,7 +701,7 @@ TEST(CompileEqualsOracle, GeneratedLustreV6Programs) {
     c.text = g.text;
     c.p = test::compile_stream(c.text, g.main);
     check::Options co;
-    co.timeout_s = 5;
+    co.rlimit = 5'000'000;
     std::optional<int64_t> H = accepted(c.p.fe->checked, c.p, co);
     if (!H) continue;
     c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "gen.lus", "p" + std::to_string(cases.size()), *H, &c.p.fe->checked);
@@ -774,7 +774,7 @@ TEST(CompileEqualsOracle, ReferenceNodesThatCompile) {
       c.p.clocks = core::infer_clocks(c.p.prog);
       c.p.plan = stream::build_plan(c.p.prog, c.p.clocks);
       check::Options o;
-      o.timeout_s = 5;
+      o.rlimit = 5'000'000;
       std::optional<int64_t> H = accepted(fe->checked, c.p, o);
       if (!H) {
         ++rejected;
@@ -871,7 +871,7 @@ TEST(CompileEqualsOracle, RandomAcceptedProgramsWithPost) {
     if (!c.p.plan.has_post) continue;
     ++with_post;
     check::Options o;
-    o.timeout_s = 2;
+    o.rlimit = 2'000'000;
     o.max_depth = 2;
     o.max_horizon = 6;
     std::optional<int64_t> H = accepted(c.p.fe->checked, c.p, o);
@@ -1155,7 +1155,7 @@ TEST(CompiledClasses, AllocateNothingPerCycleOnceWarm) {
     c.p.clocks = core::infer_clocks(c.p.prog);
     c.p.plan = stream::build_plan(c.p.prog, c.p.clocks);
     check::Options o;
-    o.timeout_s = 30;
+    o.rlimit = 30'000'000;
     std::optional<int64_t> H = accepted(c.p.fe->checked, c.p, o);
     ASSERT_TRUE(H) << main << ": not accepted by rml-check";
     c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "alloc.rml", "p" + std::to_string(cases.size()), *H, &c.p.fe->checked);

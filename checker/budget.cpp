@@ -1,0 +1,108 @@
+#include "checker/budget.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace rml::check {
+
+Budget::Budget(const Options &o) : timeout_s_(o.timeout_s), rlimit_(o.rlimit), shared_(std::make_shared<BudgetState>()) {
+  if (o.timeout_s > 0)
+    deadline_ = std::chrono::steady_clock::now() +
+                std::chrono::milliseconds(static_cast<long long>(std::min(o.timeout_s, 1e9) * 1000));
+  if (o.rlimit > 0) end_ = o.rlimit;
+}
+
+Budget Budget::slice(int num, int den) const {
+  Budget b = *this;
+  if (deadline_) {
+    auto now = std::chrono::steady_clock::now();
+    auto left = std::max(*deadline_ - now, std::chrono::steady_clock::duration::zero());
+    b.deadline_ = now + left * num / den;
+  }
+  if (end_) {
+    uint64_t left = *end_ > shared_->spent ? *end_ - shared_->spent : 0;
+    b.end_ = shared_->spent + left / static_cast<uint64_t>(den) * static_cast<uint64_t>(num);
+  }
+  return b;
+}
+
+std::optional<uint64_t> Budget::ms_left() const {
+  if (!deadline_) return std::nullopt;
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline_ - std::chrono::steady_clock::now()).count();
+  return left > 0 ? static_cast<uint64_t>(left) : 0;
+}
+
+std::optional<uint64_t> Budget::units_left() const {
+  if (!end_) return std::nullopt;
+  return *end_ > shared_->spent ? *end_ - shared_->spent : 0;
+}
+
+bool Budget::exhausted() const {
+  {
+    std::lock_guard<std::mutex> lock(shared_->m);
+    if (shared_->expired) return true;
+  }
+  auto ms = ms_left();
+  auto units = units_left();
+  return (ms && *ms == 0) || (units && *units == 0);
+}
+
+void Budget::fail() const {
+  std::ostringstream o;
+  auto units = units_left();
+  if (units && *units == 0 && !(ms_left() && *ms_left() == 0))
+    o << "the resource budget of the check (" << rlimit_ << " Z3 resource units) ran out (raise it with --rlimit)";
+  else
+    o << "the time budget of the check (" << timeout_s_ << " s) ran out (raise it with --timeout)";
+  throw BudgetExhausted(o.str());
+}
+
+uint64_t resources_counted(z3::context &ctx) {
+  // Z3 reports its context's count with every solver's statistics ("rlimit count").
+  z3::solver probe(ctx);
+  z3::stats st = probe.statistics();
+  for (unsigned i = 0; i < st.size(); ++i)
+    if (st.key(i) == "rlimit count")
+      return st.is_uint(i) ? st.uint_value(i) : static_cast<uint64_t>(std::llround(st.double_value(i)));
+  return 0;
+}
+
+void Budget::charge(z3::context &ctx, uint64_t &counted) const {
+  uint64_t now = resources_counted(ctx);
+  if (now > counted) shared_->spent += now - counted;
+  counted = std::max(counted, now);
+}
+
+void Budget::enter(z3::context &ctx) const {
+  std::lock_guard<std::mutex> lock(shared_->m);
+  shared_->live.insert(&ctx);
+  if (shared_->expired) ctx.interrupt();
+}
+
+void Budget::leave(z3::context &ctx) const {
+  std::lock_guard<std::mutex> lock(shared_->m);
+  shared_->live.erase(&ctx);
+}
+
+Budget::Watchdog::Watchdog(const Budget &b) : shared_(b.shared_) {
+  if (!b.deadline_) return;
+  auto deadline = *b.deadline_;
+  thread_ = std::thread([shared = shared_, deadline] {
+    std::unique_lock<std::mutex> lock(shared->m);
+    if (shared->cv.wait_until(lock, deadline, [&] { return shared->stop; })) return;
+    shared->expired = true;
+    for (z3::context *c : shared->live) c->interrupt();
+  });
+}
+
+Budget::Watchdog::~Watchdog() {
+  {
+    std::lock_guard<std::mutex> lock(shared_->m);
+    shared_->stop = true;
+  }
+  shared_->cv.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace rml::check

@@ -1,0 +1,89 @@
+// The budget of one check: wall-clock seconds (Options::timeout_s), Z3's resource count
+// (Options::rlimit), both or neither. Z3 counts resources (rlimit units) by the work its
+// procedures do, not by the clock, so a check bounded by the count alone reaches the same
+// verdict on any machine at any load; a wall-clock budget does not, and tests never pin a
+// verdict reached under one. Every Z3 context of a check charges what it spent to one
+// shared meter; a slice (part of what is left) lets one search keep budget for the rest.
+// A wall-clock budget is kept by interruption, not by polling: a watchdog thread calls
+// Z3's interrupt on every live context of the check when the deadline passes, so a long
+// query (Spacer's included) ends there instead of at its own, coarser, limit.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <condition_variable>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <z3++.h>
+
+#include "checker/checker.hpp"
+
+namespace rml::check {
+
+// The budget of a check is spent: every later property is unknown.
+struct BudgetExhausted : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// What every slice of one check's budget shares.
+struct BudgetState {
+  uint64_t spent = 0;  // Z3 resource units charged by every context (one thread: the check's)
+  std::mutex m;        // guards what the watchdog reads
+  std::condition_variable cv;
+  std::set<z3::context *> live;
+  bool stop = false, expired = false;
+};
+
+class Budget {
+ public:
+  // Starts now: the deadline is timeout_s from now, the resource count is rlimit from zero.
+  explicit Budget(const Options &o);
+  // num/den of what is left now; what the slice spends is spent by the whole check too.
+  Budget slice(int num, int den) const;
+  // Milliseconds left (nullopt: no wall-clock limit), never negative.
+  std::optional<uint64_t> ms_left() const;
+  // Resource units left (nullopt: no resource limit).
+  std::optional<uint64_t> units_left() const;
+  bool exhausted() const;
+  // Throws BudgetExhausted, saying which limit ran out.
+  [[noreturn]] void fail() const;
+  // Resources every context of the check has charged so far.
+  uint64_t spent() const { return shared_->spent; }
+  // Adds what `ctx` spent since `counted` (Z3 counts per context, cumulatively).
+  void charge(z3::context &ctx, uint64_t &counted) const;
+  // A context the watchdog interrupts at the deadline, from enter to leave (Smt's life).
+  void enter(z3::context &ctx) const;
+  void leave(z3::context &ctx) const;
+
+  // While it lives, interrupts the budget's live contexts once its deadline passes (a
+  // thread only when the budget has a deadline).
+  class Watchdog {
+   public:
+    explicit Watchdog(const Budget &b);
+    ~Watchdog();
+    Watchdog(const Watchdog &) = delete;
+    Watchdog &operator=(const Watchdog &) = delete;
+
+   private:
+    std::shared_ptr<BudgetState> shared_;
+    std::thread thread_;
+  };
+
+ private:
+  double timeout_s_ = 0;
+  uint64_t rlimit_ = 0;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
+  std::shared_ptr<BudgetState> shared_;  // the meter and the live contexts, one per check
+  std::optional<uint64_t> end_;  // shared_->spent at which this budget ends
+};
+
+
+// The resources Z3 has counted in a context since it was made.
+uint64_t resources_counted(z3::context &ctx);
+
+}  // namespace rml::check
