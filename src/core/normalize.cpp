@@ -33,7 +33,6 @@ std::string Literal::str() const {
   return "?";
 }
 
-namespace {
 // The property as written. An expression's span leaves out its parentheses, so the text
 // of `k = (k -> pre k)` would end at the last `k`: the closing parentheses the slice
 // opened are taken back from the source.
@@ -51,9 +50,16 @@ std::string property_text(Span s) {
       break;
     }
   }
-  return out;
+  // One line, as reports print it: a property written over several lines has its line
+  // breaks and indentation as single spaces.
+  std::string flat;
+  for (char ch : out) {
+    bool blank = ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+    if (!blank) flat += ch;
+    else if (!flat.empty() && flat.back() != ' ') flat += ' ';
+  }
+  return flat;
 }
-}  // namespace
 
 bool can_be_main(const CheckedProgram &cp, const std::string &node) {
   auto it = cp.sigs.find(node);

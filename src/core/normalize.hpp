@@ -142,6 +142,9 @@ Program elaborate(const CheckedProgram &cp, const std::string &main);
 // Nodes that can be a main: no static parameters, no size/shape/type variables.
 bool can_be_main(const CheckedProgram &cp, const std::string &node);
 
+// A property's condition as written (with the closing parentheses its span leaves out).
+std::string property_text(Span s);
+
 // The elaborated program as source the lexer and parser accept again (rml parse
 // --normalized): generated names spelt by printed_names, clocks from clock inference.
 std::string print_core(const Program &p);

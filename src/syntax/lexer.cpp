@@ -105,6 +105,10 @@ struct Lexer {
   uint32_t i = 0;
   std::vector<Token> out;
   std::vector<Comment> *comments = nullptr;
+  // Inside a property annotation written as a block comment, `(*%PROPERTY e; *)` or
+  // `/*!PROPERTY : e; */`: the comment's closer, which ends the annotation (else empty).
+  std::string pragma_close;
+  uint32_t pragma_start = 0;
 
   Lexer(const SourceFile &file, Diagnostics &diags) : f(file), d(diags), s(file.text) {}
 
@@ -143,6 +147,27 @@ struct Lexer {
     d.error("lex.comment", span(start, start + 2),
             ml_style ? "unterminated comment: this '(*' has no matching '*)'"
                      : "unterminated comment: this '/*' has no matching '*/'");
+  }
+
+  // At `i`, after an opener of `open` characters: Kind 2's and JKind's property pragmas
+  // `%PROPERTY ["name"] e;` and `!PROPERTY ["name"] : e;` are the statement `check e;`
+  // (the rest is lexed as code). False, and nothing consumed, for any other text.
+  bool property_pragma(uint32_t b, uint32_t open) {
+    if (s.compare(i + open, 9, "%PROPERTY") != 0 && s.compare(i + open, 9, "!PROPERTY") != 0) return false;
+    bool bang = s[i + open] == '!';
+    i += open + 9;
+    out.push_back(Token{Tok::Ident, span(b, i), "check", 0, 0});
+    auto skip_blanks = [&] {
+      while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    };
+    skip_blanks();
+    if (i < s.size() && s[i] == '"') {  // a property name: not used
+      size_t q = s.find('"', i + 1);
+      i = q == std::string::npos || s.find('\n', i) < q ? i : q + 1;
+      skip_blanks();
+    }
+    if (bang && i < s.size() && s[i] == ':') ++i;
+    return true;
   }
 
   void number() {
@@ -203,31 +228,26 @@ struct Lexer {
     while (i < s.size()) {
       char c = s[i];
       uint32_t b = i;
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      if (!pragma_close.empty() && s.compare(i, 2, pragma_close) == 0) {
+        i += 2;  // the end of a property annotation in a block comment
+        pragma_close.clear();
+      } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
         ++i;
-      } else if (c == '(' && peek(1) == '*') {
-        if (peek(2) == '@') {
-          d.error("syntax.unsupported", span(b, b + 3), "Kind 2 contracts '(*@' are not supported by rml");
+      } else if ((c == '(' || c == '/') && peek(1) == '*') {
+        // A property annotation in a block comment is code up to the closer; a contract
+        // would be assumptions and guarantees rml does not read: an error, never a comment.
+        bool ml = c == '(';
+        if (peek(2) == '@')
+          d.error("syntax.unsupported", span(b, b + 3),
+                  std::string("Kind 2 contracts '") + c + "*@' are not supported by rml (their guarantees would not be checked)");
+        if (pragma_close.empty() && property_pragma(b, 2)) {
+          pragma_close = ml ? "*)" : "*/";
+          pragma_start = b;
+        } else {
+          block_comment(ml);
         }
-        block_comment(true);
-      } else if (c == '/' && peek(1) == '*') {
-        block_comment(false);
-      } else if (c == '-' && peek(1) == '-' && (s.compare(i + 2, 9, "%PROPERTY") == 0 || s.compare(i + 2, 9, "!PROPERTY") == 0)) {
-        // Kind 2's property pragmas `--%PROPERTY ["name"] e;` and `--!PROPERTY ["name"] : e;`
-        // are the statement `check e;`: the rest of the pragma is lexed as code.
-        bool bang = peek(2) == '!';
-        i += 11;
-        out.push_back(Token{Tok::Ident, span(b, i), "check", 0, 0});
-        auto skip_blanks = [&] {
-          while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-        };
-        skip_blanks();
-        if (i < s.size() && s[i] == '"') {  // a property name: not used
-          size_t q = s.find('"', i + 1);
-          i = q == std::string::npos || s.find('\n', i) < q ? i : q + 1;
-          skip_blanks();
-        }
-        if (bang && i < s.size() && s[i] == ':') ++i;
+      } else if (c == '-' && peek(1) == '-' && property_pragma(b, 2)) {
+        // Kind 2's line pragmas `--%PROPERTY e;` and `--!PROPERTY : e;`.
       } else if ((c == '/' && peek(1) == '/') || (c == '-' && peek(1) == '-')) {
         if (c == '-' && peek(2) == '@')
           d.error("syntax.unsupported", span(b, b + 3), "Kind 2 annotations '--@' are not supported by rml");
@@ -321,6 +341,9 @@ struct Lexer {
         push(k, b);
       }
     }
+    if (!pragma_close.empty())
+      d.error("lex.comment", span(pragma_start, pragma_start + 2),
+              "unterminated property annotation: this '" + s.substr(pragma_start, 2) + "' has no matching '" + pragma_close + "'");
     out.push_back(Token{Tok::Eof, span(static_cast<uint32_t>(s.size()), static_cast<uint32_t>(s.size())), {}, 0, 0});
   }
 };

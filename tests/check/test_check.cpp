@@ -246,6 +246,35 @@ TEST(Check, ContradictoryAssumptionsMakeProofsVacuousNotValid) {
   }
 }
 
+// Property annotations written as block comments are properties, never comments: Kind 2's
+// `(*%PROPERTY e; *)` and JKind's `/*%PROPERTY e; */`, `/*!PROPERTY : e; */`, with a
+// name or not, over several lines; a plain comment mentioning PROPERTY stays a comment.
+TEST(CheckProperties, BlockCommentAnnotationsAreChecked) {
+  auto c = run_check("b.lus",
+                     "node sat(x: int) returns (y: int);\nlet\n"
+                     "  y = if x > 5 then 5 else if x < 0 then 0 else x;\n"
+                     "  (*%PROPERTY \"bounded\" y <= 5\n     and y >= 0; *)\n"
+                     "  /*!PROPERTY : y >= 0; */\n"
+                     "  /*%PROPERTY y <= 4; */\n"
+                     "  (* not a property: %PROPERTY y = 3; *)\n"
+                     "  (*%PROPERTY y <> 3; *) -- a line comment after it\n"
+                     "tel\n",
+                     "sat");
+  std::vector<const check::PropertyResult *> ps;
+  for (auto &p : c.rep.properties)
+    if (p.kind == "property") ps.push_back(&p);
+  ASSERT_EQ(ps.size(), 4u);
+  EXPECT_EQ(ps[0]->name, "y <= 5 and y >= 0");
+  EXPECT_EQ(ps[0]->verdict, check::Verdict::Valid) << ps[0]->method;
+  EXPECT_EQ(ps[0]->span.file->line_col(ps[0]->span.begin).first, 4u);
+  EXPECT_EQ(ps[1]->name, "y >= 0");
+  EXPECT_EQ(ps[1]->verdict, check::Verdict::Valid) << ps[1]->method;
+  EXPECT_EQ(ps[2]->name, "y <= 4");
+  EXPECT_EQ(ps[2]->verdict, check::Verdict::Falsified) << ps[2]->method;
+  EXPECT_EQ(ps[3]->name, "y <> 3");
+  EXPECT_EQ(ps[3]->verdict, check::Verdict::Falsified) << ps[3]->method;
+}
+
 // User properties: `check e;`, `guarantee e;` and Kind 2's pragmas
 // `--%PROPERTY ["name"] e;` and `--!PROPERTY : e;` are proved by k-induction or
 // falsified by BMC with a counterexample the oracle replays; `check` stays a usable name.
