@@ -62,9 +62,36 @@ void write_pictures(const std::string &cex_csv, const std::string &csv, const st
   }
 }
 
+int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err);
+
 }  // namespace
 
+// With a structured report, every outcome is one: an error said only on stderr (a file
+// that cannot be read, a bad --assume, an elaboration error, a --cex-dir that cannot be
+// made) is also the report's diagnostic, so that a CI consumer never parses stderr.
 int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
+  if (!c.json) return check_files(c, out, err);
+  std::ostringstream report, said;
+  int rc = check_files(c, report, said);
+  err << said.str();
+  if (rc == kFrontendError && report.str().empty()) {
+    std::string text = said.str();
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    std::string rule = "check.error";
+    if (size_t at = text.find("error["); at != std::string::npos)
+      if (size_t end = text.find(']', at); end != std::string::npos) rule = text.substr(at + 6, end - at - 6);
+    nlohmann::json d{{"kind", "frontend"}, {"severity", "error"}, {"rule", rule}, {"message", text}};
+    out << render_check_report(nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", nlohmann::json::array({d})}},
+                               c.format, c.version);
+  } else {
+    out << report.str();
+  }
+  return rc;
+}
+
+namespace {
+
+int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
   if (c.budget.seconds && !(*c.budget.seconds > 0 && *c.budget.seconds <= kMaxTimeoutSeconds)) {  // NaN fails too
     std::ostringstream got;
     got << *c.budget.seconds;
@@ -128,6 +155,18 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     }
     r = load_with_assumptions(std::move(r), c.file, mains[0], c.assume, "rml-check", err);
     if (!r) return kFrontendError;
+  }
+  // Properties are checked wherever they are written: a node of the file with a property
+  // that is not among the nodes chosen is checked too, in its own context (its own
+  // assumptions, any inputs: what holds there holds wherever it is called). A generic
+  // node (static parameters) has no values of its own: its properties are said unchecked.
+  std::vector<const NodeDecl *> generic_with_properties;
+  for (auto &d : r->user.decls) {
+    auto *n = std::get_if<NodeDecl>(&d);
+    if (!n || std::find(mains.begin(), mains.end(), n->name) != mains.end()) continue;
+    if (std::none_of(n->assumptions.begin(), n->assumptions.end(), [](const Assumption &a) { return a.property; })) continue;
+    if (core::can_be_main(r->checked, n->name)) mains.push_back(n->name);
+    else generic_with_properties.push_back(n);
   }
   // --cex-dir: made before checking, so that a counterexample has somewhere to go (the
   // default folder is made when the first counterexample is found).
@@ -321,8 +360,35 @@ int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     }
     jreports.push_back(jr);
   }
+  for (const NodeDecl *n : generic_with_properties) {
+    const std::string why = "not checked: '" + n->name + "' has static parameters, so no values of its own; a property "
+                            "is checked in its node's own context (state it on an instance's outputs in a node that calls it)";
+    nlohmann::json jr{{"main", n->name}, {"properties", nlohmann::json::array()}};
+    if (!c.json) out << c.file << ": node " << n->name << "\n";
+    for (auto &a : n->assumptions) {
+      if (!a.property) continue;
+      std::string text = a.cond && a.cond->span.valid() ? core::property_text(a.cond->span) : std::string("property");
+      size_t line = a.span.valid() ? a.span.file->line_col(a.span.begin).first : 0;
+      if (c.json) {
+        nlohmann::json o{{"kind", "property"}, {"name", text}, {"verdict", "unknown"}, {"method", why},
+                         {"horizon", nullptr}, {"resources", 0}, {"findings", nlohmann::json::array()}, {"counterexample", nullptr}};
+        if (a.span.valid()) {
+          o["line"] = line;
+          o["col"] = a.span.file->line_col(a.span.begin).second;
+        }
+        jr["properties"].push_back(o);
+      } else {
+        out << "  property '" << text << "'" << (line ? " (line " + std::to_string(line) + ")" : std::string()) << ": unknown -- "
+            << why << "\n";
+      }
+    }
+    jreports.push_back(jr);
+    if (worst == kOk) worst = kUnknown;
+  }
   if (c.json) out << render_check_report(nlohmann::json{{"file", c.file}, {"reports", jreports}}, c.format, c.version);
   return worst;
 }
+
+}  // namespace
 
 }  // namespace rml

@@ -43,6 +43,35 @@ expect_exit(2 ${RMLCHECK} --json ${SRC}/tests/frontend/diag/043_name_unknown_var
 if(NOT LAST_OUT MATCHES "\"rule\": \"name.unknown\"")
   message(FATAL_ERROR "json rule missing:\n${LAST_OUT}")
 endif()
+# Properties in other nodes than the main one are checked in their own context, or said
+# unchecked (a generic node's): never skipped, never an exit 0 past one.
+expect_exit(1 ${RMLCHECK} --no-cex-files ${SRC}/tests/cli/properties_in_other_nodes.lus)
+foreach(want "node top\n" "property 'b >= 1' \\(line 25\\): falsified"
+        "node helper\n" "property 'y >= 0' \\(line 7\\): valid"
+        "node clip\n" "property 'y >= 0' \\(line 13\\): falsified"
+        "node gen\n  property 'y >= x' \\(line 19\\): unknown -- not checked: 'gen' has static parameters")
+  if(NOT LAST_OUT MATCHES "${want}")
+    message(FATAL_ERROR "properties of other nodes: no /${want}/ in:\n${LAST_OUT}")
+  endif()
+endforeach()
+expect_exit(1 ${RMLCHECK} --main helper ${SRC}/tests/cli/properties_in_other_nodes.lus --no-cex-files --json)
+if(NOT LAST_OUT MATCHES "\"main\": \"gen\"" OR NOT LAST_OUT MATCHES "not checked")
+  message(FATAL_ERROR "the generic node's property is not reported in JSON:\n${LAST_OUT}")
+endif()
+# Every outcome of --json is a report on stdout, errors said only on stderr included
+# (a file that cannot be read, a bad --assume, an unknown --main).
+expect_exit(2 ${RMLCHECK} --json /nonexistent/file.rml)
+if(NOT LAST_OUT MATCHES "\"verdict\": \"error\"" OR NOT LAST_OUT MATCHES "/nonexistent/file.rml")
+  message(FATAL_ERROR "json report of an unreadable file missing:\n${LAST_OUT}")
+endif()
+expect_exit(2 ${RMLCHECK} --json --assume "always eventually" ${SRC}/reference/paper/fig16_backfill.rml)
+if(NOT LAST_OUT MATCHES "\"verdict\": \"error\"" OR NOT LAST_OUT MATCHES "\"rule\": \"parse.expected\"")
+  message(FATAL_ERROR "json report of a bad --assume missing:\n${LAST_OUT}\n${LAST_ERR}")
+endif()
+expect_exit(2 ${RMLCHECK} --format junit /nonexistent/file.rml)
+if(NOT LAST_OUT MATCHES "<testsuites")
+  message(FATAL_ERROR "junit report of an unreadable file missing:\n${LAST_OUT}")
+endif()
 expect_exit(0 ${RML} parse --normalized --main app ${SRC}/reference/paper/fig03_gradient_descent.rml)
 if(NOT LAST_OUT MATCHES "o = x \\* x;")
   message(FATAL_ERROR "normalised app lacks 'o = x * x;':\n${LAST_OUT}")
