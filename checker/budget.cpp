@@ -58,18 +58,15 @@ void Budget::fail() const {
   throw BudgetExhausted(o.str());
 }
 
-uint64_t resources_counted(z3::context &ctx) {
-  // Z3 reports its context's count with every solver's statistics ("rlimit count").
-  z3::solver probe(ctx);
-  z3::stats st = probe.statistics();
+uint64_t resources_counted(z3::solver &s) {
+  z3::stats st = s.statistics();
   for (unsigned i = 0; i < st.size(); ++i)
     if (st.key(i) == "rlimit count")
       return st.is_uint(i) ? st.uint_value(i) : static_cast<uint64_t>(std::llround(st.double_value(i)));
   return 0;
 }
 
-void Budget::charge(z3::context &ctx, uint64_t &counted) const {
-  uint64_t now = resources_counted(ctx);
+void Budget::charge(uint64_t now, uint64_t &counted) const {
   if (now > counted) shared_->spent += now - counted;
   counted = std::max(counted, now);
 }

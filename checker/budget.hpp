@@ -54,8 +54,9 @@ class Budget {
   [[noreturn]] void fail() const;
   // Resources every context of the check has charged so far.
   uint64_t spent() const { return shared_->spent; }
-  // Adds what `ctx` spent since `counted` (Z3 counts per context, cumulatively).
-  void charge(z3::context &ctx, uint64_t &counted) const;
+  // Adds what a context spent since `counted`, given its count `now` (Z3 counts per
+  // context, cumulatively).
+  void charge(uint64_t now, uint64_t &counted) const;
   // A context the watchdog interrupts at the deadline, from enter to leave (Smt's life).
   void enter(z3::context &ctx) const;
   void leave(z3::context &ctx) const;
@@ -83,7 +84,9 @@ class Budget {
 };
 
 
-// The resources Z3 has counted in a context since it was made.
-uint64_t resources_counted(z3::context &ctx);
+// The resources Z3 has counted in a solver's context since it was made: every solver's
+// statistics carry the context's count. Read it from a solver that has been used (a
+// fresh one builds its procedures to answer: milliseconds each time).
+uint64_t resources_counted(z3::solver &s);
 
 }  // namespace rml::check

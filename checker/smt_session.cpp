@@ -5,13 +5,7 @@
 
 namespace rml::check {
 
-Smt::~Smt() {
-  budget.leave(ctx);
-  try {
-    budget.charge(ctx, counted);
-  } catch (z3::exception &) {  // nothing to charge: the count is lost, not the check
-  }
-}
+Smt::~Smt() { budget.leave(ctx); }
 
 namespace {
 // Z3 takes both limits per query as 32-bit numbers.
@@ -25,8 +19,9 @@ void limit(z3::context &ctx, z3::solver &s, const Budget &b) {
 }
 }  // namespace
 
+// Every query charges what it spent when it ends, so the meter is up to date between
+// queries.
 z3::solver Smt::solver() {
-  budget.charge(ctx, counted);
   if (budget.exhausted()) budget.fail();
   z3::solver s(ctx);
   limit(ctx, s, budget);
@@ -34,24 +29,22 @@ z3::solver Smt::solver() {
 }
 
 z3::check_result Smt::check(z3::solver &s) {
-  budget.charge(ctx, counted);
   if (budget.exhausted()) budget.fail();
   limit(ctx, s, budget);
   z3::check_result c = z3::unknown;
   try {
     c = s.check();
   } catch (z3::exception &) {  // interrupted at the deadline ("canceled"), or a real failure
-    budget.charge(ctx, counted);
+    budget.charge(resources_counted(s), counted);
     if (budget.exhausted()) budget.fail();
     throw;
   }
-  budget.charge(ctx, counted);
+  budget.charge(resources_counted(s), counted);
   if (c == z3::unknown && budget.exhausted()) budget.fail();
   return c;
 }
 
 Smt::ScopedLimit::ScopedLimit(Smt &s, int num, int den) : smt(s) {
-  smt.budget.charge(smt.ctx, smt.counted);
   if (smt.budget.exhausted()) smt.budget.fail();
   Budget part = smt.budget.slice(num, den);
   if (auto units = part.units_left()) smt.ctx.set("rlimit", std::to_string(clamp32(std::max<uint64_t>(*units, 1))).c_str());
@@ -62,7 +55,11 @@ Smt::ScopedLimit::ScopedLimit(Smt &s, int num, int den) : smt(s) {
 Smt::ScopedLimit::~ScopedLimit() {
   try {
     smt.ctx.set("rlimit", "0");
-    smt.budget.charge(smt.ctx, smt.counted);
+    if (!smt.probe) {
+      smt.probe.emplace(smt.ctx);
+      smt.probe->check();  // once, so that its statistics are cheap to read from now on
+    }
+    smt.budget.charge(resources_counted(*smt.probe), smt.counted);
   } catch (z3::exception &) {
   }
 }

@@ -30,7 +30,8 @@ struct Smt {
   z3::context ctx;
   std::unique_ptr<TransitionSystem> ts;
   Budget budget;         // the check's (or a slice of it), charged with what ctx spends
-  uint64_t counted = 0;  // what ctx had spent when last charged
+  uint64_t counted = 0;  // what ctx had spent when last charged (after each query)
+  std::optional<z3::solver> probe;  // reads the count after a query of another engine (Spacer)
   // Proved invariants of this encoding (state slots are specific to it).
   std::vector<Interval> invariants;
   bool invariants_done = false;
