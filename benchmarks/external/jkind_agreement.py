@@ -32,7 +32,7 @@ for f in sorted(x for x in os.listdir(d) if x.endswith(".lus")):
     t = time.time()
     try:
         r = subprocess.run([R, os.path.join(d, f), "--json", "--no-cex-files"] + budget, capture_output=True, text=True,
-                           timeout=(10 * T + 60) if T else 3600)
+                           timeout=(10 * T + 60) if T else 300)
         rc, out = r.returncode, r.stdout
     except subprocess.TimeoutExpired:
         rc, out = "killed", ""

@@ -10,15 +10,20 @@
 
 namespace rml {
 
+namespace {
+// A count: digits only (no sign, no exponent, no spaces), from 1 to max.
+std::optional<uint64_t> parse_count(const std::string &text, uint64_t max) {
+  if (text.empty() || text.size() > 13 || !std::all_of(text.begin(), text.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+    return std::nullopt;
+  uint64_t v = 0;
+  for (char ch : text) v = v * 10 + static_cast<uint64_t>(ch - '0');
+  if (v < 1 || v > max) return std::nullopt;
+  return v;
+}
+}  // namespace
+
 std::optional<size_t> parse_cycles(const std::string &text, std::string &error) {
-  // Digits only (no sign, no exponent, no spaces): the value is a count of cycles.
-  size_t v = 0;
-  bool ok = !text.empty() && text.size() <= 12 && std::all_of(text.begin(), text.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
-  if (ok) {
-    for (char ch : text) v = v * 10 + static_cast<size_t>(ch - '0');
-    ok = v >= 1 && v <= kMaxCycles;
-  }
-  if (ok) return v;
+  if (auto v = parse_count(text, kMaxCycles)) return static_cast<size_t>(*v);
   error = "--cycles: expected an integer from 1 to " + std::to_string(kMaxCycles) + ", got '" + text + "'";
   return std::nullopt;
 }
@@ -38,14 +43,7 @@ std::optional<double> parse_timeout(const std::string &text, std::string &error)
 }
 
 std::optional<uint64_t> parse_rlimit(const std::string &text, std::string &error) {
-  // Digits only: a count of Z3 resource units.
-  uint64_t v = 0;
-  bool ok = !text.empty() && text.size() <= 13 && std::all_of(text.begin(), text.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
-  if (ok) {
-    for (char ch : text) v = v * 10 + static_cast<uint64_t>(ch - '0');
-    ok = v >= 1 && v <= kMaxRlimit;
-  }
-  if (ok) return v;
+  if (auto v = parse_count(text, kMaxRlimit)) return v;
   error = "--rlimit: expected a number of Z3 resource units from 1 to " + std::to_string(kMaxRlimit) + ", got '" + text + "'";
   return std::nullopt;
 }

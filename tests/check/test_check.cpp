@@ -63,6 +63,14 @@ Checked run_check(const std::string &path, const std::string &text, const std::s
   return c;
 }
 
+// The verdicts of the user properties, in the order they are written.
+std::vector<const check::PropertyResult *> user_properties(const check::Report &r) {
+  std::vector<const check::PropertyResult *> ps;
+  for (auto &p : r.properties)
+    if (p.kind == "property") ps.push_back(&p);
+  return ps;
+}
+
 const check::PropertyResult &prop(const check::Report &r, const std::string &kind) {
   for (auto &p : r.properties)
     if (p.kind == kind) return p;
@@ -260,9 +268,7 @@ TEST(CheckProperties, BlockCommentAnnotationsAreChecked) {
                      "  (*%PROPERTY y <> 3; *) -- a line comment after it\n"
                      "tel\n",
                      "sat");
-  std::vector<const check::PropertyResult *> ps;
-  for (auto &p : c.rep.properties)
-    if (p.kind == "property") ps.push_back(&p);
+  std::vector<const check::PropertyResult *> ps = user_properties(c.rep);
   ASSERT_EQ(ps.size(), 4u);
   EXPECT_EQ(ps[0]->name, "y <= 5 and y >= 0");
   EXPECT_EQ(ps[0]->verdict, check::Verdict::Valid) << ps[0]->method;
@@ -289,9 +295,7 @@ TEST(CheckProperties, ProvedAndFalsifiedWithAReplayedCounterexample) {
                      "  check y <> 3;\n"
                      "tel\n",
                      "sat");
-  std::vector<const check::PropertyResult *> ps;
-  for (auto &p : c.rep.properties)
-    if (p.kind == "property") ps.push_back(&p);
+  std::vector<const check::PropertyResult *> ps = user_properties(c.rep);
   ASSERT_EQ(ps.size(), 4u);
   EXPECT_EQ(ps[0]->name, "y <= 5 and y >= 0");
   EXPECT_EQ(ps[0]->verdict, check::Verdict::Valid) << ps[0]->method;
