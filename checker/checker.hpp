@@ -70,6 +70,10 @@ struct Options {
   int max_depth = 12;      // BMC depth and k-induction bound
   int max_horizon = 32;    // largest horizon searched
   bool explain = false;
+  // Tests only, unsound: reals as exact rationals in the solver, no interval analysis and
+  // no oracle runs before it (they compute in binary64). The negative control of the
+  // soundness laws of real-valued properties, which must catch it.
+  bool exact_reals = false;
 };
 
 struct Report {

@@ -107,10 +107,11 @@ struct Checker {
   z3::expr main_ticks(const TransitionSystem::Frame &f) const;  // some input present (true without inputs)
   static z3::expr inv_of(Smt &smt, const std::vector<Interval> &invariants, const std::vector<z3::expr> &state);
   void discover_invariants(Smt &smt);
+  void real_candidates(const std::vector<TransitionSystem::Memory> &mems, std::vector<Interval> &out);
   void smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                      const std::string &what,
                      const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
-                     bool ticking = false);
+                     bool ticking = false, const std::set<std::string> *roots = nullptr, bool reals = false);
   std::optional<bool> pdr_proves(Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad, bool ticking);
   RunBound bound_runs(const std::function<z3::expr(const TransitionSystem::Frame &)> &cont,
                       const std::set<std::string> &roots, std::optional<int64_t> search = std::nullopt);
@@ -130,6 +131,43 @@ struct Checker {
 
   // user_properties.cpp
   PropertyResult check_property(const core::CoreProperty &pp);
+  std::vector<std::string> read_by(const std::string &var);  // the named variables a property reads
+
+  // The scalar bodies of funs, lowered once per application (fun_terms.hpp), for the
+  // transition systems (TransitionSystem::fun_body) and the interval analysis.
+  std::map<std::pair<const core::Equation *, std::vector<Scalar>>, std::optional<FunTerm>> fun_terms_;
+  std::function<std::optional<FunTerm>(const core::Equation &, const std::vector<Scalar> &)> fun_body();
+
+  // intervals.cpp
+  // Bounds of every scalar variable over all the cycles where it is present (binary64
+  // interval arithmetic, assumptions as input bounds); a property whose every value is true
+  // there is proved.
+  struct Bounds {
+    double lo = 0, hi = 0;  // reals and ints: [lo, hi] (empty when lo > hi); ±inf included
+    bool nan = false;       // reals: may be NaN
+    bool t = false, f = false;  // bools: may be true, may be false
+    // When the value may be nil: 0 never, 1 only at the first tick of its clock (pre x with
+    // x never nil), 2 at any tick.
+    int nil = 0;
+  };
+  std::optional<std::map<std::string, Bounds>> bounds_;
+  const std::map<std::string, Bounds> &bounds();
+  bool proved_by_bounds(const std::string &var);
+
+  // simulation.cpp
+  // Oracle runs on inputs that keep the assumptions (boundary and random values of each
+  // input's assumed range), made once per check.
+  struct Simulation {
+    std::vector<oracle::Inputs> traces;
+    std::vector<oracle::Result> results;
+  };
+  std::optional<Simulation> simulation_;
+  const Simulation &simulate();
+  std::optional<double> constant_of(const std::string &v, int depth = 0);
+  std::map<std::string, std::pair<double, double>> assumed_ranges();
+  bool keeps_assumptions(const oracle::Result &res) const;
+  void shrink(Counterexample &cx, const std::function<bool(const oracle::Result &, Counterexample &)> &fails);
+  std::optional<Counterexample> falsify_by_simulation(const std::function<bool(const oracle::Result &, Counterexample &)> &fails);
 
   // productivity.cpp
   PropertyResult check_productivity(const PropertyResult &causality);

@@ -4,11 +4,14 @@
 // (bound_runs), and whether the assumptions admit any run.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "checker/engine.hpp"
+#include "checker/smt_reals.hpp"
 #include "oracle/trace_io.hpp"
 
 namespace rml::check {
@@ -17,12 +20,57 @@ z3::expr Checker::inv_of(Smt &smt, const std::vector<Interval> &invariants, cons
   z3::expr all = smt.ctx.bool_val(true);
   for (auto &iv : invariants) {
     z3::expr m = state[iv.slot];
-    if (iv.same_started) all = all && (m == state[iv.started]);
+    if (iv.is_real) {
+      z3::expr ok = smt.ctx.bool_val(true);
+      if (iv.not_nan) ok = !m.mk_is_nan();
+      if (iv.rlo > -std::numeric_limits<double>::infinity()) ok = ok && z3::expr(smt.ctx, Z3_mk_fpa_leq(smt.ctx, real_val(smt.ctx, iv.rlo), m));
+      if (iv.rhi < std::numeric_limits<double>::infinity()) ok = ok && z3::expr(smt.ctx, Z3_mk_fpa_leq(smt.ctx, m, real_val(smt.ctx, iv.rhi)));
+      all = all && z3::implies(state[iv.started], ok);
+    } else if (iv.same_started) all = all && (m == state[iv.started]);
     else if (iv.never_nil) all = all && z3::implies(state[iv.started], !m);
     else if (iv.is_bool) all = all && z3::implies(state[iv.started], iv.lo ? m : !m);
     else all = all && z3::implies(state[iv.started], z3::sge(m, smt.ctx.bv_val(iv.lo, 64)) && z3::sle(m, smt.ctx.bv_val(iv.hi, 64)));
   }
   return all;
+}
+
+// Candidate bounds of real memories: from the simulation's runs (simulation.cpp, inputs
+// that keep the assumptions), each observed bound and the nearest constant of the program
+// beyond it (so that a bound the runs approach, such as a leaky integrator's input bound,
+// is a candidate), and "never NaN". Houdini keeps those Z3 proves inductive in binary64.
+void Checker::real_candidates(const std::vector<TransitionSystem::Memory> &mems, std::vector<Interval> &out) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  bool any = false;
+  for (auto &m : mems) any |= m.type == Scalar::Real;
+  if (!any) return;
+  std::vector<double> consts;  // the program's real constants and their negations
+  for (auto &eq : prog.equations)
+    if (eq.prim == core::Prim::Const && eq.lit.type == Scalar::Real && std::isfinite(eq.lit.r))
+      consts.push_back(eq.lit.r), consts.push_back(-eq.lit.r);
+  const Simulation &sim = simulate();
+  for (auto &m : mems) {
+    if (m.type != Scalar::Real) continue;
+    out.push_back(Interval{m.slot, m.started, 0, 0, false, false, false, true, true, -inf, inf});
+    double lo = inf, hi = -inf;
+    bool nan = false;
+    for (auto &res : sim.results)
+      for (size_t n = 0; n < res.cycles; ++n) {
+        if (res.tag(m.source, n) != oracle::Tag::Val) continue;
+        double x = res.at(m.source, n).value.r.at(0);
+        nan |= std::isnan(x);
+        lo = std::min(lo, x), hi = std::max(hi, x);
+      }
+    if (nan || lo > hi) continue;
+    double clo = -inf, chi = inf;  // the nearest constants beyond the observed bounds
+    for (double c : consts) {
+      if (c <= lo) clo = std::max(clo, c);
+      if (c >= hi) chi = std::min(chi, c);
+    }
+    for (double l : {lo, clo})
+      if (std::isfinite(l)) out.push_back(Interval{m.slot, m.started, 0, 0, false, false, false, true, false, l, inf});
+    for (double h : {hi, chi})
+      if (std::isfinite(h)) out.push_back(Interval{m.slot, m.started, 0, 0, false, false, false, true, false, -inf, h});
+  }
 }
 
 // Candidate ranges of integer memories from oracle runs on random inputs, kept only when
@@ -31,7 +79,7 @@ void Checker::discover_invariants(Smt &smt) {
   if (smt.invariants_done) return;
   smt.invariants_done = true;
   std::vector<Interval> &invariants = smt.invariants;
-  auto mems = smt.ts->int_memories();
+  auto mems = smt.ts->memories();
   if (mems.empty()) return;
   for (auto &v : prog.inputs)
     if (clocks.terms[static_cast<size_t>(clocks.of(v.name))].kind != core::ClockTerm::Base) return;
@@ -61,13 +109,14 @@ void Checker::discover_invariants(Smt &smt) {
     for (auto &m : mems)
       for (size_t n = 0; n < res.cycles; ++n) {
         oracle::Cell c = res.at(m.source, n);
-        if (c.tag != oracle::Tag::Val) continue;
+        if (c.tag != oracle::Tag::Val || m.type == Scalar::Real) continue;
         int64_t x = c.value.i[0];
         auto it = range.find(m.source);
         if (it == range.end()) range[m.source] = {x, x};
         else it->second = {std::min(it->second.first, x), std::max(it->second.second, x)};
       }
   }
+  real_candidates(mems, invariants);
   // started flags of memories on the same clock agree (a -> pre x, pairs of fby)
   std::vector<size_t> starts;
   for (auto &m : mems) starts.push_back(m.started);
@@ -82,10 +131,11 @@ void Checker::discover_invariants(Smt &smt) {
   for (auto &m : mems) {
     Interval nn{m.nil_slot, m.started, 0, 0, false, true};
     invariants.push_back(nn);
-    if (!range.count(m.source)) continue;
+    if (!range.count(m.source) || m.type == Scalar::Real) continue;
     auto [lo, hi] = range[m.source];
-    if (m.is_bool && lo != hi) continue;  // both values seen: nothing to say
-    invariants.push_back(Interval{m.slot, m.started, lo, hi, m.is_bool});
+    bool is_bool = m.type == Scalar::Bool;
+    if (is_bool && lo != hi) continue;  // both values seen: nothing to say
+    invariants.push_back(Interval{m.slot, m.started, lo, hi, is_bool});
   }
   // Houdini: drop candidates that one transition can break, until the rest is inductive.
   for (bool dropped = true; dropped && !invariants.empty();) {
@@ -138,8 +188,10 @@ int Checker::lookahead() const {
 // replays it in the oracle; `confirm` decides whether the replay shows the failure.
 void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                             const std::string &what, const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
-                            bool ticking) {
-  Smt smt(prog, clocks, budget);
+                            bool ticking, const std::set<std::string> *roots, bool reals) {
+  Smt smt(prog, clocks, budget, roots, reals);
+  smt.ts->fun_body = fun_body();
+  smt.ts->exact_reals = opts.exact_reals;
   smt.ts->free_values = free_values;  // Checker::free_values
   // With `ticking`, only runs where the main node ticks at every cycle: a cycle where
   // every input is absent changes no state and has no value, so for a property of the

@@ -3,6 +3,7 @@
 
 #include <optional>
 
+#include "checker/smt_reals.hpp"
 #include "core/primitives.hpp"
 #include "ops/ops.hpp"
 
@@ -12,60 +13,10 @@ namespace {
 // The symbol of an imported function's output (the same in every frame).
 std::string imported_symbol(const core::Equation &eq) { return "rml_imported!" + eq.fn + "!" + std::to_string(eq.output); }
 
-// The operators the table (ops.hpp) marks Smt::Encoded, on tracked values: ints as 64-bit
-// vectors (wrapping like ops::int_add; x div 0 = x mod 0 = 0), bools as booleans. Nothing:
-// a fresh value (an over-approximation), for the Smt::Fresh ones and for operands the
-// encoding does not cover (an order on bools).
-std::optional<z3::expr> encode(ops::UnOp op, const z3::expr &x) {
-  if (ops::row(op).smt == ops::Smt::Fresh) return std::nullopt;
-  switch (op) {
-    case ops::UnOp::Neg: return -x;
-    case ops::UnOp::Not: return !x;
-    case ops::UnOp::Exp:
-    case ops::UnOp::Log:
-    case ops::UnOp::Sqrt:
-    case ops::UnOp::Tanh:
-    case ops::UnOp::Abs:
-    case ops::UnOp::Sin:
-    case ops::UnOp::Cos:
-    case ops::UnOp::Floor:
-    case ops::UnOp::ToReal:
-    case ops::UnOp::ToInt:
-    case ops::UnOp::Lgamma:
-    case ops::UnOp::Digamma: break;  // Smt::Fresh
-  }
-  return std::nullopt;
-}
-std::optional<z3::expr> encode(ops::BinOp op, const z3::expr &x, const z3::expr &z, bool ints) {
-  if (ops::row(op).smt == ops::Smt::Fresh) return std::nullopt;
-  z3::expr zero = x.ctx().bv_val(0, 64);
-  switch (op) {
-    case ops::BinOp::And: return x && z;
-    case ops::BinOp::Or: return x || z;
-    case ops::BinOp::Xor: return x != z;
-    case ops::BinOp::Implies: return implies(x, z);
-    case ops::BinOp::Eq: return x == z;
-    case ops::BinOp::Ne: return x != z;
-    case ops::BinOp::Lt: return ints ? std::optional<z3::expr>(z3::slt(x, z)) : std::nullopt;
-    case ops::BinOp::Le: return ints ? std::optional<z3::expr>(z3::sle(x, z)) : std::nullopt;
-    case ops::BinOp::Gt: return ints ? std::optional<z3::expr>(z3::sgt(x, z)) : std::nullopt;
-    case ops::BinOp::Ge: return ints ? std::optional<z3::expr>(z3::sge(x, z)) : std::nullopt;
-    case ops::BinOp::Add: return ints ? std::optional<z3::expr>(x + z) : std::nullopt;
-    case ops::BinOp::Sub: return ints ? std::optional<z3::expr>(x - z) : std::nullopt;
-    case ops::BinOp::Mul: return ints ? std::optional<z3::expr>(x * z) : std::nullopt;
-    case ops::BinOp::Mod: return ints ? std::optional<z3::expr>(z3::ite(z == zero, zero, z3::srem(x, z))) : std::nullopt;
-    case ops::BinOp::Div:  // `/` on ints is div
-    case ops::BinOp::IDiv:  // bvsdiv: truncates, wraps
-      return ints ? std::optional<z3::expr>(z3::ite(z == zero, zero, x / z)) : std::nullopt;
-    case ops::BinOp::Max:
-    case ops::BinOp::Min: break;  // Smt::Fresh
-  }
-  return std::nullopt;
-}
 }  // namespace
 
 TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, const core::Clocks &clocks,
-                                   const std::set<std::string> *roots)
+                                   const std::set<std::string> *roots, bool reals)
     : ctx_(ctx), prog_(prog), clocks_(clocks) {
   for (auto &eq : prog.equations) def_[eq.lhs] = &eq;
   // The cone of influence.
@@ -95,7 +46,7 @@ TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, 
     for (int t = clocks.of(v); t >= 0; t = clocks.terms[t].kind == core::ClockTerm::On ? clocks.terms[t].parent : -1)
       term_needed_[static_cast<size_t>(t)] = true;
   auto track = [&](const std::string &name, const Type &t) {
-    if (t.kind == Type::Tensor && t.shape.empty() && t.elem != Scalar::Real) scalar_[name] = t.elem;
+    if (t.kind == Type::Tensor && t.shape.empty() && (reals || t.elem != Scalar::Real)) scalar_[name] = t.elem;
   };
   for (auto &v : prog.inputs) track(v.name, v.type);
   for (auto &eq : prog.equations) track(eq.lhs, eq.type);
@@ -116,15 +67,15 @@ TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, 
     if (a.eventually && a.within >= 0) ++state_size_;  // the run-length monitor
 }
 
-std::vector<TransitionSystem::IntMemory> TransitionSystem::int_memories() const {
-  std::vector<IntMemory> out;
+std::vector<TransitionSystem::Memory> TransitionSystem::memories() const {
+  std::vector<Memory> out;
   for (size_t k = 0; k < prog_.equations.size(); ++k) {
     const core::Equation &eq = prog_.equations[k];
     if (state_base_[k] < 0 || (eq.prim != core::Prim::Fby && eq.prim != core::Prim::Pre)) continue;
     const std::string &src = eq.prim == core::Prim::Pre ? eq.args[0] : eq.args[1];
     if (!tracked(eq.lhs) || !tracked(src)) continue;
     size_t s = static_cast<size_t>(state_base_[k]);
-    out.push_back(IntMemory{s + 1, s, src, scalar_.at(src) == Scalar::Bool, s + 2});
+    out.push_back(Memory{s + 1, s, src, scalar_.at(src), s + 2});
   }
   return out;
 }
@@ -136,7 +87,10 @@ std::vector<size_t> TransitionSystem::arrow_started() const {
   return out;
 }
 
-z3::sort TransitionSystem::sort_of(Scalar s) const { return s == Scalar::Bool ? ctx_.bool_sort() : ctx_.bv_sort(64); }
+z3::sort TransitionSystem::sort_of(Scalar s) const {
+  if (s == Scalar::Real) return exact_reals ? ctx_.real_sort() : real_sort(ctx_);
+  return s == Scalar::Bool ? ctx_.bool_sort() : ctx_.bv_sort(64);
+}
 
 z3::expr TransitionSystem::fresh(const std::string &name, const z3::sort &s, int n) {
   return ctx_.constant((name + "@" + std::to_string(n)).c_str(), s);
@@ -259,7 +213,10 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
       case core::Prim::Const:
         add(py == ck_of(y));
         add(!f.nil.at(y));
-        if (tracked(y)) add(val(y) == (eq.lit.type == Scalar::Bool ? c.bool_val(eq.lit.b) : c.bv_val(static_cast<int64_t>(eq.lit.i), 64)));
+        if (tracked(y))
+          add(val(y) == (eq.lit.type == Scalar::Bool   ? c.bool_val(eq.lit.b)
+                         : eq.lit.type == Scalar::Real ? (exact_reals ? c.real_val(std::to_string(eq.lit.r).c_str()) : real_val(c, eq.lit.r))
+                                                       : c.bv_val(static_cast<int64_t>(eq.lit.i), 64)));
         break;
       case core::Prim::Copy:
         add(py == p(0));
@@ -294,14 +251,15 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
         auto a = [&](size_t i) { return val(eq.args.at(i)); };
         switch (eq.op) {
           case core::ApplyOp::If: add(val(y) == z3::ite(a(0), a(1), a(2))); break;
-          case core::ApplyOp::Unary:
-            if (auto e = encode(eq.un, a(0))) add(val(y) == *e);
-            break;
-          case core::ApplyOp::Binary: {
-            bool ints = scalar_.at(eq.args[0]) == Scalar::Int && (ops::is_comparison(eq.bin) || scalar_.at(y) == Scalar::Int);
-            if (auto e = encode(eq.bin, a(0), a(1), ints)) add(val(y) == *e);
+          case core::ApplyOp::Unary: {
+            z3::expr_vector facts(c);
+            if (auto e = encode_unary(eq.un, a(0), facts)) add(val(y) == *e);
+            for (auto fact : facts) add(fact);
             break;
           }
+          case core::ApplyOp::Binary:
+            if (auto e = encode_binary(eq.bin, a(0), a(1))) add(val(y) == *e);
+            break;
           case core::ApplyOp::Imported:
             if (eq.imported_node || !uninterpreted_functions) break;  // a fresh value
             {
@@ -311,9 +269,22 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
               add(val(y) == c.function(imported_symbol(eq).c_str(), sorts, val(y).get_sort())(vals));
             }
             break;
+          case core::ApplyOp::Call: {  // through its body, when it has a scalar one
+            if (!fun_body) break;
+            std::vector<Scalar> types;
+            std::vector<z3::expr> vals;
+            for (size_t i = 0; i < eq.args.size(); ++i) types.push_back(scalar_.at(eq.args[i])), vals.push_back(a(i));
+            auto ft = fun_body(eq, types);
+            if (!ft) break;  // a fresh value
+            z3::expr_vector facts(c);
+            if (auto e = encode_fun_term(*ft, vals, facts)) {
+              add(val(y) == *e);
+              for (auto fact : facts) add(fact);
+            }
+            break;
+          }
           case core::ApplyOp::Index:
-          case core::ApplyOp::Array:
-          case core::ApplyOp::Call: break;  // a fresh value
+          case core::ApplyOp::Array: break;  // a fresh value
         }
         break;
       }

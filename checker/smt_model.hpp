@@ -1,20 +1,24 @@
 // The elaborated program as a symbolic transition system in Z3 (semantics.md §9-§10):
-// per cycle, a presence bit for every variable, the value of every bool and int variable
-// (ints as 64-bit bit-vectors: wrapping and truncating division exactly as the oracle),
-// a nil flag for every variable, the clocks, and an error condition err(n) that holds iff
-// the oracle would produce ‖ at cycle n. Reals, tensors and function calls get fresh
-// unconstrained values, and `post` guesses its value (a prophecy) that the next tick must
-// confirm: every oracle execution is a behaviour of the system, so a property proved here
-// holds in the oracle; a counterexample found here is replayed in the oracle before it is
-// believed.
+// per cycle, a presence bit for every variable, the value of every scalar variable (ints
+// as 64-bit bit-vectors: wrapping and truncating division exactly as the oracle; reals as
+// IEEE-754 binary64 floats, smt_reals.hpp), a nil flag for every variable, the clocks, and
+// an error condition err(n) that holds iff the oracle would produce ‖ at cycle n. C library
+// functions are uninterpreted functions constrained by the facts of their row of the
+// operator table; tensors and fun calls get fresh unconstrained values, and `post` guesses
+// its value (a prophecy) that the next tick must confirm: every oracle execution is a
+// behaviour of the system, so a property proved here holds in the oracle; a counterexample
+// found here is replayed in the oracle before it is believed.
 #pragma once
 #include <z3++.h>
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "checker/fun_terms.hpp"
 #include "core/clocks.hpp"
 #include "core/normalize.hpp"
 
@@ -24,9 +28,11 @@ class TransitionSystem {
  public:
   // With `roots`, only the cone of influence of those variables is encoded (the equations
   // they depend on, transitively, with their clocks, the inputs and the assumptions):
-  // enough for properties that mention only the roots, and much smaller.
+  // enough for properties that mention only the roots, and much smaller. Without `reals`,
+  // real values are left free (an over-approximation): the properties of clocks, nil flags
+  // and horizons seldom need them, and binary64 arithmetic is costly for the solver.
   TransitionSystem(z3::context &ctx, const core::Program &prog, const core::Clocks &clocks,
-                   const std::set<std::string> *roots = nullptr);
+                   const std::set<std::string> *roots = nullptr, bool reals = false);
 
   // One cycle's variables and constraints. `state_in` are the state variables on entry;
   // `state_out` on exit (the next cycle's state_in).
@@ -61,18 +67,26 @@ class TransitionSystem {
   // they over-approximate the oracle's ⊥ (Checker::free_values).
   std::set<std::string> free_values;
 
+  // Reals as exact rationals instead of binary64: unsound for what the oracle computes, a
+  // negative control for the tests only (check::Options::exact_reals).
+  bool exact_reals = false;
+
+  // The body of a fun applied to scalars (fun_terms.hpp), when the checker gives a way to
+  // find it: its application is encoded through the body. Without it, a fresh value.
+  std::function<std::optional<FunTerm>(const core::Equation &, const std::vector<Scalar> &)> fun_body;
+
   // The value of condition variable `var` (present and true) at a frame, for predicates.
   z3::expr holds(const Frame &f, const std::string &var) const;
 
-  // Integer memories of fby/pre (state slot, its `started` slot, and the variable whose
-  // value it stores), for invariant candidates.
-  struct IntMemory {
+  // The memories of fby/pre on tracked scalars (state slot, its `started` slot, and the
+  // variable whose value it stores), for invariant candidates.
+  struct Memory {
     size_t slot, started;
     std::string source;
-    bool is_bool = false;
+    Scalar type = Scalar::Int;
     size_t nil_slot = 0;  // the memory's nil flag
   };
-  std::vector<IntMemory> int_memories() const;
+  std::vector<Memory> memories() const;
   std::vector<size_t> arrow_started() const;  // state slots of the arrows' started flags
 
   const core::Program &program() const { return prog_; }

@@ -1,5 +1,7 @@
 #include "checker/smt_session.hpp"
 
+#include "checker/smt_reals.hpp"
+
 #include <algorithm>
 #include <sstream>
 
@@ -81,6 +83,7 @@ oracle::Inputs model_inputs(const core::Program &p, const std::vector<Transition
       if (it != f.v.end()) {
         z3::expr val = m.eval(it->second, true);
         if (v.type.elem == Scalar::Bool) t.i[0] = val.is_true();
+        else if (v.type.elem == Scalar::Real) t.r[0] = real_of(m, it->second);
         else {
           uint64_t u = 0;
           val.is_numeral_u64(u);

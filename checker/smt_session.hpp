@@ -24,6 +24,11 @@ struct Interval {  // for a bool memory: lo = hi = the constant value (0 or 1)
   bool is_bool = false;
   bool never_nil = false;     // the candidate "started ⇒ the memory is not nil" (slot = nil flag)
   bool same_started = false;  // the candidate "slot == started" (two started flags)
+  // A real memory: started ⇒ rlo ≤ m ≤ rhi (an infinite bound says nothing; NaN fails
+  // both comparisons, so a finite bound also says "not NaN"), or with not_nan alone,
+  // started ⇒ m is not NaN.
+  bool is_real = false, not_nan = false;
+  double rlo = 0, rhi = 0;
 };
 
 struct Smt {
@@ -35,9 +40,10 @@ struct Smt {
   // Proved invariants of this encoding (state slots are specific to it).
   std::vector<Interval> invariants;
   bool invariants_done = false;
-  Smt(const core::Program &p, const core::Clocks &c, const Budget &b, const std::set<std::string> *roots = nullptr)
+  Smt(const core::Program &p, const core::Clocks &c, const Budget &b, const std::set<std::string> *roots = nullptr,
+      bool reals = false)
       : budget(b) {
-    ts = std::make_unique<TransitionSystem>(ctx, p, c, roots);
+    ts = std::make_unique<TransitionSystem>(ctx, p, c, roots, reals);
     budget.enter(ctx);
   }
   ~Smt();

@@ -11,34 +11,76 @@
 
 namespace rml::check {
 
-// A user property (`check e;`): e is true wherever it is present. k-induction proves it;
-// a BMC run where it is false (or nil) is replayed in the oracle before it is believed.
+// A user property (`check e;`): e is true wherever it is present. First the oracle on
+// inputs that keep the assumptions (simulation.cpp): a failure there is a counterexample
+// in milliseconds. Then k-induction and IC3/PDR prove it; a BMC run where it is false (or
+// nil) is replayed in the oracle before it is believed. Counterexamples are shrunk toward
+// short runs of round numbers and show the variables the property reads.
 PropertyResult Checker::check_property(const core::CoreProperty &pp) {
   PropertyResult r;
   r.kind = "property";
   r.name = pp.text;
   r.span = pp.span;
   const std::string &v = pp.var;
-  smt_invariant(
-      r, [&](const TransitionSystem::Frame &f) { return f.p.at(v) && (f.nil.at(v) || !f.v.at(v)); },
-      "'" + pp.text + "' holds at every cycle",
-      [&](const oracle::Result &res, Counterexample &cx) {
-        if (!res.has(v)) return false;
-        for (size_t n = 0; n < res.cycles; ++n) {
-          const oracle::Cell c = res.at(v, n);
-          bool fails = c.tag == oracle::Tag::Nil || (c.tag == oracle::Tag::Val && c.value.i.size() == 1 && c.value.i[0] == 0);
-          if (!fails) continue;
-          cx.what = "'" + pp.text + "' is " + (c.tag == oracle::Tag::Nil ? "nil" : "false") + " at cycle " + std::to_string(n);
-          cx.show = {v};
-          cx.required = Counterexample::Cell{v, n, true};
-          return true;
-        }
-        return false;
-      },
-      true);
+  std::vector<std::string> show = read_by(v);
+  auto fails = [&](const oracle::Result &res, Counterexample &cx) {
+    if (!res.has(v)) return false;
+    for (size_t n = 0; n < res.cycles; ++n) {
+      const oracle::Cell c = res.at(v, n);
+      bool bad = c.tag == oracle::Tag::Nil || (c.tag == oracle::Tag::Val && c.value.i.size() == 1 && c.value.i[0] == 0);
+      if (!bad) continue;
+      cx.what = "'" + pp.text + "' is " + (c.tag == oracle::Tag::Nil ? "nil" : "false") + " at cycle " + std::to_string(n);
+      cx.show = show;
+      cx.required = Counterexample::Cell{v, n, true};
+      return true;
+    }
+    return false;
+  };
+  std::optional<Counterexample> quick;
+  if (!opts.exact_reals) quick = falsify_by_simulation(fails);
+  if (quick) {
+    r.verdict = Verdict::Falsified;
+    r.method = "an oracle run on inputs that keep the assumptions (their bounds and random values), before any solver";
+    r.cex = std::move(*quick);
+  } else if (!opts.exact_reals && proved_by_bounds(v)) {
+    r.verdict = Verdict::Valid;
+    r.method = "proved by interval analysis in binary64: '" + pp.text + "' cannot be false or nil at any cycle";
+  } else {
+    // The property's cone of influence, reals as binary64.
+    std::set<std::string> roots{v};
+    smt_invariant(
+        r, [&](const TransitionSystem::Frame &f) { return f.p.at(v) && (f.nil.at(v) || !f.v.at(v)); },
+        "'" + pp.text + "' holds at every cycle", fails, true, &roots, true);
+    if (r.verdict == Verdict::Falsified && r.cex) shrink(*r.cex, fails);
+  }
   if (r.verdict == Verdict::Falsified)
     r.findings.push_back(Finding{"property.falsified", "the property '" + pp.text + "' does not hold", pp.span});
   return r;
+}
+
+// The property's variable, then the variables it reads that the user named (through the
+// temporaries of its expression), in the order met: what the replay shows.
+std::vector<std::string> Checker::read_by(const std::string &var) {
+  auto generated = [](const std::string &n) {
+    size_t dot = n.rfind('.');
+    return n.compare(dot == std::string::npos ? 0 : dot + 1, 1, "$") == 0;
+  };
+  std::vector<std::string> out{var};
+  std::set<std::string> seen{var};
+  std::vector<std::string> todo{var};
+  while (!todo.empty() && out.size() < 12) {
+    std::string x = todo.front();
+    todo.erase(todo.begin());
+    if (x != var && !generated(x)) continue;  // a named variable: shown, not expanded
+    const core::Equation *eq = def_of(x);
+    if (!eq) continue;
+    for (auto &a : eq->args)
+      if (seen.insert(a).second) {
+        if (!generated(a)) out.push_back(a);
+        todo.push_back(a);
+      }
+  }
+  return out;
 }
 
 }  // namespace rml::check

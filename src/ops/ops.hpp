@@ -10,12 +10,16 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include "ops/scalar.hpp"
 
 namespace rml::ops {
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 enum class UnOp : uint8_t { Neg, Not, Exp, Log, Sqrt, Tanh, Abs, Sin, Cos, Floor, ToReal, ToInt, Lgamma, Digamma };
 enum class BinOp : uint8_t { Add, Sub, Mul, Div, IDiv, Mod, Max, Min, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Xor, Implies };
@@ -71,11 +75,35 @@ enum class Deriv : uint8_t {
   Missing,     // not available: differentiating is an error that names the operator
 };
 
-// How checker/smt_model.cpp treats an application whose operands are tracked (int and
-// bool values are modelled as 64-bit vectors and booleans; reals are never tracked).
+// How checker/smt_model.cpp encodes an application (semantics/real_encoding.md): ints
+// as 64-bit vectors, bools as booleans, reals as IEEE-754 binary64 floats of Z3's
+// floating-point theory (round to nearest, ties to even, as the oracle computes).
 enum class Smt : uint8_t {
-  Encoded,  // encoded exactly (its case in smt_model.cpp's switch)
-  Fresh,    // a fresh value: an over-approximation (max, min, every real builtin)
+  Encoded,  // encoded exactly (its case in checker/smt_reals.cpp or smt_model.cpp)
+  Facts,    // a C library function (exp, tanh, ...): an uninterpreted function of its argument
+            // that the checker knows only through the row's RealFacts
+};
+
+// When a real builtin's result is NaN (the argument x not NaN unless said).
+enum class NanWhen : uint8_t {
+  NanArg,            // exactly when x is NaN
+  NanArgOrInfinite,  // exactly when x is NaN or infinite (sin, cos)
+  NanArgOrBelow,     // exactly when x is NaN or x < RealFacts::domain_lo (log)
+  Propagates,        // when x is NaN; otherwise nothing is known
+};
+
+// What rml-check may assume of a C library function, for every double argument: each fact
+// holds of glibc's results (tests/ops/test_real_facts.cpp checks them on boundaries, near
+// the fixed points and on random doubles). A function marked `increasing` is monotone
+// non-decreasing; with the exact `points` (f(a) = b) that gives x >= a => f(x) >= b and
+// x <= a => f(x) <= b, the facts the checker uses (a pivot per point).
+struct RealFacts {
+  double lo = -kInf, hi = kInf;  // a result that is not NaN lies in [lo, hi]
+  NanWhen nan = NanWhen::Propagates;
+  double domain_lo = -kInf;      // NanWhen::NanArgOrBelow
+  bool increasing = false;
+  std::array<std::pair<double, double>, 3> points{};  // f(a) = b, the first `npoints`
+  int npoints = 0;
 };
 
 struct UnaryRow {
@@ -88,6 +116,7 @@ struct UnaryRow {
   UnOp dop;  // OpOfX / NegOpOfX: the operator g of the derivative
   Smt smt;
   std::string_view missing_why;  // Deriv::Missing: what is missing, for the error
+  RealFacts facts{};             // Smt::Facts: what the checker knows of the result
 };
 
 struct BinaryRow {
@@ -101,19 +130,19 @@ struct BinaryRow {
 inline constexpr std::array<UnaryRow, 14> kUnary{{
     {UnOp::Neg, "neg", "-", Spelling::Operator, Typing::NumericSame, Deriv::MinusOne, UnOp::Neg, Smt::Encoded, {}},
     {UnOp::Not, "not", "not", Spelling::Operator, Typing::BoolSame, Deriv::NotReal, UnOp::Not, Smt::Encoded, {}},
-    {UnOp::Exp, "exp", "exp", Spelling::Builtin, Typing::RealSame, Deriv::Y, UnOp::Exp, Smt::Fresh, {}},
-    {UnOp::Log, "log", "log", Spelling::Builtin, Typing::RealSame, Deriv::InvX, UnOp::Log, Smt::Fresh, {}},
-    {UnOp::Sqrt, "sqrt", "sqrt", Spelling::Builtin, Typing::RealSame, Deriv::HalfInvY, UnOp::Sqrt, Smt::Fresh, {}},
-    {UnOp::Tanh, "tanh", "tanh", Spelling::Builtin, Typing::RealSame, Deriv::OneMinusY2, UnOp::Tanh, Smt::Fresh, {}},
-    {UnOp::Abs, "abs", "abs", Spelling::Builtin, Typing::NumericSame, Deriv::SignX, UnOp::Abs, Smt::Fresh, {}},
-    {UnOp::Sin, "sin", "", Spelling::IrOnly, Typing::RealSame, Deriv::OpOfX, UnOp::Cos, Smt::Fresh, {}},
-    {UnOp::Cos, "cos", "", Spelling::IrOnly, Typing::RealSame, Deriv::NegOpOfX, UnOp::Sin, Smt::Fresh, {}},
-    {UnOp::Floor, "floor", "floor", Spelling::Builtin, Typing::RealToInt, Deriv::NotReal, UnOp::Floor, Smt::Fresh, {}},
-    {UnOp::ToReal, "real", "real", Spelling::Builtin, Typing::IntToReal, Deriv::NotReal, UnOp::ToReal, Smt::Fresh, {}},
-    {UnOp::ToInt, "int", "int", Spelling::Builtin, Typing::RealToInt, Deriv::NotReal, UnOp::ToInt, Smt::Fresh, {}},
-    {UnOp::Lgamma, "lgamma", "lgamma", Spelling::Builtin, Typing::RealSame, Deriv::OpOfX, UnOp::Digamma, Smt::Fresh, {}},
-    {UnOp::Digamma, "digamma", "digamma", Spelling::Builtin, Typing::RealSame, Deriv::Missing, UnOp::Digamma, Smt::Fresh,
-     "its derivative, trigamma, is not implemented"},
+    {UnOp::Exp, "exp", "exp", Spelling::Builtin, Typing::RealSame, Deriv::Y, UnOp::Exp, Smt::Facts, {}, {0.0, kInf, NanWhen::NanArg, -kInf, true, {{{0.0, 1.0}, {-kInf, 0.0}, {kInf, kInf}}}, 3}},
+    {UnOp::Log, "log", "log", Spelling::Builtin, Typing::RealSame, Deriv::InvX, UnOp::Log, Smt::Facts, {}, {-kInf, kInf, NanWhen::NanArgOrBelow, 0.0, true, {{{1.0, 0.0}, {0.0, -kInf}, {kInf, kInf}}}, 3}},
+    {UnOp::Sqrt, "sqrt", "sqrt", Spelling::Builtin, Typing::RealSame, Deriv::HalfInvY, UnOp::Sqrt, Smt::Encoded, {}},
+    {UnOp::Tanh, "tanh", "tanh", Spelling::Builtin, Typing::RealSame, Deriv::OneMinusY2, UnOp::Tanh, Smt::Facts, {}, {-1.0, 1.0, NanWhen::NanArg, -kInf, true, {{{0.0, 0.0}, {-kInf, -1.0}, {kInf, 1.0}}}, 3}},
+    {UnOp::Abs, "abs", "abs", Spelling::Builtin, Typing::NumericSame, Deriv::SignX, UnOp::Abs, Smt::Encoded, {}},
+    {UnOp::Sin, "sin", "", Spelling::IrOnly, Typing::RealSame, Deriv::OpOfX, UnOp::Cos, Smt::Facts, {}, {-1.0, 1.0, NanWhen::NanArgOrInfinite, -kInf, false, {{{0.0, 0.0}}}, 1}},
+    {UnOp::Cos, "cos", "", Spelling::IrOnly, Typing::RealSame, Deriv::NegOpOfX, UnOp::Sin, Smt::Facts, {}, {-1.0, 1.0, NanWhen::NanArgOrInfinite, -kInf, false, {{{0.0, 1.0}}}, 1}},
+    {UnOp::Floor, "floor", "floor", Spelling::Builtin, Typing::RealToInt, Deriv::NotReal, UnOp::Floor, Smt::Encoded, {}},
+    {UnOp::ToReal, "real", "real", Spelling::Builtin, Typing::IntToReal, Deriv::NotReal, UnOp::ToReal, Smt::Encoded, {}},
+    {UnOp::ToInt, "int", "int", Spelling::Builtin, Typing::RealToInt, Deriv::NotReal, UnOp::ToInt, Smt::Encoded, {}},
+    {UnOp::Lgamma, "lgamma", "lgamma", Spelling::Builtin, Typing::RealSame, Deriv::OpOfX, UnOp::Digamma, Smt::Facts, {}, {-kInf, kInf, NanWhen::NanArg, -kInf, false, {{{1.0, 0.0}, {2.0, 0.0}}}, 2}},
+    {UnOp::Digamma, "digamma", "digamma", Spelling::Builtin, Typing::RealSame, Deriv::Missing, UnOp::Digamma, Smt::Facts,
+     "its derivative, trigamma, is not implemented", {}},
 }};
 
 inline constexpr std::array<BinaryRow, 18> kBinary{{
@@ -123,8 +152,8 @@ inline constexpr std::array<BinaryRow, 18> kBinary{{
     {BinOp::Div, "/", Spelling::Operator, Typing::NumericSame, Smt::Encoded},  // on ints: div
     {BinOp::IDiv, "div", Spelling::Operator, Typing::IntSame, Smt::Encoded},
     {BinOp::Mod, "mod", Spelling::Operator, Typing::IntSame, Smt::Encoded},
-    {BinOp::Max, "max", Spelling::Builtin, Typing::NumericSame, Smt::Fresh},
-    {BinOp::Min, "min", Spelling::Builtin, Typing::NumericSame, Smt::Fresh},
+    {BinOp::Max, "max", Spelling::Builtin, Typing::NumericSame, Smt::Encoded},
+    {BinOp::Min, "min", Spelling::Builtin, Typing::NumericSame, Smt::Encoded},
     {BinOp::Eq, "=", Spelling::Operator, Typing::AnyToBool, Smt::Encoded},
     {BinOp::Ne, "<>", Spelling::Operator, Typing::AnyToBool, Smt::Encoded},
     {BinOp::Lt, "<", Spelling::Operator, Typing::NumericToBool, Smt::Encoded},

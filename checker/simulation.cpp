@@ -1,0 +1,286 @@
+// Runs of the oracle on inputs that respect the assumptions: the cheap falsifier that goes
+// before any solver (boundary and random values of each input's assumed range), the
+// candidates of real invariants, and the shrinking of counterexamples toward short runs
+// of small, round numbers. Every trace used is checked in the oracle: an assumption false
+// (or not a value) at any of its cycles and the trace is not used.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "checker/engine.hpp"
+#include "oracle/trace_io.hpp"
+
+namespace rml::check {
+
+namespace {
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// xorshift64: the same traces on every machine.
+struct Rng {
+  uint64_t s = 0x9e3779b97f4a7c15ull;
+  uint64_t next() {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return s;
+  }
+  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+  size_t below(size_t n) { return static_cast<size_t>(next() % n); }
+};
+
+// Numbers a person reads: integers, then one or two decimals.
+double round_to(double v, double scale) { return std::round(v * scale) / scale; }
+}  // namespace
+
+// The constant value of a variable defined by literals, negation and copies, if any.
+std::optional<double> Checker::constant_of(const std::string &v, int depth) {
+  const core::Equation *eq = def_of(v);
+  if (!eq || depth > 8) return std::nullopt;
+  if (eq->prim == core::Prim::Const)
+    return eq->lit.type == Scalar::Real ? eq->lit.r : static_cast<double>(eq->lit.i);
+  if (eq->prim == core::Prim::Copy) return constant_of(eq->args[0], depth + 1);
+  if (eq->prim == core::Prim::Apply && eq->op == core::ApplyOp::Unary && eq->un == ops::UnOp::Neg)
+    if (auto c = constant_of(eq->args[0], depth + 1)) return -*c;
+  return std::nullopt;
+}
+
+// Bounds of the main node's inputs that the assumptions state as conjunctions of
+// comparisons with constants (`assume always x >= -1.0 and x <= 1.0`), and the subranges
+// of int inputs: where random and boundary values are drawn. Only a guide: every trace is
+// checked against all assumptions in the oracle.
+std::map<std::string, std::pair<double, double>> Checker::assumed_ranges() {
+  std::map<std::string, std::pair<double, double>> out;
+  std::set<std::string> inputs;
+  for (auto &v : prog.inputs) {
+    inputs.insert(v.name);
+    out[v.name] = {-kInfinity, kInfinity};
+    if (v.type.range) {
+      if (v.type.range->first != INT64_MIN) out[v.name].first = static_cast<double>(v.type.range->first);
+      if (v.type.range->second != INT64_MAX) out[v.name].second = static_cast<double>(v.type.range->second);
+    }
+  }
+  auto input_of = [&](std::string v) -> std::optional<std::string> {
+    for (int d = 0; d < 8; ++d) {
+      if (inputs.count(v)) return v;
+      const core::Equation *eq = def_of(v);
+      if (!eq || eq->prim != core::Prim::Copy) return std::nullopt;
+      v = eq->args[0];
+    }
+    return std::nullopt;
+  };
+  std::function<void(const std::string &, int)> walk = [&](const std::string &v, int depth) {
+    const core::Equation *eq = def_of(v);
+    if (!eq || depth > 64 || eq->prim != core::Prim::Apply || eq->op != core::ApplyOp::Binary) return;
+    if (eq->bin == ops::BinOp::And) {
+      walk(eq->args[0], depth + 1);
+      walk(eq->args[1], depth + 1);
+      return;
+    }
+    ops::BinOp op = eq->bin;
+    auto x = input_of(eq->args[0]);
+    auto c = constant_of(eq->args[1]);
+    if (!x || !c) {  // c op x: mirrored
+      x = input_of(eq->args[1]);
+      c = constant_of(eq->args[0]);
+      if (!x || !c) return;
+      switch (op) {
+        case ops::BinOp::Lt: op = ops::BinOp::Gt; break;
+        case ops::BinOp::Le: op = ops::BinOp::Ge; break;
+        case ops::BinOp::Gt: op = ops::BinOp::Lt; break;
+        case ops::BinOp::Ge: op = ops::BinOp::Le; break;
+        default: break;
+      }
+    }
+    auto &[lo, hi] = out[*x];
+    switch (op) {
+      case ops::BinOp::Ge:
+      case ops::BinOp::Gt: lo = std::max(lo, *c); break;
+      case ops::BinOp::Le:
+      case ops::BinOp::Lt: hi = std::min(hi, *c); break;
+      case ops::BinOp::Eq: lo = std::max(lo, *c), hi = std::min(hi, *c); break;
+      default: break;
+    }
+  };
+  for (auto &a : prog.assumptions)
+    if (!a.eventually) walk(a.var, 0);
+  return out;
+}
+
+// Whether the oracle's run keeps every assumption (all `always`: a value, true, wherever
+// present) at each of its cycles.
+bool Checker::keeps_assumptions(const oracle::Result &res) const {
+  for (auto &a : prog.assumptions) {
+    if (!res.has(a.var)) return false;
+    for (size_t n = 0; n < res.cycles; ++n) {
+      oracle::Tag t = res.tag(a.var, n);
+      if (t == oracle::Tag::Abs) continue;
+      if (t != oracle::Tag::Val) return false;
+      if (res.at(a.var, n).value.i.at(0) == 0) return false;
+    }
+  }
+  return true;
+}
+
+// The traces: each input held at one of its values (bounds, zero, ±1, ...), alternating
+// between its bounds, then random values; every input on the base clock. None when an
+// assumption is a liveness one (a finite trace cannot show it kept) or an input is
+// sampled; fewer when a cycle of the node is large (a fixed count of evaluated elements).
+const Checker::Simulation &Checker::simulate() {
+  if (simulation_) return *simulation_;
+  simulation_.emplace();
+  Simulation &sim = *simulation_;
+  for (auto &a : prog.assumptions)
+    if (a.eventually) return sim;
+  for (auto &v : prog.inputs)
+    if (clocks.terms[static_cast<size_t>(clocks.of(v.name))].kind != core::ClockTerm::Base) return sim;
+  auto ranges = assumed_ranges();
+  // The values of each input: its bounds, then numbers inside them.
+  std::map<std::string, std::vector<double>> pool;
+  Rng rng;
+  for (auto &v : prog.inputs) {
+    auto [lo, hi] = ranges[v.name];
+    std::vector<double> &p = pool[v.name];
+    auto add = [&](double x) {
+      if (v.type.elem != Scalar::Real) {
+        if (!std::isfinite(x)) return;
+        x = std::round(std::clamp(x, -9.0e18, 9.0e18));
+      }
+      if (x >= lo && x <= hi && std::find(p.begin(), p.end(), x) == p.end()) p.push_back(x);
+    };
+    if (v.type.elem == Scalar::Bool) {
+      p = {0, 1};
+      continue;
+    }
+    for (double x : {lo, hi, 0.0, 1.0, -1.0}) add(x);
+    if (std::isfinite(lo) && std::isfinite(hi)) add(lo + (hi - lo) / 2);
+    for (double x : {0.5, -0.5, 2.0, -2.0, 3.0, -3.0, 10.0, -10.0, 0.1, 1e16, -1e16, 1e308, -1e308}) add(x);
+    if (v.type.elem == Scalar::Real) {
+      if (std::isinf(hi)) add(kInfinity);
+      if (std::isinf(lo)) add(-kInfinity);
+      if (std::isinf(lo) && std::isinf(hi)) p.push_back(std::numeric_limits<double>::quiet_NaN());  // no comparison bounds it
+    }
+    if (p.empty()) add(std::isfinite(lo) ? lo : hi);
+  }
+  auto draw = [&](const core::Var &v) {
+    auto [lo, hi] = ranges[v.name];
+    if (v.type.elem == Scalar::Bool) return static_cast<double>(rng.next() & 1);
+    if (rng.below(3) == 0) return pool[v.name][rng.below(pool[v.name].size())];
+    double a = std::max(lo, -100.0), b = std::min(hi, 100.0);
+    if (a > b) return pool[v.name][0];
+    double x = a + (b - a) * rng.unit();
+    if (v.type.elem != Scalar::Real) x = std::round(x);
+    if (rng.below(2) == 0) x = round_to(x, 10);  // readable, and near the round constants
+    return std::clamp(x, lo, hi);
+  };
+  // Size of a cycle, to keep the work bounded on large nodes (ADBench's LSTM).
+  double per_cycle = 1;
+  for (auto &eq : prog.equations) {
+    double n = 1;
+    for (int64_t d : array::concrete_shape(eq.type.shape)) n *= static_cast<double>(d);
+    per_cycle += n;
+  }
+  const size_t cycles = 12 + static_cast<size_t>(lookahead());
+  const size_t max_traces = static_cast<size_t>(std::clamp(4.0e6 / (per_cycle * static_cast<double>(cycles)), 0.0, 160.0));
+  size_t widest = 1;
+  for (auto &[name, p] : pool) widest = std::max(widest, p.size());
+  oracle::Oracle orc(cp, prog, clocks);
+  for (size_t k = 0; k < max_traces; ++k) {
+    if (budget.exhausted()) break;  // rml's own work: looked at per run
+    oracle::Inputs in;
+    in.cycles = cycles;
+    for (auto &v : prog.inputs) {
+      const std::vector<double> &p = pool[v.name];
+      auto &cells = in.streams[v.name];
+      for (size_t n = 0; n < cycles; ++n) {
+        double x;
+        if (k < widest) x = p[k % p.size()];                                   // held
+        else if (k < 2 * widest) x = p[(k + n) % std::min<size_t>(p.size(), 2)];  // alternating bounds
+        else x = draw(v);
+        array::Tensor t = array::Tensor::zeros(v.type.elem, array::concrete_shape(v.type.shape));
+        for (auto &e : t.r) e = x;
+        for (auto &e : t.i) e = static_cast<int64_t>(x);
+        if (k >= 2 * widest)  // random: every element its own draw
+          for (size_t e = 1; e < t.r.size() + t.i.size(); ++e) {
+            double y = draw(v);
+            if (!t.r.empty()) t.r[e] = y;
+            else t.i[e] = static_cast<int64_t>(y);
+          }
+        cells.push_back(oracle::Cell::of(std::move(t)));
+      }
+    }
+    try {
+      oracle::Result res = orc.run(in);
+      if (!keeps_assumptions(res)) continue;
+      sim.traces.push_back(std::move(in));
+      sim.results.push_back(std::move(res));
+    } catch (oracle::OracleError &) {
+      break;  // an imported function, or a run too large: no simulation
+    }
+  }
+  return sim;
+}
+
+// Makes a counterexample easier to read, keeping what `fails` says of its replay (and the
+// assumptions): cut after the first failing cycle (and the lookahead a post needs), then
+// each input value replaced by 0, ±1 or a rounder number when the failure stays.
+void Checker::shrink(Counterexample &cx, const std::function<bool(const oracle::Result &, Counterexample &)> &fails) {
+  oracle::Oracle orc(cp, prog, clocks);
+  size_t runs = 0;
+  auto still = [&](const oracle::Inputs &in) {
+    if (++runs > 400 || budget.exhausted()) return false;
+    try {
+      oracle::Result res = orc.run(in);
+      Counterexample probe = cx;
+      return keeps_assumptions(res) && fails(res, probe);
+    } catch (oracle::OracleError &) {
+      return false;
+    }
+  };
+  if (cx.required) {
+    size_t want = cx.required->cycle + 1 + static_cast<size_t>(lookahead());
+    if (want < cx.inputs.cycles) {
+      oracle::Inputs cut = cx.inputs;
+      cut.cycles = want;
+      for (auto &kv : cut.streams) kv.second.resize(want);
+      if (still(cut)) cx.inputs = std::move(cut);
+    }
+  }
+  for (size_t n = 0; n < cx.inputs.cycles; ++n)
+    for (auto &v : prog.inputs) {
+      oracle::Cell &cell = cx.inputs.streams.at(v.name)[n];
+      if (cell.tag != oracle::Tag::Val || v.type.elem == Scalar::Bool) continue;
+      for (size_t e = 0; e < cell.value.r.size() + cell.value.i.size(); ++e) {
+        bool real = !cell.value.r.empty();
+        double cur = real ? cell.value.r[e] : static_cast<double>(cell.value.i[e]);
+        for (double cand : {0.0, 1.0, -1.0, round_to(cur, 1), round_to(cur, 10), round_to(cur, 100)}) {
+          if (!std::isfinite(cand) || cand == cur || (std::isfinite(cur) && std::fabs(cand) > std::fabs(cur) + 1)) continue;
+          oracle::Inputs t = cx.inputs;
+          oracle::Cell &c2 = t.streams.at(v.name)[n];
+          if (real) c2.value.r[e] = cand;
+          else c2.value.i[e] = static_cast<int64_t>(cand);
+          if (!still(t)) continue;
+          cx.inputs = std::move(t);
+          break;
+        }
+      }
+    }
+  oracle::Result res = orc.run(cx.inputs);
+  fails(res, cx);  // the description of the final run
+  cx.csv = trace_csv(prog, cx.inputs);
+}
+
+// A run of the simulation where the property fails, shrunk.
+std::optional<Counterexample> Checker::falsify_by_simulation(
+    const std::function<bool(const oracle::Result &, Counterexample &)> &fails) {
+  const Simulation &sim = simulate();
+  for (size_t k = 0; k < sim.results.size(); ++k) {
+    Counterexample cx;
+    if (!fails(sim.results[k], cx)) continue;
+    cx.inputs = sim.traces[k];
+    shrink(cx, fails);
+    return cx;
+  }
+  return std::nullopt;
+}
+
+}  // namespace rml::check
