@@ -427,11 +427,13 @@ TEST(Check, SearchLimitsAndTimeBudgetGiveUnknownNeverFalsified) {
 // same verdicts; given a little more than it spent it reaches them again, given half of
 // a property's units the property (and every later one) is unknown for want of budget.
 TEST(Check, ResourceBudgetIsDeterministicAndHonoured) {
-  const std::string text = "node n(x: int, bp: bool) -> (o: int; c: int)\n"
+  // The property relates two memories, which the interval analysis cannot: Z3 proves it.
+  const std::string text = "node n(x: int, bp: bool) -> (o: int; c: int; d: int)\n"
                            "  assume always eventually bp within 5;\n"
                            "  o = merge bp (x when bp) ((post o) when not bp);\n"
                            "  c = 0 fby (if c >= 7 then 0 else c + 1);\n"
-                           "  check c >= 0 and c <= 7;\n";
+                           "  d = 0 fby c;\n"
+                           "  check d <= c or c = 0;\n";
   check::Options big;
   big.rlimit = 50'000'000;
   auto a = run_check("d.rml", text, "n", big), b = run_check("d.rml", text, "n", big);
