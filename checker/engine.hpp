@@ -136,6 +136,7 @@ struct Checker {
   // The scalar bodies of funs, lowered once per application (fun_terms.hpp), for the
   // transition systems (TransitionSystem::fun_body) and the interval analysis.
   std::map<std::pair<const core::Equation *, std::vector<Scalar>>, std::optional<FunTerm>> fun_terms_;
+  std::map<const core::Equation *, std::optional<FunTerm>> lowered_;  // any shapes, for the intervals
   std::function<std::optional<FunTerm>(const core::Equation &, const std::vector<Scalar> &)> fun_body();
 
   // intervals.cpp

@@ -98,3 +98,37 @@ std::optional<z3::expr> encode_fun_term(const FunTerm &ft, const std::vector<z3:
 }
 
 }  // namespace rml::check
+
+#include "array/eval.hpp"
+
+namespace rml::check {
+
+std::optional<FunTerm> lowered_term(const CheckedProgram &cp, const core::Equation &eq, const std::vector<Type> &args) {
+  if (eq.prim != core::Prim::Apply || eq.op != core::ApplyOp::Call || args.size() != eq.args.size()) return std::nullopt;
+  try {
+    std::vector<ir::Type> types;
+    for (auto &t : args) {
+      if (t.kind != Type::Tensor) return std::nullopt;
+      types.push_back(ir::Type{t.elem, array::concrete_shape(t.shape)});
+    }
+    FunTerm ft;
+    if (eq.builtin) {
+      std::vector<ir::Term> vars;
+      for (size_t k = 0; k < types.size(); ++k) {
+        ft.params.push_back("rml_arg$" + std::to_string(k));
+        vars.push_back(ir::var(ft.params.back(), types[k]));
+      }
+      ft.body = lower::lower_builtin(eq.fn, eq.static_args, vars, eq.span);
+      return ft;
+    }
+    lower::Lowered l = lower::lower_fun(cp, eq.fn, eq.static_args, types);
+    ft.body = l.body;
+    for (auto &[name, type] : l.inputs) ft.params.push_back(name);
+    if (ft.params.size() != eq.args.size()) return std::nullopt;
+    return ft;
+  } catch (std::exception &) {  // not lowered: the application stays unbounded
+    return std::nullopt;
+  }
+}
+
+}  // namespace rml::check

@@ -37,3 +37,12 @@ namespace rml::check {
 std::optional<z3::expr> encode_fun_term(const FunTerm &ft, const std::vector<z3::expr> &args, z3::expr_vector &facts);
 
 }  // namespace rml::check
+
+namespace rml::check {
+
+// The lowered term of a fun or builtin application (ApplyOp::Call) at its operands'
+// concrete types `args`, whatever its constructs and shapes (the interval analysis reads
+// tensors as bounds of all their elements). Nothing when it cannot be lowered.
+std::optional<FunTerm> lowered_term(const CheckedProgram &cp, const core::Equation &eq, const std::vector<Type> &args);
+
+}  // namespace rml::check

@@ -9,13 +9,11 @@
 // next constant of the program (then to infinity).
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <limits>
 
+#include "array/eval.hpp"
 #include "checker/engine.hpp"
-#include "checker/may_be_nil.hpp"
 
 namespace rml::check {
 
@@ -212,6 +210,93 @@ Bounds binary(ops::BinOp op, const Bounds &a, const Bounds &b, Scalar operand) {
     default: return top(operand);
   }
 }
+// A lowered term's bounds (of all its elements when a tensor), its free variables bound
+// by `env`. Every construct only moves, selects, combines elementwise or sums elements,
+// so the bounds of the elements it reads bound it; a zero fills what an index out of
+// range or a gather's missing source gives.
+Bounds term_bounds(const ir::Term &t, std::map<std::string, Bounds> &env) {
+  auto ev = [&](const ir::Term &k) { return term_bounds(k, env); };
+  Scalar elem = t->type.elem;
+  switch (t->kind) {
+    case ir::Kind::Const: {
+      const array::Tensor &v = *t->value;
+      Bounds r = empty();
+      for (size_t k = 0; k < v.numel(); ++k)
+        r = join(r, v.elem == Scalar::Bool ? boolean(v.i[k] != 0, v.i[k] == 0) : point(v.get_real(k)));
+      return r;
+    }
+    case ir::Kind::Var: return env.count(t->name) ? env[t->name] : top(elem);
+    case ir::Kind::Let: {
+      Bounds u = ev(t->kids[0]);
+      auto saved = env.count(t->name) ? std::optional<Bounds>(env[t->name]) : std::nullopt;
+      env[t->name] = u;
+      Bounds r = ev(t->kids[1]);
+      if (saved) env[t->name] = *saved;
+      else env.erase(t->name);
+      return r;
+    }
+    case ir::Kind::Cond: {
+      Bounds c = ev(t->kids[0]);
+      if (!c.t) return ev(t->kids[2]);
+      if (!c.f) return ev(t->kids[1]);
+      return join(ev(t->kids[1]), ev(t->kids[2]));
+    }
+    case ir::Kind::Unary: return unary(t->un, ev(t->kids[0]), elem, t->kids[0]->type.elem);
+    case ir::Kind::Binary: {
+      Bounds r = binary(t->bin, ev(t->kids[0]), ev(t->kids[1]), t->kids[0]->type.elem);
+      // e / sumOuter(e) (replicated) with e >= 0, finite, and a positive sum: each rounded
+      // partial sum is at least the elements added so far (they are >= 0, rounding is
+      // monotone), so the total is at least every element and the share is in [0, 1].
+      if (t->bin == ops::BinOp::Div && elem == Scalar::Real) {
+        ir::Term d = t->kids[1];
+        while (d->kind == ir::Kind::Replicate || d->kind == ir::Kind::Share) d = d->kids[0];
+        const ir::Term &num = t->kids[0];
+        if (d->kind == ir::Kind::SumOuter && num->kind == ir::Kind::Var && d->kids[0]->kind == ir::Kind::Var &&
+            d->kids[0]->name == num->name && num->type.rank() == 1) {
+          Bounds e = ev(num);
+          if (!e.nan && !is_empty(e) && e.lo > 0 && e.hi < kInf) r.lo = std::max(r.lo, 0.0), r.hi = std::min(r.hi, 1.0), r.nan = false;
+        }
+      }
+      return r;
+    }
+    case ir::Kind::Index: {
+      Bounds r = ev(t->kids[0]);
+      return join(r, elem == Scalar::Bool ? boolean(false, true) : point(0));  // out of range: 0
+    }
+    case ir::Kind::SumOuter: {  // ((0 + a0) + a1) + ...: monotone in each term
+      Bounds a = ev(t->kids[0]);
+      int64_t n = t->kids[0]->type.shape.at(0);
+      if (elem != Scalar::Real) return top(elem);
+      if (is_empty(a)) return a.nan ? a : point(0);
+      Bounds r = point(0);
+      for (int64_t k = 0; k < n && k < 100000; ++k) r = corners(r, a, add);
+      if (n >= 100000) r = top(Scalar::Real);
+      r.nan = r.nan || a.nan || (a.lo == -kInf && a.hi == kInf && n > 1);
+      return r;
+    }
+    case ir::Kind::Gather: return join(ev(t->kids[0]), elem == Scalar::Bool ? boolean(false, true) : point(0));
+    case ir::Kind::FromList: {
+      Bounds r = empty();
+      for (auto &k : t->kids) r = join(r, ev(k));
+      return r;
+    }
+    case ir::Kind::Replicate:
+    case ir::Kind::Transpose:
+    case ir::Kind::Reshape:
+    case ir::Kind::Share: return ev(t->kids[0]);
+    case ir::Kind::Build1: {
+      auto saved = env.count(t->name) ? std::optional<Bounds>(env[t->name]) : std::nullopt;
+      env[t->name] = Bounds{0, static_cast<double>(std::max<int64_t>(t->k - 1, 0)), false, false, false};
+      Bounds r = ev(t->kids[0]);
+      if (saved) env[t->name] = *saved;
+      else env.erase(t->name);
+      return r;
+    }
+    case ir::Kind::Iota: return Bounds{0, static_cast<double>(std::max<int64_t>(t->k - 1, 0)), false, false, false};
+    case ir::Kind::Scatter: break;  // sums an unknown number of elements
+  }
+  return top(elem);
+}
 }  // namespace
 
 std::function<std::optional<FunTerm>(const core::Equation &, const std::vector<Scalar> &)> Checker::fun_body() {
@@ -227,9 +312,18 @@ const std::map<std::string, Bounds> &Checker::bounds() {
   if (bounds_) return *bounds_;
   bounds_.emplace();
   std::map<std::string, Bounds> &b = *bounds_;
+  // Scalars and tensors of concrete shape (the bounds of a tensor hold for every element).
   std::map<std::string, Scalar> type;
+  std::map<std::string, Type> shape;
   auto scalar = [&](const std::string &name, const Type &t) {
-    if (t.kind == Type::Tensor && t.shape.empty()) type[name] = t.elem;
+    if (t.kind != Type::Tensor) return;
+    try {
+      array::concrete_shape(t.shape);
+    } catch (std::exception &) {
+      return;
+    }
+    type[name] = t.elem;
+    shape[name] = t;
   };
   for (auto &v : prog.inputs) scalar(v.name, v.type);
   for (auto &eq : prog.equations) scalar(eq.lhs, eq.type);
@@ -246,14 +340,26 @@ const std::map<std::string, Bounds> &Checker::bounds() {
   for (auto &a : prog.assumptions)
     base_assumptions &= clocks.terms[static_cast<size_t>(clocks.of(a.var))].kind == core::ClockTerm::Base;
   if (base_assumptions) ranges = assumed_ranges();
-  for (auto &v : prog.inputs) {
-    if (!type.count(v.name)) continue;
-    Bounds in = top(type[v.name]);
-    if (auto r = ranges.find(v.name); r != ranges.end() && type[v.name] != Scalar::Bool) {
+  auto range_bounds = [&](const std::string &key, Scalar t) {
+    Bounds in = top(t);
+    if (auto r = ranges.find(key); r != ranges.end() && t != Scalar::Bool) {
       in.lo = r->second.first, in.hi = r->second.second;
       if (std::isfinite(in.lo) || std::isfinite(in.hi)) in.nan = false;
     }
-    b[v.name] = in;
+    return in;
+  };
+  for (auto &v : prog.inputs) {
+    if (!type.count(v.name)) continue;
+    if (v.type.shape.empty()) {
+      b[v.name] = range_bounds(v.name, type[v.name]);
+      continue;
+    }
+    // A tensor: the join of its elements' bounds (x[k] >= a in the assumptions).
+    Bounds in = empty();
+    int64_t n = 1;
+    for (int64_t d : array::concrete_shape(v.type.shape)) n *= d;
+    for (int64_t k = 0; k < n && k < 4096; ++k) in = join(in, range_bounds(v.name + "#" + std::to_string(k), type[v.name]));
+    b[v.name] = n > 4096 ? top(type[v.name]) : in;
   }
   // Thresholds of the widening: the program's constants, their negations, 0.
   std::vector<double> marks{0.0};
@@ -339,45 +445,24 @@ const std::map<std::string, Bounds> &Checker::bounds() {
         return join(x, y);
       }
       case core::ApplyOp::Call: {
-        std::vector<Scalar> ts;
-        for (auto &a : eq.args) ts.push_back(type[a]);
-        auto ft = fun(eq, ts);
+        auto lt = lowered_.find(&eq);
+        if (lt == lowered_.end()) {
+          std::vector<Type> ts;
+          for (auto &a : eq.args) ts.push_back(shape.at(a));
+          lt = lowered_.emplace(&eq, lowered_term(cp, eq, ts)).first;
+        }
+        const std::optional<FunTerm> &ft = lt->second;
         if (!ft) return top(rt);
         std::map<std::string, Bounds> env;
         for (size_t k = 0; k < eq.args.size(); ++k) env[ft->params[k]] = arg(k);
-        std::function<Bounds(const ir::Term &)> ev = [&](const ir::Term &t) -> Bounds {
-          switch (t->kind) {
-            case ir::Kind::Const: {
-              const array::Tensor &v = *t->value;
-              if (v.elem == Scalar::Bool) return boolean(v.i.at(0) != 0, v.i.at(0) == 0);
-              return point(v.get_real(0));
-            }
-            case ir::Kind::Var: return env.count(t->name) ? env[t->name] : top(t->type.elem);
-            case ir::Kind::Let: {
-              Bounds u = ev(t->kids[0]);
-              auto saved = env.count(t->name) ? std::optional<Bounds>(env[t->name]) : std::nullopt;
-              env[t->name] = u;
-              Bounds r = ev(t->kids[1]);
-              if (saved) env[t->name] = *saved;
-              else env.erase(t->name);
-              return r;
-            }
-            case ir::Kind::Cond: {
-              Bounds c = ev(t->kids[0]);
-              if (!c.t) return ev(t->kids[2]);
-              if (!c.f) return ev(t->kids[1]);
-              return join(ev(t->kids[1]), ev(t->kids[2]));
-            }
-            case ir::Kind::Unary: return unary(t->un, ev(t->kids[0]), t->type.elem, t->kids[0]->type.elem);
-            case ir::Kind::Binary: return binary(t->bin, ev(t->kids[0]), ev(t->kids[1]), t->kids[0]->type.elem);
-            case ir::Kind::Share: return ev(t->kids[0]);
-            default: return top(t->type.elem);
-          }
-        };
-        return ev(ft->body);
+        return term_bounds(ft->body, env);
       }
-      case core::ApplyOp::Index:
-      case core::ApplyOp::Array:
+      case core::ApplyOp::Index: return join(arg(0), rt == Scalar::Bool ? boolean(false, true) : point(0));  // out of range: 0
+      case core::ApplyOp::Array: {
+        Bounds r = empty();
+        for (size_t k = 0; k < eq.args.size(); ++k) r = join(r, arg(k));
+        return r;
+      }
       case core::ApplyOp::Imported: break;
     }
     return top(rt);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "array/eval.hpp"
 #include "checker/engine.hpp"
 #include "oracle/trace_io.hpp"
 
@@ -59,10 +60,26 @@ std::map<std::string, std::pair<double, double>> Checker::assumed_ranges() {
       if (v.type.range->second != INT64_MAX) out[v.name].second = static_cast<double>(v.type.range->second);
     }
   }
+  // An input, or an element `x[i, j]` of a tensor input at constant indices ("x#k", k its
+  // row-major position), through copies.
   auto input_of = [&](std::string v) -> std::optional<std::string> {
     for (int d = 0; d < 8; ++d) {
       if (inputs.count(v)) return v;
       const core::Equation *eq = def_of(v);
+      if (eq && eq->prim == core::Prim::Apply && eq->op == core::ApplyOp::Index && inputs.count(eq->args[0])) {
+        const core::Var *in = nullptr;
+        for (auto &x : prog.inputs)
+          if (x.name == eq->args[0]) in = &x;
+        std::vector<int64_t> dims = array::concrete_shape(in->type.shape);
+        if (dims.size() + 1 != eq->args.size()) return std::nullopt;
+        int64_t k = 0;
+        for (size_t i = 0; i < dims.size(); ++i) {
+          auto c = constant_of(eq->args[i + 1]);
+          if (!c || *c < 0 || *c >= static_cast<double>(dims[i])) return std::nullopt;
+          k = k * dims[i] + static_cast<int64_t>(*c);
+        }
+        return eq->args[0] + "#" + std::to_string(k);
+      }
       if (!eq || eq->prim != core::Prim::Copy) return std::nullopt;
       v = eq->args[0];
     }
@@ -91,7 +108,7 @@ std::map<std::string, std::pair<double, double>> Checker::assumed_ranges() {
         default: break;
       }
     }
-    auto &[lo, hi] = out[*x];
+    auto &[lo, hi] = out.try_emplace(*x, -kInfinity, kInfinity).first->second;
     switch (op) {
       case ops::BinOp::Ge:
       case ops::BinOp::Gt: lo = std::max(lo, *c); break;
@@ -199,12 +216,20 @@ const Checker::Simulation &Checker::simulate() {
         array::Tensor t = array::Tensor::zeros(v.type.elem, array::concrete_shape(v.type.shape));
         for (auto &e : t.r) e = x;
         for (auto &e : t.i) e = static_cast<int64_t>(x);
-        if (k >= 2 * widest)  // random: every element its own draw
-          for (size_t e = 1; e < t.r.size() + t.i.size(); ++e) {
-            double y = draw(v);
-            if (!t.r.empty()) t.r[e] = y;
-            else t.i[e] = static_cast<int64_t>(y);
+        // A tensor: each element in its own assumed range (held: the same end of it).
+        for (size_t e = 0; e < t.r.size() + t.i.size() && !v.type.shape.empty(); ++e) {
+          auto r = ranges.find(v.name + "#" + std::to_string(e));
+          double y = x;
+          if (k >= 2 * widest) y = draw(v);
+          if (r != ranges.end()) {
+            auto [elo, ehi] = r->second;
+            if (k < 2 * widest) y = ((k + n) % 2 == 0 || !std::isfinite(ehi)) && std::isfinite(elo) ? elo : ehi;
+            else if (std::isfinite(elo) && std::isfinite(ehi)) y = elo + (ehi - elo) * rng.unit();
+            if (!std::isfinite(y) || y < elo || y > ehi) y = std::isfinite(elo) ? elo : std::isfinite(ehi) ? ehi : 0.0;
           }
+          if (!t.r.empty()) t.r[e] = y;
+          else t.i[e] = static_cast<int64_t>(y);
+        }
         cells.push_back(oracle::Cell::of(std::move(t)));
       }
     }
