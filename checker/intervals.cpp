@@ -22,6 +22,9 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 using Bounds = Checker::Bounds;
 
 Bounds empty() { return Bounds{kInf, -kInf, false, false, false}; }
+// Int bounds are doubles: exact for ints within ±2^53 only.
+constexpr double kExactInt = 9007199254740992.0;
+bool exact_int(int64_t i) { return i >= -9007199254740992 && i <= 9007199254740992; }
 Bounds top(Scalar s) {
   if (s == Scalar::Bool) return Bounds{0, 0, false, true, true};
   return Bounds{-kInf, kInf, s == Scalar::Real, false, false};
@@ -182,8 +185,7 @@ Bounds binary(ops::BinOp op, const Bounds &a, const Bounds &b, Scalar operand) {
   }
   if (operand == Scalar::Int) {  // exact while every corner stays within ±2^53 (no wrap)
     auto exact = [&](Bounds r) {
-      constexpr double m = 9007199254740992.0;
-      return is_empty(r) || (r.lo >= -m && r.hi <= m) ? r : top(Scalar::Int);
+      return is_empty(r) || (r.lo >= -kExactInt && r.hi <= kExactInt) ? r : top(Scalar::Int);
     };
     switch (op) {
       case ops::BinOp::Add: return exact(corners(a, b, add));
@@ -344,6 +346,10 @@ const std::map<std::string, Bounds> &Checker::bounds() {
     Bounds in = top(t);
     if (auto r = ranges.find(key); r != ranges.end() && t != Scalar::Bool) {
       in.lo = r->second.first, in.hi = r->second.second;
+      if (t == Scalar::Int) {  // a bound beyond ±2^53 is not exact as a double: none
+        if (in.lo < -kExactInt || in.lo > kExactInt) in.lo = -kInf;
+        if (in.hi < -kExactInt || in.hi > kExactInt) in.hi = kInf;
+      }
       if (std::isfinite(in.lo) || std::isfinite(in.hi)) in.nan = false;
     }
     return in;
@@ -386,6 +392,7 @@ const std::map<std::string, Bounds> &Checker::bounds() {
     switch (eq.prim) {
       case core::Prim::Const:
         if (eq.lit.type == Scalar::Bool) return boolean(eq.lit.b, !eq.lit.b);
+        if (eq.lit.type == Scalar::Int && !exact_int(eq.lit.i)) return top(Scalar::Int);  // not a double
         return point(eq.lit.type == Scalar::Real ? eq.lit.r : static_cast<double>(eq.lit.i));
       case core::Prim::Copy:
       case core::Prim::When:
@@ -421,7 +428,9 @@ const std::map<std::string, Bounds> &Checker::bounds() {
         const core::Equation *ce = def_of(eq.args[0]);
         if (ce && ce->prim == core::Prim::Apply && ce->op == core::ApplyOp::Binary && ops::is_comparison(ce->bin) &&
             type.count(ce->args[0]) && type[ce->args[0]] != Scalar::Bool) {
-          if (auto k = constant_of(ce->args[1])) {
+          auto k = constant_of(ce->args[1]);
+          if (k && type[ce->args[0]] == Scalar::Int && std::fabs(*k) >= kExactInt) k.reset();  // maybe rounded
+          if (k) {
             const std::string &u = ce->args[0];
             // The branch is v itself, or an operation on v (one level: `pre n + 1`).
             auto branch = [&](const std::string &side, Bounds cur, bool truth) {

@@ -42,7 +42,7 @@ void Checker::real_candidates(const std::vector<TransitionSystem::Memory> &mems,
   constexpr double inf = std::numeric_limits<double>::infinity();
   bool any = false;
   for (auto &m : mems) any |= m.type == Scalar::Real;
-  if (!any) return;
+  if (!any || opts.exact_reals) return;  // the candidates are binary64 bounds
   std::vector<double> consts;  // the program's real constants and their negations
   for (auto &eq : prog.equations)
     if (eq.prim == core::Prim::Const && eq.lit.type == Scalar::Real && std::isfinite(eq.lit.r))

@@ -196,7 +196,7 @@ const Checker::Simulation &Checker::simulate() {
     for (int64_t d : array::concrete_shape(eq.type.shape)) n *= static_cast<double>(d);
     per_cycle += n;
   }
-  const size_t cycles = 12 + static_cast<size_t>(lookahead());
+  const size_t cycles = 48 + static_cast<size_t>(lookahead());  // slow drifts too (shrinking cuts the run)
   const size_t max_traces = static_cast<size_t>(std::clamp(4.0e6 / (per_cycle * static_cast<double>(cycles)), 0.0, 160.0));
   size_t widest = 1;
   for (auto &[name, p] : pool) widest = std::max(widest, p.size());
