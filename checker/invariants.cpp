@@ -16,9 +16,12 @@
 
 namespace rml::check {
 
+// One n-ary conjunction (a chain of binary ones would be as deep as there are invariants:
+// smt_model.cpp says why depth matters).
 z3::expr Checker::inv_of(Smt &smt, const std::vector<Interval> &invariants, const std::vector<z3::expr> &state) {
-  z3::expr all = smt.ctx.bool_val(true);
+  z3::expr_vector conj(smt.ctx);
   for (auto &iv : invariants) {
+    z3::expr all = smt.ctx.bool_val(true);
     z3::expr m = state[iv.slot];
     if (iv.is_real) {
       z3::expr ok = smt.ctx.bool_val(true);
@@ -30,8 +33,9 @@ z3::expr Checker::inv_of(Smt &smt, const std::vector<Interval> &invariants, cons
     else if (iv.never_nil) all = all && z3::implies(state[iv.started], !m);
     else if (iv.is_bool) all = all && z3::implies(state[iv.started], iv.lo ? m : !m);
     else all = all && z3::implies(state[iv.started], z3::sge(m, smt.ctx.bv_val(iv.lo, 64)) && z3::sle(m, smt.ctx.bv_val(iv.hi, 64)));
+    conj.push_back(all);
   }
-  return all;
+  return conj.empty() ? smt.ctx.bool_val(true) : z3::mk_and(conj);
 }
 
 // Candidate bounds of real memories: from the simulation's runs (simulation.cpp, inputs

@@ -90,7 +90,9 @@ auto Checker::lasso(const std::set<std::string> &exact_roots, const std::set<std
   auto fs = smt.unroll(depth, true, s);
   auto same = [&](size_t i, size_t j) {
     z3::expr d = smt.ctx.bool_val(true);
-    for (size_t k = 0; k < fs[i].state_in.size(); ++k) d = d && fs[i].state_in[k] == fs[j].state_in[k];
+    z3::expr_vector eqs(smt.ctx);  // n-ary: as many as the state has slots
+    for (size_t k = 0; k < fs[i].state_in.size(); ++k) eqs.push_back(fs[i].state_in[k] == fs[j].state_in[k]);
+    if (!eqs.empty()) d = z3::mk_and(eqs);
     return d;
   };
   auto loop = [&](size_t i, size_t j) {

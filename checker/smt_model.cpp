@@ -368,7 +368,12 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
       f.state_out[monitor++] = next;
     }
   }
-  for (auto &[what, cond] : f.err_parts) f.err = f.err || cond;
+  // One n-ary disjunction: a chain of binary ones is as deep as the node has equations,
+  // and Z3 4.8 frees deep terms in quadratic time (minutes on large nodes, past any
+  // --timeout).
+  z3::expr_vector errs(c);
+  for (auto &[what, cond] : f.err_parts) errs.push_back(cond);
+  f.err = errs.empty() ? c.bool_val(false) : z3::mk_or(errs);
   return f;
 }
 
