@@ -152,7 +152,7 @@ oracle::Inputs random_trace(const core::Program &prog, const std::vector<double>
         std::string key = shape.empty() ? v.name : v.name + "[" + std::to_string(e) + "]";
         double x = rng() % 3 == 0 && shape.empty() ? held : pick(key);
         if (v.type.elem == Scalar::Real) t.r[e] = x;
-        else if (v.type.elem == Scalar::Bool) t.i[e] = static_cast<int64_t>(rng() & 1);
+        else if (v.type.elem == Scalar::Bool) t.i[e] = static_cast<int64_t>((rng() & 1) || n % 3 == 2);  // bp: within 3
         else t.i[e] = std::isfinite(x) ? static_cast<int64_t>(std::clamp(x, -1e6, 1e6)) : 0;
       }
       cells.push_back(oracle::Cell::of(std::move(t)));
@@ -252,7 +252,8 @@ INSTANTIATE_TEST_SUITE_P(Files, CheckValues, ::testing::ValuesIn(value_files()),
 namespace values_test {
 // Random real-valued programs: two bounded real inputs, a chain of equations over them
 // (arithmetic, min/max, tanh, exp, sigmoid, relu, branches, fby and pre, sums and
-// softmax of small vectors), and a property
+// softmax of small vectors), sometimes a backfill through post on a sampled clock, and a
+// property
 // comparing the last one with a constant or an identity doubles may break (absorption,
 // cancellation, overflow to infinity, rounding of tenths).
 std::string random_program(std::mt19937_64 &rng) {
@@ -280,17 +281,22 @@ std::string random_program(std::mt19937_64 &rng) {
   std::string lo = pick({"-1.0", "0.0", "-10.0", "-1.0e300"}), hi = pick({"1.0", "9.0", "10.0", "1.0e300"});
   std::ostringstream s;
   int n = 1 + static_cast<int>(rng() % 3);
-  s << "node p(x: real, y: real) -> (o: real)\nvar";
+  // A quarter of the programs broadcast the last value back in time (a backfill through
+  // post, cut by bp at least every three cycles), and the property reads the backfill.
+  const bool backfill = rng() % 4 == 0;
+  s << "node p(x: real, y: real" << (backfill ? ", bp: bool" : "") << ") -> (o: real)\nvar";
   for (int k = 1; k <= n; ++k) s << (k > 1 ? "," : "") << " e" << k;
   s << ": real;\n";
+  if (backfill) s << "  assume always eventually bp within 3;\n";
   s << "  assume always x >= " << lo << " and x <= " << hi << ";\n";
   s << "  assume always y >= " << pick({"0.0", "-1.0", "0.5"}) << " and y <= " << pick({"1.0", "2.0"}) << ";\n";
   for (int k = 1; k <= n; ++k) {
     s << "  e" << k << " = " << expr(1 + static_cast<int>(rng() % 2)) << ";\n";
     vars.push_back("e" + std::to_string(k));
   }
-  s << "  o = e" << n << ";\n";
-  std::string e = "e" + std::to_string(n);
+  if (backfill) s << "  o = merge bp (e" << n << " when bp) ((post o) when not bp);\n";
+  else s << "  o = e" << n << ";\n";
+  std::string e = backfill ? "o" : "e" + std::to_string(n);
   switch (rng() % 5) {
     case 0: s << "  check " << e << " <= " << constant() << ";\n"; break;
     case 1: s << "  check " << e << " >= " << pick({"0.0", "-1.0", "-10.0"}) << ";\n"; break;
