@@ -31,6 +31,20 @@ struct Rng {
 
 // Numbers a person reads: integers, then one or two decimals.
 double round_to(double v, double scale) { return std::round(v * scale) / scale; }
+
+// Whether a is simpler to read than b: fewer decimals, then nearer zero (a strict order,
+// so shrinking ends).
+bool simpler(double a, double b) {
+  auto decimals = [](double v) {
+    if (!std::isfinite(v)) return 4;
+    for (int d = 0; d < 3; ++d)
+      if (round_to(v, std::pow(10.0, d)) == v) return d;
+    return 3;
+  };
+  int da = decimals(a), db = decimals(b);
+  if (da != db) return da < db;
+  return std::isfinite(b) ? std::fabs(a) < std::fabs(b) : false;
+}
 }  // namespace
 
 // The constant value of a variable defined by literals, negation and copies, if any.
@@ -272,20 +286,32 @@ void Checker::shrink(Counterexample &cx, const std::function<bool(const oracle::
   }
   for (size_t n = 0; n < cx.inputs.cycles; ++n)
     for (auto &v : prog.inputs) {
-      oracle::Cell &cell = cx.inputs.streams.at(v.name)[n];
-      if (cell.tag != oracle::Tag::Val || v.type.elem == Scalar::Bool) continue;
-      for (size_t e = 0; e < cell.value.r.size() + cell.value.i.size(); ++e) {
-        bool real = !cell.value.r.empty();
-        double cur = real ? cell.value.r[e] : static_cast<double>(cell.value.i[e]);
-        for (double cand : {0.0, 1.0, -1.0, round_to(cur, 1), round_to(cur, 10), round_to(cur, 100)}) {
-          if (!std::isfinite(cand) || cand == cur || (std::isfinite(cur) && std::fabs(cand) > std::fabs(cur) + 1)) continue;
-          oracle::Inputs t = cx.inputs;
-          oracle::Cell &c2 = t.streams.at(v.name)[n];
-          if (real) c2.value.r[e] = cand;
-          else c2.value.i[e] = static_cast<int64_t>(cand);
-          if (!still(t)) continue;
-          cx.inputs = std::move(t);
-          break;
+      // No reference into cx.inputs is kept: an accepted candidate replaces it.
+      const oracle::Cell &first = cx.inputs.streams.at(v.name)[n];
+      if (first.tag != oracle::Tag::Val || v.type.elem == Scalar::Bool) continue;
+      const size_t elements = first.value.r.size() + first.value.i.size();
+      const bool real = !first.value.r.empty();
+      for (size_t e = 0; e < elements; ++e) {
+        // Toward zero while the failure stays: zero, ±1, rounder, then halving and one
+        // step (x = 10 becomes 5 where 5 fails and 4 does not).
+        for (int step = 0; step < 64; ++step) {
+          oracle::Cell &cell_now = cx.inputs.streams.at(v.name)[n];
+          double cur = real ? cell_now.value.r[e] : static_cast<double>(cell_now.value.i[e]);
+          double half = real ? round_to(cur / 2, 100) : std::trunc(cur / 2);
+          double toward = std::fabs(cur) >= 1 ? cur - std::copysign(1.0, cur) : 0.0;
+          bool moved = false;
+          for (double cand : {0.0, 1.0, -1.0, round_to(cur, 1), round_to(cur, 10), round_to(cur, 100), half, toward}) {
+            if (!std::isfinite(cand) || !simpler(cand, cur)) continue;
+            oracle::Inputs t = cx.inputs;
+            oracle::Cell &c2 = t.streams.at(v.name)[n];
+            if (real) c2.value.r[e] = cand;
+            else c2.value.i[e] = static_cast<int64_t>(cand);
+            if (!still(t)) continue;
+            cx.inputs = std::move(t);
+            moved = true;
+            break;
+          }
+          if (!moved) break;
         }
       }
     }

@@ -24,7 +24,7 @@ elif fmt == "kind2":
             ("y <= 5 and y >= 0", "valid"), ("y <= 4", "falsifiable")]
     assert answers == want, answers
     streams = {s["name"]: s["instantValues"] for s in props[-1]["counterExample"][0]["streams"]}
-    assert streams["x"] == [[0, 6]], streams
+    assert streams["x"] == [[0, 5]], streams  # shrunk: the smallest x with y = 5
     assert doc[0]["objectType"] == "kind2Options" and doc[-1]["objectType"] == "analysisStop", doc
 else:
     sys.exit("unknown format " + fmt)
