@@ -4,7 +4,8 @@
 // IEEE-754 binary64 floats, smt_reals.hpp), a nil flag for every variable, the clocks, and
 // an error condition err(n) that holds iff the oracle would produce ‖ at cycle n. C library
 // functions are uninterpreted functions constrained by the facts of their row of the
-// operator table; tensors and fun calls get fresh unconstrained values, and `post` guesses
+// operator table, a fun applied to scalars is its lowered body (fun_terms.hpp); tensors
+// and other calls get fresh unconstrained values, and `post` guesses
 // its value (a prophecy) that the next tick must confirm: every oracle execution is a
 // behaviour of the system, so a property proved here holds in the oracle; a counterexample
 // found here is replayed in the oracle before it is believed.
