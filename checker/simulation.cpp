@@ -169,7 +169,7 @@ const Checker::Simulation &Checker::simulate() {
   std::map<std::string, std::vector<double>> pool;
   Rng rng;
   for (auto &v : prog.inputs) {
-    auto [lo, hi] = ranges[v.name];
+    const double lo = ranges[v.name].first, hi = ranges[v.name].second;  // captured below (no bindings: clang 14)
     std::vector<double> &p = pool[v.name];
     auto add = [&](double x) {
       if (v.type.elem != Scalar::Real) {
