@@ -252,8 +252,8 @@ const Checker::Simulation &Checker::simulate() {
       if (!keeps_assumptions(res)) continue;
       sim.traces.push_back(std::move(in));
       sim.results.push_back(std::move(res));
-    } catch (oracle::OracleError &) {
-      break;  // an imported function, or a run too large: no simulation
+    } catch (std::exception &) {
+      break;  // an imported function, a run too large, an evaluation error: no simulation
     }
   }
   return sim;
@@ -271,7 +271,7 @@ void Checker::shrink(Counterexample &cx, const std::function<bool(const oracle::
       oracle::Result res = orc.run(in);
       Counterexample probe = cx;
       return keeps_assumptions(res) && fails(res, probe);
-    } catch (oracle::OracleError &) {
+    } catch (std::exception &) {  // as in simulate(): that candidate is not a counterexample
       return false;
     }
   };
