@@ -10,35 +10,33 @@ std::optional<FunTerm> scalar_fun_term(const CheckedProgram &cp, const core::Equ
   if (eq.prim != core::Prim::Apply || eq.op != core::ApplyOp::Call || eq.type.kind != Type::Tensor || !eq.type.shape.empty())
     return std::nullopt;
   if (eq.builtin || types.size() != eq.args.size()) return std::nullopt;  // a builtin outside the table: no body
-  try {
-    std::vector<ir::Type> args;
-    for (Scalar t : types) args.push_back(ir::Type{t, {}});
-    lower::Lowered l = lower::lower_fun(cp, eq.fn, eq.static_args, args);
-    std::function<bool(const ir::Term &)> scalar = [&](const ir::Term &t) {
-      if (!t->type.shape.empty()) return false;
-      switch (t->kind) {
-        case ir::Kind::Const:
-        case ir::Kind::Var: break;
-        case ir::Kind::Let:
-        case ir::Kind::Cond:
-        case ir::Kind::Unary:
-        case ir::Kind::Binary:
-        case ir::Kind::Share:
-          for (auto &k : t->kids)
-            if (!scalar(k)) return false;
-          break;
-        default: return false;
-      }
-      return true;
-    };
-    if (!scalar(l.body)) return std::nullopt;
-    FunTerm ft{l.body, {}};
-    for (auto &[name, type] : l.inputs) ft.params.push_back(name);
-    if (ft.params.size() != eq.args.size()) return std::nullopt;
-    return ft;
-  } catch (std::exception &) {  // lower::LowerError, ir::IrError: not interpreted
-    return std::nullopt;
+  std::vector<Type> args;
+  for (Scalar t : types) {
+    Type a;
+    a.kind = Type::Tensor;
+    a.elem = t;
+    args.push_back(a);
   }
+  std::optional<FunTerm> ft = lowered_term(cp, eq, args);
+  std::function<bool(const ir::Term &)> scalar = [&](const ir::Term &t) {
+    if (!t->type.shape.empty()) return false;
+    switch (t->kind) {
+      case ir::Kind::Const:
+      case ir::Kind::Var: break;
+      case ir::Kind::Let:
+      case ir::Kind::Cond:
+      case ir::Kind::Unary:
+      case ir::Kind::Binary:
+      case ir::Kind::Share:
+        for (auto &k : t->kids)
+          if (!scalar(k)) return false;
+        break;
+      default: return false;
+    }
+    return true;
+  };
+  if (!ft || !scalar(ft->body)) return std::nullopt;
+  return ft;
 }
 
 }  // namespace rml::check
