@@ -3,6 +3,7 @@
 #include "tools/commands.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -98,6 +99,8 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     err << "rml-check: error: " << timeout_message(got.str()) << "\n";
     return kFrontendError;
   }
+  // --timeout is the whole file's: every node checked gets what is left of it.
+  const auto started = std::chrono::steady_clock::now();
   auto r = load(c.file, err);
   if (!r) return kFrontendError;
   if (c.json && r->diags.has_errors()) {
@@ -198,6 +201,10 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     // node's properties unknown (exit 3), never falsified; the other mains are checked.
     check::Report rep;
     std::string failure;
+    if (c.budget.seconds) {  // a node reached after the deadline has a budget already spent
+      double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      opts.timeout_s = std::max(*c.budget.seconds - used, 1e-3);
+    }
     try {
       // The checker replays counterexamples in the oracle: a program one cycle of which
       // exceeds the oracle's memory cap (oracle::Options::max_memory) is not checked.
