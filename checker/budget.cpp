@@ -27,6 +27,12 @@ Budget Budget::slice(int num, int den) const {
   return b;
 }
 
+Budget Budget::share(int k) const {
+  Budget b = slice(1, std::max(k, 1));
+  b.share_ = true;
+  return b;
+}
+
 std::optional<uint64_t> Budget::ms_left() const {
   if (!deadline_) return std::nullopt;
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline_ - std::chrono::steady_clock::now()).count();
@@ -51,10 +57,11 @@ bool Budget::exhausted() const {
 void Budget::fail() const {
   std::ostringstream o;
   auto units = units_left();
+  const char *part = share_ ? "its share of " : "";  // the other properties keep theirs
   if (units && *units == 0 && !(ms_left() && *ms_left() == 0))
-    o << "the resource budget of the check (" << rlimit_ << " Z3 resource units) ran out (raise it with --rlimit)";
+    o << part << "the resource budget of the check (" << rlimit_ << " Z3 resource units) ran out (raise it with --rlimit)";
   else
-    o << "the time budget of the check (" << timeout_s_ << " s) ran out (raise it with --timeout)";
+    o << part << "the time budget of the check (" << timeout_s_ << " s) ran out (raise it with --timeout)";
   throw BudgetExhausted(o.str());
 }
 

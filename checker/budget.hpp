@@ -45,6 +45,9 @@ class Budget {
   explicit Budget(const Options &o);
   // num/den of what is left now; what the slice spends is spent by the whole check too.
   Budget slice(int num, int den) const;
+  // A slice that one property spends (1/k of what is left when k properties are still to
+  // check): what it leaves goes to the next. Its end is said as "its share ... ran out".
+  Budget share(int k) const;
   // Milliseconds left (nullopt: no wall-clock limit), never negative.
   std::optional<uint64_t> ms_left() const;
   // Resource units left (nullopt: no resource limit).
@@ -81,6 +84,7 @@ class Budget {
   std::optional<std::chrono::steady_clock::time_point> deadline_;
   std::shared_ptr<BudgetState> shared_;  // the meter and the live contexts, one per check
   std::optional<uint64_t> end_;  // shared_->spent at which this budget ends
+  bool share_ = false;           // a property's share (share())
 };
 
 

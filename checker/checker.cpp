@@ -97,11 +97,21 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
   if (productive.verdict != Verdict::Valid)  // every post
     for (auto &eq : prog.equations)
       if (eq.prim == core::Prim::Post) c.free_values.insert(eq.lhs);
-  guarded("clocks", [&] { return c.check_clocks(); });
+  // Clocks, initialisation and each user property get an equal share of what is left, so
+  // that one hard property cannot spend every later one's budget; what a property leaves
+  // (most are decided without a solver) goes to the ones after it.
+  const Budget whole = c.budget;
+  int to_check = 2 + static_cast<int>(prog.properties.size());
+  auto shared = [&](const char *kind, auto &&run) {
+    c.budget = whole.share(to_check--);
+    guarded(kind, run);
+    c.budget = whole;
+  };
+  shared("clocks", [&] { return c.check_clocks(); });
   std::rotate(rep.properties.begin(), rep.properties.end() - 1, rep.properties.end());
-  guarded("initialisation", [&] { return c.check_initialisation(); });
+  shared("initialisation", [&] { return c.check_initialisation(); });
   for (auto &pp : prog.properties) {
-    guarded("property", [&] { return c.check_property(pp); });
+    shared("property", [&] { return c.check_property(pp); });
     rep.properties.back().name = pp.text;
     rep.properties.back().span = pp.span;
   }

@@ -74,6 +74,17 @@ struct Options {
   // no oracle runs before it (they compute in binary64). The negative control of the
   // soundness laws of real-valued properties, which must catch it.
   bool exact_reals = false;
+  // Ints: first over mathematical integers, with "no operation wraps" proved alongside
+  // (TransitionSystem::lia_ints), then, if that does not decide, as 64-bit vectors.
+  // Off: 64-bit vectors only.
+  bool lia_ints = true;
+  // Tests only, unsound: the integer encoding without its wrap-around conditions, so an
+  // int that overflows in the oracle is an unbounded integer in the proof. The negative
+  // control of the integer soundness laws, which must catch it.
+  bool ignore_wraps = false;
+  // Tests only: user properties go straight to the solvers (no oracle runs or interval
+  // analysis first), so that a test reaches the engine it is about.
+  bool solver_only = false;
 };
 
 struct Report {

@@ -50,6 +50,8 @@ struct Checker {
 
   int vacuous_depth = 0;
   static constexpr int64_t kMaxSearchedHorizon = 512;
+  static constexpr int kMaxBmcDepth = 256;  // the deepest run BMC looks at after the proofs fail
+  int deep_reached = 0;  // the depth BMC reached for the property being checked, in any encoding
 
   // A segment: a path of instantaneous edges inside one component, from the cell a post
   // reads (its target) to the source of a post. A chain that passes cycle t in that
@@ -113,6 +115,11 @@ struct Checker {
                      const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
                      bool ticking = false, const std::set<std::string> *roots = nullptr, bool reals = false);
   std::optional<bool> pdr_proves(Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad, bool ticking);
+  enum class EngineEnd { Decided, Unknown, Wraps };
+  EngineEnd run_engines(PropertyResult &r, Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
+                        const std::string &what, const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
+                        bool ticking, bool wraps, bool deep);
+  bool lia_applies() const;
   RunBound bound_runs(const std::function<z3::expr(const TransitionSystem::Frame &)> &cont,
                       const std::set<std::string> &roots, std::optional<int64_t> search = std::nullopt);
   bool assumptions_vacuous();
@@ -167,6 +174,7 @@ struct Checker {
   std::optional<double> constant_of(const std::string &v, int depth = 0);
   std::map<std::string, std::pair<double, double>> assumed_ranges();
   bool keeps_assumptions(const oracle::Result &res) const;
+  double cycle_size() const;
   void shrink(Counterexample &cx, const std::function<bool(const oracle::Result &, Counterexample &)> &fails);
   std::optional<Counterexample> falsify_by_simulation(const std::function<bool(const oracle::Result &, Counterexample &)> &fails);
 

@@ -34,7 +34,10 @@ namespace rml::check {
 
 // The body as a Z3 term over the operands' values (smt_reals.hpp); `facts` collects the
 // C library functions' facts. Nothing if an operator has no encoding on those sorts.
-std::optional<z3::expr> encode_fun_term(const FunTerm &ft, const std::vector<z3::expr> &args, z3::expr_vector &facts);
+// With `wraps`, ints are Ints (the LIA encoding) and `wraps` collects the conditions
+// under which an operation of the body wraps in the oracle (smt_ints.hpp).
+std::optional<z3::expr> encode_fun_term(const FunTerm &ft, const std::vector<z3::expr> &args, z3::expr_vector &facts,
+                                        z3::expr_vector *wraps = nullptr);
 
 }  // namespace rml::check
 

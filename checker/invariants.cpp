@@ -32,6 +32,8 @@ z3::expr Checker::inv_of(Smt &smt, const std::vector<Interval> &invariants, cons
     } else if (iv.same_started) all = all && (m == state[iv.started]);
     else if (iv.never_nil) all = all && z3::implies(state[iv.started], !m);
     else if (iv.is_bool) all = all && z3::implies(state[iv.started], iv.lo ? m : !m);
+    else if (m.is_int())  // the LIA encoding
+      all = all && z3::implies(state[iv.started], smt.ctx.int_val(iv.lo) <= m && m <= smt.ctx.int_val(iv.hi));
     else all = all && z3::implies(state[iv.started], z3::sge(m, smt.ctx.bv_val(iv.lo, 64)) && z3::sle(m, smt.ctx.bv_val(iv.hi, 64)));
     conj.push_back(all);
   }
@@ -190,10 +192,69 @@ int Checker::lookahead() const {
 
 // Proves that `bad` never holds (k-induction), or finds a run where it does (BMC) and
 // replays it in the oracle; `confirm` decides whether the replay shows the failure.
+// Ints are first mathematical integers (linear arithmetic is far cheaper for Z3 than
+// 64-bit vectors, and Spacer's strength), with "no operation wraps" proved alongside;
+// when that does not decide, 64-bit vectors (semantics/int_encoding.md).
 void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                             const std::string &what, const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
                             bool ticking, const std::set<std::string> *roots, bool reals) {
+  deep_reached = 0;
+  if (lia_applies()) {
+    PropertyResult lr = r;
+    Smt smt(prog, clocks, budget, roots, reals);
+    smt.ts->lia_ints = true;
+    // Whether some int operation can wrap at all: if none can, this encoding is the 64-bit
+    // one in other words and decides alone; else it gets half of what is left.
+    bool can_wrap = !opts.ignore_wraps && !smt.ts->frame(0, nullptr, false).wrap.is_false();
+    if (can_wrap) smt.budget = budget.slice(1, 2);
+    bool deep_done = false;  // deep runs without a wrap: the 64-bit encoding has none either
+    try {
+      EngineEnd e = run_engines(lr, smt, bad, what, confirm, ticking, can_wrap, true);
+      if (e == EngineEnd::Decided || !can_wrap) {
+        r = std::move(lr);
+        return;
+      }
+      deep_done = e == EngineEnd::Unknown;
+    } catch (BudgetExhausted &) {
+      if (budget.exhausted() || !can_wrap) throw;  // the check's budget, not only the slice
+    } catch (z3::exception &) {
+      if (budget.exhausted() || !can_wrap) throw;
+    }
+    Smt bv(prog, clocks, budget, roots, reals);
+    run_engines(r, bv, bad, what, confirm, ticking, false, !deep_done);
+    return;
+  }
   Smt smt(prog, clocks, budget, roots, reals);
+  run_engines(r, smt, bad, what, confirm, ticking, false, true);
+}
+
+// Ints as mathematical integers need a program without post (a post's prophecy is checked
+// by cycles after the bad one, where a wrap may already have changed the run) and some int
+// to speak of.
+bool Checker::lia_applies() const {
+  if (!opts.lia_ints) return false;
+  bool ints = false;
+  for (auto &eq : prog.equations) {
+    if (eq.prim == core::Prim::Post) return false;
+    ints |= eq.type.kind == Type::Tensor && eq.type.shape.empty() && eq.type.elem == Scalar::Int;
+  }
+  for (auto &v : prog.inputs) ints |= v.type.kind == Type::Tensor && v.type.shape.empty() && v.type.elem == Scalar::Int;
+  return ints;
+}
+
+// BMC, k-induction, then IC3/PDR on one encoding, and with `deep` BMC deeper than
+// k-induction went. With `wraps` (the LIA encoding of a program whose ints can overflow),
+// a cycle where an int operation wraps counts as bad too, so that a proof also proves
+// that none does; a run reaching a wrap before any bad cycle ends the attempt
+// (EngineEnd::Wraps: the 64-bit encoding must decide).
+Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
+                                        const std::function<z3::expr(const TransitionSystem::Frame &)> &bad_only,
+                                        const std::string &what,
+                                        const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
+                                        bool ticking, bool wraps, bool deep) {
+  const bool lia = smt.ts->lia_ints;
+  const std::string over = lia ? " over mathematical integers, no int operation wrapping" : "";
+  auto bad = [&](const TransitionSystem::Frame &f) { return wraps ? bad_only(f) || f.wrap : bad_only(f); };
   smt.ts->fun_body = fun_body();
   smt.ts->exact_reals = opts.exact_reals;
   smt.ts->free_values = free_values;  // Checker::free_values
@@ -210,6 +271,36 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
   auto ticks_after = [&](z3::solver &s, const std::vector<TransitionSystem::Frame> &fs) {
     for (size_t j = fs.size() - static_cast<size_t>(look); j < fs.size(); ++j) s.add(main_ticks(fs[j]));
   };
+  // A model of a run from the initial state with a bad cycle among its first k: replayed
+  // in the oracle (Decided when it fails there too); with `wraps`, a run whose only bad
+  // cycles are wraps ends the attempt. Nothing: spurious, look further.
+  auto on_bad_run = [&](z3::solver &s, const std::vector<TransitionSystem::Frame> &fs, int k) -> std::optional<EngineEnd> {
+    z3::model m = s.get_model();
+    if (wraps) {  // only a wrap, no bad cycle: the integers part from the oracle's ints here
+      bool any_bad = false;
+      for (int j = 0; j < k && !any_bad; ++j) any_bad = m.eval(bad_only(fs[static_cast<size_t>(j)]), true).is_true();
+      if (!any_bad) {
+        r.verdict = Verdict::Unknown;
+        r.method = "an int operation can wrap around within " + std::to_string(k) + " cycles";
+        return EngineEnd::Wraps;
+      }
+    }
+    Counterexample cx;
+    cx.inputs = model_inputs(prog, fs, m);
+    // Replay with lookahead, so that post's prophecies are confirmed by real ticks.
+    oracle::Oracle orc(cp, prog, clocks);
+    oracle::Result res = orc.run(cx.inputs);
+    if (confirm(res, cx)) {
+      cx.csv = trace_csv(prog, cx.inputs);
+      r.verdict = Verdict::Falsified;
+      r.method = "bounded model checking (depth " + std::to_string(k) + (lia ? ", over mathematical integers" : "") +
+                 "), replayed in the oracle";
+      r.cex = std::move(cx);
+      return EngineEnd::Decided;
+    }
+    spurious = true;  // the model used a freedom the oracle does not have: look deeper
+    return std::nullopt;
+  };
   for (int k = 1; k <= opts.max_depth; ++k) {
     // Base: no bad cycle among the first k from the initial state.
     {
@@ -217,32 +308,18 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
       auto fs = smt.unroll(k + look, true, s);
       ticks(s, fs);
       ticks_after(s, fs);
-      z3::expr any = smt.ctx.bool_val(false);
-      for (int j = 0; j < k; ++j) any = any || bad(fs[static_cast<size_t>(j)]);
-      s.add(any);
+      z3::expr_vector any(smt.ctx);
+      for (int j = 0; j < k; ++j) any.push_back(bad(fs[static_cast<size_t>(j)]));
+      s.add(z3::mk_or(any));
       if (opts.explain && k == 1) r.smt += "; BMC base, depth 1: sat iff a bad cycle is reachable\n" + s.to_smt2() + "\n";
       z3::check_result c = smt.check(s);
       if (c == z3::unknown) {
         r.verdict = Verdict::Unknown;
         r.method = "the solver gave up (timeout or incompleteness) at depth " + std::to_string(k);
-        return;
+        return EngineEnd::Unknown;
       }
       if (c == z3::sat) {
-        z3::model m = s.get_model();
-        Counterexample cx;
-        cx.inputs = model_inputs(prog, fs, m);
-        // Replay with lookahead, so that post's prophecies are confirmed by real ticks.
-        oracle::Inputs longer = cx.inputs;
-        oracle::Oracle orc(cp, prog, clocks);
-        oracle::Result res = orc.run(longer);
-        if (confirm(res, cx)) {
-          cx.csv = trace_csv(prog, cx.inputs);
-          r.verdict = Verdict::Falsified;
-          r.method = "bounded model checking (depth " + std::to_string(k) + "), replayed in the oracle";
-          r.cex = std::move(cx);
-          return;
-        }
-        spurious = true;  // the model used a freedom the oracle does not have: look deeper
+        if (auto e = on_bad_run(s, fs, k)) return *e;
         continue;
       }
     }
@@ -260,21 +337,57 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
       z3::check_result c = smt.check(s);
       if (c == z3::unsat) {
         r.verdict = Verdict::Valid;
-        r.method = "proved by Z3: " + what + " (" + std::to_string(k) + "-induction)";
-        return;
+        r.method = "proved by Z3: " + what + " (" + std::to_string(k) + "-induction" + over + ")";
+        return EngineEnd::Decided;
       }
     }
   }
   // k-induction failed: IC3/PDR (Z3's Spacer) looks for an inductive invariant itself.
   if (auto proved = pdr_proves(smt, bad, ticking); proved && *proved) {
     r.verdict = Verdict::Valid;
-    r.method = "proved by Z3's Spacer (IC3/PDR): " + what + " (an inductive invariant of the transition system)";
-    return;
+    r.method = "proved by Z3's Spacer (IC3/PDR): " + what + " (an inductive invariant of the transition system" + over + ")";
+    return EngineEnd::Decided;
   }
+  // Then deeper runs, one more cycle at a time on one solver, for as long as the budget
+  // lasts (its end is this property's unknown): a falsifiable property whose shortest
+  // counterexample is long.
+  int depth = opts.max_depth + 1;
+  if (deep) try {
+    z3::solver s = smt.solver();
+    std::vector<TransitionSystem::Frame> fs;
+    fs.reserve(static_cast<size_t>(kMaxBmcDepth + look + 1));
+    auto grow = [&] {
+      if (smt.budget.exhausted()) smt.budget.fail();
+      fs.push_back(smt.ts->frame(static_cast<int>(fs.size()), fs.empty() ? nullptr : &fs.back(), fs.empty()));
+      for (auto e : fs.back().constraints) s.add(e);
+      if (ticking) s.add(main_ticks(fs.back()));
+    };
+    while (static_cast<int>(fs.size()) < opts.max_depth + look) grow();
+    for (depth = opts.max_depth + 1; depth <= kMaxBmcDepth; ++depth) {
+      grow();
+      s.push();
+      ticks_after(s, fs);
+      s.add(bad(fs[static_cast<size_t>(depth - 1)]));
+      z3::check_result c = smt.check(s);
+      if (c == z3::sat)
+        if (auto e = on_bad_run(s, fs, depth)) return *e;
+      s.pop();
+      if (c == z3::unknown) break;
+    }
+  } catch (BudgetExhausted &e) {
+    deep_reached = std::max(deep_reached, depth - 1);
+    r.verdict = Verdict::Unknown;
+    r.method = std::string("neither proved by k-induction (up to depth ") + std::to_string(opts.max_depth) +
+               ") or IC3/PDR nor falsified by runs of up to " + std::to_string(deep_reached) + " cycles, when " + e.what() +
+               (spurious ? " (the bounded runs found were not reproduced by the oracle)" : "");
+    return EngineEnd::Unknown;
+  }
+  deep_reached = std::max(deep_reached, depth - 1);
   r.verdict = Verdict::Unknown;
   r.method = std::string("neither proved by k-induction (up to depth ") + std::to_string(opts.max_depth) +
-             ") or IC3/PDR nor falsified" +
+             ") or IC3/PDR nor falsified by runs of up to " + std::to_string(deep_reached) + " cycles" +
              (spurious ? " (the bounded runs found were not reproduced by the oracle)" : "");
+  return EngineEnd::Unknown;
 }
 
 // IC3/PDR through Z3's fixedpoint engine Spacer, over the same transition system: Horn

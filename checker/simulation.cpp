@@ -203,13 +203,7 @@ const Checker::Simulation &Checker::simulate() {
     if (rng.below(2) == 0) x = round_to(x, 10);  // readable, and near the round constants
     return std::clamp(x, lo, hi);
   };
-  // Size of a cycle, to keep the work bounded on large nodes (ADBench's LSTM).
-  double per_cycle = 1;
-  for (auto &eq : prog.equations) {
-    double n = 1;
-    for (int64_t d : array::concrete_shape(eq.type.shape)) n *= static_cast<double>(d);
-    per_cycle += n;
-  }
+  const double per_cycle = cycle_size();
   const size_t cycles = 48 + static_cast<size_t>(lookahead());  // slow drifts too (shrinking cuts the run)
   const size_t max_traces = static_cast<size_t>(std::clamp(4.0e6 / (per_cycle * static_cast<double>(cycles)), 0.0, 160.0));
   size_t widest = 1;
@@ -259,17 +253,36 @@ const Checker::Simulation &Checker::simulate() {
   return sim;
 }
 
+// Elements the oracle evaluates in one cycle of the node, to keep the oracle's work
+// bounded on large nodes (ADBench's LSTM, generated Lustre of thousands of equations).
+double Checker::cycle_size() const {
+  double per_cycle = 1;
+  for (auto &eq : prog.equations) {
+    double n = 1;
+    for (int64_t d : array::concrete_shape(eq.type.shape)) n *= static_cast<double>(d);
+    per_cycle += n;
+  }
+  return per_cycle;
+}
+
 // Makes a counterexample easier to read, keeping what `fails` says of its replay (and the
 // assumptions): cut after the first failing cycle (and the lookahead a post needs), then
 // each input value replaced by 0, ±1 or a rounder number when the failure stays.
 void Checker::shrink(Counterexample &cx, const std::function<bool(const oracle::Result &, Counterexample &)> &fails) {
   oracle::Oracle orc(cp, prog, clocks);
   size_t runs = 0;
+  // At most 400 replays and 10^6 evaluated elements, none past the budget: once done, no
+  // candidate is even built (a candidate is a copy of the whole trace).
+  const double per_cycle = cycle_size();
+  double work = 0;
+  auto done = [&] { return runs >= 400 || work > 1.0e6 || budget.exhausted(); };
   auto still = [&](const oracle::Inputs &in) {
-    if (++runs > 400 || budget.exhausted()) return false;
+    if (done()) return false;
+    ++runs;
+    work += per_cycle * static_cast<double>(in.cycles);
     try {
       oracle::Result res = orc.run(in);
-      Counterexample probe = cx;
+      Counterexample probe;  // what `fails` says of the candidate (it reads no inputs)
       return keeps_assumptions(res) && fails(res, probe);
     } catch (std::exception &) {  // as in simulate(): that candidate is not a counterexample
       return false;
@@ -284,14 +297,14 @@ void Checker::shrink(Counterexample &cx, const std::function<bool(const oracle::
       if (still(cut)) cx.inputs = std::move(cut);
     }
   }
-  for (size_t n = 0; n < cx.inputs.cycles; ++n)
+  for (size_t n = 0; n < cx.inputs.cycles && !done(); ++n)
     for (auto &v : prog.inputs) {
       // No reference into cx.inputs is kept: an accepted candidate replaces it.
       const oracle::Cell &first = cx.inputs.streams.at(v.name)[n];
       if (first.tag != oracle::Tag::Val || v.type.elem == Scalar::Bool) continue;
       const size_t elements = first.value.r.size() + first.value.i.size();
       const bool real = !first.value.r.empty();
-      for (size_t e = 0; e < elements; ++e) {
+      for (size_t e = 0; e < elements && !done(); ++e) {
         // Toward zero while the failure stays: zero, ±1, rounder, then halving and one
         // step (x = 10 becomes 5 where 5 fails and 4 does not).
         for (int step = 0; step < 64; ++step) {

@@ -3,6 +3,7 @@
 
 #include <optional>
 
+#include "checker/smt_ints.hpp"
 #include "checker/smt_reals.hpp"
 #include "core/primitives.hpp"
 #include "ops/ops.hpp"
@@ -63,6 +64,24 @@ TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, 
     if (k > 0) state_size_ += k;
   }
   eq_state_size_ = state_size_;
+  for (size_t k = 0; k < prog.equations.size(); ++k) {
+    const core::Equation &eq = prog.equations[k];
+    const bool is_if = eq.prim == core::Prim::Apply && eq.op == core::ApplyOp::If;
+    for (size_t i = 0; i < eq.args.size(); ++i) {
+      const std::string &a = eq.args[i];
+      if (is_if && i > 0) branch_reads_[a].emplace_back(k, i == 1 ? Takes::Then : Takes::Else);
+      else if (eq.prim == core::Prim::Arrow) branch_reads_[a].emplace_back(k, i == 0 ? Takes::Before : Takes::After);
+      else if (eq.prim == core::Prim::Fby && i == 0) branch_reads_[a].emplace_back(k, Takes::Before);
+      else read_otherwise_.insert(a);
+    }
+  }
+  for (auto &t : clocks.terms)
+    if (t.kind == core::ClockTerm::On) read_otherwise_.insert(t.cond);
+  for (auto &v : prog.outputs) read_otherwise_.insert(v.name);
+  for (auto &pp : prog.properties) read_otherwise_.insert(pp.var);
+  for (auto &a : prog.assumptions) read_otherwise_.insert(a.var);
+  for (auto &d : prog.declared)
+    for (auto &on : d.on) read_otherwise_.insert(on.second);
   for (auto &a : prog.assumptions)
     if (a.eventually && a.within >= 0) ++state_size_;  // the run-length monitor
 }
@@ -89,11 +108,44 @@ std::vector<size_t> TransitionSystem::arrow_started() const {
 
 z3::sort TransitionSystem::sort_of(Scalar s) const {
   if (s == Scalar::Real) return exact_reals ? ctx_.real_sort() : real_sort(ctx_);
-  return s == Scalar::Bool ? ctx_.bool_sort() : ctx_.bv_sort(64);
+  if (s == Scalar::Bool) return ctx_.bool_sort();
+  return lia_ints ? ctx_.int_sort() : ctx_.bv_sort(64);
 }
 
 z3::expr TransitionSystem::fresh(const std::string &name, const z3::sort &s, int n) {
   return ctx_.constant((name + "@" + std::to_string(n)).c_str(), s);
+}
+
+// Whether y's value can reach anything at this cycle: always if some reader takes it at
+// every cycle; else when a reader that takes it at this cycle does and its own value
+// matters; never if nothing reads it. A wrap in a value no reader takes changes no other
+// value (semantics/int_encoding.md). `visiting` guards against instantaneous cycles
+// (where causality failed): there, it always matters. `memo` holds the frame's answers.
+z3::expr TransitionSystem::wrap_matters(const Frame &f, const std::string &y, std::set<std::string> &visiting,
+                                        std::map<std::string, z3::expr> &memo) const {
+  z3::context &c = ctx_;
+  if (auto m = memo.find(y); m != memo.end()) return m->second;
+  if (read_otherwise_.count(y) || !visiting.insert(y).second) return c.bool_val(true);
+  auto it = branch_reads_.find(y);
+  z3::expr_vector taken(c);
+  if (it != branch_reads_.end())
+    for (auto [k, takes] : it->second) {
+      const core::Equation &eq = prog_.equations[k];
+      if (!in_cone(eq.lhs)) continue;  // not encoded: reads nothing
+      z3::expr when = c.bool_val(true);
+      if (takes == Takes::Then || takes == Takes::Else) {
+        auto v = f.v.find(eq.args[0]);
+        if (v != f.v.end() && v->second.is_bool()) when = takes == Takes::Then ? v->second : !v->second;
+      } else if (state_base_[k] >= 0) {
+        z3::expr started = f.state_in[static_cast<size_t>(state_base_[k])];
+        when = takes == Takes::After ? started : !started;
+      }
+      taken.push_back(when && wrap_matters(f, eq.lhs, visiting, memo));
+    }
+  visiting.erase(y);
+  z3::expr out = taken.empty() ? c.bool_val(false) : z3::mk_or(taken);
+  memo.emplace(y, out);
+  return out;
 }
 
 z3::expr TransitionSystem::holds(const Frame &f, const std::string &var) const {
@@ -137,6 +189,11 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
     f.state_in = prev->state_out;
   } else {
     for (size_t k = 0; k < state_sorts.size(); ++k) f.state_in.push_back(fresh("s" + std::to_string(k), state_sorts[k], n));
+    // A memory holds a value some cycle computed, which a run without wraps keeps in range
+    // (the assumption windows' counters are not ints of the program).
+    if (lia_ints)
+      for (size_t k = 0; k < static_cast<size_t>(eq_state_size_); ++k)
+        if (state_sorts[k].is_int()) add(in_int64(f.state_in[k]));
   }
   f.state_out = f.state_in;
   if (initial) {
@@ -178,6 +235,19 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
     add(f.p.at(v.name) == ck_of(v.name));
     add(!f.nil.at(v.name));
   }
+  // With lia_ints, a value no equation computes is a 64-bit number; the conditions under
+  // which a computed one wraps are collected in `wraps`.
+  z3::expr_vector wraps(c);
+  auto int64_free = [&](const std::string &x) {
+    auto it = f.v.find(x);
+    if (lia_ints && it != f.v.end() && it->second.is_int()) add(in_int64(it->second));
+  };
+  for (auto &v : prog_.inputs) int64_free(v.name);
+  z3::expr_vector eq_wraps(c);  // the current equation's, gated by wrap_matters
+  std::map<std::string, z3::expr> matters_memo;
+  z3::expr_vector *wrap_sink = lia_ints ? &eq_wraps : nullptr;
+  auto int_lit = [&](int64_t i) { return lia_ints ? c.int_val(i) : c.bv_val(i, 64); };
+  auto int_le = [&](const z3::expr &a, const z3::expr &b) { return lia_ints ? a <= b : z3::sle(a, b); };
 
   auto val = [&](const std::string &x) { return f.v.at(x); };
   auto same = [&](const std::string &y, const std::string &x) {  // value and nil copied
@@ -204,6 +274,7 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
       untrack.var = &y;
       untrack.kept = scalar_.at(y);
       scalar_.erase(y);
+      int64_free(y);
     }
     const z3::expr py = f.p.at(y);
     auto p = [&](size_t i) { return f.p.at(eq.args.at(i)); };
@@ -216,7 +287,7 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
         if (tracked(y))
           add(val(y) == (eq.lit.type == Scalar::Bool   ? c.bool_val(eq.lit.b)
                          : eq.lit.type == Scalar::Real ? (exact_reals ? c.real_val(std::to_string(eq.lit.r).c_str()) : real_val(c, eq.lit.r))
-                                                       : c.bv_val(static_cast<int64_t>(eq.lit.i), 64)));
+                                                       : int_lit(static_cast<int64_t>(eq.lit.i))));
         break;
       case core::Prim::Copy:
         add(py == p(0));
@@ -227,14 +298,15 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
         // declared codomain; main inputs get the same as an assumption).
         if (eq.op == core::ApplyOp::Imported && tracked(y) && eq.type.range) {
           auto [lo, hi] = *eq.type.range;  // INT64_MIN / INT64_MAX: unbounded
-          if (lo != INT64_MIN) add(z3::sle(c.bv_val(lo, 64), val(y)));
-          if (hi != INT64_MAX) add(z3::sle(val(y), c.bv_val(hi, 64)));
+          if (lo != INT64_MIN) add(int_le(int_lit(lo), val(y)));
+          if (hi != INT64_MAX) add(int_le(val(y), int_lit(hi)));
         }
         if (eq.args.empty()) {  // a constant on its context's clock
           add(py == ck_of(y));
           add(!f.nil.at(y));
           if (eq.op == core::ApplyOp::Imported && !eq.imported_node && uninterpreted_functions && tracked(y))
             add(val(y) == c.constant(imported_symbol(eq).c_str(), val(y).get_sort()));  // a free constant
+          int64_free(y);
           break;
         }
         add(py == p(0));
@@ -247,18 +319,25 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
         if (!tracked(y)) break;
         bool args_tracked = true;
         for (auto &a : eq.args) args_tracked &= tracked(a);
+        // With lia_ints, an int no operation below computes exactly (a fresh value, an
+        // imported function's) is a 64-bit number: in range, which a computed one need not be.
+        bool computed = args_tracked && (eq.op == core::ApplyOp::If || eq.op == core::ApplyOp::Unary ||
+                                         eq.op == core::ApplyOp::Binary || eq.op == core::ApplyOp::Call);
+        if (!computed) int64_free(y);
         if (!args_tracked) break;  // a fresh value: over-approximation
         auto a = [&](size_t i) { return val(eq.args.at(i)); };
         switch (eq.op) {
           case core::ApplyOp::If: add(val(y) == z3::ite(a(0), a(1), a(2))); break;
           case core::ApplyOp::Unary: {
             z3::expr_vector facts(c);
-            if (auto e = encode_unary(eq.un, a(0), facts)) add(val(y) == *e);
+            if (auto e = encode_unary(eq.un, a(0), facts, wrap_sink)) add(val(y) == *e);
+            else int64_free(y);  // not encoded: a fresh value
             for (auto fact : facts) add(fact);
             break;
           }
           case core::ApplyOp::Binary:
-            if (auto e = encode_binary(eq.bin, a(0), a(1))) add(val(y) == *e);
+            if (auto e = encode_binary(eq.bin, a(0), a(1), wrap_sink)) add(val(y) == *e);
+            else int64_free(y);
             break;
           case core::ApplyOp::Imported:
             if (eq.imported_node || !uninterpreted_functions) break;  // a fresh value
@@ -270,16 +349,25 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
             }
             break;
           case core::ApplyOp::Call: {  // through its body, when it has a scalar one
-            if (!fun_body) break;
+            if (!fun_body) {
+              int64_free(y);
+              break;
+            }
             std::vector<Scalar> types;
             std::vector<z3::expr> vals;
             for (size_t i = 0; i < eq.args.size(); ++i) types.push_back(scalar_.at(eq.args[i])), vals.push_back(a(i));
             auto ft = fun_body(eq, types);
-            if (!ft) break;  // a fresh value
-            z3::expr_vector facts(c);
-            if (auto e = encode_fun_term(*ft, vals, facts)) {
+            if (!ft) {  // a fresh value
+              int64_free(y);
+              break;
+            }
+            z3::expr_vector facts(c), body_wraps(c);
+            if (auto e = encode_fun_term(*ft, vals, facts, lia_ints ? &body_wraps : nullptr)) {
               add(val(y) == *e);
               for (auto fact : facts) add(fact);
+              for (auto w : body_wraps) eq_wraps.push_back(w);
+            } else {
+              int64_free(y);
             }
             break;
           }
@@ -327,6 +415,7 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
         const std::string &src = pre ? eq.args[0] : eq.args[1];
         if (pre) {
           if (tracked(y)) add(z3::implies(started, val(y) == mem));
+          if (lia_ints && tracked(y) && val(y).is_int()) add(z3::implies(!started, in_int64(val(y))));  // the free first value
           add(f.nil.at(y) == (!started || memnil));
         } else {
           if (tracked(y)) add(val(y) == z3::ite(started, mem, val(eq.args[0])));
@@ -353,6 +442,12 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
         break;
       }
     }
+    if (!eq_wraps.empty()) {  // this equation's operations wrap where its value matters
+      std::set<std::string> visiting;
+      z3::expr matters = wrap_matters(f, y, visiting, matters_memo);
+      for (auto w : eq_wraps) wraps.push_back(w && matters);
+      eq_wraps.resize(0);
+    }
   }
   // Environment assumptions of the main node.
   size_t monitor = static_cast<size_t>(eq_state_size_);
@@ -374,6 +469,7 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
   z3::expr_vector errs(c);
   for (auto &[what, cond] : f.err_parts) errs.push_back(cond);
   f.err = errs.empty() ? c.bool_val(false) : z3::mk_or(errs);
+  if (!wraps.empty()) f.wrap = z3::mk_or(wraps);
   return f;
 }
 

@@ -45,7 +45,10 @@ class TransitionSystem {
     z3::expr_vector constraints;                 // T(n) ∧ A(n)
     z3::expr err;                                // the oracle would produce ‖ at this cycle
     std::vector<std::pair<std::string, z3::expr>> err_parts;  // (description, condition)
-    explicit Frame(z3::context &c) : constraints(c), err(c.bool_val(false)) {}
+    // With lia_ints: some int operation of this cycle has an exact result outside the
+    // 64-bit range, where the oracle's wraps (false when no operation can).
+    z3::expr wrap;
+    explicit Frame(z3::context &c) : constraints(c), err(c.bool_val(false)), wrap(c.bool_val(false)) {}
   };
 
   // Builds cycle n; `prev` is the previous frame (its state_out feeds this state_in), or
@@ -71,6 +74,15 @@ class TransitionSystem {
   // Reals as exact rationals instead of binary64: unsound for what the oracle computes, a
   // negative control for the tests only (check::Options::exact_reals).
   bool exact_reals = false;
+
+  // Ints as mathematical integers (linear integer arithmetic, smt_ints.hpp) instead of
+  // 64-bit vectors: each frame says in `wrap` when an operation's exact result leaves the
+  // 64-bit range. Values no equation computes (inputs, fresh values, a pre's first value,
+  // the memories of a free state) are 64-bit numbers. A run of this system where no frame
+  // wraps is, value for value, a run of the 64-bit system and back
+  // (semantics/int_encoding.md), so "never bad and never wrap" proved here holds in the
+  // oracle. Programs with a post are not encoded so (the checker does not ask).
+  bool lia_ints = false;
 
   // The body of a fun applied to scalars (fun_terms.hpp), when the checker gives a way to
   // find it: its application is encoded through the body. Without it, a fresh value.
@@ -102,6 +114,17 @@ class TransitionSystem {
   std::set<std::string> cone_;  // encoded variables (all when no roots were given)
   std::vector<bool> term_needed_;
   bool in_cone(const std::string &v) const { return cone_.count(v) > 0; }
+  // Readers of each variable's value that take it only in some cycles: an `if` reads a
+  // branch when its condition selects it, `->` its first operand before it has started
+  // and its second after, `fby` its initial value before it has started. And the
+  // variables something else reads (another operand, a memory, a clock's condition, an
+  // output, a property, an assumption). An operation whose value no reader takes may
+  // wrap unseen (semantics/int_encoding.md).
+  enum class Takes { Then, Else, Before, After };
+  std::map<std::string, std::vector<std::pair<size_t, Takes>>> branch_reads_;
+  std::set<std::string> read_otherwise_;
+  z3::expr wrap_matters(const Frame &f, const std::string &y, std::set<std::string> &visiting,
+                        std::map<std::string, z3::expr> &memo) const;
   int state_size_ = 0;
   int eq_state_size_ = 0;
   std::vector<int> state_base_;  // per equation: index of its first state variable, or -1

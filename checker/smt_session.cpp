@@ -84,7 +84,11 @@ oracle::Inputs model_inputs(const core::Program &p, const std::vector<Transition
         z3::expr val = m.eval(it->second, true);
         if (v.type.elem == Scalar::Bool) t.i[0] = val.is_true();
         else if (v.type.elem == Scalar::Real) t.r[0] = real_of(m, it->second);
-        else {
+        else if (val.is_int()) {  // the LIA encoding keeps inputs in the 64-bit range
+          int64_t i = 0;
+          val.is_numeral_i64(i);
+          t.i[0] = i;
+        } else {
           uint64_t u = 0;
           val.is_numeral_u64(u);
           t.i[0] = static_cast<int64_t>(u);

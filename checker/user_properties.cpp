@@ -37,12 +37,12 @@ PropertyResult Checker::check_property(const core::CoreProperty &pp) {
     return false;
   };
   std::optional<Counterexample> quick;
-  if (!opts.exact_reals) quick = falsify_by_simulation(fails);
+  if (!opts.exact_reals && !opts.solver_only) quick = falsify_by_simulation(fails);
   if (quick) {
     r.verdict = Verdict::Falsified;
     r.method = "an oracle run on inputs that keep the assumptions (their bounds and random values), before any solver";
     r.cex = std::move(*quick);
-  } else if (!opts.exact_reals && proved_by_bounds(v)) {
+  } else if (!opts.exact_reals && !opts.solver_only && proved_by_bounds(v)) {
     r.verdict = Verdict::Valid;
     r.method = "proved by interval analysis in binary64: '" + pp.text + "' cannot be false or nil at any cycle";
   } else {

@@ -483,16 +483,16 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
   }
   el.body(f);
   el.declare_clocks(f);
-  // An input of a subrange or enumeration type keeps its range: an assumption
-  // `lo <= x and x <= hi` (Kind 2 reads subrange inputs so; an enumeration's values are
-  // its constructors' indices).
-  for (size_t k = 0; k < sig.inputs.size() && k < n.inputs.size(); ++k) {
-    const Param &p = sig.inputs[k];
-    if (!p.type.range) continue;
+  // A variable of a subrange or enumeration type keeps its range: for an input, an
+  // assumption `lo <= x and x <= hi` (Kind 2 reads subrange inputs so; an enumeration's
+  // values are its constructors' indices); for an output of a subrange type, a property
+  // of the same form, which the checker must prove (as Kind 2 does).
+  auto in_range = [&](const std::string &name, const Type &type, Span span) -> std::optional<std::string> {
+    if (!type.range) return std::nullopt;
     auto konst = [&](int64_t v) {
       Equation eq;
       eq.prim = Prim::Const;
-      eq.span = n.inputs[k].span;
+      eq.span = span;
       eq.type = Type::scalar(Scalar::Int);
       eq.lit.type = Scalar::Int;
       eq.lit.i = v;
@@ -503,20 +503,40 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
       eq.prim = Prim::Apply;
       eq.op = ApplyOp::Binary;
       eq.bin = op;
-      eq.span = n.inputs[k].span;
+      eq.span = span;
       eq.type = Type::scalar(Scalar::Bool);
       eq.args = {std::move(a), std::move(b)};
       return el.emit(std::move(eq), f, std::nullopt);
     };
-    auto [lo, hi] = *p.type.range;  // INT64_MIN / INT64_MAX: unbounded (`*`)
+    auto [lo, hi] = *type.range;  // INT64_MIN / INT64_MAX: unbounded (`*`)
     std::vector<std::string> conds;
-    if (lo != INT64_MIN) conds.push_back(apply(ops::BinOp::Le, konst(lo), p.name));
-    if (hi != INT64_MAX) conds.push_back(apply(ops::BinOp::Le, p.name, konst(hi)));
-    if (conds.empty()) continue;
+    if (lo != INT64_MIN) conds.push_back(apply(ops::BinOp::Le, konst(lo), name));
+    if (hi != INT64_MAX) conds.push_back(apply(ops::BinOp::Le, name, konst(hi)));
+    if (conds.empty()) return std::nullopt;
+    return conds.size() == 1 ? conds[0] : apply(ops::BinOp::And, conds[0], conds[1]);
+  };
+  for (size_t k = 0; k < sig.inputs.size() && k < n.inputs.size(); ++k) {
+    const Param &p = sig.inputs[k];
+    Span span = n.inputs[k].type ? Span::cover(n.inputs[k].span, n.inputs[k].type->span) : n.inputs[k].span;
+    auto cond = in_range(p.name, p.type, n.inputs[k].span);
+    if (!cond) continue;
     CoreAssumption ca;
-    ca.span = n.inputs[k].type ? Span::cover(n.inputs[k].span, n.inputs[k].type->span) : n.inputs[k].span;
-    ca.var = conds.size() == 1 ? conds[0] : apply(ops::BinOp::And, conds[0], conds[1]);
+    ca.span = span;
+    ca.var = *cond;
     el.out.assumptions.push_back(std::move(ca));
+  }
+  for (size_t k = 0; k < sig.output_names.size() && k < n.outputs.size(); ++k) {
+    const Type &t = sig.outputs[k];
+    if (t.ctors) continue;  // an enumeration: every value it can hold is a constructor
+    auto cond = in_range(sig.output_names[k], t, n.outputs[k].span);
+    if (!cond) continue;
+    auto [lo, hi] = *t.range;
+    CoreProperty cp_;
+    cp_.span = n.outputs[k].type ? Span::cover(n.outputs[k].span, n.outputs[k].type->span) : n.outputs[k].span;
+    cp_.text = (lo != INT64_MIN ? std::to_string(lo) + " <= " : std::string()) + sig.output_names[k] +
+               (hi != INT64_MAX ? " <= " + std::to_string(hi) : std::string()) + " (the range of its type)";
+    cp_.var = *cond;
+    el.out.properties.push_back(std::move(cp_));
   }
   for (auto &a : n.assumptions) {
     if (a.property) {

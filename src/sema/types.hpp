@@ -31,7 +31,7 @@ struct Type {
   std::string enum_name;
   std::shared_ptr<const std::vector<std::string>> ctors;
   // Lustre's `subrange [lo, hi] of int`: an int that the main node's inputs keep (an
-  // assumption); an enumeration's range is 0..n-1.
+  // assumption) and its outputs must keep (a property); an enumeration's range is 0..n-1.
   std::optional<std::pair<int64_t, int64_t>> range;
 
   static Type tensor(Scalar e, Shape s = {}) { Type t; t.kind = Tensor; t.elem = e; t.shape = std::move(s); return t; }

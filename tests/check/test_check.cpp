@@ -28,18 +28,9 @@ using namespace rml;
 
 namespace {
 
-// Whether every case of the long soundness properties runs (scripts/soundness-long.sh
-// sets RML_ALL_CASES); otherwise (CI) a sample does.
-const bool kAllCases = std::getenv("RML_ALL_CASES") != nullptr;
+const bool kAllCases = rml::test::all_cases();
 using rml::test::kSanitized;
-
-// CI's Release run checks a share of the generated programs, kept_of_20 in 20, chosen by
-// the program's text (a failing case stays reproducible, and RapidCheck's small sizes
-// would skew a generator draw). scripts/soundness-long.sh (RML_ALL_CASES) checks every
-// case; the sanitizers' run checks each of its cases.
-bool sampled_out_in_ci(const std::string &text, size_t kept_of_20) {
-  return !kSanitized && !kAllCases && std::hash<std::string>{}(text) % 20 >= kept_of_20;
-}
+using rml::test::sampled_out_in_ci;
 
 const bool kRcParams = [] {
   const char *cur = std::getenv("RC_PARAMS");

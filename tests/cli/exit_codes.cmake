@@ -58,6 +58,15 @@ expect_exit(1 ${RMLCHECK} --main helper ${SRC}/tests/cli/properties_in_other_nod
 if(NOT LAST_OUT MATCHES "\"main\": \"gen\"" OR NOT LAST_OUT MATCHES "not checked")
   message(FATAL_ERROR "the generic node's property is not reported in JSON:\n${LAST_OUT}")
 endif()
+# A subrange type on an output is a property of every node that has one: proved where the
+# sum of two inputs in 0..10 stays in 0..20, refuted (x = 10 twice) where it must stay in 0..15.
+expect_exit(1 ${RMLCHECK} --no-cex-files ${SRC}/tests/cli/subrange_outputs.lus)
+foreach(want "node counter\n(.*\n)*  property '0 <= n <= 20 \\(the range of its type\\)' \\(line 3\\): valid"
+        "node overflow\n(.*\n)*  property '0 <= n <= 15 \\(the range of its type\\)' \\(line 8\\): falsified")
+  if(NOT LAST_OUT MATCHES "${want}")
+    message(FATAL_ERROR "subrange outputs: no /${want}/ in:\n${LAST_OUT}")
+  endif()
+endforeach()
 # Every outcome of --json is a report on stdout, errors said only on stderr included
 # (a file that cannot be read, a bad --assume, an unknown --main).
 expect_exit(2 ${RMLCHECK} --json /nonexistent/file.rml)
