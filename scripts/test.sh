@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 FUZZ_SECONDS="${RML_FUZZ_SECONDS:-30}"
 READER_FUZZ_SECONDS="${RML_READER_FUZZ_SECONDS:-10}"  # each of the four input readers
 JOBS="${RML_JOBS:-$(nproc)}"
-step() { printf '\n=== %s\n' "$*"; }
+START=$(date +%s)
+step() { printf '\n=== %s (at %d s)\n' "$*" $(($(date +%s) - START)); }
+trap 'printf "\n=== done in %d s\n" $(($(date +%s) - START))' EXIT
 
 step "dependencies"
 bash scripts/install-deps.sh
