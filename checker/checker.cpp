@@ -99,21 +99,42 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
       if (eq.prim == core::Prim::Post) c.free_values.insert(eq.lhs);
   // Clocks, initialisation and each user property get an equal share of what is left, so
   // that one hard property cannot spend every later one's budget; what a property leaves
-  // (most are decided without a solver) goes to the ones after it.
+  // (most are decided without a solver) goes to the ones after it. A user property whose
+  // share ran out is checked again, from the start, with an equal share of what is left
+  // once every property has had its first (a hard property met first gets the budget the
+  // easy ones after it did not need).
   const Budget whole = c.budget;
   int to_check = 2 + static_cast<int>(prog.properties.size());
   auto shared = [&](const char *kind, auto &&run) {
     c.budget = whole.share(to_check--);
     guarded(kind, run);
+    bool share_spent = c.budget.exhausted() && !whole.exhausted();
     c.budget = whole;
+    return share_spent;
   };
   shared("clocks", [&] { return c.check_clocks(); });
   std::rotate(rep.properties.begin(), rep.properties.end() - 1, rep.properties.end());
   shared("initialisation", [&] { return c.check_initialisation(); });
+  std::vector<std::pair<size_t, const core::CoreProperty *>> again;  // (index in the report, property)
   for (auto &pp : prog.properties) {
-    shared("property", [&] { return c.check_property(pp); });
+    if (shared("property", [&] { return c.check_property(pp); }) && rep.properties.back().verdict == Verdict::Unknown)
+      again.emplace_back(rep.properties.size() - 1, &pp);
     rep.properties.back().name = pp.text;
     rep.properties.back().span = pp.span;
+  }
+  to_check = static_cast<int>(again.size());  // the last property had all that was left: never again
+  for (auto &entry : again) {
+    const size_t at = entry.first;
+    const core::CoreProperty *pp = entry.second;  // a plain variable: clang 14 captures no structured binding
+    if (whole.exhausted()) break;
+    uint64_t first = rep.properties[at].resources;
+    shared("property", [&] { return c.check_property(*pp); });
+    PropertyResult second = std::move(rep.properties.back());
+    rep.properties.pop_back();
+    second.name = pp->text;
+    second.span = pp->span;
+    second.resources += first;
+    rep.properties[at] = std::move(second);
   }
   // Findings are read by users: generated names are spelt as rml run prints them and
   // --show accepts them (core::printed_names), not as the elaborated program holds them.

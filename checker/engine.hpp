@@ -109,6 +109,8 @@ struct Checker {
   z3::expr main_ticks(const TransitionSystem::Frame &f) const;  // some input present (true without inputs)
   static z3::expr inv_of(Smt &smt, const std::vector<Interval> &invariants, const std::vector<z3::expr> &state);
   void discover_invariants(Smt &smt);
+  const std::map<std::string, std::pair<int64_t, int64_t>> &observed_ranges(const Budget &b);
+  std::optional<std::map<std::string, std::pair<int64_t, int64_t>>> observed_ranges_;
   void real_candidates(const std::vector<TransitionSystem::Memory> &mems, std::vector<Interval> &out);
   void smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                      const std::string &what,

@@ -79,22 +79,22 @@ void Checker::real_candidates(const std::vector<TransitionSystem::Memory> &mems,
   }
 }
 
-// Candidate ranges of integer memories from oracle runs on random inputs, kept only when
-// Z3 proves them inductive (Houdini). They let k-induction ignore unreachable states.
-void Checker::discover_invariants(Smt &smt) {
-  if (smt.invariants_done) return;
-  smt.invariants_done = true;
-  std::vector<Interval> &invariants = smt.invariants;
-  auto mems = smt.ts->memories();
-  if (mems.empty()) return;
-  for (auto &v : prog.inputs)
-    if (clocks.terms[static_cast<size_t>(clocks.of(v.name))].kind != core::ClockTerm::Base) return;
+// The range of values each int or bool memory of the node stores, over 8 oracle runs of
+// 64 cycles on random small inputs: computed once per check (every encoding's Houdini
+// reads it), none when an imported node stops the runs.
+const std::map<std::string, std::pair<int64_t, int64_t>> &Checker::observed_ranges(const Budget &b) {
+  if (observed_ranges_) return *observed_ranges_;
+  std::set<std::string> sources;
+  for (auto &eq : prog.equations)
+    if ((eq.prim == core::Prim::Fby || eq.prim == core::Prim::Pre) && eq.type.kind == Type::Tensor && eq.type.shape.empty() &&
+        eq.type.elem != Scalar::Real)
+      sources.insert(eq.prim == core::Prim::Pre ? eq.args[0] : eq.args[1]);
   std::map<std::string, std::pair<int64_t, int64_t>> range;
   uint64_t seed = 0x9e3779b97f4a7c15ull;
   auto rnd = [&] { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; return seed; };
   oracle::Oracle orc(cp, prog, clocks);
-  for (int run = 0; run < 8; ++run) {
-    if (smt.budget.exhausted()) smt.budget.fail();  // oracle runs: rml's own work, looked at per run
+  for (int run = 0; run < 8 && !sources.empty(); ++run) {
+    if (b.exhausted()) b.fail();  // oracle runs: rml's own work, looked at per run
     oracle::Inputs in;
     in.cycles = 64;
     for (auto &v : prog.inputs) {
@@ -112,16 +112,34 @@ void Checker::discover_invariants(Smt &smt) {
     } catch (oracle::ImportedError &) {
       break;  // an imported node's values are unknown: no run to propose ranges from
     }
-    for (auto &m : mems)
+    for (auto &src : sources) {
+      if (!res.has(src)) continue;
       for (size_t n = 0; n < res.cycles; ++n) {
-        oracle::Cell c = res.at(m.source, n);
-        if (c.tag != oracle::Tag::Val || m.type == Scalar::Real) continue;
+        oracle::Cell c = res.at(src, n);
+        if (c.tag != oracle::Tag::Val || c.value.i.size() != 1) continue;
         int64_t x = c.value.i[0];
-        auto it = range.find(m.source);
-        if (it == range.end()) range[m.source] = {x, x};
+        auto it = range.find(src);
+        if (it == range.end()) range[src] = {x, x};
         else it->second = {std::min(it->second.first, x), std::max(it->second.second, x)};
       }
+    }
   }
+  observed_ranges_ = std::move(range);
+  return *observed_ranges_;
+}
+
+// Candidate ranges of integer memories from oracle runs on random inputs, kept only when
+// Z3 proves them inductive (Houdini). They let k-induction ignore unreachable states.
+void Checker::discover_invariants(Smt &smt) {
+  if (smt.invariants_done) return;
+  smt.invariants_done = true;
+  std::vector<Interval> &invariants = smt.invariants;
+  auto mems = smt.ts->memories();
+  if (mems.empty()) return;
+  for (auto &v : prog.inputs)
+    if (clocks.terms[static_cast<size_t>(clocks.of(v.name))].kind != core::ClockTerm::Base) return;
+  if (smt.budget.exhausted()) smt.budget.fail();
+  const auto &range = observed_ranges(smt.budget);
   real_candidates(mems, invariants);
   // started flags of memories on the same clock agree (a -> pre x, pairs of fby)
   std::vector<size_t> starts;
@@ -138,7 +156,7 @@ void Checker::discover_invariants(Smt &smt) {
     Interval nn{m.nil_slot, m.started, 0, 0, false, true};
     invariants.push_back(nn);
     if (!range.count(m.source) || m.type == Scalar::Real) continue;
-    auto [lo, hi] = range[m.source];
+    auto [lo, hi] = range.at(m.source);
     bool is_bool = m.type == Scalar::Bool;
     if (is_bool && lo != hi) continue;  // both values seen: nothing to say
     invariants.push_back(Interval{m.slot, m.started, lo, hi, is_bool});
