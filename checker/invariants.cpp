@@ -161,25 +161,32 @@ void Checker::discover_invariants(Smt &smt) {
     if (is_bool && lo != hi) continue;  // both values seen: nothing to say
     invariants.push_back(Interval{m.slot, m.started, lo, hi, is_bool});
   }
-  // Houdini: drop candidates that one transition can break, until the rest is inductive.
-  for (bool dropped = true; dropped && !invariants.empty();) {
-    dropped = false;
+  // Houdini: from a state where every candidate holds, one transition; each candidate false
+  // after it in the solver's model is dropped (all of them at once: one query a round, not
+  // one per candidate), until the rest is inductive. A query the solver cannot decide
+  // drops every candidate (no invariant is sound to keep).
+  while (!invariants.empty()) {
     z3::solver s = smt.solver();
     auto fs = smt.unroll(1, false, s);
     s.add(inv_at(smt, fs[0].state_in));
-    for (size_t k = 0; k < invariants.size(); ++k) {
-      std::vector<Interval> one{invariants[k]};
-      z3::expr next = inv_of(smt, one, fs[0].state_out);
-      s.push();
-      s.add(!next);
-      if (smt.check(s) != z3::unsat) {
-        invariants.erase(invariants.begin() + static_cast<long>(k));
-        dropped = true;
-        s.pop();
-        break;
-      }
-      s.pop();
+    z3::expr_vector next(smt.ctx);
+    for (auto &iv : invariants) next.push_back(inv_of(smt, {iv}, fs[0].state_out));
+    s.add(!z3::mk_and(next));
+    z3::check_result c = smt.check(s);
+    if (c == z3::unsat) break;
+    if (c == z3::unknown) {
+      invariants.clear();
+      break;
     }
+    z3::model m = s.get_model();
+    std::vector<Interval> kept;
+    for (unsigned k = 0; k < next.size(); ++k)
+      if (m.eval(next[k], true).is_true()) kept.push_back(invariants[k]);
+    if (kept.size() == invariants.size()) {  // cannot happen (the model breaks one); never loop
+      invariants.clear();
+      break;
+    }
+    invariants = std::move(kept);
   }
 }
 

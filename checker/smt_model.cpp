@@ -82,6 +82,27 @@ TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, 
   for (auto &a : prog.assumptions) read_otherwise_.insert(a.var);
   for (auto &d : prog.declared)
     for (auto &on : d.on) read_otherwise_.insert(on.second);
+  // steers_: backward from the conditions and assumptions through every value an equation reads.
+  std::vector<std::string> todo;
+  auto steer = [&](const std::string &v) {
+    if (steers_.insert(v).second) todo.push_back(v);
+  };
+  for (auto &t : clocks.terms)
+    if (t.kind == core::ClockTerm::On) steer(t.cond);
+  for (auto &eq : prog.equations) {
+    if (eq.prim == core::Prim::When) steer(eq.args[1]);
+    if (eq.prim == core::Prim::Merge) steer(eq.args[0]);
+  }
+  for (auto &a : prog.assumptions) steer(a.var);
+  for (auto &d : prog.declared)
+    for (auto &on : d.on) steer(on.second);
+  while (!todo.empty()) {
+    std::string v = todo.back();
+    todo.pop_back();
+    auto it = def_.find(v);
+    if (it != def_.end())
+      for (auto &a : it->second->args) steer(a);
+  }
   for (auto &a : prog.assumptions)
     if (a.eventually && a.within >= 0) ++state_size_;  // the run-length monitor
 }
@@ -445,6 +466,7 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
     if (!eq_wraps.empty()) {  // this equation's operations wrap where its value matters
       std::set<std::string> visiting;
       z3::expr matters = wrap_matters(f, y, visiting, matters_memo);
+      if (!steers_.count(y)) matters = matters && !f.nil.at(y);  // a nil value steers nothing
       for (auto w : eq_wraps) wraps.push_back(w && matters);
       eq_wraps.resize(0);
     }

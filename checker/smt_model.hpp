@@ -123,6 +123,11 @@ class TransitionSystem {
   enum class Takes { Then, Else, Before, After };
   std::map<std::string, std::vector<std::pair<size_t, Takes>>> branch_reads_;
   std::set<std::string> read_otherwise_;
+  // The variables whose value can reach a presence or an assumption (a clock's, when's or
+  // merge's condition, an assumed condition, a declared clock), through any reader of
+  // values. Outside this set a nil value (a pre's first one) reaches only nil values, so a
+  // wrap there changes nothing the system can tell (semantics/int_encoding.md).
+  std::set<std::string> steers_;
   z3::expr wrap_matters(const Frame &f, const std::string &y, std::set<std::string> &visiting,
                         std::map<std::string, z3::expr> &memo) const;
   int state_size_ = 0;

@@ -34,8 +34,23 @@ std::vector<std::string> main_candidates(const FrontendResult &r) {
 }
 
 std::string header_main(const FrontendResult &r) {
-  Expectations ex = parse_expectations(r.files.back()->text);
-  return !ex.main_node.empty() && core::can_be_main(r.checked, ex.main_node) ? ex.main_node : "";
+  const std::string &text = r.files.back()->text;
+  Expectations ex = parse_expectations(text);
+  if (!ex.main_node.empty() && core::can_be_main(r.checked, ex.main_node)) return ex.main_node;
+  // Kind 2's and JKind's pragma in a node's body, `--%MAIN;` (or `--!MAIN;`): that node.
+  for (size_t at = text.find("--"); at != std::string::npos; at = text.find("--", at + 2)) {
+    if (text.compare(at + 2, 5, "%MAIN") != 0 && text.compare(at + 2, 5, "!MAIN") != 0) continue;
+    size_t line = text.rfind('\n', at);
+    line = line == std::string::npos ? 0 : line + 1;
+    if (text.find_first_not_of(" \t", line) != at) continue;  // a pragma starts its line
+    const NodeDecl *within = nullptr;  // the last node declared before the pragma
+    for (auto &d : r.user.decls)
+      if (auto *n = std::get_if<NodeDecl>(&d); n && n->keyword_span.valid() && n->keyword_span.file == r.files.back().get() &&
+                                                 n->keyword_span.begin < at)
+        if (!within || n->keyword_span.begin > within->keyword_span.begin) within = n;
+    if (within && core::can_be_main(r.checked, within->name)) return within->name;
+  }
+  return "";
 }
 
 bool check_main_name(const FrontendResult &r, const std::string &name, std::ostream &err) {

@@ -17,7 +17,8 @@ std::vector<std::string> user_nodes(const FrontendResult &r);
 // The user's nodes that can be a main, in source order.
 std::vector<std::string> main_candidates(const FrontendResult &r);
 
-// The `// main: NODE` header when it names a node that can be a main, else "".
+// The `// main: NODE` header when it names a node that can be a main, else the node whose
+// body holds Kind 2's `--%MAIN;` pragma (JKind's `--!MAIN;`), else "".
 std::string header_main(const FrontendResult &r);
 
 // `--main NAME` names a node (of the file or the prelude): true; else an error

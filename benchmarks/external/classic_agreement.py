@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+# Verdicts of rml-check on the classic single-property model-checking benchmarks of bools
+# and integers (Kind 2's benchmark collection: DRAGON, FIREFLY, MESI, PRODUCER_CONSUMER,
+# ...; one `--%PROPERTY` and `--%MAIN` per file). A file whose name holds `_e<digit>` is a
+# seeded error (falsifiable); the others are valid. The suite is not copied here.
+# Usage: classic_agreement.py RML_CHECK DIR [--every K] [--rlimit N | --timeout S]
+# --every K measures every K-th file in name order (a fixed sample). Prints, per expected
+# verdict, decided / unknown / opposite / not read, the opposite ones by name (expected
+# where ints are 64-bit in rml and unbounded in Kind 2), and the wall time per file
+# against the budget; writes classic_rows.tsv.
+import collections, json, os, re, subprocess, sys, time
+R, ROOT = sys.argv[1], sys.argv[2]
+args = sys.argv[3:]
+every = 1
+if args[:1] == ["--every"]:
+    every, args = int(args[1]), args[2:]
+budget = args or ["--timeout", "10"]
+T = float(budget[1]) if budget[0] == "--timeout" else None
+files = sorted(f for f in os.listdir(ROOT) if f.endswith(".lus"))[::every]
+out = collections.Counter(); rows = []; opposite = []; worst = 0.0
+for f in files:
+    want = "falsified" if re.search(r"_e\d", f) else "valid"
+    t0 = time.time()
+    try:
+        r = subprocess.run([R, os.path.join(ROOT, f), "--json", "--no-cex-files"] + budget,
+                           capture_output=True, text=True, timeout=(3 * T + 60) if T else 900)
+        wall = time.time() - t0
+    except subprocess.TimeoutExpired:
+        wall = time.time() - t0; got = "killed"
+    else:
+        if r.returncode == 2: got = "not read"
+        else:
+            try:
+                j = json.loads(r.stdout)
+                vs = [p["verdict"] for rep in j.get("reports", []) for p in rep.get("properties", []) if p["kind"] == "property"]
+                got = "none" if not vs else "falsified" if "falsified" in vs else "valid" if all(v == "valid" for v in vs) else "unknown"
+            except Exception:
+                got = "bad json"
+    worst = max(worst, wall)
+    kind = "decided" if got == want else "opposite" if got in ("valid", "falsified") else got
+    if kind == "opposite": opposite.append(f)
+    if T is not None and wall > 1.1 * T + 1: out[(want, "over 1.1T+1 s")] += 1
+    out[(want, kind)] += 1
+    rows.append((f, want, got, "%.2f" % wall))
+for k, n in sorted(out.items()): print(k, n)
+print("files", len(files), "worst wall %.1f s" % worst)
+for f in opposite: print("opposite:", f)
+with open("classic_rows.tsv", "w") as fh:
+    for row in rows: fh.write("\t".join(row) + "\n")
