@@ -115,7 +115,8 @@ struct Checker {
   void smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                      const std::string &what,
                      const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
-                     bool ticking = false, const std::set<std::string> *roots = nullptr, bool reals = false);
+                     bool ticking = false, const std::set<std::string> *roots = nullptr, bool reals = false,
+                     bool values_free_first = false);
   std::optional<bool> pdr_proves(Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad, bool ticking);
   enum class EngineEnd { Decided, Unknown, Wraps };
   EngineEnd run_engines(PropertyResult &r, Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,

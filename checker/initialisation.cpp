@@ -63,7 +63,8 @@ PropertyResult Checker::check_initialisation() {
             }
         return false;
       },
-      true);  // a property of present values: runs of silent cycles add nothing (as for properties)
+      true,  // a property of present values: runs of silent cycles add nothing (as for properties)
+      nullptr, false, true);  // nil flags: first with every number free
   if (r.verdict == Verdict::Valid) r.findings.clear();  // the may-be-nil warnings were false alarms
   return r;
 }

@@ -222,8 +222,26 @@ int Checker::lookahead() const {
 // when that does not decide, 64-bit vectors (semantics/int_encoding.md).
 void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                             const std::string &what, const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
-                            bool ticking, const std::set<std::string> *roots, bool reals) {
+                            bool ticking, const std::set<std::string> *roots, bool reals, bool values_free_first) {
   deep_reached = 0;
+  // Nil flags and presence seldom depend on numbers: with `values_free_first`, a quarter of
+  // what is left goes first to the system with every int and real free (bools and clocks
+  // alone: an over-approximation, so its proof holds; its counterexamples are replayed).
+  if (values_free_first) {
+    PropertyResult fr = r;
+    try {
+      Smt smt(prog, clocks, budget.slice(1, 4), roots, false, false);
+      if (run_engines(fr, smt, bad, what, confirm, ticking, false, false) == EngineEnd::Decided) {
+        fr.method += " (with every number left free)";
+        r = std::move(fr);
+        return;
+      }
+    } catch (BudgetExhausted &) {
+      if (budget.exhausted()) throw;
+    } catch (z3::exception &) {
+      if (budget.exhausted()) throw;
+    }
+  }
   if (lia_applies()) {
     PropertyResult lr = r;
     Smt smt(prog, clocks, budget, roots, reals);

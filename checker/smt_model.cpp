@@ -17,7 +17,7 @@ std::string imported_symbol(const core::Equation &eq) { return "rml_imported!" +
 }  // namespace
 
 TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, const core::Clocks &clocks,
-                                   const std::set<std::string> *roots, bool reals)
+                                   const std::set<std::string> *roots, bool reals, bool ints)
     : ctx_(ctx), prog_(prog), clocks_(clocks) {
   for (auto &eq : prog.equations) def_[eq.lhs] = &eq;
   // The cone of influence.
@@ -47,7 +47,8 @@ TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, 
     for (int t = clocks.of(v); t >= 0; t = clocks.terms[t].kind == core::ClockTerm::On ? clocks.terms[t].parent : -1)
       term_needed_[static_cast<size_t>(t)] = true;
   auto track = [&](const std::string &name, const Type &t) {
-    if (t.kind == Type::Tensor && t.shape.empty() && (reals || t.elem != Scalar::Real)) scalar_[name] = t.elem;
+    if (t.kind == Type::Tensor && t.shape.empty() && (reals || t.elem != Scalar::Real) && (ints || t.elem != Scalar::Int))
+      scalar_[name] = t.elem;
   };
   for (auto &v : prog.inputs) track(v.name, v.type);
   for (auto &eq : prog.equations) track(eq.lhs, eq.type);

@@ -32,8 +32,9 @@ class TransitionSystem {
   // enough for properties that mention only the roots, and much smaller. Without `reals`,
   // real values are left free (an over-approximation): the properties of clocks, nil flags
   // and horizons seldom need them, and binary64 arithmetic is costly for the solver.
+  // Without `ints`, int values are left free too.
   TransitionSystem(z3::context &ctx, const core::Program &prog, const core::Clocks &clocks,
-                   const std::set<std::string> *roots = nullptr, bool reals = false);
+                   const std::set<std::string> *roots = nullptr, bool reals = false, bool ints = true);
 
   // One cycle's variables and constraints. `state_in` are the state variables on entry;
   // `state_out` on exit (the next cycle's state_in).

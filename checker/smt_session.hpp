@@ -41,9 +41,9 @@ struct Smt {
   std::vector<Interval> invariants;
   bool invariants_done = false;
   Smt(const core::Program &p, const core::Clocks &c, const Budget &b, const std::set<std::string> *roots = nullptr,
-      bool reals = false)
+      bool reals = false, bool ints = true)
       : budget(b) {
-    ts = std::make_unique<TransitionSystem>(ctx, p, c, roots, reals);
+    ts = std::make_unique<TransitionSystem>(ctx, p, c, roots, reals, ints);
     budget.enter(ctx);
   }
   ~Smt();
