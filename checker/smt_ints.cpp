@@ -38,13 +38,8 @@ std::optional<z3::expr> lia_binary(ops::BinOp op, const z3::expr &x, const z3::e
     wraps.push_back(!in_int64(r));
     return r;
   };
+  if (auto o = arith_order(op, x, z)) return o;
   switch (op) {
-    case ops::BinOp::Eq: return x == z;
-    case ops::BinOp::Ne: return x != z;
-    case ops::BinOp::Lt: return x < z;
-    case ops::BinOp::Le: return x <= z;
-    case ops::BinOp::Gt: return x > z;
-    case ops::BinOp::Ge: return x >= z;
     case ops::BinOp::Add: return checked(x + z);
     case ops::BinOp::Sub: return checked(x - z);
     case ops::BinOp::Mul: return checked(x * z);
@@ -53,14 +48,22 @@ std::optional<z3::expr> lia_binary(ops::BinOp op, const z3::expr &x, const z3::e
       return checked(z3::ite(z == zero, zero, trunc_div(x, z)));
     case ops::BinOp::Mod:  // C's %: x − z·trunc(x / z), the sign of x; never out of range
       return z3::ite(z == zero, zero, x - z * trunc_div(x, z));
+    default: return std::nullopt;
+  }
+}
+
+std::optional<z3::expr> arith_order(ops::BinOp op, const z3::expr &x, const z3::expr &z) {
+  switch (op) {
+    case ops::BinOp::Eq: return x == z;
+    case ops::BinOp::Ne: return x != z;
+    case ops::BinOp::Lt: return x < z;
+    case ops::BinOp::Le: return x <= z;
+    case ops::BinOp::Gt: return x > z;
+    case ops::BinOp::Ge: return x >= z;
     case ops::BinOp::Max: return z3::ite(x < z, z, x);
     case ops::BinOp::Min: return z3::ite(z < x, z, x);
-    case ops::BinOp::And:
-    case ops::BinOp::Or:
-    case ops::BinOp::Xor:
-    case ops::BinOp::Implies: break;
+    default: return std::nullopt;
   }
-  return std::nullopt;
 }
 
 z3::expr int_of_bv64(const z3::expr &bv) { return z3::bv2int(bv, true); }

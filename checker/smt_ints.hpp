@@ -24,6 +24,10 @@ z3::expr in_int64(const z3::expr &x);             // INT64_MIN <= x <= INT64_MAX
 std::optional<z3::expr> lia_unary(ops::UnOp op, const z3::expr &x, z3::expr_vector &wraps);
 std::optional<z3::expr> lia_binary(ops::BinOp op, const z3::expr &x, const z3::expr &z, z3::expr_vector &wraps);
 
+// The comparisons, max and min of two Ints or two exact Reals (Z3's arithmetic sorts, whose
+// order is the mathematical one); nothing for another operator.
+std::optional<z3::expr> arith_order(ops::BinOp op, const z3::expr &x, const z3::expr &z);
+
 // A 64-bit vector (the oracle's int) as the Int it denotes (two's complement), and back.
 z3::expr int_of_bv64(const z3::expr &bv);
 z3::expr bv64_of_int(const z3::expr &x);

@@ -40,15 +40,7 @@ std::optional<z3::expr> rational_binary(ops::BinOp op, const z3::expr &x, const 
     case ops::BinOp::Sub: return x - z;
     case ops::BinOp::Mul: return x * z;
     case ops::BinOp::Div: return x / z;
-    case ops::BinOp::Max: return z3::ite(x < z, z, x);
-    case ops::BinOp::Min: return z3::ite(z < x, z, x);
-    case ops::BinOp::Eq: return x == z;
-    case ops::BinOp::Ne: return x != z;
-    case ops::BinOp::Lt: return x < z;
-    case ops::BinOp::Le: return x <= z;
-    case ops::BinOp::Gt: return x > z;
-    case ops::BinOp::Ge: return x >= z;
-    default: return std::nullopt;
+    default: return arith_order(op, x, z);
   }
 }
 bool is_bv64(const z3::expr &x) { return x.get_sort().is_bv(); }
