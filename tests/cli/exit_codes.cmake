@@ -67,6 +67,11 @@ foreach(want "node counter\n(.*\n)*  property '0 <= n <= 20 \\(the range of its 
     message(FATAL_ERROR "subrange outputs: no /${want}/ in:\n${LAST_OUT}")
   endif()
 endforeach()
+# --%MAIN picks the node: only 'top' is checked.
+expect_exit(0 ${RMLCHECK} --no-cex-files ${SRC}/tests/cli/main_pragma.lus)
+if(NOT LAST_OUT MATCHES "node top\n" OR LAST_OUT MATCHES "node helper")
+  message(FATAL_ERROR "--%MAIN: only node top should be checked:\n${LAST_OUT}")
+endif()
 # Every outcome of --json is a report on stdout, errors said only on stderr included
 # (a file that cannot be read, a bad --assume, an unknown --main).
 expect_exit(2 ${RMLCHECK} --json /nonexistent/file.rml)
