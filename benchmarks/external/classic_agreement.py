@@ -11,7 +11,7 @@
 # verdict, decided / unknown / opposite / not read, the opposite ones by name (expected
 # where ints are 64-bit in rml and unbounded in Kind 2), and the wall time per file
 # against the budget; writes classic_rows.tsv.
-import collections, json, os, re, subprocess, sys, time
+import collections, csv, json, os, subprocess, sys, time
 R, ROOT = sys.argv[1], sys.argv[2]
 args = sys.argv[3:]
 every = 1
@@ -20,9 +20,17 @@ if args[:1] == ["--every"]:
 budget = args or ["--timeout", "10"]
 T = float(budget[1]) if budget[0] == "--timeout" else None
 files = sorted(f for f in os.listdir(ROOT) if f.endswith(".lus"))[::every]
+# The collection's root is the folder above kind2_models/.
+table = os.path.join(ROOT.split("/kind2_models")[0], "stats", "benchmarks_combined.csv")
+labels = {}
+with open(table, encoding="utf-8-sig") as fh:
+    for row in csv.reader(fh):
+        seen = {v for v in row[1:13:3] if v in ("Valid", "Invalid")}
+        if row and len(seen) == 1:
+            labels[row[0]] = "valid" if seen == {"Valid"} else "falsified"
 out = collections.Counter(); rows = []; opposite = []; worst = 0.0
 for f in files:
-    want = "unlabelled" if "__" in f else "falsified" if re.search(r"_e\d", f) else "valid"
+    want = labels.get(f, "unlabelled")
     t0 = time.time()
     try:
         r = subprocess.run([R, os.path.join(ROOT, f), "--json", "--no-cex-files"] + budget,
