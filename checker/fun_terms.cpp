@@ -46,7 +46,7 @@ std::optional<FunTerm> scalar_fun_term(const CheckedProgram &cp, const core::Equ
 namespace rml::check {
 
 std::optional<z3::expr> encode_fun_term(const FunTerm &ft, const std::vector<z3::expr> &args, z3::expr_vector &facts,
-                                        z3::expr_vector *wraps) {
+                                        LiaOps *lia) {
   if (args.empty()) return std::nullopt;
   z3::context &c = args[0].ctx();
   std::map<std::string, z3::expr> env;
@@ -57,7 +57,7 @@ std::optional<z3::expr> encode_fun_term(const FunTerm &ft, const std::vector<z3:
         const array::Tensor &v = *t->value;
         if (v.elem == Scalar::Real) return real_val(c, v.r.at(0));
         if (v.elem == Scalar::Bool) return c.bool_val(v.i.at(0) != 0);
-        return wraps ? c.int_val(v.i.at(0)) : c.bv_val(v.i.at(0), 64);
+        return lia ? c.int_val(v.i.at(0)) : c.bv_val(v.i.at(0), 64);
       }
       case ir::Kind::Var: {
         auto it = env.find(t->name);
@@ -82,12 +82,12 @@ std::optional<z3::expr> encode_fun_term(const FunTerm &ft, const std::vector<z3:
       case ir::Kind::Unary: {
         auto x = enc(t->kids[0]);
         if (!x) return std::nullopt;
-        return encode_unary(t->un, *x, facts, wraps);
+        return encode_unary(t->un, *x, facts, lia);
       }
       case ir::Kind::Binary: {
         auto x = enc(t->kids[0]), z = enc(t->kids[1]);
         if (!x || !z) return std::nullopt;
-        return encode_binary(t->bin, *x, *z, wraps);
+        return encode_binary(t->bin, *x, *z, lia);
       }
       case ir::Kind::Share: return enc(t->kids[0]);
       default: return std::nullopt;

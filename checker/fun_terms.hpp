@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "array/ir/ir.hpp"
+#include "checker/smt_ints.hpp"
 #include "core/normalize.hpp"
 #include "sema/typecheck.hpp"
 
@@ -34,10 +35,10 @@ namespace rml::check {
 
 // The body as a Z3 term over the operands' values (smt_reals.hpp); `facts` collects the
 // C library functions' facts. Nothing if an operator has no encoding on those sorts.
-// With `wraps`, ints are Ints (the LIA encoding) and `wraps` collects the conditions
-// under which an operation of the body wraps in the oracle (smt_ints.hpp).
+// With `lia`, ints are Ints (the LIA encodings, smt_ints.hpp), and `lia` collects what
+// the body's int operations must say.
 std::optional<z3::expr> encode_fun_term(const FunTerm &ft, const std::vector<z3::expr> &args, z3::expr_vector &facts,
-                                        z3::expr_vector *wraps = nullptr);
+                                        LiaOps *lia = nullptr);
 
 }  // namespace rml::check
 

@@ -32,9 +32,15 @@ z3::expr Checker::inv_of(Smt &smt, const std::vector<Interval> &invariants, cons
     } else if (iv.same_started) all = all && (m == state[iv.started]);
     else if (iv.never_nil) all = all && z3::implies(state[iv.started], !m);
     else if (iv.is_bool) all = all && z3::implies(state[iv.started], iv.lo ? m : !m);
-    else if (m.is_int())  // the LIA encoding
-      all = all && z3::implies(state[iv.started], smt.ctx.int_val(iv.lo) <= m && m <= smt.ctx.int_val(iv.hi));
-    else all = all && z3::implies(state[iv.started], z3::sge(m, smt.ctx.bv_val(iv.lo, 64)) && z3::sle(m, smt.ctx.bv_val(iv.hi, 64)));
+    else {  // an int: a bound at the end of the 64-bit range says nothing and is left out
+      z3::expr in = smt.ctx.bool_val(true);
+      const bool lia = m.is_int();
+      if (iv.lo != std::numeric_limits<int64_t>::min())
+        in = in && (lia ? smt.ctx.int_val(iv.lo) <= m : z3::sge(m, smt.ctx.bv_val(iv.lo, 64)));
+      if (iv.hi != std::numeric_limits<int64_t>::max())
+        in = in && (lia ? m <= smt.ctx.int_val(iv.hi) : z3::sle(m, smt.ctx.bv_val(iv.hi, 64)));
+      all = all && z3::implies(state[iv.started], in);
+    }
     conj.push_back(all);
   }
   return conj.empty() ? smt.ctx.bool_val(true) : z3::mk_and(conj);
@@ -159,7 +165,14 @@ void Checker::discover_invariants(Smt &smt) {
     auto [lo, hi] = range.at(m.source);
     bool is_bool = m.type == Scalar::Bool;
     if (is_bool && lo != hi) continue;  // both values seen: nothing to say
-    invariants.push_back(Interval{m.slot, m.started, lo, hi, is_bool});
+    if (is_bool) {
+      invariants.push_back(Interval{m.slot, m.started, lo, hi, true});
+      continue;
+    }
+    // Each bound a candidate of its own: a counter that only grows keeps its lower bound
+    // when the runs' largest value is not a bound.
+    invariants.push_back(Interval{m.slot, m.started, lo, std::numeric_limits<int64_t>::max(), false});
+    invariants.push_back(Interval{m.slot, m.started, std::numeric_limits<int64_t>::min(), hi, false});
   }
   // Houdini: from a state where every candidate holds, one transition; each candidate false
   // after it in the solver's model is dropped (all of them at once: one query a round, not
@@ -263,6 +276,25 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
     } catch (z3::exception &) {
       if (budget.exhausted() || !can_wrap) throw;
     }
+    // Then the oracle's ints exactly: over Ints wrapped modulo 2^64 (linear arithmetic
+    // still, when every product and quotient has a constant operand) with two thirds of
+    // what is left, then 64-bit vectors, where facts of bits (parity) are easy.
+    if (!smt.ts->nonlinear_ints) {
+      PropertyResult mr = r;
+      Smt mod(prog, clocks, budget.slice(2, 3), roots, reals);
+      mod.ts->lia_ints = mod.ts->lia_modular = true;
+      try {
+        if (run_engines(mr, mod, bad, what, confirm, ticking, false, !deep_done) == EngineEnd::Decided) {
+          r = std::move(mr);
+          return;
+        }
+        deep_done = true;  // the same runs as the 64-bit vectors'
+      } catch (BudgetExhausted &) {
+        if (budget.exhausted()) throw;
+      } catch (z3::exception &) {
+        if (budget.exhausted()) throw;
+      }
+    }
     Smt bv(prog, clocks, budget, roots, reals);
     run_engines(r, bv, bad, what, confirm, ticking, false, !deep_done);
     return;
@@ -295,8 +327,8 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
                                         const std::string &what,
                                         const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
                                         bool ticking, bool wraps, bool deep) {
-  const bool lia = smt.ts->lia_ints;
-  const std::string over = lia ? " over mathematical integers, no int operation wrapping" : "";
+  const bool lia = smt.ts->lia_ints, modular = smt.ts->lia_modular;
+  const std::string over = !lia ? "" : modular ? " over integers modulo 2^64" : " over mathematical integers, no int operation wrapping";
   auto bad = [&](const TransitionSystem::Frame &f) { return wraps ? bad_only(f) || f.wrap : bad_only(f); };
   smt.ts->fun_body = fun_body();
   smt.ts->exact_reals = opts.exact_reals;
@@ -336,7 +368,8 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
     if (confirm(res, cx)) {
       cx.csv = trace_csv(prog, cx.inputs);
       r.verdict = Verdict::Falsified;
-      r.method = "bounded model checking (depth " + std::to_string(k) + (lia ? ", over mathematical integers" : "") +
+      r.method = "bounded model checking (depth " + std::to_string(k) +
+                 (!lia ? "" : modular ? ", over integers modulo 2^64" : ", over mathematical integers") +
                  "), replayed in the oracle";
       r.cex = std::move(cx);
       return EngineEnd::Decided;
@@ -344,6 +377,14 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
     spurious = true;  // the model used a freedom the oracle does not have: look deeper
     return std::nullopt;
   };
+  // k-induction's step queries grow costlier with k (a free state k cycles back): after
+  // a failed step that cost kCostlyStep units, deeper ones are left to Spacer, then to
+  // deeper BMC. A bound in units, not a part of the budget, so that what is tried does
+  // not depend on the budget (a larger one never decides less). Not with binary64 reals,
+  // whose every query is costly and which Spacer does not decide.
+  int bmc_done = 0;        // no bad cycle among the first bmc_done from the initial state
+  int induction_done = 0;  // the deepest k-induction step that was tried
+  const bool cap_steps = !smt.ts->float_values();
   for (int k = 1; k <= opts.max_depth; ++k) {
     // Base: no bad cycle among the first k from the initial state.
     {
@@ -355,6 +396,16 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
       for (int j = 0; j < k; ++j) any.push_back(bad(fs[static_cast<size_t>(j)]));
       s.add(z3::mk_or(any));
       if (opts.explain && k == 1) r.smt += "; BMC base, depth 1: sat iff a bad cycle is reachable\n" + s.to_smt2() + "\n";
+      // With wraps, a run where no operation wraps first: it is the oracle's run (and its
+      // numbers stay small), where a run that wraps only ends this encoding's attempt.
+      if (wraps) {
+        s.push();
+        for (auto &f : fs) s.add(!f.wrap);
+        z3::check_result exact = smt.check(s);
+        if (exact == z3::sat)
+          if (auto e = on_bad_run(s, fs, k)) return *e;
+        s.pop();
+      }
       z3::check_result c = smt.check(s);
       if (c == z3::unknown) {
         r.verdict = Verdict::Unknown;
@@ -365,6 +416,7 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
         if (auto e = on_bad_run(s, fs, k)) return *e;
         continue;
       }
+      bmc_done = k;
     }
     // Step: k good cycles from any state imply a good next cycle.
     {
@@ -377,12 +429,15 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
       for (int j = 0; j < k; ++j) s.add(!bad(fs[static_cast<size_t>(j)]));
       s.add(bad(fs[static_cast<size_t>(k)]));
       if (opts.explain && k == 1) r.smt += "; k-induction step, k = 1: unsat proves the property\n" + s.to_smt2() + "\n";
+      const uint64_t before = smt.budget.spent();
       z3::check_result c = smt.check(s);
+      induction_done = k;
       if (c == z3::unsat) {
         r.verdict = Verdict::Valid;
         r.method = "proved by Z3: " + what + " (" + std::to_string(k) + "-induction" + over + ")";
         return EngineEnd::Decided;
       }
+      if (cap_steps && smt.budget.spent() - before >= kCostlyStep) break;
     }
   }
   // k-induction failed: IC3/PDR (Z3's Spacer) looks for an inductive invariant itself.
@@ -394,7 +449,7 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
   // Then deeper runs, one more cycle at a time on one solver, for as long as the budget
   // lasts (its end is this property's unknown): a falsifiable property whose shortest
   // counterexample is long.
-  int depth = opts.max_depth + 1;
+  int depth = bmc_done + 1;
   if (deep) try {
     z3::solver s = smt.solver();
     std::vector<TransitionSystem::Frame> fs;
@@ -405,8 +460,8 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
       for (auto e : fs.back().constraints) s.add(e);
       if (ticking) s.add(main_ticks(fs.back()));
     };
-    while (static_cast<int>(fs.size()) < opts.max_depth + look) grow();
-    for (depth = opts.max_depth + 1; depth <= kMaxBmcDepth; ++depth) {
+    while (static_cast<int>(fs.size()) < bmc_done + look) grow();
+    for (depth = bmc_done + 1; depth <= kMaxBmcDepth; ++depth) {
       grow();
       s.push();
       ticks_after(s, fs);
@@ -420,14 +475,14 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
   } catch (BudgetExhausted &e) {
     deep_reached = std::max(deep_reached, depth - 1);
     r.verdict = Verdict::Unknown;
-    r.method = std::string("neither proved by k-induction (up to depth ") + std::to_string(opts.max_depth) +
+    r.method = std::string("neither proved by k-induction (up to depth ") + std::to_string(induction_done) +
                ") or IC3/PDR nor falsified by runs of up to " + std::to_string(deep_reached) + " cycles, when " + e.what() +
                (spurious ? " (the bounded runs found were not reproduced by the oracle)" : "");
     return EngineEnd::Unknown;
   }
   deep_reached = std::max(deep_reached, depth - 1);
   r.verdict = Verdict::Unknown;
-  r.method = std::string("neither proved by k-induction (up to depth ") + std::to_string(opts.max_depth) +
+  r.method = std::string("neither proved by k-induction (up to depth ") + std::to_string(induction_done) +
              ") or IC3/PDR nor falsified by runs of up to " + std::to_string(deep_reached) + " cycles" +
              (spurious ? " (the bounded runs found were not reproduced by the oracle)" : "");
   return EngineEnd::Unknown;
@@ -488,6 +543,9 @@ std::optional<bool> Checker::pdr_proves(Smt &smt, const std::function<z3::expr(c
     };
     rule(conj(b0), app(f0.state_in), "init");
     auto [f1, b1] = frame_of(false);
+    // The invariants Houdini proved hold in every reachable state: given, so that Spacer
+    // need not learn them again.
+    b1.push_back(inv_at(smt, f1.state_in));
     std::vector<z3::expr> next;  // fresh names for the next state (a head takes variables)
     for (size_t k = 0; k < f1.state_out.size(); ++k) {
       z3::expr n = ctx.constant(("rml_next!" + std::to_string(k)).c_str(), f1.state_out[k].get_sort());
@@ -498,6 +556,7 @@ std::optional<bool> Checker::pdr_proves(Smt &smt, const std::function<z3::expr(c
     rule(conj(b1), app(next), "step");
     auto [f2, b2] = frame_of(false);
     b2.push_back(app(f2.state_in));
+    b2.push_back(inv_at(smt, f2.state_in));
     b2.push_back(bad(f2));
     // The lookahead cycles after the bad one (lookahead() says why), each ticking.
     std::vector<TransitionSystem::Frame> after;

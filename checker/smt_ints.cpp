@@ -15,38 +15,61 @@ namespace {
 // x / z rounded toward zero, for z ≠ 0. Z3's div is Euclidean (the remainder is never
 // negative), which equals truncation for x ≥ 0; for x < 0, −((−x) div z).
 z3::expr trunc_div(const z3::expr &x, const z3::expr &z) { return z3::ite(x >= 0, x / z, -((-x) / z)); }
+
+
+// A result at most one 2^64 away from the range (a sum, a difference, a negation, a
+// quotient): one comparison each side, cheaper for the solver than a remainder.
+z3::expr wrap_once(const z3::expr &r) {
+  z3::context &c = r.ctx();
+  z3::expr two64 = c.int_val("18446744073709551616");
+  return z3::ite(r > int64_val(c, std::numeric_limits<int64_t>::max()), r - two64,
+                 z3::ite(r < int64_val(c, std::numeric_limits<int64_t>::min()), r + two64, r));
+}
 }  // namespace
 
-std::optional<z3::expr> lia_unary(ops::UnOp op, const z3::expr &x, z3::expr_vector &wraps) {
+z3::expr wrap64(const z3::expr &x) {
+  z3::context &c = x.ctx();
+  z3::expr two63 = c.int_val("9223372036854775808"), two64 = c.int_val("18446744073709551616");
+  return z3::mod(x + two63, two64) - two63;  // Z3's mod by a positive number is in [0, 2^64)
+}
+
+std::optional<z3::expr> lia_unary(ops::UnOp op, const z3::expr &x, LiaOps &ops) {
   if (!x.is_int()) return std::nullopt;
+  auto result = [&](const z3::expr &r) {
+    if (ops.modular) return wrap_once(r);
+    ops.wraps.push_back(!in_int64(r));
+    return r;
+  };
   switch (op) {
-    case ops::UnOp::Neg: wraps.push_back(!in_int64(-x)); return -x;
-    case ops::UnOp::Abs: {
-      z3::expr r = z3::ite(x < 0, -x, x);
-      wraps.push_back(!in_int64(r));  // abs(INT64_MIN) wraps to itself in the oracle
-      return r;
-    }
+    case ops::UnOp::Neg: return result(-x);
+    case ops::UnOp::Abs: return result(z3::ite(x < 0, -x, x));  // abs(INT64_MIN) wraps to itself
     default: return std::nullopt;
   }
 }
 
-std::optional<z3::expr> lia_binary(ops::BinOp op, const z3::expr &x, const z3::expr &z, z3::expr_vector &wraps) {
+std::optional<z3::expr> lia_binary(ops::BinOp op, const z3::expr &x, const z3::expr &z, LiaOps &ops) {
   if (!x.is_int() || !z.is_int()) return std::nullopt;
   z3::context &c = x.ctx();
   z3::expr zero = c.int_val(0);
-  auto checked = [&](const z3::expr &r) {
-    wraps.push_back(!in_int64(r));
+  auto result = [&](const z3::expr &r, bool once) {
+    if (ops.modular) return once ? wrap_once(r) : wrap64(r);
+    ops.wraps.push_back(!in_int64(r));
     return r;
   };
   if (auto o = arith_order(op, x, z)) return o;
+  bool constant = x.is_numeral() || z.is_numeral();
   switch (op) {
-    case ops::BinOp::Add: return checked(x + z);
-    case ops::BinOp::Sub: return checked(x - z);
-    case ops::BinOp::Mul: return checked(x * z);
+    case ops::BinOp::Add: return result(x + z, true);
+    case ops::BinOp::Sub: return result(x - z, true);
+    case ops::BinOp::Mul:
+      ops.nonlinear |= !constant;
+      return result(x * z, false);
     case ops::BinOp::Div:   // `/` on ints is div
     case ops::BinOp::IDiv:  // INT64_MIN div −1 is the only quotient out of range
-      return checked(z3::ite(z == zero, zero, trunc_div(x, z)));
+      ops.nonlinear |= !z.is_numeral();
+      return result(z3::ite(z == zero, zero, trunc_div(x, z)), true);
     case ops::BinOp::Mod:  // C's %: x − z·trunc(x / z), the sign of x; never out of range
+      ops.nonlinear |= !z.is_numeral();
       return z3::ite(z == zero, zero, x - z * trunc_div(x, z));
     default: return std::nullopt;
   }

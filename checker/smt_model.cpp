@@ -2,6 +2,7 @@
 
 
 #include <optional>
+#include <tuple>
 
 #include "checker/smt_ints.hpp"
 #include "checker/smt_reals.hpp"
@@ -54,9 +55,21 @@ TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, 
   for (auto &eq : prog.equations) track(eq.lhs, eq.type);
   for (auto &v : prog.outputs) track(v.name, v.type);
   for (auto &v : prog.locals) track(v.name, v.type);
-  for (auto &eq : prog.equations) {
+  // A pre or fby that repeats an earlier one (same operands, same clock: `pre x` written
+  // in ten guards) reads that one's memory: ten memories of one value would be ten times
+  // the state for k-induction and Spacer to relate.
+  std::map<std::tuple<core::Prim, std::vector<std::string>, int>, size_t> first_memory;
+  repeats_.assign(prog.equations.size(), -1);
+  for (size_t e = 0; e < prog.equations.size(); ++e) {
+    const core::Equation &eq = prog.equations[e];
+    if (!in_cone(eq.lhs) || (eq.prim != core::Prim::Pre && eq.prim != core::Prim::Fby)) continue;
+    auto [it, fresh_memory] = first_memory.try_emplace({eq.prim, eq.args, clocks.of(eq.lhs)}, e);
+    if (!fresh_memory) repeats_[e] = static_cast<int>(it->second);
+  }
+  for (size_t e = 0; e < prog.equations.size(); ++e) {
+    const core::Equation &eq = prog.equations[e];
     int k = -1;
-    if (!in_cone(eq.lhs)) {
+    if (!in_cone(eq.lhs) || repeats_[e] >= 0) {
       state_base_.push_back(-1);
       continue;
     }
@@ -158,8 +171,8 @@ z3::expr TransitionSystem::wrap_matters(const Frame &f, const std::string &y, st
       if (takes == Takes::Then || takes == Takes::Else) {
         auto v = f.v.find(eq.args[0]);
         if (v != f.v.end() && v->second.is_bool()) when = takes == Takes::Then ? v->second : !v->second;
-      } else if (state_base_[k] >= 0) {
-        z3::expr started = f.state_in[static_cast<size_t>(state_base_[k])];
+      } else if (int base = state_base_[repeats_[k] >= 0 ? static_cast<size_t>(repeats_[k]) : k]; base >= 0) {
+        z3::expr started = f.state_in[static_cast<size_t>(base)];
         when = takes == Takes::After ? started : !started;
       }
       taken.push_back(when && wrap_matters(f, eq.lhs, visiting, memo));
@@ -265,9 +278,10 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
     if (lia_ints && it != f.v.end() && it->second.is_int()) add(in_int64(it->second));
   };
   for (auto &v : prog_.inputs) int64_free(v.name);
-  z3::expr_vector eq_wraps(c);  // the current equation's, gated by wrap_matters
+  LiaOps eq_ops(c, lia_modular);  // the current equation's wraps, gated by wrap_matters
+  z3::expr_vector &eq_wraps = eq_ops.wraps;
   std::map<std::string, z3::expr> matters_memo;
-  z3::expr_vector *wrap_sink = lia_ints ? &eq_wraps : nullptr;
+  LiaOps *wrap_sink = lia_ints ? &eq_ops : nullptr;
   auto int_lit = [&](int64_t i) { return lia_ints ? c.int_val(i) : c.bv_val(i, 64); };
   auto int_le = [&](const z3::expr &a, const z3::expr &b) { return lia_ints ? a <= b : z3::sle(a, b); };
 
@@ -299,6 +313,12 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
       int64_free(y);
     }
     const z3::expr py = f.p.at(y);
+    if (repeats_[k] >= 0) {  // the earlier pre or fby's presence, nil flag and value
+      const std::string &first = prog_.equations[static_cast<size_t>(repeats_[k])].lhs;
+      add(py == f.p.at(first));
+      same(y, first);
+      continue;
+    }
     auto p = [&](size_t i) { return f.p.at(eq.args.at(i)); };
     auto nil = [&](size_t i) { return f.nil.at(eq.args.at(i)); };
     std::string at = "'" + y + "' (" + core::prim_name(eq.prim) + ")";
@@ -347,7 +367,15 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
                                          eq.op == core::ApplyOp::Binary || eq.op == core::ApplyOp::Call);
         if (!computed) int64_free(y);
         if (!args_tracked) break;  // a fresh value: over-approximation
-        auto a = [&](size_t i) { return val(eq.args.at(i)); };
+        // An int constant operand as its numeral, so that a product or quotient by it is
+        // linear for the solver (and for LiaOps::nonlinear).
+        auto a = [&](size_t i) {
+          auto d = def_.find(eq.args.at(i));
+          if (lia_ints && d != def_.end() && d->second->prim == core::Prim::Const && d->second->lit.type == Scalar::Int &&
+              val(eq.args.at(i)).is_int())
+            return int_lit(static_cast<int64_t>(d->second->lit.i));
+          return val(eq.args.at(i));
+        };
         switch (eq.op) {
           case core::ApplyOp::If: add(val(y) == z3::ite(a(0), a(1), a(2))); break;
           case core::ApplyOp::Unary: {
@@ -383,11 +411,13 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
               int64_free(y);
               break;
             }
-            z3::expr_vector facts(c), body_wraps(c);
-            if (auto e = encode_fun_term(*ft, vals, facts, lia_ints ? &body_wraps : nullptr)) {
+            z3::expr_vector facts(c);
+            LiaOps body_ops(c, lia_modular);
+            if (auto e = encode_fun_term(*ft, vals, facts, lia_ints ? &body_ops : nullptr)) {
               add(val(y) == *e);
               for (auto fact : facts) add(fact);
-              for (auto w : body_wraps) eq_wraps.push_back(w);
+              for (auto w : body_ops.wraps) eq_wraps.push_back(w);
+              eq_ops.nonlinear |= body_ops.nonlinear;
             } else {
               int64_free(y);
             }
@@ -493,6 +523,7 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
   for (auto &[what, cond] : f.err_parts) errs.push_back(cond);
   f.err = errs.empty() ? c.bool_val(false) : z3::mk_or(errs);
   if (!wraps.empty()) f.wrap = z3::mk_or(wraps);
+  nonlinear_ints |= eq_ops.nonlinear;
   return f;
 }
 

@@ -84,6 +84,13 @@ class TransitionSystem {
   // (semantics/int_encoding.md), so "never bad and never wrap" proved here holds in the
   // oracle. Programs with a post are not encoded so (the checker does not ask).
   bool lia_ints = false;
+  // With lia_ints, each int operation's result wrapped into the 64-bit range as the oracle
+  // wraps it (smt_ints.hpp): the oracle's ints exactly, over Z3's Ints; `wrap` stays
+  // false. Linear where every product and quotient has a constant operand.
+  bool lia_modular = false;
+  // Set by frame() when it encoded a product, quotient or remainder of two non-constant
+  // ints over Ints (nonlinear arithmetic, which the solver seldom decides).
+  bool nonlinear_ints = false;
 
   // The body of a fun applied to scalars (fun_terms.hpp), when the checker gives a way to
   // find it: its application is encoded through the body. Without it, a fresh value.
@@ -104,6 +111,13 @@ class TransitionSystem {
   std::vector<size_t> arrow_started() const;  // state slots of the arrows' started flags
 
   const core::Program &program() const { return prog_; }
+  // Whether some tracked value is a binary64 real (Z3's floating-point theory).
+  bool float_values() const {
+    if (exact_reals) return false;
+    for (auto &[name, s] : scalar_)
+      if (s == Scalar::Real) return true;
+    return false;
+  }
   z3::context &ctx() { return ctx_; }
 
  private:
@@ -134,6 +148,7 @@ class TransitionSystem {
   int state_size_ = 0;
   int eq_state_size_ = 0;
   std::vector<int> state_base_;  // per equation: index of its first state variable, or -1
+  std::vector<int> repeats_;     // per equation: the earlier pre/fby it repeats, or -1
 
   z3::expr fresh(const std::string &name, const z3::sort &s, int n);
   z3::sort sort_of(Scalar s) const;

@@ -95,15 +95,15 @@ z3::expr real_val(z3::context &c, double v) {
   return wrap(c, Z3_mk_fpa_numeral_double(c, v, real_sort(c)));
 }
 
-std::optional<z3::expr> encode_unary(ops::UnOp op, const z3::expr &x, z3::expr_vector &facts, z3::expr_vector *wraps) {
+std::optional<z3::expr> encode_unary(ops::UnOp op, const z3::expr &x, z3::expr_vector &facts, LiaOps *lia) {
   z3::context &c = x.ctx();
   const ops::UnaryRow &row = ops::row(op);
   if (is_rational(x)) return rational_unary(op, x, facts);
   if (x.is_int()) {  // the LIA encoding
-    if (!wraps) return std::nullopt;
+    if (!lia) return std::nullopt;
     if (op == ops::UnOp::ToReal)  // exact: an int that reaches here without a wrap is in range
       return wrap(c, Z3_mk_fpa_to_fp_signed(c, rne(c), bv64_of_int(x), real_sort(c)));
-    return lia_unary(op, x, *wraps);
+    return lia_unary(op, x, *lia);
   }
   if (row.smt == ops::Smt::Facts) {
     if (!is_float(x)) return std::nullopt;
@@ -129,7 +129,7 @@ std::optional<z3::expr> encode_unary(ops::UnOp op, const z3::expr &x, z3::expr_v
       break;
     case ops::UnOp::Floor:
     case ops::UnOp::ToInt:
-      if (is_float(x)) return wraps ? int_of_bv64(to_int(x, op == ops::UnOp::Floor)) : to_int(x, op == ops::UnOp::Floor);
+      if (is_float(x)) return lia ? int_of_bv64(to_int(x, op == ops::UnOp::Floor)) : to_int(x, op == ops::UnOp::Floor);
       break;
     case ops::UnOp::ToReal:
       if (is_bv64(x)) return wrap(c, Z3_mk_fpa_to_fp_signed(c, rne(c), x, real_sort(c)));
@@ -145,11 +145,11 @@ std::optional<z3::expr> encode_unary(ops::UnOp op, const z3::expr &x, z3::expr_v
   return std::nullopt;
 }
 
-std::optional<z3::expr> encode_binary(ops::BinOp op, const z3::expr &x, const z3::expr &z, z3::expr_vector *wraps) {
+std::optional<z3::expr> encode_binary(ops::BinOp op, const z3::expr &x, const z3::expr &z, LiaOps *lia) {
   z3::context &c = x.ctx();
   if (x.get_sort().sort_kind() != z.get_sort().sort_kind()) return std::nullopt;
   if (is_rational(x)) return rational_binary(op, x, z);
-  if (x.is_int()) return wraps ? lia_binary(op, x, z, *wraps) : std::nullopt;  // the LIA encoding
+  if (x.is_int()) return lia ? lia_binary(op, x, z, *lia) : std::nullopt;  // the LIA encodings
   if (is_float(x)) {
     auto nan = [&] { return z3::expr(c, Z3_mk_fpa_nan(c, real_sort(c))); };
     auto lt = [&](const z3::expr &a, const z3::expr &b) { return wrap(c, Z3_mk_fpa_lt(c, a, b)); };

@@ -9,6 +9,7 @@
 
 #include <optional>
 
+#include "checker/smt_ints.hpp"
 #include "ops/ops.hpp"
 
 namespace rml::check {
@@ -20,13 +21,11 @@ z3::expr real_val(z3::context &c, double v);  // a binary64 literal (±0, ±inf 
 // `x` of the operand type and the result of the operator's; nothing when the operator
 // does not apply to that sort. `facts` collects the constraints a Smt::Facts function's
 // application brings (its range, NaN rule and exact points), which the caller asserts.
-// With `wraps`, ints are mathematical integers (the LIA encoding, smt_ints.hpp): int
-// operands are Ints, conversions from reals give Ints, and `wraps` collects the
-// conditions under which the oracle's 64-bit result differs.
-std::optional<z3::expr> encode_unary(ops::UnOp op, const z3::expr &x, z3::expr_vector &facts,
-                                     z3::expr_vector *wraps = nullptr);
-std::optional<z3::expr> encode_binary(ops::BinOp op, const z3::expr &x, const z3::expr &z,
-                                      z3::expr_vector *wraps = nullptr);
+// With `lia`, ints are Z3 Ints (the LIA encodings, smt_ints.hpp): int operands are Ints,
+// conversions from reals give Ints, and `lia` says how a result outside the 64-bit range
+// is treated and collects what it must.
+std::optional<z3::expr> encode_unary(ops::UnOp op, const z3::expr &x, z3::expr_vector &facts, LiaOps *lia = nullptr);
+std::optional<z3::expr> encode_binary(ops::BinOp op, const z3::expr &x, const z3::expr &z, LiaOps *lia = nullptr);
 
 // A Float64 value of a model as the double it denotes (NaN for NaN).
 double real_of(z3::model &m, const z3::expr &v);

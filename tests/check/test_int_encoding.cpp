@@ -1,9 +1,11 @@
-// rml-check's two encodings of ints (semantics/int_encoding.md): mathematical integers
-// with "no operation wraps" proved alongside, then 64-bit vectors. Pinned verdicts on the
-// boundaries (wrap-around, truncating division, C's remainder, zero divisors), the
-// engine named in each proof, and the law: over random programs, a property proved valid
-// holds on oracle runs whose ints reach the 64-bit extremes, and the two encodings never
-// give opposite verdicts. Negative control: Options::ignore_wraps (the integer encoding
+// rml-check's encodings of ints (semantics/int_encoding.md): mathematical integers with
+// "no operation wraps" proved alongside, then integers modulo 2^64, then 64-bit vectors.
+// Pinned verdicts on the boundaries (wrap-around, truncating division, C's remainder,
+// zero divisors), the engine named in each proof, and the laws: each operation modulo
+// 2^64 is the oracle's on every pair of boundary operands (negative control: the checked
+// encoding's exact results are not); over random programs, a property proved valid holds
+// on oracle runs whose ints reach the 64-bit extremes, and the encodings never give
+// opposite verdicts. Negative control: Options::ignore_wraps (the integer encoding
 // without its wrap conditions) proves a property that wraps, and the law's check catches it.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
@@ -15,10 +17,12 @@
 #include <vector>
 
 #include "checker/checker.hpp"
+#include "checker/smt_ints.hpp"
 #include "common/sanitized.hpp"
 #include "common/stream_prog_gen.hpp"
 #include "core/normalize.hpp"
 #include "oracle/oracle.hpp"
+#include "ops/scalar_ops.hpp"
 #include "sema/frontend.hpp"
 
 using namespace rml;
@@ -178,6 +182,78 @@ TEST(IntEncoding, DivisionAndRemainderAreTheOraclesAtEveryBoundary) {
       EXPECT_TRUE(fails_in(c, p.cex->inputs)) << k.prop;
     }
   }
+}
+
+// Law: every int operation of the modular encoding (LiaOps::modular) is the oracle's
+// (ops::int_binary, ops::int_unary) on every pair of operands among the boundaries:
+// Z3 simplifies the encoded term of two numerals to the oracle's number. Negative
+// control: the checked encoding's exact results differ at the boundaries (so the
+// comparison can fail), and each difference is flagged by its wrap condition.
+TEST(IntEncoding, EachOperationModulo2To64IsTheOracles) {
+  const std::vector<int64_t> operands{kMin, kMin + 1, -7, -2, -1, 0, 1, 2, 3, 7, kMax - 1, kMax};
+  z3::context ctx;
+  auto value = [&](const z3::expr &e) {
+    int64_t v = 0;
+    EXPECT_TRUE(e.simplify().is_numeral_i64(v)) << e.simplify();
+    return v;
+  };
+  int checked_differs = 0;
+  for (auto op : {ops::BinOp::Add, ops::BinOp::Sub, ops::BinOp::Mul, ops::BinOp::Div, ops::BinOp::IDiv, ops::BinOp::Mod})
+    for (int64_t x : operands)
+      for (int64_t z : operands) {
+        const int64_t want = ops::int_binary(op, x, z);
+        check::LiaOps mod(ctx, true), exact(ctx, false);
+        auto m = check::lia_binary(op, ctx.int_val(x), ctx.int_val(z), mod);
+        ASSERT_TRUE(m.has_value());
+        EXPECT_EQ(value(*m), want) << static_cast<int>(op) << " " << x << " " << z;
+        EXPECT_EQ(mod.wraps.size(), 0u);
+        EXPECT_FALSE(mod.nonlinear);  // numerals on both sides
+        auto e = check::lia_binary(op, ctx.int_val(x), ctx.int_val(z), exact);
+        int64_t v = 0;
+        bool in_range = e->simplify().is_numeral_i64(v);
+        bool wrapped = false;
+        for (auto w : exact.wraps) wrapped |= w.simplify().is_true();
+        if (!in_range || v != want) {
+          ++checked_differs;
+          EXPECT_TRUE(wrapped) << static_cast<int>(op) << " " << x << " " << z;
+        }
+      }
+  for (auto op : {ops::UnOp::Neg, ops::UnOp::Abs})
+    for (int64_t x : operands) {
+      check::LiaOps mod(ctx, true);
+      auto m = check::lia_unary(op, ctx.int_val(x), mod);
+      ASSERT_TRUE(m.has_value());
+      EXPECT_EQ(value(*m), ops::int_unary(op, x)) << static_cast<int>(op) << " " << x;
+    }
+  EXPECT_GT(checked_differs, 20);  // the boundaries do wrap
+  // A product of two variables is nonlinear; by a constant it is not.
+  check::LiaOps ops(ctx, true);
+  check::lia_binary(ops::BinOp::Mul, ctx.int_const("a"), ctx.int_val(3), ops);
+  EXPECT_FALSE(ops.nonlinear);
+  check::lia_binary(ops::BinOp::Mul, ctx.int_const("a"), ctx.int_const("b"), ops);
+  EXPECT_TRUE(ops.nonlinear);
+}
+
+// A counter guarded by its environment: under `env` it stays in [0, 110]; once `env`
+// fails, inputs are arbitrary and `c + x` wraps, a wrap that matters (c feeds its own
+// memory), so the integer encoding cannot prove "never a wrap". The property holds in the
+// oracle (a wrap happens only where `env` is false for ever) and is proved over integers
+// modulo 2^64; the opposite bound is falsified by a replayed run.
+TEST(IntEncoding, AGuardedPropertyIsProvedModulo2To64DespiteAReachableWrap) {
+  auto with = [](const std::string &bound) {
+    return "node main(x: int) returns (ok: bool);\nvar c: int; env: bool;\nlet\n"
+           "  env = (x >= 0 and x <= 10) -> (pre env and x >= 0 and x <= 10);\n"
+           "  c = 0 -> if pre c >= 100 then 0 else pre c + x;\n"
+           "  ok = env => " + bound + ";\n  --%PROPERTY ok;\ntel\n";
+  };
+  auto c = run(with("c >= 0"), solver_options());
+  EXPECT_EQ(property(c).verdict, check::Verdict::Valid) << property(c).method;
+  EXPECT_NE(property(c).method.find("modulo 2^64"), std::string::npos) << property(c).method;
+  EXPECT_TRUE(fails_in(c, held("x", kMax, 3)) == false);  // env false: ok holds though c wraps
+  auto d = run(with("c <= 100"), solver_options());
+  ASSERT_EQ(property(d).verdict, check::Verdict::Falsified) << property(d).method;
+  ASSERT_TRUE(property(d).cex.has_value());
+  EXPECT_TRUE(fails_in(d, property(d).cex->inputs));
 }
 
 // Law: over random programs (ints, reals and bools, fby, pre, ->, when/merge, calls),
