@@ -51,7 +51,7 @@ struct Checker {
   int vacuous_depth = 0;
   static constexpr int64_t kMaxSearchedHorizon = 512;
   static constexpr int kMaxBmcDepth = 256;  // the deepest run BMC looks at after the proofs fail
-  static constexpr uint64_t kCostlyStep = 3'000'000;  // Z3 units: a k-induction step that ends k-induction (run_engines)
+  static constexpr uint64_t kInductionUnits = 2'000'000;  // Z3 units of failed k-induction steps, per encoding (run_engines)
   int deep_reached = 0;  // the depth BMC reached for the property being checked, in any encoding
 
   // A segment: a path of instantaneous edges inside one component, from the cell a post

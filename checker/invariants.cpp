@@ -277,11 +277,11 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
       if (budget.exhausted() || !can_wrap) throw;
     }
     // Then the oracle's ints exactly: over Ints wrapped modulo 2^64 (linear arithmetic
-    // still, when every product and quotient has a constant operand) with two thirds of
+    // still, when every product and quotient has a constant operand) with three quarters of
     // what is left, then 64-bit vectors, where facts of bits (parity) are easy.
     if (!smt.ts->nonlinear_ints) {
       PropertyResult mr = r;
-      Smt mod(prog, clocks, budget.slice(2, 3), roots, reals);
+      Smt mod(prog, clocks, budget.slice(3, 4), roots, reals);
       mod.ts->lia_ints = mod.ts->lia_modular = true;
       try {
         if (run_engines(mr, mod, bad, what, confirm, ticking, false, !deep_done) == EngineEnd::Decided) {
@@ -377,14 +377,15 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
     spurious = true;  // the model used a freedom the oracle does not have: look deeper
     return std::nullopt;
   };
-  // k-induction's step queries grow costlier with k (a free state k cycles back): after
-  // a failed step that cost kCostlyStep units, deeper ones are left to Spacer, then to
-  // deeper BMC. A bound in units, not a part of the budget, so that what is tried does
-  // not depend on the budget (a larger one never decides less). Not with binary64 reals,
-  // whose every query is costly and which Spacer does not decide.
+  // k-induction's step queries grow costlier with k (a free state k cycles back): once
+  // the failed steps have cost kInductionUnits in all, deeper ones are left to Spacer,
+  // then to deeper BMC. A bound in units, not a part of the budget, so that what is tried
+  // does not depend on the budget (a larger one never decides less). Not with binary64
+  // reals, whose every query is costly and which Spacer does not decide.
   int bmc_done = 0;        // no bad cycle among the first bmc_done from the initial state
   int induction_done = 0;  // the deepest k-induction step that was tried
   const bool cap_steps = !smt.ts->float_values();
+  uint64_t steps_cost = 0;
   for (int k = 1; k <= opts.max_depth; ++k) {
     // Base: no bad cycle among the first k from the initial state.
     {
@@ -437,7 +438,8 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
         r.method = "proved by Z3: " + what + " (" + std::to_string(k) + "-induction" + over + ")";
         return EngineEnd::Decided;
       }
-      if (cap_steps && smt.budget.spent() - before >= kCostlyStep) break;
+      steps_cost += smt.budget.spent() - before;
+      if (cap_steps && steps_cost >= kInductionUnits) break;
     }
   }
   // k-induction failed: IC3/PDR (Z3's Spacer) looks for an inductive invariant itself.
@@ -497,9 +499,9 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
 std::optional<bool> Checker::pdr_proves(Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                                         bool ticking) {
   z3::context &ctx = smt.ctx;
-  // At most half of what is left, so that the properties checked after this one keep
-  // a budget (Spacer may search until its limit).
-  Smt::ScopedLimit half(smt, 1, 2);
+  // At most two thirds of what is left, so that deeper BMC (a falsifiable property whose
+  // counterexample is long) keeps a part (Spacer may search until its limit).
+  Smt::ScopedLimit half(smt, 2, 3);
   try {
     z3::fixedpoint fp(ctx);
     z3::params prm(ctx);
