@@ -56,8 +56,13 @@ struct Out {
   std::vector<int64_t> i;
   const char *rule = nullptr;   // set when this ‖ originates here (not propagated)
   std::string why;
-  void set(Tag t) { tag = t; rule = nullptr; }
-  void error(const char *rl, std::string w) { tag = Tag::Err; rule = rl; why = std::move(w); }
+  size_t origin = SIZE_MAX;     // the cycle of the cell whose rule produces this ‖, when another one's
+  void set(Tag t) { tag = t; rule = nullptr; origin = SIZE_MAX; }
+  void error(const char *rl, std::string w) { tag = Tag::Err; rule = rl; why = std::move(w); origin = SIZE_MAX; }
+  // A ‖ read from an operand that is absent at another tick of this stream's clock: that
+  // tick's own cell (cycle m) is ‖ by rule rl, and is the origin. Said here too, because
+  // that cell may see its operand already ‖ (propagated back from this one) when it runs.
+  void error_at(size_t m, const char *rl, std::string w) { error(rl, std::move(w)); origin = m; }
   void propagate_error() { tag = Tag::Err; rule = nullptr; }
   // Copies the value of cell (c, n).
   void copy(const Store &s, int c, size_t n) {

@@ -251,6 +251,8 @@ void Oracle::Impl::rule_fby(const Node &nd, size_t n, const Store &s, Out &o) {
   Tag ek = s.tag(e, static_cast<size_t>(k));                       // P3: the state
   if (ek == Tag::Val || ek == Tag::Nil) return o.copy(s, e, static_cast<size_t>(k));
   if (ek == Tag::Bot) return o.set(Tag::Bot);
+  if (ek == Tag::Abs)  // F4 at the previous tick
+    return o.error_at(static_cast<size_t>(k), "fby", "'" + s.cols[e].name + "' is absent but '" + s.cols[i].name + "' is present");
   o.propagate_error();  // the state is ‖ (reported where it was produced)
 }
 
@@ -300,7 +302,8 @@ void Oracle::Impl::rule_pre(const Node &nd, size_t n, const Store &s, Out &o) {
   Tag xm = s.tag(x, p);
   if (xm == Tag::Val || xm == Tag::Nil) return o.copy(s, x, p);
   if (xm == Tag::Bot) return o.set(Tag::Bot);
-  o.propagate_error();  // absent at its own tick: reported there
+  if (xm == Tag::Abs) return o.error_at(p, "pre", "'" + s.cols[x].name + "' is absent where its clock ticks");
+  o.propagate_error();  // ‖ at its own tick: reported where it was produced
 }
 
 // §4.7 post^κ x: x at the next tick of κ (look scans forward, ⊥ past the prefix).
@@ -325,7 +328,8 @@ void Oracle::Impl::rule_post(const Node &nd, size_t n, const Store &s, Out &o) {
     Tag xm = s.tag(x, m);
     if (xm == Tag::Val || xm == Tag::Nil) return o.copy(s, x, m);
     if (xm == Tag::Bot) return o.set(Tag::Bot);
-    return o.propagate_error();  // absent/‖ at its own tick: reported there
+    if (xm == Tag::Abs) return o.error_at(m, "post", "'" + s.cols[x].name + "' is absent where its clock ticks");
+    return o.propagate_error();  // ‖ at its own tick: reported where it was produced
   }
   o.set(Tag::Bot);  // the next tick is beyond the prefix
 }

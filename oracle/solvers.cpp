@@ -41,7 +41,7 @@ bool Oracle::Impl::commit(Store &s, const Node &nd, size_t n, const Out &o) {
     if (col.elem == Scalar::Real) std::memcpy(&col.r[n * col.numel], o.r.data(), col.numel * sizeof(double));
     else std::copy(o.i.begin(), o.i.end(), col.i.begin() + static_cast<long>(n * col.numel));
   }
-  if (o.tag == Tag::Err && o.rule) note_origin(nd, n, o);
+  if (o.tag == Tag::Err && o.rule) note_origin(nd, o.origin == SIZE_MAX ? n : o.origin, o);
   return true;
 }
 

@@ -65,8 +65,12 @@ struct Out {
   std::shared_ptr<const array::Tensor> block;  // a larger tensor's value: another cell's, a memory's, or computed here
   const char *rule = nullptr;
   std::string why;
+  size_t origin = SIZE_MAX;  // the cycle of the cell whose rule produces this ‖, when another one's
   void set(Tag t) { tag = t, rule = nullptr, block.reset(); }
-  void error(const char *rl, std::string w) { tag = Tag::Err, rule = rl, why = std::move(w); }
+  void error(const char *rl, std::string w) { tag = Tag::Err, rule = rl, why = std::move(w), origin = SIZE_MAX; }
+  // An operand absent at another tick m of this stream's clock: cell m is ‖ by rule rl and
+  // is the origin (said here too, as the oracle does: cell m may see its operand already ‖).
+  void error_at(size_t m, const char *rl, std::string w) { error(rl, std::move(w)), origin = m; }
   void propagate_error() { set(Tag::Err); }
   void real(double v) { set(Tag::Val), r1 = v, rp = &r1, count = 1; }
   void integer(int64_t v) { set(Tag::Val), i1 = v, ip = &i1, count = 1; }
@@ -625,6 +629,7 @@ struct Runner::Impl {
     Tag ek = p.where == Prev::Window ? tag(e, p.cycle) : mem.second;
     if (ek == Tag::Val || ek == Tag::Nil) return p.where == Prev::Window ? copy(e, p.cycle, o) : recall(mem, o);
     if (ek == Tag::Bot) return o.set(Tag::Bot);
+    if (p.where == Prev::Window && ek == Tag::Abs) return o.error_at(p.cycle, "fby", "'" + name(e) + "' is absent but '" + name(i) + "' is present");
     o.propagate_error();
   }
   static void recall(const Memory &mem, Out &o) {
@@ -679,6 +684,7 @@ struct Runner::Impl {
     Tag xm = p.where == Prev::Window ? tag(x, p.cycle) : mem.second;
     if (xm == Tag::Val || xm == Tag::Nil) return p.where == Prev::Window ? copy(x, p.cycle, o) : recall(mem, o);
     if (xm == Tag::Bot) return o.set(Tag::Bot);
+    if (p.where == Prev::Window && xm == Tag::Abs) return o.error_at(p.cycle, "pre", "'" + name(x) + "' is absent where its clock ticks");
     o.propagate_error();
   }
   // §4.7 post^κ x: x at the next tick of κ; ⊥ while that tick is beyond the frames pushed.
@@ -702,6 +708,7 @@ struct Runner::Impl {
       Tag xm = tag(x, m);
       if (xm == Tag::Val || xm == Tag::Nil) return copy(x, m, o);
       if (xm == Tag::Bot) return o.set(Tag::Bot);
+      if (xm == Tag::Abs) return o.error_at(m, "post", "'" + name(x) + "' is absent where its clock ticks");
       return o.propagate_error();
     }
     o.set(Tag::Bot);
@@ -767,10 +774,11 @@ struct Runner::Impl {
       if (real) std::memcpy(rp, o.rp, s.numel * sizeof(double));
       else std::memcpy(ip, o.ip, s.numel * sizeof(int64_t));
     }
-    if (o.tag == Tag::Err && o.rule && origin_seen.insert({st.out, n}).second) {
+    size_t at_cycle = o.origin == SIZE_MAX ? n : o.origin;
+    if (o.tag == Tag::Err && o.rule && origin_seen.insert({st.out, at_cycle}).second) {
       oracle::ErrorOrigin e;
       e.var = s.name;
-      e.cycle = n;
+      e.cycle = at_cycle;
       e.rule = o.rule;
       e.message = o.why;
       if (st.eq) e.span = st.eq->span;

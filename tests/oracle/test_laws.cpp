@@ -58,6 +58,17 @@ oracle::Inputs random_main_inputs(size_t len) {
   return in;
 }
 
+// "" when a result names an error origin whenever some cell is ‖, and every origin it names
+// in a variable of the result is a ‖ cell (an origin may also be a clock term, "ck:...",
+// which is not a variable of the result); else what is wrong.
+std::string origins_consistent(const oracle::Result &r) {
+  if (r.any_error() && r.errors.empty()) return "a cell is ‖ but no origin is named";
+  for (auto &e : r.errors)
+    if (r.has(e.var) && r.tag(e.var, e.cycle) != Tag::Err)
+      return "origin '" + e.var + "' at cycle " + std::to_string(e.cycle) + " is not ‖";
+  return "";
+}
+
 }  // namespace
 
 // Law: post (y fby x) = x. On a finite prefix the last tick is ⊥: post reads the next tick
@@ -161,6 +172,57 @@ RC_GTEST_PROP(Solvers, WorklistInAnyOrderEqualsKleene, ()) {
       RC_ASSERT(w.at(name, n) == want);
       RC_ASSERT(s.at(name, n) == want);
     }
+  // Each solver says where a ‖ comes from (the cells may differ between solvers when a ‖
+  // feeds back into itself: each names a cell whose rule produced it).
+  RC_ASSERT(origins_consistent(k) == "");
+  RC_ASSERT(origins_consistent(w) == "");
+  RC_ASSERT(origins_consistent(s) == "");
+}
+
+// A ‖ that feeds back through a post into the cell whose rule would report it: the rule
+// at cycle 0 reads '$3' absent at the post's next tick (cycle 1) and says so; the worklist
+// then raises '$3' at cycle 1 to ‖, so the rule at cycle 1 only propagates. Every solver
+// still names the post at cycle 1 as the origin.
+TEST(Solvers, AnErrorFedBackThroughAPostStillHasItsOrigin) {
+  static const Compiled c = compile(
+      "node main(c: bool) -> (o: int)\n"
+      "  v0 = post ((0 fby v0) when c);\n"
+      "  o = merge c v0 0;\n",
+      "main");
+  oracle::Inputs in;
+  in.cycles = 2;
+  in.streams["c"] = {Cell::of(array::Tensor::boolean(true)), Cell::of(array::Tensor::boolean(false))};
+  oracle::Options shuffled;
+  shuffled.shuffle_seed = 7;
+  for (auto [solver, opts] : {std::pair{oracle::Solver::Kleene, oracle::Options{}}, std::pair{oracle::Solver::Worklist, oracle::Options{}},
+                              std::pair{oracle::Solver::Worklist, shuffled}}) {
+    auto r = oracle::Oracle(c.fe->checked, c.prog, opts).run(in, solver);
+    EXPECT_EQ(r.tag("v0", 0), Tag::Err);
+    EXPECT_EQ(r.tag("v0", 1), Tag::Err);
+    EXPECT_EQ(origins_consistent(r), "");
+    bool post_at_1 = false;
+    for (auto &e : r.errors) post_at_1 |= e.var == "v0" && e.cycle == 1 && std::string(e.rule) == "post";
+    EXPECT_TRUE(post_at_1);
+  }
+}
+
+// Negative control of origins_consistent: a result whose origins were dropped, or that
+// names a cell that is not ‖, is refused.
+TEST(Solvers, NegativeControlOriginsThatAreMissingOrWrongAreRefused) {
+  static const Compiled c = compile("node main(x: real, c: bool) -> (o: real) o = x when c;\n", "main");
+  oracle::Inputs in;
+  in.cycles = 2;
+  in.streams["x"] = {Cell::absent(), real_cell(1)};
+  in.streams["c"] = {Cell::of(array::Tensor::boolean(true)), Cell::of(array::Tensor::boolean(true))};
+  auto r = oracle::Oracle(c.fe->checked, c.prog).run(in);
+  ASSERT_TRUE(r.any_error());
+  EXPECT_EQ(origins_consistent(r), "");
+  auto dropped = r;
+  dropped.errors.clear();
+  EXPECT_NE(origins_consistent(dropped), "");
+  auto moved = r;
+  moved.errors[0].cycle = 1;  // o at cycle 1 is 1.0
+  EXPECT_NE(origins_consistent(moved), "");
 }
 
 // The properties above can fail: a wrong law is falsified (negative control).

@@ -92,7 +92,9 @@ inline std::string stream_vs_oracle(const StreamRun &s, const oracle::Result &o)
   // both name an origin when there is a ‖, and each origin the stream names is a ‖ cell
   // (clock terms, "ck:...", are not variables of the result).
   if (s.errors.empty() != o.errors.empty())
-    return "error origins differ: stream " + std::to_string(s.errors.size()) + ", oracle " + std::to_string(o.errors.size());
+    return "error origins differ: stream " + std::to_string(s.errors.size()) + ", oracle " + std::to_string(o.errors.size()) +
+           (s.errors.empty() ? "" : " (stream: '" + s.errors[0].var + "' at cycle " + std::to_string(s.errors[0].cycle) + ", " + s.errors[0].message + ")") +
+           (o.errors.empty() ? "" : " (oracle: '" + o.errors[0].var + "' at cycle " + std::to_string(o.errors[0].cycle) + ", " + o.errors[0].message + ")");
   for (auto &e : s.errors)
     if (o.has(e.var) && o.tag(e.var, e.cycle) != oracle::Tag::Err)
       return "the stream names an error origin in '" + e.var + "' at cycle " + std::to_string(e.cycle) + ", not ‖ in the oracle";

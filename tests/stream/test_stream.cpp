@@ -213,6 +213,30 @@ TEST(StreamErrors, AnErrorReachingAnEmittedFrameStopsTheRun) {
   EXPECT_EQ(stream_vs_oracle(s, orc), "");
 }
 
+// A ‖ fed back through a post into the cell whose rule would report it (the post at cycle
+// 1 reads '$3' already ‖): the runner still names that post as the origin, as the oracle does.
+TEST(StreamErrors, AnErrorFedBackThroughAPostStillHasItsOrigin) {
+  auto p = compile_stream(
+      "node m(c: bool) -> (o: int)\n"
+      "  v0 = post ((0 fby v0) when c);\n"
+      "  o = merge c v0 0;\n",
+      "m");
+  oracle::Inputs in;
+  in.cycles = 2;
+  in.streams["c"] = {boolean(true), boolean(false)};
+  for (size_t lag : {size_t(0), size_t(3)}) {
+    stream::Options o;
+    o.lag = lag;
+    auto s = run_stream(p, in, o);
+    auto orc = oracle_run(p, in);
+    EXPECT_EQ(stream_vs_oracle(s, orc), "");
+    ASSERT_FALSE(s.errors.empty());
+    bool post_at_1 = false;
+    for (auto &e : s.errors) post_at_1 |= e.var == "v0" && e.cycle == 1 && std::string(e.rule) == "post";
+    EXPECT_TRUE(post_at_1) << "lag " << lag;
+  }
+}
+
 // ---------------------------------------------------------------- the differential law
 
 // Law: on every random program (every primitive, node instances, resets, sampled state,
