@@ -34,13 +34,27 @@ std::string Literal::str() const {
 }
 
 // The property as written. An expression's span leaves out its parentheses, so the text
-// of `k = (k -> pre k)` would end at the last `k`: the closing parentheses the slice
-// opened are taken back from the source.
+// of `k = (k -> pre k)` would end at the last `k`, and that of `(a) => (b)` would start
+// at `a`: the parentheses the slice closes without opening are taken back from the source
+// before it, those it opens without closing from the source after it.
 std::string property_text(Span s) {
   const std::string &t = s.file->text;
   std::string out = t.substr(s.begin, s.end - s.begin);
-  int open = 0;
-  for (char ch : out) open += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+  int open = 0, unopened = 0;
+  for (char ch : out) {
+    if (ch == '(') ++open;
+    else if (ch == ')' && open > 0) --open;
+    else if (ch == ')') ++unopened;
+  }
+  for (size_t i = s.begin; unopened > 0 && i-- > 0;) {
+    if (t[i] == '(') {
+      out.insert(0, t, i, s.begin - i);
+      s.begin = static_cast<uint32_t>(i);
+      --unopened;
+    } else if (t[i] != ' ' && t[i] != '\t' && t[i] != '\n' && t[i] != '\r') {
+      break;
+    }
+  }
   for (size_t i = s.end; open > 0 && i < t.size(); ++i) {
     if (t[i] == ')') {
       out.append(t, s.end, i + 1 - s.end);
@@ -49,6 +63,16 @@ std::string property_text(Span s) {
     } else if (t[i] != ' ' && t[i] != '\t' && t[i] != '\n' && t[i] != '\r') {
       break;
     }
+  }
+  // Parentheses around the whole property are the property's own (`--%PROPERTY (a);`).
+  auto is_blank = [](char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; };
+  for (;;) {
+    size_t b = s.begin, e = s.end;
+    while (b > 0 && is_blank(t[b - 1])) --b;
+    while (e < t.size() && is_blank(t[e])) ++e;
+    if (b == 0 || e >= t.size() || t[b - 1] != '(' || t[e] != ')') break;
+    out = t.substr(b - 1, e + 1 - (b - 1));
+    s.begin = static_cast<uint32_t>(b - 1), s.end = static_cast<uint32_t>(e + 1);
   }
   // One line, as reports print it: a property written over several lines has its line
   // breaks and indentation as single spaces.

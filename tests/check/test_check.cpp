@@ -272,6 +272,29 @@ TEST(CheckProperties, BlockCommentAnnotationsAreChecked) {
   EXPECT_EQ(ps[3]->verdict, check::Verdict::Falsified) << ps[3]->method;
 }
 
+// A property is named as written, parentheses included at both ends: the expression's
+// span starts inside `(m = 0)` and ends inside `(y = -1)` (a wrong reading strips the
+// first and last characters as one pair); parentheses around the whole property are kept,
+// and those opened inside it are closed.
+TEST(CheckProperties, APropertyIsNamedWithItsParentheses) {
+  auto c = run_check("n.lus",
+                     "node f(m: int; x: int) returns (y: int);\nlet\n"
+                     "  y = if m = 0 then -1 else x;\n"
+                     "  --%PROPERTY (m = 0) => (y = -1);\n"
+                     "  --%PROPERTY ((m = 0) => (y = -1));\n"
+                     "  --%PROPERTY (y = y);\n"
+                     "  --%PROPERTY y = (if m = 0 then -1 else x);\n"
+                     "tel\n",
+                     "f");
+  std::vector<const check::PropertyResult *> ps = user_properties(c.rep);
+  ASSERT_EQ(ps.size(), 4u);
+  EXPECT_EQ(ps[0]->name, "(m = 0) => (y = -1)");
+  EXPECT_EQ(ps[1]->name, "((m = 0) => (y = -1))");
+  EXPECT_EQ(ps[2]->name, "(y = y)");
+  EXPECT_EQ(ps[3]->name, "y = (if m = 0 then -1 else x)");
+  for (auto *p : ps) EXPECT_EQ(p->verdict, check::Verdict::Valid) << p->name << ": " << p->method;
+}
+
 // User properties: `check e;`, `guarantee e;` and Kind 2's pragmas
 // `--%PROPERTY ["name"] e;` and `--!PROPERTY : e;` are proved by k-induction or
 // falsified by BMC with a counterexample the oracle replays; `check` stays a usable name.
