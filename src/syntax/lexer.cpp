@@ -207,6 +207,12 @@ struct Lexer {
         d.error("lex.number", t.span, "real literal out of range of a 64-bit float");
         return;
       }
+      // strtod gives 0 below half the smallest subnormal: a silent loss, as a trace's
+      // reader says too (a subnormal result is kept: it is the nearest float).
+      if (t.rval == 0 && text.substr(0, text.find_first_of("eE")).find_first_of("123456789") != std::string::npos) {
+        d.error("lex.number", t.span, "real literal is not 0 but is too small for a 64-bit float (the smallest nonzero one is 4.9e-324)");
+        return;
+      }
     } else {
       errno = 0;
       long long v = std::strtoll(text.c_str(), nullptr, 10);
