@@ -1,6 +1,7 @@
 #include "formats/svg.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <sstream>
 
 namespace rml::formats {
@@ -16,16 +17,52 @@ size_t columns(const std::string &s) {  // UTF-8 code points ('‖' is one)
 
 }  // namespace
 
+// XML 1.0 has no way to write most control characters (not even as &#N;), nor bytes that
+// are not UTF-8: each is written as the text \xNN, so that a file name holding ESC or
+// 0x01 still gives a well-formed document that says which byte it was.
 std::string xml_escape(const std::string &s) {
   std::string r;
-  for (char ch : s) {
-    switch (ch) {
-      case '&': r += "&amp;"; break;
-      case '<': r += "&lt;"; break;
-      case '>': r += "&gt;"; break;
-      case '"': r += "&quot;"; break;
-      default: r += ch;
+  auto hex = [&r](unsigned char b) {
+    static const char digits[] = "0123456789ABCDEF";
+    r += "\\x";
+    r += digits[b >> 4];
+    r += digits[b & 15];
+  };
+  for (size_t i = 0; i < s.size();) {
+    unsigned char b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+      switch (b) {
+        case '&': r += "&amp;"; break;
+        case '<': r += "&lt;"; break;
+        case '>': r += "&gt;"; break;
+        case '"': r += "&quot;"; break;
+        case '\t': case '\n': case '\r': r += static_cast<char>(b); break;
+        default:
+          if (b < 0x20) hex(b);
+          else r += static_cast<char>(b);
+      }
+      ++i;
+      continue;
     }
+    // A UTF-8 sequence: its length from the lead byte, then continuation bytes, shortest
+    // form, a scalar value XML allows (no surrogates, no U+FFFE/U+FFFF).
+    size_t len = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0;
+    uint32_t cp = len == 4 ? b & 0x07u : len == 3 ? b & 0x0Fu : b & 0x1Fu;
+    bool ok = len > 0 && i + len <= s.size();
+    for (size_t k = 1; ok && k < len; ++k) {
+      unsigned char c = static_cast<unsigned char>(s[i + k]);
+      ok = (c & 0xC0) == 0x80;
+      cp = (cp << 6) | (c & 0x3Fu);
+    }
+    ok = ok && !(len == 3 && cp < 0x800) && !(len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) && !(cp >= 0xD800 && cp <= 0xDFFF) &&
+         cp != 0xFFFE && cp != 0xFFFF;
+    if (!ok) {
+      hex(b);
+      ++i;
+      continue;
+    }
+    r.append(s, i, len);
+    i += len;
   }
   return r;
 }
