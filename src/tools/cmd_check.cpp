@@ -6,9 +6,11 @@
 #include <chrono>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include "formats/svg.hpp"
@@ -41,6 +43,33 @@ void print_findings(const check::PropertyResult &p, std::ostream &out) {
   }
 }
 
+// Writes `text` to `path` as a file of its own: a symbolic link already at `path` is
+// replaced, never followed (--cex-dir may hold links to the user's files). Returns false
+// with errno set when the file cannot be written.
+bool write_own_file(const std::string &path, const std::string &text) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      if (errno == ELOOP && attempt == 0 && ::unlink(path.c_str()) == 0) continue;  // a link: removed, then written
+      return false;
+    }
+    size_t done = 0;
+    while (done < text.size()) {
+      ssize_t w = ::write(fd, text.data() + done, text.size() - done);
+      if (w < 0) {
+        if (errno == EINTR) continue;
+        int e = errno;
+        ::close(fd);
+        errno = e;
+        return false;
+      }
+      done += static_cast<size_t>(w);
+    }
+    return ::close(fd) == 0;
+  }
+  return false;
+}
+
 // Next to a counterexample's trace NAME.csv, its replayed chronogram as a waveform
 // (NAME.vcd) and a drawing (NAME.svg, the failing cell boxed); a tensor has no waveform.
 void write_pictures(const std::string &cex_csv, const std::string &csv, const std::string &title, const check::PropertyResult &p,
@@ -56,9 +85,9 @@ void write_pictures(const std::string &cex_csv, const std::string &csv, const st
     auto col = std::find(t.names.begin(), t.names.end(), printed.count(v) ? printed.at(v) : v);
     if (col != t.names.end()) marks.push_back({static_cast<size_t>(col - t.names.begin()), p.cex->required->cycle});
   }
-  std::ofstream(base + ".svg", std::ios::binary | std::ios::trunc) << formats::write_svg(t, title, marks);
+  write_own_file(base + ".svg", formats::write_svg(t, title, marks));
   try {
-    std::ofstream(base + ".vcd", std::ios::binary | std::ios::trunc) << formats::write_vcd(t, prog.main, title);
+    write_own_file(base + ".vcd", formats::write_vcd(t, prog.main, title));
   } catch (formats::VcdError &) {
   }
 }
@@ -273,13 +302,12 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
           // A written trace replays exactly the counterexample's cycles with --cycles N
           // (an input-less node's CSV has no rows: the comment says so).
           cex_file = (std::filesystem::path(c.cex_dir) / (main + "." + p.kind + "." + std::to_string(++cex_no) + ".csv")).string();
-          std::ofstream f(cex_file, std::ios::binary | std::ios::trunc);
+          std::string text;
           if (prog.inputs.empty())
-            f << "# '" << main << "' has no inputs: replay " << p.cex->inputs.cycles << " cycles with --cycles "
-              << p.cex->inputs.cycles << "\n";
-          f << p.cex->csv;
-          f.close();
-          if (!f) {  // never lose it: say so, and print the trace inline below
+            text = "# '" + main + "' has no inputs: replay " + std::to_string(p.cex->inputs.cycles) + " cycles with --cycles " +
+                   std::to_string(p.cex->inputs.cycles) + "\n";
+          text += p.cex->csv;
+          if (!write_own_file(cex_file, text)) {  // never lose it: say so, and print the trace inline below
             err << "rml-check: error: cannot write the counterexample trace to '" << cex_file << "': " << std::strerror(errno)
                 << " (printed inline instead)\n";
             cex_file.clear();

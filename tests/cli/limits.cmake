@@ -283,6 +283,20 @@ if(selected)
   expect_exit(1 ${RMLCHECK} ${ADD_SAMPLED} --cex-dir ${WORK}/cex/blocked)
   expect_text(ERR "rml-check: error: cannot write the counterexample trace to '${WORK}/cex/blocked/main.clocks.1.csv': ")
   expect_text(OUT "--inputs <this trace> --cycles 1\n  trace \\(CSV; save it and pass it with --inputs\\):\n    x,c\n    0,F\n")
+  # Links already in the folder are replaced by the files, never followed: their targets
+  # (the user's files) are not written.
+  file(WRITE ${WORK}/cex/precious.txt "mine\n")
+  file(MAKE_DIRECTORY ${WORK}/cex/linked)
+  foreach(ext csv svg vcd)
+    file(CREATE_LINK ${WORK}/cex/precious.txt ${WORK}/cex/linked/main.clocks.1.${ext} SYMBOLIC)
+  endforeach()
+  expect_exit(1 ${RMLCHECK} ${ADD_SAMPLED} --cex-dir ${WORK}/cex/linked)
+  file(READ ${WORK}/cex/precious.txt precious)
+  file(READ ${WORK}/cex/linked/main.clocks.1.csv csv)
+  if(NOT precious STREQUAL "mine\n" OR NOT csv STREQUAL "x,c\n0,F\n" OR IS_SYMLINK ${WORK}/cex/linked/main.clocks.1.csv
+     OR IS_SYMLINK ${WORK}/cex/linked/main.clocks.1.svg)
+    message(FATAL_ERROR "--cex-dir wrote through a link: precious.txt now '${precious}', trace '${csv}'")
+  endif()
 endif()
 
 # ---- --assume: each option is a source of its own, located in the option's text
