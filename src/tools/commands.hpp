@@ -34,6 +34,7 @@ std::optional<size_t> parse_cycles(const std::string &text, std::string &error);
 std::optional<double> parse_timeout(const std::string &text, std::string &error);
 std::string timeout_message(const std::string &got);  // parse_timeout's error, also for a timeout the caller checks
 std::optional<uint64_t> parse_rlimit(const std::string &text, std::string &error);
+std::optional<uint64_t> parse_seed(const std::string &text, std::string &error);  // 0..2^64-1, digits only
 
 // rml-check's budget as a command line gives it (README "Budgets"): wall-clock seconds
 // (--timeout), Z3 resource units (--rlimit), both, or neither, which is the default
@@ -113,6 +114,7 @@ struct CompileCmd {
   std::string ns = "rml_generated";  // the class's C++ namespace
   CheckBudget check_budget;          // rml-check's budget for the node
   std::vector<std::string> assume;   // extra assumptions on the main node (as rml-check --assume)
+  bool force = false;                // replace files of out_dir that rml compile did not write
 };
 int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err);
 

@@ -91,7 +91,11 @@ int main(int argc, char **argv) {
       "what is generated (error[codegen.*] names what and where)");
   m->add_option("file", compile.file, "source file")->required();
   m->add_option("--main", compile.main_node, "main node (default: the file's only node that can be one)");
-  m->add_option("-o,--output", compile.out_dir, "output folder (created; generated files in it are replaced)")->required();
+  m->add_option("-o,--output", compile.out_dir,
+                 "output folder (created; files an earlier rml compile wrote in it are replaced, others kept; a file of the "
+                 "same name that rml compile did not write is an error, exit 2)")
+      ->required();
+  m->add_flag("--force", compile.force, "replace files of the output folder even if rml compile did not write them");
   m->add_option("--namespace", compile.ns, "C++ namespace of the class (default rml_generated)");
   m->add_option("--assume", compile.assume, "an extra assumption on the main node, as rml-check --assume");
   rml::add_budget_options(m, "--check-timeout", "--check-rlimit", compile.check_budget, "rml-check's proof of the node");
@@ -127,7 +131,7 @@ int main(int argc, char **argv) {
       "gen",
       "write random programs that rml-check accepts (well-clocked, causal, productive with a proved horizon), each with "
       "an admissible input trace: DIR/prog_K.rml (or .lus) and DIR/prog_K.csv; reproducible from --seed (src/gen/README.md)");
-  gn->add_option("--seed", gen.seed, "the seed (default 1)");
+  rml::add_numeric_option(gn, "--seed", gen.seed, &rml::parse_seed, "the seed, 0..18446744073709551615 (default 1)");
   gn->add_option("--count", gen.count, "how many programs (default 1)")->check(CLI::Range(1, 1000000));
   gn->add_option("-o,--output", gen.out_dir, "output folder (default rml-gen)");
   gn->add_option("--size", gen.options.size, "at most this many locals in the main node (default 6, 1..200)");
@@ -173,7 +177,7 @@ int main(int argc, char **argv) {
                  "the back end as a shell command: {program}, {inputs}, {outputs} (a file it writes; without it, its "
                  "standard output) and {main} are replaced; it writes a CSV chronogram with a column per output");
   df->add_option("--count", diff.count, "generated programs (default 100)")->check(CLI::Range(1, 10000000));
-  df->add_option("--seed", diff.seed, "the generator's seed (default 1)");
+  rml::add_numeric_option(df, "--seed", diff.seed, &rml::parse_seed, "the generator's seed, 0..18446744073709551615 (default 1)");
   df->add_option("--size", diff.options.size, "generated programs: at most this many locals (default 6)");
   df->add_option("--depth", diff.options.depth, "generated programs: expression depth (default 3)");
   df->add_option("--cycles", diff.options.cycles, "generated traces: cycles (default 20)");
