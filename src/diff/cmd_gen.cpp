@@ -50,8 +50,16 @@ bool draw_accepted(uint64_t seed, const gen::GenOptions &o, const CheckBudget &b
       return true;
     }
     ++refused;
-    err << "rml gen: note: a draw was refused (" << (a.rc == kUnknown ? "unknown" : "rejected") << "), drawn again: "
-        << a.why.substr(0, a.why.find('\n')) << "\n";
+    // A refused draw is not written: its diagnostic is quoted without the location in a
+    // file the user cannot open.
+    std::string why = a.why.substr(0, a.why.find('\n'));
+    const std::string label = std::string("<generated") + extension(o) + ">:";
+    if (why.rfind(label, 0) == 0) {
+      size_t rule = why.find(": ", label.size());
+      why = rule == std::string::npos ? why.substr(label.size()) : why.substr(rule + 2);
+    }
+    err << "rml gen: note: draw " << attempt << " was refused by rml-check (" << (a.rc == kUnknown ? "unknown" : "rejected")
+        << ") and not written, drawn again: " << why << "\n";
   }
   return false;
 }
@@ -81,8 +89,10 @@ int cmd_gen(const GenCmd &c, std::ostream &out, std::ostream &err) {
     }
     if (c.print) out << p.text << "\n// trace (" << base << ".csv)\n" << trace << "\n";
   }
-  out << "rml gen: " << c.count << " program" << (c.count == 1 ? "" : "s") << " (seed " << c.seed << ") in " << c.out_dir
-      << "/prog_K" << extension(c.options) << " with traces prog_K.csv, each accepted by rml-check"
+  const std::string last = std::to_string(c.count - 1), ext = extension(c.options);
+  out << "rml gen: " << c.count << " program" << (c.count == 1 ? "" : "s") << " (seed " << c.seed << ") in " << c.out_dir << ": "
+      << (c.count == 1 ? "prog_0" + ext + " with its trace prog_0.csv, accepted by rml-check"
+                       : "prog_0" + ext + " to prog_" + last + ext + " with their traces prog_0.csv to prog_" + last + ".csv, each accepted by rml-check")
       << (refused ? " (" + std::to_string(refused) + " draws refused and drawn again)" : "") << "\n";
   return kOk;
 }

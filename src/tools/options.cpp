@@ -28,6 +28,21 @@ std::optional<size_t> parse_cycles(const std::string &text, std::string &error) 
   return std::nullopt;
 }
 
+std::optional<uint64_t> parse_seed(const std::string &text, std::string &error) {
+  // Digits only, and at most 2^64 - 1: a sign or a larger number is refused, never wrapped
+  // (`-1` and 2^64 would otherwise both be read as 2^64 - 1).
+  uint64_t v = 0;
+  bool ok = !text.empty() && text.size() <= 20 && std::all_of(text.begin(), text.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+  for (size_t i = 0; ok && i < text.size(); ++i) {
+    uint64_t d = static_cast<uint64_t>(text[i] - '0');
+    ok = v <= (UINT64_MAX - d) / 10;
+    v = v * 10 + d;
+  }
+  if (ok) return v;
+  error = "--seed: expected an integer from 0 to 18446744073709551615, got '" + text + "'";
+  return std::nullopt;
+}
+
 std::string timeout_message(const std::string &got) {
   return "--timeout: expected a number of seconds greater than 0 and at most " +
          std::to_string(static_cast<long>(kMaxTimeoutSeconds)) + ", got '" + got + "'";
