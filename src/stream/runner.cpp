@@ -164,6 +164,7 @@ struct Runner::Impl {
     size_t next = 0;
   };
   std::map<std::pair<Scalar, size_t>, Pool> spare;
+  static constexpr size_t kSpareLook = 16;  // blocks of a pool looked at before a new one is made
   std::vector<Pool *> block_pool;  // per block index of a frame: the pool of its slot's type
 
   Impl(const CheckedProgram &c, const Plan &p, Options o, Emit e)
@@ -496,7 +497,10 @@ struct Runner::Impl {
       pool.released.pop_back();
       if (b.use_count() == 1) return b->shape = r.shape, b;
     }
-    for (size_t tried = 0; tried < pool.blocks.size(); ++tried) {
+    // Blocks let go of otherwise (a memory's, a cell computed again) are found by a short
+    // round-robin look: a full scan would make a window that holds every frame (a backward
+    // recurrence over the whole trace, the adjoint's sweep) quadratic in the trace's length.
+    for (size_t tried = 0; tried < std::min<size_t>(pool.blocks.size(), kSpareLook); ++tried) {
       auto &b = pool.blocks[pool.next++ % pool.blocks.size()];
       if (b.use_count() == 1) return b->shape = r.shape, b;
     }
