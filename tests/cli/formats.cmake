@@ -1,8 +1,10 @@
 # The formats other tools read (issue 14), each read back by a real consumer:
 #   VCD  (rml run --format vcd, rml-check's and rml diff's counterexamples): GTKWave's
-#        vcd2fst converts it, fst2vcd writes it back, and the values are compared;
+#        vcd2fst converts it, fst2vcd writes it back, and the values are compared
+#        (scalars, and tensors as a signal per element);
 #   SVG  (rml run --format svg, counterexamples): well-formed XML (xmllint), one group per
-#        variable, the glyphs of absent cells and the marked cell;
+#        variable, the glyphs of absent cells and the marked cell; a long run in bands
+#        within the renderers' 32 767 px;
 #   SARIF, Kind 2 JSON (rml-check --format sarif|kind2): python3-jsonschema against the
 #        schemas in tests/cli/schemas (written from the specifications), with negative
 #        controls; JUnit (--format junit): xmllint against tests/cli/schemas/junit.xsd.
@@ -47,10 +49,61 @@ expect_exit(0 ${VCD2FST} ${WORK}/sensor.vcd ${WORK}/sensor.fst)
 expect_exit(0 ${FST2VCD} ${WORK}/sensor.fst)
 expect_text(OUT "r1.5 ")
 expect_text(OUT "r4 |r4.0 ")
-# A tensor has no waveform: a clear error.
-file(WRITE ${WORK}/tensor.rml "node t() -> (y: real[2])\n  y = [1.0, 2.0] fby y;\n")
-expect_exit(2 ${RML} run ${WORK}/tensor.rml --cycles 2 --format vcd)
-expect_text(ERR "--format vcd: .* is a tensor: a waveform holds scalars")
+# Tensors: a signal per element, named as simulators name array words (x[1], o[0][1],
+# row-major), a real tensor with one presence wire x_present; GTKWave reads them back.
+file(WRITE ${WORK}/tensor.rml "node t(x: real[2]) -> (o: real[2, 2], k: int[2])\nlet\n  o = outer(x, x);\n  k = [3, -1] fby k;\ntel\n")
+file(WRITE ${WORK}/tensor.csv "x\n\"[1.0, 2.0]\"\n\"[1.0, 2.0]\"\n\"[-0.5, 3.0]\"\n")
+expect_exit(0 ${RML} run ${WORK}/tensor.rml --inputs ${WORK}/tensor.csv --format vcd)
+file(WRITE ${WORK}/tensor.vcd "${LAST_OUT}")
+foreach(v "real 64 [^ ]+ x\\[0\\]" "real 64 [^ ]+ x\\[1\\]" "wire 1 [^ ]+ x_present" "real 64 [^ ]+ o\\[0\\]\\[1\\]"
+          "real 64 [^ ]+ o\\[1\\]\\[1\\]" "wire 1 [^ ]+ o_present" "integer 64 [^ ]+ k\\[1\\]")
+  expect_text(OUT "\\$var ${v} \\$end")
+endforeach()
+expect_no_text(OUT "k_present")
+expect_exit(0 ${VCD2FST} ${WORK}/tensor.vcd ${WORK}/tensor.fst)
+expect_exit(0 ${FST2VCD} ${WORK}/tensor.fst)
+# The changes of one signal as GTKWave wrote them back, TIME:VALUE (ints' leading zeros
+# dropped, reals' ".0").
+function(vcd_changes vcd name out)
+  string(REPLACE "[" "\\[" re "${name}")
+  string(REPLACE "]" "\\]" re "${re}")
+  if(NOT vcd MATCHES "\\$var [a-z]+ [0-9]+ ([^ ]+) ${re} \\$end")
+    message(FATAL_ERROR "no signal ${name} in\n${vcd}")
+  endif()
+  set(id "${CMAKE_MATCH_1}")
+  string(REPLACE "\n" ";" lines "${vcd}")
+  set(t -1)
+  set(seen "")
+  foreach(l IN LISTS lines)
+    if(l MATCHES "^#([0-9]+)")
+      set(t ${CMAKE_MATCH_1})
+    elseif(l MATCHES "^b0*([01xz]+) (.+)$" AND CMAKE_MATCH_2 STREQUAL id)
+      list(APPEND seen "${t}:${CMAKE_MATCH_1}")
+    elseif(l MATCHES "^r(-?[0-9]+)(\\.0)? (.+)$" AND CMAKE_MATCH_3 STREQUAL id)
+      list(APPEND seen "${t}:${CMAKE_MATCH_1}")
+    elseif(l MATCHES "^r([^ ]+) (.+)$" AND CMAKE_MATCH_2 STREQUAL id)
+      list(APPEND seen "${t}:${CMAKE_MATCH_1}")
+    elseif(l MATCHES "^([01xz])(.+)$" AND CMAKE_MATCH_2 STREQUAL id)
+      list(APPEND seen "${t}:${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  set(${out} "${seen}" PARENT_SCOPE)
+endfunction()
+string(REPEAT 1 64 minus_one)
+foreach(case "x[1]=0:2;2:3" "o[0][1]=0:2;2:-1.5" "o[1][1]=0:4;2:9" "x_present=0:1" "k[0]=0:11" "k[1]=0:${minus_one}")
+  string(FIND "${case}" "=" eq)
+  string(SUBSTRING "${case}" 0 ${eq} name)
+  math(EXPR eq "${eq} + 1")
+  string(SUBSTRING "${case}" ${eq} -1 expected)
+  vcd_changes("${LAST_OUT}" "${name}" seen)
+  if(NOT seen STREQUAL expected)
+    message(FATAL_ERROR "GTKWave read ${name} as ${seen}, the chronogram says ${expected}\n${LAST_OUT}")
+  endif()
+endforeach()
+# What no waveform holds (an enumeration's constructors): a clear error.
+file(WRITE ${WORK}/enum.rml "type mode = enum { Idle, Run };\nnode e() -> (m: mode)\n  m = Idle fby m;\n")
+expect_exit(2 ${RML} run ${WORK}/enum.rml --cycles 2 --format vcd)
+expect_text(ERR "--format vcd: 'm' holds 'Idle': a waveform holds bools, ints, reals and tensors of them")
 
 # SVG: well-formed, a group per variable, absent cells drawn as dashes.
 expect_exit(0 ${RML} run ${SRC}/examples/sensor.rml --inputs ${SRC}/examples/sensor.csv --format svg)
@@ -64,6 +117,53 @@ list(LENGTH absent na)
 if(NOT ng EQUAL 3 OR NOT na EQUAL 3)
   message(FATAL_ERROR "sensor.svg: ${ng} variables (3 expected), ${na} absent cells (3 expected)")
 endif()
+
+# A long run (300 cycles of ~120 px: one strip would be ~36 000 px wide, and SVG
+# renderers draw no more than 32 767): bands of cycles stacked downwards, each with its
+# cycle numbers and the names again.
+set(csv "x\n")
+foreach(n RANGE 299)
+  string(APPEND csv "${n}.123456789\n")
+endforeach()
+file(WRITE ${WORK}/long.csv "${csv}")
+expect_exit(0 ${RML} run ${SRC}/examples/movavg.rml --inputs ${WORK}/long.csv --format svg)
+file(WRITE ${WORK}/long.svg "${LAST_OUT}")
+set(svg "${LAST_OUT}")
+expect_exit(0 ${XMLLINT} --noout ${WORK}/long.svg)
+if(NOT svg MATCHES "<svg [^>]* width=\"([0-9]+)\" height=\"([0-9]+)\"")
+  message(FATAL_ERROR "long.svg: no width and height")
+endif()
+set(w ${CMAKE_MATCH_1})
+set(h ${CMAKE_MATCH_2})
+if(w GREATER 32767 OR h GREATER 32767)
+  message(FATAL_ERROR "long.svg is ${w} x ${h} px: renderers draw no more than 32767 px on a side")
+endif()
+string(REGEX MATCHALL "<g class=\"band\"" bands "${svg}")
+string(REGEX MATCHALL "<g class=\"variable\"" groups "${svg}")
+list(LENGTH bands nb)
+list(LENGTH groups ng)
+math(EXPR two_per_band "2 * ${nb}")
+if(nb LESS 2 OR NOT ng EQUAL two_per_band)
+  message(FATAL_ERROR "long.svg: ${nb} bands, ${ng} variable groups (x and avg in each band expected)")
+endif()
+# Each cycle's number once, in order.
+string(REGEX MATCHALL "text-anchor=\"middle\">[0-9]+</text>" numbers "${svg}")
+set(expected "")
+foreach(n RANGE 299)
+  list(APPEND expected "text-anchor=\"middle\">${n}</text>")
+endforeach()
+if(NOT numbers STREQUAL expected)
+  message(FATAL_ERROR "long.svg numbers its cycles\n${numbers}\nnot 0 to 299")
+endif()
+# Too many cycles even for bands (749 of them, 50 944 px high): no picture, an error that
+# says what to show instead.
+file(WRITE ${WORK}/count.rml "node c() -> (o: int)\n  o = 0 fby o + 1;\n")
+execute_process(COMMAND ${RML} run ${WORK}/count.rml --cycles 200000 --format svg RESULT_VARIABLE rc OUTPUT_VARIABLE LAST_OUT
+                ERROR_VARIABLE LAST_ERR)
+if(rc EQUAL 0 OR NOT LAST_OUT STREQUAL "")
+  message(FATAL_ERROR "a drawing 50 944 px high was written (exit ${rc})")
+endif()
+expect_text(ERR "a drawing of 200000 cycles and 1 variable would be 50944 px high .*, more than the 32767 px SVG renderers draw: show fewer variables \\(--show\\)")
 
 # rml-check's counterexample: the trace, and its chronogram as VCD and SVG (the failing
 # cell marked).
