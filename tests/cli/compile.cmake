@@ -36,6 +36,25 @@ expect_exit(0 ${WORK}/movavg/build/movavg_csv ${SRC}/examples/movavg.csv)
 expect_equal(OUT "${want}")
 expect_exit(2 ${WORK}/movavg/build/movavg_csv ${SRC}/examples/backfill.csv)
 expect_text(ERR "the trace has no column 'x'")
+# Reals are printed as rml run prints them: nan whatever its sign (inf - inf is a negative
+# NaN on x86), the shortest digits that read back, fixed from 1e-5 to below 1e16 and with
+# an exponent outside, -0.0, the smallest subnormal.
+file(WRITE ${WORK}/numbers.rml "node numbers(x: real) -> (o: real, p: real, q: real)\n  o = x;\n  p = x - x;\n  q = - x;\n")
+file(WRITE ${WORK}/numbers.csv "x\n1.0\n1e16\n18446744073709551616.0\n0.00001\n0.0001\n123456789012345.6\n1234567890123456.0\n"
+  "9999999999999998.0\nnan\ninf\n-inf\n-0.0\n5e-324\n0.1\n-2.5e-7\n1.7976931348623157e308\n")
+expect_exit(0 ${RML} compile ${WORK}/numbers.rml -o ${WORK}/numbers)
+file(GLOB numbers_cpp ${WORK}/numbers/*.cpp)
+execute_process(COMMAND c++ -std=c++20 -O0 -I${WORK}/numbers -I${WORK}/numbers/runtime ${numbers_cpp} ${WORK}/numbers/runtime/ops/special.cpp
+  -o ${WORK}/numbers/run RESULT_VARIABLE rc ERROR_VARIABLE e)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the generated numbers driver does not build:\n${e}")
+endif()
+expect_exit(0 ${RML} run ${WORK}/numbers.rml --inputs ${WORK}/numbers.csv --show o,p,q --format csv)
+set(want "${LAST_OUT}")
+expect_text(OUT "\n1.8446744073709552e\\+19,")
+expect_text(OUT "\nnan,nan,nan\n")
+expect_exit(0 ${WORK}/numbers/run ${WORK}/numbers.csv)
+expect_equal(OUT "${want}")
 # Again into the same folder: the generated files are replaced, the others stay, and a
 # folder of the user's next to it that looks like a temporary one is not touched.
 file(WRITE ${WORK}/movavg/mine.txt "kept")
@@ -84,6 +103,18 @@ if(NOT hpp MATCHES "kHorizon = 4;" OR NOT hpp MATCHES "kWindow = 10;" OR NOT hpp
    OR NOT EXISTS ${WORK}/backfill/runtime/rml_window.hpp)
   message(FATAL_ERROR "backfill.hpp:\n${hpp}")
 endif()
+# On a trace that breaks the assumption (bp false for longer than the window) its command
+# names the status in words (exit 3); the header was written.
+file(GLOB backfill_cpp ${WORK}/backfill/*.cpp)
+execute_process(COMMAND c++ -std=c++20 -O0 -I${WORK}/backfill -I${WORK}/backfill/runtime ${backfill_cpp}
+  ${WORK}/backfill/runtime/ops/special.cpp -o ${WORK}/backfill/run RESULT_VARIABLE rc ERROR_VARIABLE e)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the generated backfill driver does not build:\n${e}")
+endif()
+file(WRITE ${WORK}/never.csv "i,bp\n1,T\n2,F\n3,F\n4,F\n5,F\n6,F\n7,F\n8,F\n9,F\n10,F\n11,F\n12,F\n13,F\n14,F\n")
+expect_exit(3 ${WORK}/backfill/run ${WORK}/never.csv)
+expect_text(ERR "cycle [0-9]+: status Window \\(a cell stayed unknown past the window: the inputs break the node's assumptions\\)\n")
+expect_text(OUT "^o\n")
 # Tensors and funs (a post-free node): the class builds with its CMake project, and its
 # command prints what rml run prints, a matrix output's nested brackets included.
 file(WRITE ${WORK}/vec.rml "node f(x: real[2], w: real[2, 2], c: bool) -> (o: real[2], m: real[2, 2], s: real)

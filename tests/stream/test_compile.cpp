@@ -18,6 +18,7 @@
 
 #include "checker/checker.hpp"
 #include "codegen/emit_cpp.hpp"
+#include "codegen/reserved_names.hpp"
 #include "codegen/fuse_applications.hpp"
 #include "common/backfill_gen.hpp"
 #include "common/exclusive_cycle_gen.hpp"
@@ -1117,6 +1118,81 @@ TEST(CompileEqualsOracle, AnAdditionOfZerosSharesOnlyWhatItWouldCompute) {
       f.text.replace(at, 22, "b.clean = 1;");
     }
   EXPECT_NE(compare(cases[0], 0, build_and_run(cases, dir)), "") << "every block taken for clean is not caught";
+}
+
+// Names of the program that C++ spells otherwise build and run: standard and platform
+// macros (NULL, EOF, errno, INFINITY, NAN, INT64_MAX, assert, linux, stdin), a leading '_',
+// nodes named like the namespaces and types the generated code uses (std, rml, Tensors),
+// window classes named like the runtime's types (Step, Node) and variables named like the
+// class's members (push, kHorizon). Each class is built with the compiler and its cells
+// equal the oracle's; the generated names are the program's with a trailing '_'.
+TEST(CompiledClasses, NamesThatMeetCppNamesBuildAndRun) {
+  const std::vector<std::pair<std::string, std::string>> programs = {
+      {"std",
+       "node std(NULL: real, EOF: int) -> (errno: real, INFINITY: int)\n  NAN = NULL * 2.0;\n  INT64_MAX = EOF + 1;\n"
+       "  linux = NAN + 1.0;\n  stdin = INT64_MAX * 2;\n  assert = linux - 1.0;\n  _X = assert;\n  errno = _X;\n  INFINITY = stdin;\n"},
+      {"rml", "node rml(Tensors: real, EOF: int) -> (Cell: real, main: int)\n  Cell = Tensors + 1.0;\n  main = 0 fby EOF;\n"},
+      {"Tensors", "node Tensors(std: real, size_t: int) -> (uint64_t: real, Status: int)\n  uint64_t = std;\n  Status = size_t;\n"},
+      {"Step",
+       "node Step(Node: real, rml: real) -> (Tensors: real, kHorizon: real)\n  push = post Node;\n  Tensors = push + rml;\n"
+       "  kHorizon = post rml;\n"},
+      {"Node", "node Node(Step: real, NULL: real) -> (pop: real, EOF: real)\n  pop = post Step;\n  EOF = NULL;\n"},
+  };
+  std::vector<Case> cases;
+  for (auto &[main, text] : programs) {
+    Case c;
+    c.text = text;
+    c.p = test::compile_stream(c.text, main);
+    c.cls = codegen::class_name(main);
+    EXPECT_EQ(c.cls, main + "_");
+    c.window = c.p.plan.has_post;
+    c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "names.rml", "p" + std::to_string(cases.size()), 1, &c.p.fe->checked);
+    name_outputs(c);
+    for (auto &[var, cpp] : c.names) EXPECT_EQ(cpp, var + "_") << main;
+    oracle::Inputs in;
+    in.cycles = 4;
+    for (auto &v : c.p.prog.inputs)
+      for (size_t n = 0; n < in.cycles; ++n)
+        in.streams[v.name].push_back(v.type.elem == Scalar::Real ? Cell::of(array::Tensor::real(1.5 * double(n) - 1.0))
+                                                                 : Cell::of(array::Tensor::integer(int64_t(n) * 3 - 2)));
+    c.in = in;
+    cases.push_back(std::move(c));
+  }
+  const fs::path dir = fs::temp_directory_path() / ("rml_compile_names_" + std::to_string(::getpid()));
+  EXPECT_EQ(count_equal(cases, build_and_run(cases, dir)), cases.size());
+}
+
+// The macro list of codegen::ident (src/codegen/reserved_names.cpp) covers every macro the
+// compiler's headers define, for the headers generated code and its users include, in
+// gnu++20 mode (which adds `linux` and `unix`): a name the list lacks is printed, to add.
+// Negative control: `EOF` is in it, a name of the program such as `loss` is not.
+TEST(CompiledClasses, ReservedNamesCoverTheCompilersMacros) {
+  EXPECT_TRUE(codegen::is_predefined_macro("EOF"));
+  EXPECT_FALSE(codegen::is_predefined_macro("loss"));
+  const fs::path dir = fs::temp_directory_path() / ("rml_macros_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "h.cpp") << "#include <algorithm>\n#include <array>\n#include <cassert>\n#include <cerrno>\n#include <cfloat>\n"
+                                  "#include <charconv>\n#include <climits>\n#include <cmath>\n#include <cstddef>\n#include <cstdint>\n"
+                                  "#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <fstream>\n#include <iostream>\n"
+                                  "#include <limits>\n#include <memory>\n#include <sstream>\n#include <string>\n#include <vector>\n";
+  std::string cmd = std::string(RML_CXX) + " -std=gnu++20 -dM -E " + (dir / "h.cpp").string() + " > " + (dir / "m.txt").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  std::ifstream in(dir / "m.txt");
+  std::string line, missing;
+  size_t seen = 0;
+  while (std::getline(in, line)) {  // "#define NAME[(args)] body"
+    std::istringstream w(line);
+    std::string def, name;
+    w >> def >> name;
+    name = name.substr(0, name.find('('));
+    if (name.empty() || name[0] == '_' || !std::all_of(name.begin(), name.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }))
+      continue;
+    ++seen;
+    if (!codegen::is_predefined_macro(name)) missing += " " + name;
+  }
+  fs::remove_all(dir);
+  EXPECT_GT(seen, 100u);
+  EXPECT_EQ(missing, "") << "macros of " << RML_CXX << " missing from src/codegen/reserved_names.cpp";
 }
 
 // Law (issue 11: "buffers are reused across cycles; no heap allocation per cycle in steady
