@@ -117,10 +117,20 @@ std::optional<int64_t> Checker::backward_component(PropertyResult &r, const std:
     // No guard can stop it and every edge is a real dependence (from the first tick on,
     // or the second): the chain goes on forever, or (weight 0) a cell needs itself.
     if (!cy.guards.empty() || !real) continue;
+    // An `if` on the chain computes both branches at every cycle: a post meant to be read
+    // only where a condition holds belongs in merge/when, the lazy form.
+    bool through_if = false;
+    for (int k : cy.edges) {
+      const core::Equation *eq = graph.edges[k].eq;
+      through_if |= eq && eq->prim == core::Prim::Apply && eq->op == core::ApplyOp::If;
+    }
+    const std::string if_hint = through_if ? "; the chain goes through an 'if', which computes both branches at every cycle: "
+                                             "to read a post only where c holds, write merge c (a when c) (b when not c)"
+                                           : "";
     r.findings.push_back(Finding{cy.weight == 0 ? "productivity.self" : "productivity.unbounded",
-                                 cy.weight == 0 ? "a cell needs itself through post and fby: " + describe_cycle(graph, cy)
+                                 cy.weight == 0 ? "a cell needs itself through post and fby: " + describe_cycle(graph, cy) + if_hint
                                                 : "a chain of backward dependences never ends: " + describe_cycle(graph, cy) +
-                                                      " (every cell needs a later one, unconditionally)",
+                                                      " (every cell needs a later one, unconditionally)" + if_hint,
                                  cycle_span(graph, cy)});
     if (attach_unproductive_cex(r)) {
       r.verdict = Verdict::Falsified;

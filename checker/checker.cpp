@@ -44,6 +44,7 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
     rep.properties.push_back(std::move(r));
   };
   auto guarded = [&](const char *kind, auto &&run) {
+    if (opts.starting && std::string(kind) != "property") opts.starting(kind);
     uint64_t before = c.budget.spent();
     struct Charge {  // what the property spent, however it ends
       Report &rep;
@@ -116,7 +117,10 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
   std::rotate(rep.properties.begin(), rep.properties.end() - 1, rep.properties.end());
   shared("initialisation", [&] { return c.check_initialisation(); });
   std::vector<std::pair<size_t, const core::CoreProperty *>> again;  // (index in the report, property)
+  size_t number = 0;
   for (auto &pp : prog.properties) {
+    if (opts.starting)
+      opts.starting("property " + std::to_string(++number) + " of " + std::to_string(prog.properties.size()) + ": '" + pp.text + "'");
     if (shared("property", [&] { return c.check_property(pp); }) && rep.properties.back().verdict == Verdict::Unknown)
       again.emplace_back(rep.properties.size() - 1, &pp);
     rep.properties.back().name = pp.text;
@@ -127,6 +131,7 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
     const size_t at = entry.first;
     const core::CoreProperty *pp = entry.second;  // a plain variable: clang 14 captures no structured binding
     if (whole.exhausted()) break;
+    if (opts.starting) opts.starting("property '" + pp->text + "' again, with the budget the others left");
     uint64_t first = rep.properties[at].resources;
     shared("property", [&] { return c.check_property(*pp); });
     PropertyResult second = std::move(rep.properties.back());

@@ -3,6 +3,8 @@
 // with evidence (a counterexample that the oracle replays, or a dependency cycle that
 // holds unconditionally), and "unknown" otherwise.
 #pragma once
+
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -85,6 +87,9 @@ struct Options {
   // Tests only: user properties go straight to the solvers (no oracle runs or interval
   // analysis first), so that a test reaches the engine it is about.
   bool solver_only = false;
+  // Told, when the check of each property starts, what it is ("initialisation", "property
+  // 2 of 5: 'y >= 0'"): a command's progress line. Never changes a verdict.
+  std::function<void(const std::string &)> starting;
 };
 
 struct Report {

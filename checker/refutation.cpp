@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "checker/engine.hpp"
+#include "oracle/assumptions.hpp"
 #include "oracle/trace_io.hpp"
 
 namespace rml::check {
@@ -136,31 +137,51 @@ auto Checker::lasso(const std::set<std::string> &exact_roots, const std::set<std
 
 // A non-productive program: any admissible input shows the unknown cells.
 // Evidence for a chain that never ends (proved statically): the earliest unknown cell
-// under some admissible input. True when one was found.
+// under some input, one that keeps the node's assumptions where one of a few simple ones
+// does (bools all false, all true, alternating; numbers 0), else the first, said to break
+// them. True when one was found.
 bool Checker::attach_unproductive_cex(PropertyResult &r) {
   if (r.cex) return true;
-  oracle::Inputs in;
-  in.cycles = 8;
-  for (auto &v : prog.inputs) {
-    auto &cells = in.streams[v.name];
-    for (size_t n = 0; n < in.cycles; ++n)
-      cells.push_back(oracle::Cell::of(array::Tensor::zeros(v.type.elem, array::concrete_shape(v.type.shape))));
-  }
-  oracle::Oracle orc(cp, prog, clocks);
-  oracle::Result res = orc.run(in);
-  for (size_t n = 0; n < in.cycles; ++n)
-    for (auto &v : res.vars) {
-      if (res.at(v, n).tag != oracle::Tag::Bot) continue;
-      Counterexample cx;
-      cx.inputs = in;
-      cx.csv = trace_csv(prog, in);
-      cx.show = {v};
-      cx.required = Counterexample::Cell{v, n, false};
-      cx.what = "'" + v + "' is unknown at cycle " + std::to_string(n) + " (and stays so for any prefix length)";
-      r.cex = cx;
-      return true;
+  std::optional<Counterexample> breaking;
+  for (int pattern = 0; pattern < 4; ++pattern) {
+    oracle::Inputs in;
+    in.cycles = 8;
+    for (auto &v : prog.inputs) {
+      auto &cells = in.streams[v.name];
+      for (size_t n = 0; n < in.cycles; ++n) {
+        array::Tensor t = array::Tensor::zeros(v.type.elem, array::concrete_shape(v.type.shape));
+        bool b = pattern == 1 || (pattern == 2 && n % 2 == 0) || (pattern == 3 && n % 2 == 1);
+        if (v.type.elem == Scalar::Bool) std::fill(t.i.begin(), t.i.end(), b ? 1 : 0);
+        cells.push_back(oracle::Cell::of(std::move(t)));
+      }
     }
-  return false;
+    oracle::Result res = oracle::Oracle(cp, prog, clocks).run(in);
+    std::vector<BrokenAssumption> broken = broken_assumptions(prog, res);
+    for (size_t n = 0; n < in.cycles; ++n)
+      for (auto &v : res.vars) {
+        if (res.at(v, n).tag != oracle::Tag::Bot) continue;
+        Counterexample cx;
+        cx.inputs = in;
+        cx.csv = trace_csv(prog, in);
+        cx.show = {v};
+        cx.required = Counterexample::Cell{v, n, false};
+        cx.what = "'" + v + "' is unknown at cycle " + std::to_string(n) + " (and stays so for any prefix length)";
+        if (broken.empty()) {
+          r.cex = cx;
+          return true;
+        }
+        if (!breaking) {
+          breaking = std::move(cx);
+          breaking->what += "; this trace breaks '" + broken[0].text + "' (" + broken[0].message +
+                            "), and no simple trace that keeps the assumptions was found";
+        }
+        n = in.cycles;  // the earliest unknown cell of this pattern only
+        break;
+      }
+  }
+  if (!breaking) return false;
+  r.cex = std::move(breaking);
+  return true;
 }
 
 }  // namespace rml::check

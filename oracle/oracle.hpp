@@ -46,6 +46,9 @@ struct Options {
   // cell is kept, so the need grows as cycles × (the cells of every variable).
   uint64_t max_memory = kDefaultMaxMemory;
   static constexpr uint64_t kDefaultMaxMemory = 2ull << 30;  // 2 GiB
+  // Told how far a run is (cycles done, of how many), every 1024 cycles of the worklist's
+  // sweep: a command's progress line. Never changes a result.
+  std::function<void(size_t done, size_t cycles)> progress;
 };
 
 enum class Solver { Kleene, Worklist };

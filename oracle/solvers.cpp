@@ -156,6 +156,7 @@ void Oracle::Impl::solve_worklist(Store &s) {
     if (commit(s, nodes[node], m, o)) changed_cell(nodes[node].out, m);
   };
   for (cur_n = 0; cur_n < N; ++cur_n) {
+    if (opts.progress && cur_n && (cur_n & 1023) == 0) opts.progress(cur_n, N);
     for (cur_pos = 0; cur_pos < static_cast<int>(order.size()); ++cur_pos) {
       run(order[cur_pos], cur_n);
       while (!fifo.empty()) {

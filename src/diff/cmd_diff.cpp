@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -21,6 +22,7 @@
 #include "syntax/parser.hpp"
 #include "syntax/printer.hpp"
 #include "tools/commands.hpp"
+#include "tools/progress.hpp"
 
 namespace rml {
 
@@ -260,7 +262,13 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
   size_t cells = 0, unknown = 0;
   int refused = 0;
   int total = c.file.empty() ? c.count : 1;
+  Progress progress(err, "rml diff", !c.quiet);
   for (int k = 0; k < total; ++k) {
+    if (k) {
+      char rate[32];
+      std::snprintf(rate, sizeof rate, "%.2f", k / std::max(progress.seconds(), 1e-9));
+      progress.update(std::to_string(k) + "/" + std::to_string(total) + " programs equal (" + rate + " programs/s)");
+    }
     diff::Case cs;
     diff::Acceptance drawn;
     std::string main = c.main_node, label;
@@ -296,6 +304,9 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
     if (o.kind == Outcome::Equal) continue;
 
     // A failure: shrink it, keeping the kind of failure (a difference stays a difference).
+    progress.done();
+    if (!c.quiet && c.shrink)
+      err << "rml diff: " << label << " differs; shrinking it (at most " << c.shrink_seconds << " s)\n";
     diff::Acceptance a0 = diff::accept("<case>", cs.program, main, c.check_budget);
     const std::string main_name = a0.main;
     const int eqs0 = diff::count_equations(hooks, cs.program), cyc0 = diff::count_cycles(cs.trace);
@@ -334,14 +345,19 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
       auto col = std::find(t.names.begin(), t.names.end(), f.difference.var + "_backend");
       if (f.difference.kind == diff::Difference::Cell && col != t.names.end())
         marks.push_back({static_cast<size_t>(col - t.names.begin()), f.difference.cycle});
-      std::ofstream(base + ".svg") << formats::write_svg(t, "rml diff: " + label, marks);
-      pictures = ", " + base + ".svg";
+      try {
+        std::string svg = formats::write_svg(t, "rml diff: " + label, marks);
+        std::ofstream(base + ".svg") << svg;
+        pictures = ", " + base + ".svg";
+      } catch (formats::SvgError &) {
+        // too long to draw: the CSV files hold it
+      }
       try {
         std::string vcd = formats::write_vcd(t, main_name, "rml diff: " + label);
         std::ofstream(base + ".vcd") << vcd;
         pictures += ", " + base + ".vcd";
       } catch (formats::VcdError &) {
-        // tensors: the CSV files and the drawing hold them
+        // values a waveform cannot hold (enumerations): the CSV files and the drawing hold them
       }
     }
     out << "rml diff: " << label << ": "

@@ -6,6 +6,7 @@
 #include "diff/accept.hpp"
 #include "diff/diff.hpp"
 #include "tools/commands.hpp"
+#include "tools/progress.hpp"
 
 namespace rml {
 
@@ -72,7 +73,10 @@ int cmd_gen(const GenCmd &c, std::ostream &out, std::ostream &err) {
     return kFrontendError;
   }
   int refused = 0;
+  Progress progress(err, "rml gen", !c.quiet);
   for (int k = 0; k < c.count; ++k) {
+    progress.update(std::to_string(k) + "/" + std::to_string(c.count) + " programs written" +
+                    (refused ? " (" + std::to_string(refused) + " draws refused by rml-check)" : ""));
     uint64_t seed = gen::program_seed(c.seed, static_cast<uint64_t>(k));
     gen::GeneratedProgram p;
     if (!draw_accepted(seed, c.options, c.check_budget, p, refused, err)) {
@@ -89,6 +93,7 @@ int cmd_gen(const GenCmd &c, std::ostream &out, std::ostream &err) {
     }
     if (c.print) out << p.text << "\n// trace (" << base << ".csv)\n" << trace << "\n";
   }
+  progress.done();
   const std::string last = std::to_string(c.count - 1), ext = extension(c.options);
   out << "rml gen: " << c.count << " program" << (c.count == 1 ? "" : "s") << " (seed " << c.seed << ") in " << c.out_dir << ": "
       << (c.count == 1 ? "prog_0" + ext + " with its trace prog_0.csv, accepted by rml-check"

@@ -29,6 +29,7 @@ struct GenCmd {
   gen::GenOptions options;
   CheckBudget check_budget;  // rml-check's, for each program
   bool print = false;  // also print each program and trace on stdout
+  bool quiet = false;  // no progress line on stderr
 };
 int cmd_gen(const GenCmd &c, std::ostream &out, std::ostream &err);
 
@@ -46,6 +47,7 @@ struct DiffCmd {
   bool shrink = true;
   double shrink_seconds = 120;
   std::string self;          // this executable (built-in back ends run `SELF run ...`)
+  bool quiet = false;        // no progress line on stderr
 };
 int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err);
 

@@ -77,6 +77,9 @@ inline void add_check_options(CLI::App *app, CheckCmd &check) {
   app->add_option("file", check.file, "source file")->required();
   app->add_option("--main", check.main_node, "main node (default: the file's '// main:' header, else every node without static parameters)");
   app->add_flag("--json", check.json, "JSON output (one object per property); the same as --format json");
+  app->add_flag("-q,--quiet", check.quiet,
+                "no progress line on standard error (otherwise, past the first second: a line in place on a terminal, a line "
+                "every 10 s elsewhere)");
   app->add_option_function<std::string>(
          "--format",
          [&check](const std::string &f) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -26,6 +27,7 @@
 #include "tools/chronogram.hpp"
 #include "tools/load.hpp"
 #include "tools/main_node.hpp"
+#include "tools/progress.hpp"
 
 namespace rml {
 
@@ -71,7 +73,8 @@ bool write_own_file(const std::string &path, const std::string &text) {
 }
 
 // Next to a counterexample's trace NAME.csv, its replayed chronogram as a waveform
-// (NAME.vcd) and a drawing (NAME.svg, the failing cell boxed); a tensor has no waveform.
+// (NAME.vcd, a signal per tensor element) and a drawing (NAME.svg, the failing cell boxed);
+// a picture that cannot be made (too long to draw) is left out, never the trace.
 void write_pictures(const std::string &cex_csv, const std::string &csv, const std::string &title, const check::PropertyResult &p,
                     const core::Program &prog) {
   formats::ChronogramTable t;
@@ -85,7 +88,10 @@ void write_pictures(const std::string &cex_csv, const std::string &csv, const st
     auto col = std::find(t.names.begin(), t.names.end(), printed.count(v) ? printed.at(v) : v);
     if (col != t.names.end()) marks.push_back({static_cast<size_t>(col - t.names.begin()), p.cex->required->cycle});
   }
-  write_own_file(base + ".svg", formats::write_svg(t, title, marks));
+  try {
+    write_own_file(base + ".svg", formats::write_svg(t, title, marks));
+  } catch (formats::SvgError &) {
+  }
   try {
     write_own_file(base + ".vcd", formats::write_vcd(t, prog.main, title));
   } catch (formats::VcdError &) {
@@ -215,6 +221,13 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
   }
   check::Options opts = c.budget.options();
   opts.explain = c.explain;
+  Progress progress(err, "rml-check", !c.quiet);
+  std::string node_now;
+  opts.starting = [&](const std::string &what) {
+    char t[32];
+    std::snprintf(t, sizeof t, " (%.0f s)", progress.seconds());
+    progress.update("node " + node_now + ": " + what + t);
+  };
   int worst = kOk;
   nlohmann::json jreports = nlohmann::json::array();
   for (auto &main : mains) {
@@ -238,7 +251,9 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
       // The checker replays counterexamples in the oracle: a program one cycle of which
       // exceeds the oracle's memory cap (oracle::Options::max_memory) is not checked.
       oracle::Oracle probe(r->checked, prog, elab.clocks);
+      node_now = main;
       rep = check::check_program(r->checked, prog, elab.clocks, opts);
+      progress.done();
     } catch (oracle::MemoryLimitError &e) {
       failure = std::string(e.what()) + " (rml-check runs counterexamples in the oracle)";
     } catch (oracle::OracleError &e) {

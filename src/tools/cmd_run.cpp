@@ -18,11 +18,12 @@
 #include "oracle/declared_clocks.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/trace_io.hpp"
-#include "tools/assumptions.hpp"
+#include "oracle/assumptions.hpp"
 #include "tools/chronogram.hpp"
 #include "tools/exit_policy.hpp"
 #include "tools/load.hpp"
 #include "tools/main_node.hpp"
+#include "tools/progress.hpp"
 #include "tools/run_common.hpp"
 
 namespace rml {
@@ -57,7 +58,12 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
         if (at != std::string::npos && col != t.names.end())
           marks.push_back({static_cast<size_t>(col - t.names.begin()), std::strtoul(cell.c_str() + at + 1, nullptr, 10)});
       }
-    out << formats::write_svg(t, title, marks);
+    try {
+      out << formats::write_svg(t, title, marks);
+    } catch (formats::SvgError &e) {
+      err << "rml: error: --format svg: " << e.what() << "\n";
+      return kFrontendError;
+    }
     return rc;
   }
   std::string bad;
@@ -88,6 +94,10 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     opts.strict_when_merge = c.strict_when_merge;
     opts.lazy_if = c.lazy_if;
     opts.max_memory = c.max_memory;
+    auto progress = std::make_shared<Progress>(err, "rml run", !c.quiet);
+    opts.progress = [progress](size_t done, size_t cycles) {
+      progress->update(std::to_string(done) + "/" + std::to_string(cycles) + " cycles computed");
+    };
     auto funs = std::make_shared<driver::CompiledFuns>(r->checked);
     if (c.backend == Backend::Compiled)
       opts.apply_fun = [funs](const std::string &fn, const std::vector<StaticValue> &statics,
@@ -161,6 +171,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     }
     memory_check(in.cycles);
     oracle::Result res = orc.run(in, solver);
+    progress->done();
     // Every variable under the name rml parse --normalized prints (what --show accepts).
     auto printed = core::printed_names(prog);
     auto label = [&](const std::string &v) {

@@ -18,9 +18,10 @@
 #include "stream/machine.hpp"
 #include "stream/plan.hpp"
 #include "stream/runner.hpp"
-#include "tools/assumptions.hpp"
+#include "oracle/assumptions.hpp"
 #include "tools/chronogram.hpp"
 #include "tools/exit_policy.hpp"
+#include "tools/progress.hpp"
 #include "tools/run_common.hpp"
 
 namespace rml {
@@ -247,6 +248,11 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
     }
   size_t resume_at = 0;  // the cycles the machine wrote
   bool machine_ran = false;
+  Progress progress(err, "rml run", !c.quiet);
+  size_t fed = 0;
+  auto cycle_fed = [&] {
+    if ((++fed & 1023) == 0) progress.update(std::to_string(fed) + " cycles read");
+  };
   std::unique_ptr<stream::Runner> runner;
   try {
     if (machine) {
@@ -263,6 +269,7 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
           }
           if (machine->step(iv) != stream::Machine::Status::Ok) throw OutsideTheClocks{};
           emit_row(emitted, [&](int slot) { return machine->cell(slot); });
+          cycle_fed();
         });
         if (rc) return *rc;
         machine_ran = true;
@@ -274,7 +281,11 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
       runner = std::make_unique<stream::Runner>(r.checked, plan, sopts, [&](const stream::FrameView &f) {
         if (f.cycle >= resume_at) emit_row(f.cycle, [&](int slot) { return f.cell(slot); });
       });
-      std::optional<int> rc = feed([&](const std::vector<oracle::Cell> &cyc) { runner->push(cyc); });
+      fed = 0;
+      std::optional<int> rc = feed([&](const std::vector<oracle::Cell> &cyc) {
+        runner->push(cyc);
+        cycle_fed();
+      });
       if (rc) return *rc;
       runner->finish();
     }
@@ -295,6 +306,7 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
   } catch (std::bad_alloc &) {
     return stopped("stream.memory]: out of memory", kUnknown);
   }
+  progress.done();
   writer.finish();
   for (size_t k = 0; k < vars.size(); ++k) close_unknown(k, emitted);
   if (machine_ran) {

@@ -81,6 +81,7 @@ struct CheckCmd {
   bool cex_dir_given = false;
   bool no_cex_files = false;
   bool frontend_only = false;
+  bool quiet = false;               // no progress line on stderr
 };
 int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err);
 
@@ -105,6 +106,7 @@ struct RunCmd {
   Backend backend = Backend::Reference;
   CheckBudget check_budget;          // --backend stream: rml-check's budget for the node
   std::vector<std::string> assume;   // extra assumptions on the main node (as rml-check --assume)
+  bool quiet = false;                // no progress line on stderr
 };
 int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err);
 

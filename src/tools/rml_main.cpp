@@ -37,6 +37,7 @@ int main(int argc, char **argv) {
   r->add_option("file", run.file, "source file")->required();
   r->add_option("--main", run.main_node, "node to run (default: the file's '// main:' header, else its only node without static parameters)");
   r->add_option("--inputs", run.inputs, "input trace: CSV (header = input names, '_' absent) or JSON (list of objects)");
+  r->add_flag("-q,--quiet", run.quiet, "no progress line on standard error (a long run says how far it is)");
   rml::add_numeric_option(r, "--cycles", run.cycles, &rml::parse_cycles,
                           "prefix length, 1..100000000 (default: the trace's; 10 without inputs)");
   rml::add_numeric_option(r, "--max-memory", run.max_memory, &rml::parse_memory,
@@ -132,6 +133,7 @@ int main(int argc, char **argv) {
       "write random programs that rml-check accepts (well-clocked, causal, productive with a proved horizon), each with "
       "an admissible input trace: DIR/prog_K.rml (or .lus) and DIR/prog_K.csv; reproducible from --seed (src/gen/README.md)");
   rml::add_numeric_option(gn, "--seed", gen.seed, &rml::parse_seed, "the seed, 0..18446744073709551615 (default 1)");
+  gn->add_flag("-q,--quiet", gen.quiet, "no progress line on standard error");
   gn->add_option("--count", gen.count, "how many programs (default 1)")->check(CLI::Range(1, 1000000));
   gn->add_option("-o,--output", gen.out_dir, "output folder (default rml-gen)");
   gn->add_option("--size", gen.options.size, "at most this many locals in the main node (default 6, 1..200)");
@@ -178,6 +180,7 @@ int main(int argc, char **argv) {
                  "standard output) and {main} are replaced; it writes a CSV chronogram with a column per output");
   df->add_option("--count", diff.count, "generated programs (default 100)")->check(CLI::Range(1, 10000000));
   rml::add_numeric_option(df, "--seed", diff.seed, &rml::parse_seed, "the generator's seed, 0..18446744073709551615 (default 1)");
+  df->add_flag("-q,--quiet", diff.quiet, "no progress line on standard error");
   df->add_option("--size", diff.options.size, "generated programs: at most this many locals (default 6)");
   df->add_option("--depth", diff.options.depth, "generated programs: expression depth (default 3)");
   df->add_option("--cycles", diff.options.cycles, "generated traces: cycles (default 20)");

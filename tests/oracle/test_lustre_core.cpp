@@ -10,7 +10,7 @@
 #include "test_util.hpp"
 #include "syntax/parser.hpp"
 #include "syntax/printer.hpp"
-#include "tools/assumptions.hpp"
+#include "oracle/assumptions.hpp"
 
 using namespace rml;
 using namespace rml::test;

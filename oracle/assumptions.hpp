@@ -1,5 +1,6 @@
-// Whether an input trace keeps the main node's `assume` clauses (rml run): each
-// assumption's condition is an elaborated variable, evaluated by the oracle like any other.
+// Whether an input trace keeps the main node's `assume` clauses (rml run, and rml-check
+// for the counterexamples it gives): each assumption's condition is an elaborated
+// variable, evaluated by the oracle like any other.
 //   assume always c;                    c is true at every cycle where it is present
 //   assume always eventually c within N; every window of N+1 cycles has a cycle where c is
 //                                       present and true (only windows inside the prefix are

@@ -1,4 +1,4 @@
-#include "tools/assumptions.hpp"
+#include "oracle/assumptions.hpp"
 
 namespace rml {
 
