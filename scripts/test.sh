@@ -10,6 +10,13 @@ READER_FUZZ_SECONDS="${RML_READER_FUZZ_SECONDS:-10}"  # each of the four input r
 JOBS="${RML_JOBS:-$(nproc)}"
 START=$(date +%s)
 step() { printf '\n=== %s (at %d s)\n' "$*" $(($(date +%s) - START)); }
+# CTest starts the longest tests first when it knows their cost: a fresh build folder gets
+# the costs of an earlier run (scripts/ctest-costs/), so that no long test starts last and
+# leaves a core idle at the end. Only the order changes.
+seed_costs() {  # seed_costs BUILD_DIR COSTS_FILE
+  mkdir -p "$1/Testing/Temporary"
+  [ -e "$1/Testing/Temporary/CTestCostData.txt" ] || cp "$2" "$1/Testing/Temporary/CTestCostData.txt"
+}
 trap 'printf "\n=== done in %d s\n" $(($(date +%s) - START))' EXIT
 
 step "dependencies"
@@ -23,6 +30,7 @@ UNITY=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=8)
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${UNITY[@]}" >/dev/null
 cmake --build build -j "$JOBS"
 step "tests (release)"
+seed_costs build scripts/ctest-costs/release.txt
 ctest --test-dir build --output-on-failure -j "$JOBS"
 
 step "debug build with clang, AddressSanitizer and UndefinedBehaviorSanitizer"
@@ -33,6 +41,7 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEB
   -DRML_SANITIZE=ON -DRML_BENCHMARKS=OFF "${UNITY[@]}" >/dev/null
 cmake --build build-asan -j "$JOBS"
 step "tests (clang, ASan+UBSan)"
+seed_costs build-asan scripts/ctest-costs/asan.txt
 # Sanitizers slow the solver-heavy properties ~10x: 25 random cases each here (they look
 # for memory and UB errors; the Release run above checks the laws on 100).
 # scripts/lsan.supp: one allocation inside Z3's Spacer that Z3 never frees (not rml's).
