@@ -63,13 +63,33 @@ def main(argv):
         out.append(f'<text x="{L - 6}" y="{y(10 ** e) + 4:.1f}" text-anchor="end">1e{e}</text>')
     out.append(f'<line x1="{L}" y1="{T}" x2="{L}" y2="{H - B}" stroke="black"/>')
     out.append(f'<line x1="{L}" y1="{H - B}" x2="{W - R}" y2="{H - B}" stroke="black"/>')
-    unit = "cycle" if window == 1 else f"window of {window} cycles"
-    out.append(f'<text x="{(L + W - R) / 2}" y="{H - 15}" text-anchor="middle">{unit} (0 .. {len(pts) - 1})</text>')
+    # x ticks: about six round cycle numbers (a point k stands for cycles k*window ..).
+    last = (len(pts) - 1) * window
+    step = nice_step(last / 6) if last > 0 else 1
+    for c in range(0, last + 1, step):
+        xc = x(c / window)
+        out.append(f'<line x1="{xc:.1f}" y1="{H - B}" x2="{xc:.1f}" y2="{H - B + 5}" stroke="black"/>')
+        out.append(f'<text x="{xc:.1f}" y="{H - B + 18}" text-anchor="middle">{c}</text>')
+    unit = "cycle" if window == 1 else f"cycle (mean over windows of {window} cycles)"
+    out.append(f'<text x="{(L + W - R) / 2}" y="{H - 8}" text-anchor="middle">{unit}</text>')
+    out.append(f'<text transform="translate(16,{(T + H - B) / 2}) rotate(-90)" text-anchor="middle">'
+               f'{escape(column)} (log scale)</text>')
     poly = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(pts))
     out.append(f'<polyline points="{poly}" fill="none" stroke="#c0392b" stroke-width="1.5"/>')
     out.append("</svg>")
     sys.stdout.write("\n".join(out) + "\n")
     return 0
+
+
+def nice_step(raw):
+    """The smallest of 1, 2, 5 times a power of ten that is at least raw (at least 1)."""
+    if raw <= 1:
+        return 1
+    p = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if m * p >= raw:
+            return int(m * p)
+    return int(10 * p)
 
 
 def escape(s):
