@@ -1,10 +1,14 @@
-# The doc-test: every command a README shows runs, with the exit code the curated list
-# tests/cli/doc_commands.txt gives it, and prints the output lines the README shows.
+# The doc-test: every command a README or a program's header shows runs, with the exit
+# code the curated list tests/cli/doc_commands.txt gives it, and prints the output lines
+# shown.
 #   cmake -DRML=... -DRMLCHECK=... -DSRC=... -DWORK=... -P doc_commands.cmake
 # In a README, a command to run is a line `$ CMD` inside a ``` block; the lines after it,
 # up to the next `$ ` line or the end of the block, are its output as shown: each must be
 # a line of the command's stdout or stderr (trailing blanks ignored, reals compared to 10
 # decimals), and a shown line ending in `...` only needs its beginning to match. Usage synopses have no `$`.
+# In the header comment of a program under reference/ or examples/, a command is a line
+# `//   $ CMD` (three spaces) and its output the `//   TEXT` lines right after it; the
+# header's prose (`// TEXT`) ends it.
 # Commands run in a scratch folder holding links to the source tree's top-level entries,
 # with `rml` and `rml-check` the built programs (first on PATH).
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
@@ -45,10 +49,58 @@ file(CREATE_LINK ${RMLCHECK} ${WORK}/.bin/rml-check SYMBOLIC)
 # A number's first 10 decimals (CMake's regex has no {n}).
 set(digits10 "([0-9]\\.[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9])")
 
+# The headers' commands, written as README blocks into the scratch folder (.headers/).
+set(docs "")
+foreach(readme IN LISTS readmes)
+  list(APPEND docs "${SRC}/${readme}")
+endforeach()
+file(GLOB_RECURSE programs RELATIVE ${SRC} ${SRC}/reference/*.rml ${SRC}/reference/*.lus ${SRC}/examples/*.rml ${SRC}/examples/*.lus)
+list(SORT programs)
+foreach(prog IN LISTS programs)
+  file(READ ${SRC}/${prog} header)
+  string(REPLACE ";" "<SEMI>" header "${header}")  # kept as text: the README loop unescapes
+  string(REPLACE "[" "<LB>" header "${header}")
+  string(REPLACE "]" "<RB>" header "${header}")
+  string(REPLACE "\n" ";" header "${header}")
+  set(block "")
+  set(open FALSE)
+  foreach(line IN LISTS header)
+    if(NOT line MATCHES "^//")
+      break()  # the header is the leading comment
+    elseif(line MATCHES "^//   \\$ (.*)$")
+      if(NOT open)
+        string(APPEND block "```\n")
+        set(open TRUE)
+      endif()
+      string(APPEND block "$ ${CMAKE_MATCH_1}\n")
+    elseif(open AND line MATCHES "^//   (.*)$")
+      string(APPEND block "${CMAKE_MATCH_1}\n")
+    elseif(open)
+      string(APPEND block "```\n")
+      set(open FALSE)
+    endif()
+  endforeach()
+  if(open)
+    string(APPEND block "```\n")
+  endif()
+  if(NOT block STREQUAL "")
+    string(MAKE_C_IDENTIFIER "${prog}" id)
+    file(WRITE ${WORK}/.headers/${id}.md "${block}")
+    set(NAME_${id} "${prog}")
+    list(APPEND docs "${WORK}/.headers/${id}.md")
+  endif()
+endforeach()
+
 set(found "")
 set(failures "")
-foreach(readme IN LISTS readmes)
-  file(READ ${SRC}/${readme} text)
+foreach(doc IN LISTS docs)
+  file(READ ${doc} text)
+  # Named in messages as the README, or as the program whose header it is.
+  file(RELATIVE_PATH readme ${SRC} ${doc})
+  get_filename_component(id ${doc} NAME_WE)
+  if(doc MATCHES "/\\.headers/" AND DEFINED NAME_${id})
+    set(readme "${NAME_${id}} (header)")
+  endif()
   # One list element per line (';' and '[' ']' escaped so that CMake keeps them).
   string(REPLACE ";" "<SEMI>" text "${text}")
   string(REPLACE "[" "<LB>" text "${text}")
@@ -128,7 +180,7 @@ endforeach()
 foreach(c IN LISTS listed)
   list(FIND found "${c}" at)
   if(at EQUAL -1)
-    string(APPEND failures "tests/cli/doc_commands.txt: '${c}' is in no README (remove it)\n")
+    string(APPEND failures "tests/cli/doc_commands.txt: '${c}' is in no README or header (remove it)\n")
   endif()
 endforeach()
 list(LENGTH found n)
