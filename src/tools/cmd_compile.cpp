@@ -57,7 +57,7 @@ int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err) {
   }
   if (refuse_imported(elab.prog, "codegen.imported", "rml compile does not generate calls of it", err)) return kUnknown;
   int refused_rc = kOk;
-  std::optional<int64_t> horizon = accepted_horizon(*r, elab, c.file, main, c.check_budget, "be compiled", err, refused_rc);
+  std::optional<int64_t> horizon = accepted_horizon(*r, elab, c.file, main, c.check_budget, "be compiled", err, refused_rc, c.quiet);
   if (!horizon) return refused_rc;
   std::vector<codegen::GeneratedFile> files;
   codegen::EmitInfo info;

@@ -117,6 +117,7 @@ struct CompileCmd {
   CheckBudget check_budget;          // rml-check's budget for the node
   std::vector<std::string> assume;   // extra assumptions on the main node (as rml-check --assume)
   bool force = false;                // replace files of out_dir that rml compile did not write
+  bool quiet = false;                // no progress line on stderr
 };
 int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err);
 

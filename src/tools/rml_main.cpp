@@ -97,6 +97,7 @@ int main(int argc, char **argv) {
                  "same name that rml compile did not write is an error, exit 2)")
       ->required();
   m->add_flag("--force", compile.force, "replace files of the output folder even if rml compile did not write them");
+  m->add_flag("-q,--quiet", compile.quiet, "no progress line on standard error (the proof of the node says which property it is at)");
   m->add_option("--namespace", compile.ns, "C++ namespace of the class (default rml_generated)");
   m->add_option("--assume", compile.assume, "an extra assumption on the main node, as rml-check --assume");
   rml::add_budget_options(m, "--check-timeout", "--check-rlimit", compile.check_budget, "rml-check's proof of the node");

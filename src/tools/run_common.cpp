@@ -1,9 +1,11 @@
 #include "tools/run_common.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "checker/checker.hpp"
 #include "tools/chronogram.hpp"
+#include "tools/progress.hpp"
 
 namespace rml {
 
@@ -51,11 +53,19 @@ std::string render_trace_error(const oracle::TraceError &e, const std::string &t
 
 std::optional<int64_t> accepted_horizon(const FrontendResult &r, const driver::Elaborated &elab, const std::string &file,
                                         const std::string &main, const CheckBudget &budget, const std::string &what, std::ostream &err,
-                                        int &rc) {
+                                        int &rc, bool quiet) {
   check::Options copts = budget.options();
+  // The proof can take as long as its budget: said on stderr (tools/progress.hpp).
+  Progress progress(err, "rml", !quiet);
+  copts.starting = [&](const std::string &property) {
+    char t[32];
+    std::snprintf(t, sizeof t, " (%.0f s)", progress.seconds());
+    progress.update("proving '" + main + "' before it can " + what + ": " + property + t);
+  };
   check::Report rep;
   try {
     rep = check::check_program(r.checked, elab.prog, elab.clocks, copts);
+    progress.done();
   } catch (std::exception &e) {
     err << "rml: error[stream.unchecked]: checking '" << main << "' failed: " << e.what() << "\n";
     rc = kUnknown;

@@ -23,10 +23,11 @@ std::string render_trace_error(const oracle::TraceError &e, const std::string &t
 // rml-check's clocks, causality and productivity on the main node (user properties are
 // not asked): the productivity horizon when all three are valid; else nullopt, said on
 // `err` as error[stream.unchecked] ("'main' cannot <what>: ..."), with `rc` 2 when one is
-// falsified and 3 when one is unknown.
+// falsified and 3 when one is unknown. Unless `quiet`, a progress line on stderr says which
+// property the proof is at.
 std::optional<int64_t> accepted_horizon(const FrontendResult &r, const driver::Elaborated &elab, const std::string &file,
                                         const std::string &main, const CheckBudget &budget, const std::string &what, std::ostream &err,
-                                        int &rc);
+                                        int &rc, bool quiet = false);
 
 // Whether the elaborated node applies an imported node or function (no body: no back end
 // of rml computes it); if so, says `error[RULE]` at the first application, with its caret.

@@ -30,6 +30,12 @@ expect_exit(1 ${EVERY} ${RMLCHECK} ${SRC}/examples/sat.lus --json)
 expect_no_text(OUT "node sat: causality")
 expect_no_text(ERR "node sat: causality")
 
+# rml compile and rml run --backend stream: the proof of the node first.
+expect_exit(0 ${EVERY} ${RML} compile ${SRC}/examples/backfill.rml -o ${WORK}/compiled)
+expect_text(ERR "rml: proving 'backfill' before it can be compiled: productivity \\([0-9]+ s\\)\n")
+expect_exit(0 ${EVERY} ${RML} compile ${SRC}/examples/backfill.rml -o ${WORK}/compiled -q)
+expect_no_text(ERR "proving")
+
 # rml run: cycles computed (every 1024), by the oracle and by the stream backend.
 set(lines "i,bp\n")
 foreach(n RANGE 1 2100)
@@ -40,6 +46,7 @@ expect_exit(0 ${EVERY} ${RML} run ${SRC}/examples/backfill.rml --inputs ${WORK}/
 expect_text(ERR "rml run: 1024/2100 cycles computed\nrml run: 2048/2100 cycles computed\n")
 expect_no_text(OUT "cycles computed")
 expect_exit(0 ${EVERY} ${RML} run ${SRC}/examples/backfill.rml --inputs ${WORK}/long.csv --format csv --backend stream)
+expect_text(ERR "rml: proving 'backfill' before it can run on the stream path: initialisation \\([0-9]+ s\\)\n")
 expect_text(ERR "rml run: 1024 cycles read\nrml run: 2048 cycles read\n")
 expect_exit(0 ${EVERY} ${RML} run ${SRC}/examples/backfill.rml --inputs ${WORK}/long.csv --format csv --quiet)
 expect_no_text(ERR "cycles computed")
