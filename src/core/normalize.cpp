@@ -85,6 +85,12 @@ std::string property_text(Span s) {
   return flat;
 }
 
+const CoreProperty *property_at(const Program &p, Span span) {
+  for (auto &pp : p.properties)
+    if (pp.span.file == span.file && pp.span.begin == span.begin && pp.span.end == span.end) return &pp;
+  return nullptr;
+}
+
 bool can_be_main(const CheckedProgram &cp, const std::string &node) {
   auto it = cp.sigs.find(node);
   if (it == cp.sigs.end() || !it->second.is_node || !it->second.ok || it->second.imported) return false;
@@ -567,6 +573,7 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
       CoreProperty cp_;
       cp_.span = a.span;
       cp_.text = a.cond->span.valid() ? property_text(a.cond->span) : std::string("property");
+      cp_.name = a.name;
       cp_.var = el.expr(*a.cond, f, {}).at(0);
       el.out.properties.push_back(std::move(cp_));
       continue;

@@ -113,6 +113,7 @@ struct CoreAssumption {
 struct CoreProperty {
   std::string var;
   std::string text;  // the condition as written, for reports
+  std::string name;  // its name (`check "P1" e;`), which reports give with the text; empty: none
   Span span;
 };
 
@@ -144,6 +145,10 @@ bool can_be_main(const CheckedProgram &cp, const std::string &node);
 
 // A property's condition as written (with the closing parentheses its span leaves out).
 std::string property_text(Span s);
+
+// The user property of `p` stated at `span` (rml-check's results carry the span of the
+// property they judge), or null.
+const CoreProperty *property_at(const Program &p, Span span);
 
 // The elaborated program as source the lexer and parser accept again (rml parse
 // --normalized): generated names spelt by printed_names, clocks from clock inference.

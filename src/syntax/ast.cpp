@@ -92,7 +92,9 @@ Equation Equation::clone() const { return Equation{lhs, rhs->clone(), span, bloc
 
 ResetBlock ResetBlock::clone() const { return ResetBlock{cond->clone(), span, every_span}; }
 
-Assumption Assumption::clone() const { return Assumption{eventually, within, cond->clone(), span, property, keyword}; }
+Assumption Assumption::clone() const {
+  return Assumption{eventually, within, cond->clone(), span, property, keyword, name, name_span};
+}
 
 const std::string &decl_name(const Decl &d) {
   return std::visit([](auto &x) -> const std::string & { return x.name; }, d);
@@ -241,7 +243,7 @@ bool ast_equal(const Program &a, const Program &b) {
       for (size_t k = 0; k < n->assumptions.size(); ++k) {
         auto &pa = n->assumptions[k], &qa = m.assumptions[k];
         if (pa.eventually != qa.eventually || pa.within != qa.within || pa.property != qa.property ||
-            (pa.keyword == "assert") != (qa.keyword == "assert") ||
+            (pa.keyword == "assert") != (qa.keyword == "assert") || pa.name != qa.name ||
             !ast_equal(*pa.cond, *qa.cond))
           return false;
       }

@@ -152,7 +152,8 @@ struct ResetBlock {
 //
 // With `property` set, it is a user property to prove instead (`check e;`,
 // `guarantee e;`, Kind 2's `--%PROPERTY e;` and `--!PROPERTY : e;`): e holds at every
-// cycle where it is present.
+// cycle where it is present. A property may be named, `check "P1" e;` (Kind 2's
+// `--%PROPERTY "P1" e;`, JKind's `--!PROPERTY "P1" : e;`): reports call it by that name.
 struct Assumption {
   bool eventually = false;
   int64_t within = -1;  // -1: no bound given
@@ -161,6 +162,8 @@ struct Assumption {
   bool property = false;
   std::string keyword;  // as written: a property's "check" or "guarantee"; "assert" (Lustre) for
                         // `assert e;`, which is `assume always e;` and also binds in node instances
+  std::string name;     // a property's name, without its quotes; empty: unnamed
+  Span name_span;       // the name's string, quotes included
   Assumption clone() const;
 };
 

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <unordered_map>
 
@@ -14,6 +15,7 @@ const char *tok_name(Tok t) {
     case Tok::TyVar: return "type variable";
     case Tok::Int: return "integer literal";
     case Tok::Real: return "real literal";
+    case Tok::String: return "string";
     case Tok::KwNode: return "'node'";
     case Tok::KwFunction: return "'function'";
     case Tok::KwFun: return "'fun'";
@@ -150,8 +152,9 @@ struct Lexer {
   }
 
   // At `i`, after an opener of `open` characters: Kind 2's and JKind's property pragmas
-  // `%PROPERTY ["name"] e;` and `!PROPERTY ["name"] : e;` are the statement `check e;`
-  // (the rest is lexed as code). False, and nothing consumed, for any other text.
+  // `%PROPERTY ["name"] e;` and `!PROPERTY ["name"] : e;` are the statement
+  // `check ["name"] e;` (the rest is lexed as code). False, and nothing consumed, for any
+  // other text.
   bool property_pragma(uint32_t b, uint32_t open) {
     if (s.compare(i + open, 9, "%PROPERTY") != 0 && s.compare(i + open, 9, "!PROPERTY") != 0) return false;
     bool bang = s[i + open] == '!';
@@ -161,13 +164,36 @@ struct Lexer {
       while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
     };
     skip_blanks();
-    if (i < s.size() && s[i] == '"') {  // a property name: not used
-      size_t q = s.find('"', i + 1);
-      i = q == std::string::npos || s.find('\n', i) < q ? i : q + 1;
+    if (i < s.size() && s[i] == '"') {  // the property's name
+      string_literal();
       skip_blanks();
     }
     if (bang && i < s.size() && s[i] == ':') ++i;
     return true;
+  }
+
+  // At a `"`: a string, which ends on the same line (no escapes; a property's name). An
+  // unterminated one is an error at its opening quote, and the rest of its line is
+  // skipped; so is a control character in it (a name is printed in reports and file names).
+  void string_literal() {
+    uint32_t b = i++;
+    while (i < s.size() && s[i] != '"' && s[i] != '\n' && s[i] != '\r') {
+      unsigned char ch = static_cast<unsigned char>(s[i]);
+      if ((ch < 0x20 && ch != '\t') || ch == 0x7F) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "0x%02x", ch);
+        d.error("lex.string", span(i, i + 1), std::string("a string cannot hold the control character ") + buf);
+        while (i < s.size() && s[i] != '\n') ++i;
+        return;
+      }
+      ++i;
+    }
+    if (i >= s.size() || s[i] != '"') {
+      d.error("lex.string", span(b, b + 1), "unterminated string: this '\"' has no closing '\"' on its line");
+      return;
+    }
+    ++i;
+    out.push_back(Token{Tok::String, span(b, i), s.substr(b + 1, i - 1 - (b + 1)), 0, 0});
   }
 
   void number() {
@@ -271,6 +297,8 @@ struct Lexer {
         out.push_back(Token{Tok::TyVar, span(b, i), s.substr(b, i - b), 0, 0});
       } else if (std::isdigit(static_cast<unsigned char>(c))) {
         number();
+      } else if (c == '"') {
+        string_literal();
       } else {
         Tok k;
         int len = 1;

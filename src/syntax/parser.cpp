@@ -95,6 +95,7 @@ class Parser {
   static std::string describe(const Token &t) {
     if (t.kind == Tok::Ident) return "identifier '" + t.text + "'";
     if (t.kind == Tok::Int || t.kind == Tok::Real) return "number '" + t.text + "'";
+    if (t.kind == Tok::String) return "string \"" + t.text + "\"";
     return tok_name(t.kind);
   }
   [[noreturn]] void error_expected(const std::string &what) {
@@ -626,11 +627,21 @@ class Parser {
     Tok next = peek(1).kind;
     return next != Tok::Eq && next != Tok::Comma && next != Tok::Colon && next != Tok::Semi;
   }
+  // `check ["name"] e;`: a name is a non-empty string (Kind 2's `check "P1" e;`, and its
+  // pragmas, whose name the lexer gives as the string after `check`).
   Assumption property() {
     Token kw = take();
     Assumption a;
     a.property = true;
     a.keyword = kw.text;
+    if (at(Tok::String)) {
+      Token name = take();
+      if (name.text.empty())
+        d_.error("name.empty", name.span,
+                 "a property's name cannot be empty: write a name between the quotes, or leave the quotes out");
+      a.name = name.text;
+      a.name_span = name.span;
+    }
     a.cond = expr();
     a.span = Span{kw.span.file, kw.span.begin, a.cond->span.end};
     expect(Tok::Semi, "after the property");
@@ -655,6 +666,15 @@ class Parser {
     if (at_property() || at_assert()) {
       try {
         n.assumptions.push_back(at_assert() ? assertion() : property());
+        const Assumption &a = n.assumptions.back();
+        if (!a.name.empty())  // reports and counterexample files call a property by its name
+          for (size_t k = 0; k + 1 < n.assumptions.size(); ++k)
+            if (n.assumptions[k].property && n.assumptions[k].name == a.name) {
+              d_.error("name.duplicate", a.name_span,
+                       "two properties of '" + n.name + "' are named \"" + a.name + "\": a property's name must be unique in its node");
+              d_.note(n.assumptions[k].name_span, "the first property named so");
+              break;
+            }
       } catch (ParseAbort &) {
         while (!at(Tok::Eof) && !at(Tok::Semi) && !at(Tok::KwTel) && !at_decl_start()) take();
         accept(Tok::Semi);

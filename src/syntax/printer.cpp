@@ -373,7 +373,9 @@ std::string equation_line(const Equation &eq, const KeepSet *keep = nullptr) {
 }
 std::string every_line(const ResetBlock &b, const KeepSet *keep = nullptr) { return "every " + expr_text(*b.cond, keep) + ";"; }
 std::string assumption_line(const Assumption &a, const KeepSet *keep = nullptr) {
-  if (a.property) return (a.keyword.empty() ? std::string("check") : a.keyword) + " " + expr_text(*a.cond, keep) + ";";
+  if (a.property)
+    return (a.keyword.empty() ? std::string("check") : a.keyword) + (a.name.empty() ? "" : " \"" + a.name + "\"") + " " +
+           expr_text(*a.cond, keep) + ";";
   if (a.keyword == "assert") return "assert " + expr_text(*a.cond, keep) + ";";
   std::string out = std::string("assume always ") + (a.eventually ? "eventually " : "") + expr_text(*a.cond, keep);
   if (a.within >= 0) out += " within " + std::to_string(a.within);

@@ -9,6 +9,7 @@ namespace rml {
 
 enum class Tok : uint8_t {
   Eof, Ident, TyVar, Int, Real,
+  String,  // `"..."` on one line: a property's name (`check "P1" e;`); text is its contents
   // keywords
   KwNode, KwFunction, KwFun, KwReturns, KwVar, KwLet, KwTel, KwConst, KwWhen, KwWhenot,
   KwMerge, KwFby, KwPost, KwPre, KwIf, KwThen, KwElse, KwNot, KwAnd, KwOr, KwXor, KwMod,
@@ -27,7 +28,7 @@ const char *tok_name(Tok t);
 struct Token {
   Tok kind = Tok::Eof;
   Span span;
-  std::string text;   // identifier / literal spelling
+  std::string text;   // identifier / literal spelling (a string: without its quotes)
   int64_t ival = 0;
   double rval = 0;
 };

@@ -551,7 +551,13 @@ rml::NodeDecl node_decl(int depth) {
     a.cond = expr(Layer::Stream, depth - 1);
     switch (pick(0, 3)) {
       case 0: a.keyword = "assert"; break;
-      case 1: a.property = true; a.keyword = chance(50) ? "check" : "guarantee"; break;
+      case 1:
+        a.property = true;
+        a.keyword = chance(50) ? "check" : "guarantee";
+        if (chance(50))  // a name, unique in the node: text that looks like code or comments, non-ASCII
+          a.name = pick_of<std::string>({"P", "a b", "x/y", "it's", "-- c", "(* *)", "\xc3\xa9t\xc3\xa9", ";", "check"}) +
+                   std::to_string(q);
+        break;
       case 2: break;
       default:
         a.eventually = true;

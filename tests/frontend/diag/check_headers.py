@@ -10,13 +10,13 @@ import glob, os, re, sys
 
 TOK = re.compile(r"\(\*@?|/\*|--@|[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]*)?|[A-Za-z_][A-Za-z0-9_']*"
                  r"|->|=>|<=|>=|<>|!=|==|.")
-RULES = set("""lex.char lex.comment lex.number lex.limit parse.expected parse.limit
+RULES = set("""lex.char lex.comment lex.number lex.limit lex.string parse.expected parse.limit
 syntax.unsupported name.unknown name.duplicate name.undefined name.redefined
 name.input-defined arity.args arity.outputs type.mismatch type.missing type.not-bool
 type.not-numeric type.tuple shape.mismatch shape.rank shape.index static.not-static
 static.eval static.undetermined static.kind fun.stream-op fun.lambda-position
 fun.recursive node.recursive node.function-stateful reset.not-node clock.cycle clock.merge type.record
-type.recursive type.array""".split())
+type.recursive type.array name.empty""".split())
 HDR = re.compile(r"^// expect-error: (\d+):(\d+) (\S+)$")
 
 d = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
