@@ -1,5 +1,6 @@
 #include "formats/vcd.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -204,7 +205,11 @@ std::string write_vcd(const ChronogramTable &t, const std::string &scope, const 
   };
   std::vector<Signal> sig;
   std::ostringstream h;
-  h << "$comment " << comment << " $end\n$timescale 1 ns $end\n$scope module " << scope << " $end\n";
+  // The comment holds user text (a file's path, a property's name): a '$' in it could
+  // spell the `$end` that closes it, so it is written '_'.
+  std::string said = comment;
+  std::replace(said.begin(), said.end(), '$', '_');
+  h << "$comment " << said << " $end\n$timescale 1 ns $end\n$scope module " << scope << " $end\n";
   size_t next = 0;
   for (size_t c = 0; c < t.names.size(); ++c) {
     const Column &col = cols[c];

@@ -16,7 +16,8 @@ using json = nlohmann::json;
 // the front end stops, else {file, reports: [{main, properties: [...]} | {main, verdict:
 // "unknown", error}]}.
 struct Verdict {
-  std::string file, main, kind, name, verdict, method, what;  // what: the counterexample's summary
+  // name: a named property's name, else its text (text: a named property's text, else empty)
+  std::string file, main, kind, name, text, verdict, method, what;  // what: the counterexample's summary
   int line = 0, col = 0;
   json findings = json::array(), counterexample;
 };
@@ -41,6 +42,7 @@ std::vector<Verdict> verdicts(const json &r) {
       v.main = rep["main"];
       v.kind = p["kind"];
       v.name = p.value("name", std::string());
+      v.text = p.value("text", std::string());
       v.verdict = p["verdict"];
       v.method = p.value("method", std::string());
       v.line = p.value("line", 0);
@@ -54,7 +56,11 @@ std::vector<Verdict> verdicts(const json &r) {
   return out;
 }
 
-std::string title(const Verdict &v) { return v.kind == "property" ? "property '" + v.name + "'" : v.kind; }
+// As the text report says it: `property 'y <= 4'`, and a named one `property "P1" 'y <= 4'`.
+std::string title(const Verdict &v) {
+  if (v.kind != "property") return v.kind;
+  return v.text.empty() ? "property '" + v.name + "'" : "property \"" + v.name + "\" '" + v.text + "'";
+}
 
 json sarif_location(const std::string &file, int line, int col) {
   json phys{{"artifactLocation", {{"uri", file}}}};
@@ -88,6 +94,7 @@ std::string sarif(const json &r, const std::string &version) {
              {"properties", {{"main", v.main}}}};
     if (v.counterexample.is_object() && v.counterexample.contains("replay"))
       res["properties"]["replay"] = v.counterexample["replay"];
+    if (!v.text.empty()) res["properties"]["name"] = v.name;  // a named property
     rules.insert(rule_id);
     results.push_back(res);
     for (auto &f : v.findings) {

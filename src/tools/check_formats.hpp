@@ -11,6 +11,9 @@
 //          kind2Options object, then per main node analysisStart, a property object per
 //          verdict (answer valid / falsifiable / unknown, the counterexample as
 //          streams of instant values), analysisStop; front-end errors as log objects.
+// A named property (`check "P1" e;`: JSON `name` and `text`) is titled as the text report
+// says it, `property "P1" 'e'` (SARIF's message and properties.name, JUnit's test case);
+// Kind 2's property object takes its name.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>

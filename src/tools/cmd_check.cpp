@@ -3,6 +3,7 @@
 #include "tools/commands.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cerrno>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 #include <nlohmann/json.hpp>
@@ -96,6 +98,53 @@ void write_pictures(const std::string &cex_csv, const std::string &csv, const st
     write_own_file(base + ".vcd", formats::write_vcd(t, prog.main, title));
   } catch (formats::VcdError &) {
   }
+}
+
+// A property's name as a part of a file name: each run of bytes other than ASCII letters,
+// digits, '_' and '-' becomes one '_' (no path separator, no dot, no space, no control
+// character), at most 64 bytes.
+std::string file_safe(const std::string &name) {
+  std::string out;
+  for (char ch : name) {
+    unsigned char u = static_cast<unsigned char>(ch);
+    bool keep = (u < 0x80 && std::isalnum(u)) || ch == '_' || ch == '-';
+    if (keep) out += ch;
+    else if (out.empty() || out.back() != '_') out += '_';
+    if (out.size() >= 64) break;
+  }
+  return out.empty() ? std::string("_") : out;
+}
+
+// The stems of the counterexample files of one node's report (`<stem>.csv`, `.vcd`,
+// `.svg`), one per result with a counterexample, else empty: MAIN.KIND.N, N counting the
+// node's counterexamples of results without a name, and MAIN.property.NAME for a named
+// property (NAME made file-safe; a stem already taken, compared without case as some file
+// systems do, gets -2, -3, ...).
+std::vector<std::string> cex_stems(const check::Report &rep, const core::Program &prog) {
+  std::vector<std::string> stems(rep.properties.size());
+  std::set<std::string> taken;
+  auto lower = [](std::string t) {
+    for (char &ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return t;
+  };
+  size_t number = 0;
+  for (size_t k = 0; k < rep.properties.size(); ++k) {
+    const check::PropertyResult &p = rep.properties[k];
+    const core::CoreProperty *pp = p.kind == "property" ? core::property_at(prog, p.span) : nullptr;
+    if (!p.cex || (pp && !pp->name.empty())) continue;
+    stems[k] = prog.main + "." + p.kind + "." + std::to_string(++number);
+    taken.insert(lower(stems[k]));
+  }
+  for (size_t k = 0; k < rep.properties.size(); ++k) {
+    const check::PropertyResult &p = rep.properties[k];
+    const core::CoreProperty *pp = p.kind == "property" ? core::property_at(prog, p.span) : nullptr;
+    if (!p.cex || !pp || pp->name.empty()) continue;
+    std::string base = prog.main + ".property." + file_safe(pp->name), stem = base;
+    for (int n = 2; taken.count(lower(stem)); ++n) stem = base + "-" + std::to_string(n);
+    stems[k] = stem;
+    taken.insert(lower(stem));
+  }
+  return stems;
 }
 
 int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err);
@@ -273,8 +322,12 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     jr["main"] = main;
     jr["properties"] = nlohmann::json::array();
     if (!c.json) out << c.file << ": node " << main << "\n";
-    size_t cex_no = 0;
-    for (auto &p : rep.properties) {
+    const std::vector<std::string> stems = cex_stems(rep, prog);
+    for (size_t at = 0; at < rep.properties.size(); ++at) {
+      const check::PropertyResult &p = rep.properties[at];
+      // A named property (`check "P1" e;`) is reported by its name and its text.
+      const core::CoreProperty *named = p.kind == "property" ? core::property_at(prog, p.span) : nullptr;
+      if (named && named->name.empty()) named = nullptr;
       std::string chronogram, chronogram_csv, cex_file, replay_show;
       if (p.cex) {
         try {
@@ -316,7 +369,7 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
         if (cex_dir_made) {
           // A written trace replays exactly the counterexample's cycles with --cycles N
           // (an input-less node's CSV has no rows: the comment says so).
-          cex_file = (std::filesystem::path(c.cex_dir) / (main + "." + p.kind + "." + std::to_string(++cex_no) + ".csv")).string();
+          cex_file = (std::filesystem::path(c.cex_dir) / (stems[at] + ".csv")).string();
           std::string text;
           if (prog.inputs.empty())
             text = "# '" + main + "' has no inputs: replay " + std::to_string(p.cex->inputs.cycles) + " cycles with --cycles " +
@@ -327,7 +380,10 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
                 << " (printed inline instead)\n";
             cex_file.clear();
           } else {
-            write_pictures(cex_file, chronogram_csv, main + ": " + p.kind + " " + check::verdict_name(p.verdict), p, prog);
+            write_pictures(cex_file, chronogram_csv,
+                           main + ": " + p.kind + (named ? " \"" + named->name + "\"" : std::string()) + " " +
+                               check::verdict_name(p.verdict),
+                           p, prog);
           }
         }
       }
@@ -349,7 +405,8 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
         nlohmann::json o;
         o["kind"] = p.kind;
         if (p.kind == "property") {
-          o["name"] = p.name;
+          o["name"] = named ? named->name : p.name;  // unnamed: the text is the property's name
+          if (named) o["text"] = p.name;
           if (p.span.valid()) {
             auto [l, col] = p.span.file->line_col(p.span.begin);
             o["line"] = l;
@@ -383,6 +440,7 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
       }
       out << "  " << p.kind;
       if (p.kind == "property") {
+        if (named) out << " \"" << named->name << "\"";
         out << " '" << p.name << "'";
         if (p.span.valid()) out << " (line " << p.span.file->line_col(p.span.begin).first << ")";
       }
@@ -420,15 +478,16 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
       std::string text = a.cond && a.cond->span.valid() ? core::property_text(a.cond->span) : std::string("property");
       size_t line = a.span.valid() ? a.span.file->line_col(a.span.begin).first : 0;
       if (c.json) {
-        nlohmann::json o{{"kind", "property"}, {"name", text}, {"verdict", "unknown"}, {"method", why},
+        nlohmann::json o{{"kind", "property"}, {"name", a.name.empty() ? text : a.name}, {"verdict", "unknown"}, {"method", why},
                          {"horizon", nullptr}, {"resources", 0}, {"findings", nlohmann::json::array()}, {"counterexample", nullptr}};
+        if (!a.name.empty()) o["text"] = text;
         if (a.span.valid()) {
           o["line"] = line;
           o["col"] = a.span.file->line_col(a.span.begin).second;
         }
         jr["properties"].push_back(o);
       } else {
-        out << "  property '" << text << "'" << (line ? " (line " + std::to_string(line) + ")" : std::string()) << ": unknown -- "
+        out << "  property " << (a.name.empty() ? std::string() : "\"" + a.name + "\" ") << "'" << text << "'" << (line ? " (line " + std::to_string(line) + ")" : std::string()) << ": unknown -- "
             << why << "\n";
       }
     }

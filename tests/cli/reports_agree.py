@@ -2,27 +2,30 @@
 """reports_agree.py RML_CHECK FILE...: the law that rml-check's text and JSON reports say
 the same thing. For each file, rml-check runs twice under one deterministic budget
 (--rlimit, so both runs reach the same verdicts), once printing text and once --json;
-each verdict line of the text ("  kind 'name' (line N): verdict (horizon H cycles,
-buffering H+1 cycles) -- method", under "file: node main") must be the JSON report's entry at the same place:
-same main node, kind, name, line, verdict, horizon and method, and nothing more on
-either side; the exit codes must be equal too.
+each verdict line of the text ("  kind 'text' (line N): verdict (horizon H cycles,
+buffering H+1 cycles) -- method", a named property's `  property "NAME" 'text' (line N):
+...`, under "file: node main") must be the JSON report's entry at the same place:
+same main node, kind, name, text, line, verdict, horizon and method, and nothing more on
+either side (JSON: a named property has `name` and `text`, another its text as `name`);
+the exit codes must be equal too.
 
 Negative control (--self-test): the comparison is run on one file's reports with a
-JSON verdict flipped, a method changed and an entry dropped, and must report each one.
+JSON verdict flipped, a method changed and an entry dropped, and, when the file has a
+named property, its name changed and its name dropped, and must report each one.
 Exit 1 with the differences."""
 import json
 import re
 import subprocess
 import sys
 
-LINE = re.compile(r"^  (\w+)(?: '(.*)' \(line (\d+)\))?: (valid|falsified|unknown)"
+LINE = re.compile(r"^  (\w+)(?: (?:\"([^\"]*)\" )?'(.*)' \(line (\d+)\))?: (valid|falsified|unknown)"
                   r"(?: \(horizon (\d+) cycles?(?:, buffering (\d+) cycles)?\))? -- (.*)$")
 HEAD = re.compile(r"^(.*): node (\S+)$")
 BUDGET = ["--rlimit", "3000000", "--no-cex-files"]
 
 
 def text_entries(out):
-    """(main, kind, name, line, verdict, horizon, method) per verdict line of the text report."""
+    """(main, kind, name, text, line, verdict, horizon, method) per verdict line of the text report."""
     rows, main = [], None
     for ln in out.splitlines():
         m = HEAD.match(ln)
@@ -31,10 +34,11 @@ def text_entries(out):
             continue
         m = LINE.match(ln)
         if m and main is not None:
-            kind, name, line, verdict, horizon, buffering, method = m.groups()
+            kind, name, text, line, verdict, horizon, buffering, method = m.groups()
             if buffering and int(buffering) != int(horizon) + 1:  # a window of H + 1 cycles
                 method += " [buffering %s with horizon %s]" % (buffering, horizon)
-            rows.append((main, kind, name if kind == "property" else None, int(line) if line else None, verdict,
+            prop = kind == "property"
+            rows.append((main, kind, name if prop else None, text if prop else None, int(line) if line else None, verdict,
                          int(horizon) if horizon else None, method))
     return rows
 
@@ -44,8 +48,11 @@ def json_entries(doc):
     for rep in doc.get("reports", []):
         for p in rep.get("properties", []):
             kind = p["kind"]
-            rows.append((rep["main"], kind, p.get("name") if kind == "property" else None,
-                         p.get("line") if kind == "property" else None, p["verdict"],
+            prop = kind == "property"
+            named = prop and "text" in p  # a named property; another has its text as its name
+            rows.append((rep["main"], kind, p.get("name") if named else None,
+                         (p.get("text") if named else p.get("name")) if prop else None,
+                         p.get("line") if prop else None, p["verdict"],
                          p.get("horizon") if kind == "productivity" else None, p["method"]))
     return rows
 
@@ -90,6 +97,12 @@ def self_test(rml_check, path):
     p["verdict"] = "valid" if p["verdict"] != "valid" else "falsified"; mutants.append(("flipped verdict", m1))
     m2 = json.loads(json.dumps(j)); m2["reports"][0]["properties"][0]["method"] += " (changed)"; mutants.append(("method", m2))
     m3 = json.loads(json.dumps(j)); del m3["reports"][0]["properties"][len(props) // 2]; mutants.append(("dropped entry", m3))
+    named = [k for k, p in enumerate(props) if "text" in p]
+    if named:
+        k = named[0]
+        m4 = json.loads(json.dumps(j)); m4["reports"][0]["properties"][k]["name"] += " (renamed)"; mutants.append(("renamed", m4))
+        m5 = json.loads(json.dumps(j)); p = m5["reports"][0]["properties"][k]
+        p["name"] = p.pop("text"); mutants.append(("name dropped", m5))
     missed = [name for name, doc in mutants if not differences(text_rows, json_entries(doc))]
     if missed:
         sys.exit("the comparison misses: " + ", ".join(missed))
