@@ -162,3 +162,19 @@ if(NOT n EQUAL 18)
   string(REPLACE ";" "\n  " FAILED "${FAILED}")
   message(FATAL_ERROR "without names, 18 checks must fail, ${n} did:\n  ${FAILED}")
 endif()
+
+# Unique file names: names that are equal once file-safe ("a b", "a_b", and "A B" on a
+# file system that ignores case) or that spell an unnamed one's number ("1") get -2, -3;
+# the unnamed property keeps MAIN.property.1.
+set(d ${WORK}/unique)
+file(MAKE_DIRECTORY ${d})
+file(WRITE ${d}/u.lus "node sat(x: int) returns (y: int);\nlet\n  y = if x > 5 then 5 else if x < 0 then 0 else x;\n"
+                      "  check \"1\" y <= 4;\n  check \"a b\" y <= 3;\n  check \"a_b\" y <= 2;\n  check \"A B\" y <= 1;\n"
+                      "  check y <> 5;\ntel\n")
+expect_exit_in(${d} 1 ${RMLCHECK} u.lus ${BUDGET} --cex-dir cex)
+file(GLOB written RELATIVE ${d}/cex ${d}/cex/*.csv)
+list(SORT written)
+if(NOT written STREQUAL "sat.property.1-2.csv;sat.property.1.csv;sat.property.A_B-3.csv;sat.property.a_b-2.csv;sat.property.a_b.csv")
+  message(FATAL_ERROR "counterexample files: ${written}\n${LAST_OUT}")
+endif()
+expect_text(OUT "property 'y <> 5' \\(line 8\\): falsified[^\n]*\n(.*\n)*  replay: [^\n]* --inputs cex/sat.property.1.csv ")
