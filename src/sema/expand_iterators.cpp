@@ -181,7 +181,7 @@ bool is_lustre_iterator(const std::string &name) {
 }
 
 void expand_iterators(Program &p, size_t first, Diagnostics &diags) {
-  IteratorExpander x{diags, {}, {}, {}};
+  IteratorExpander x{diags, {}, {}, {}, {}, {}};
   for (size_t i = 0; i < p.decls.size(); ++i) {
     if (i >= first) x.declared.insert(decl_name(p.decls[i]));
     if (auto *c = std::get_if<ConstDecl>(&p.decls[i])) x.consts[c->name] = c;

@@ -204,7 +204,7 @@ Type TypeChecker::infer_call(const Expr &e, Ctx &ctx, bool allow_tuple) {
       continue;
     }
     if (!sig.is_node && got.kind == Type::Meta && unbound_in(sig, s, p.type)) {
-      DeferredElementwise d{e.args[i].get(), actual[i], Type::error(), e.name};
+      DeferredElementwise d{e.args[i].get(), actual[i], Type::error(), e.name, nullptr, Type{}};
       d.call = &e, d.arg_index = i;
       deferred_.push_back(std::move(d));
       continue;
@@ -334,7 +334,7 @@ std::string TypeChecker::elementwise_mismatch(const std::string &name, const Typ
 }
 
 Type TypeChecker::defer_elementwise(const Expr &arg, const Type &arg_type, const Type &result, const std::string &name) {
-  deferred_.push_back({&arg, arg_type, result, name});
+  deferred_.push_back({&arg, arg_type, result, name, nullptr, Type{}});
   return result;
 }
 

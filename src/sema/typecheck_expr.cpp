@@ -272,7 +272,7 @@ Type TypeChecker::arith(const Expr &e, const Type &l0, const Type &r0, bool may_
     // tensor of that element against a scalar): the result is the other's type against a
     // tensor, not known yet against a scalar.
     t = known.shape.empty() ? fresh_meta() : known;
-    DeferredElementwise d{&e, l0, t, op_spelling(e.op)};
+    DeferredElementwise d{&e, l0, t, op_spelling(e.op), nullptr, Type{}};
     d.binary = &e, d.other = r0;
     deferred_.push_back(std::move(d));
   } else {

@@ -46,7 +46,9 @@ Cell FrameView::cell(int slot) const {
   return c;
 }
 
-namespace {
+// Named, not anonymous: Runner::Impl holds these (an anonymous type in a member of a class
+// with linkage is -Wsubobject-linkage once the file is part of a unity build).
+namespace runner_detail {
 
 // A rule's result: a tag, its payload (where it is: a cell of the ring, a memory, or the
 // result's own storage; never copied before commit), and, for a ‖ produced here, the rule
@@ -107,7 +109,8 @@ struct Prev {
   size_t cycle = 0;
 };
 
-}  // namespace
+}  // namespace runner_detail
+using namespace runner_detail;
 
 struct Runner::Impl {
   const CheckedProgram &cp;
