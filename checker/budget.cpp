@@ -89,12 +89,38 @@ void Budget::leave(z3::context &ctx) const {
   shared_->live.erase(&ctx);
 }
 
+Budget::Alarm::Alarm(const Budget &b, z3::context &ctx) : shared_(b.shared_) {
+  if (!b.deadline_) return;
+  std::lock_guard<std::mutex> lock(shared_->m);
+  id_ = shared_->next_alarm++;
+  shared_->alarms.emplace(*id_, BudgetState::AlarmEntry{*b.deadline_, &ctx});
+  shared_->cv.notify_all();  // the watchdog may have to wake earlier
+}
+
+// Removed under the lock as soon as the query returns, so its interrupt never reaches a
+// later query (and an interrupt while no query runs has no effect in Z3).
+Budget::Alarm::~Alarm() {
+  if (!id_) return;
+  std::lock_guard<std::mutex> lock(shared_->m);
+  shared_->alarms.erase(*id_);
+}
+
 Budget::Watchdog::Watchdog(const Budget &b) : shared_(b.shared_) {
   if (!b.deadline_) return;
   auto deadline = *b.deadline_;
   thread_ = std::thread([shared = shared_, deadline] {
     std::unique_lock<std::mutex> lock(shared->m);
-    if (shared->cv.wait_until(lock, deadline, [&] { return shared->stop; })) return;
+    for (;;) {  // a few alarms at a time (one per nested engine): scanned
+      auto wake = deadline;
+      for (auto &[id, a] : shared->alarms)
+        if (!a.rung) wake = std::min(wake, a.at);
+      shared->cv.wait_until(lock, wake);
+      if (shared->stop) return;
+      auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) break;
+      for (auto &[id, a] : shared->alarms)
+        if (!a.rung && a.at <= now) a.rung = true, a.ctx->interrupt();
+    }
     shared->expired = true;
     for (z3::context *c : shared->live) c->interrupt();
   });

@@ -6,10 +6,14 @@
 // shared meter; a slice (part of what is left) lets one search keep budget for the rest.
 // A wall-clock budget is kept by interruption, not by polling: a watchdog thread calls
 // Z3's interrupt on every live context of the check when the deadline passes, so a long
-// query (Spacer's included) ends there instead of at its own, coarser, limit.
+// query (Spacer's included) ends there instead of at its own, coarser, limit. A query
+// limited to a slice's deadline is interrupted by the same thread (Budget::Alarm), never
+// by Z3's own "timeout" parameter: Z3 4.8's timer threads can deadlock (Z3 issues
+// #5371, #5990), which left rml-check hanging past --timeout on a busy machine.
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -36,6 +40,13 @@ struct BudgetState {
   std::mutex m;        // guards what the watchdog reads
   std::condition_variable cv;
   std::set<z3::context *> live;
+  struct AlarmEntry {
+    std::chrono::steady_clock::time_point at;
+    z3::context *ctx;
+    bool rung = false;
+  };
+  std::map<uint64_t, AlarmEntry> alarms;  // queries' own deadlines (Budget::Alarm), by number
+  uint64_t next_alarm = 0;
   bool stop = false, expired = false;
 };
 
@@ -64,8 +75,22 @@ class Budget {
   void enter(z3::context &ctx) const;
   void leave(z3::context &ctx) const;
 
-  // While it lives, interrupts the budget's live contexts once its deadline passes (a
-  // thread only when the budget has a deadline).
+  // While it lives, a query on `ctx` is interrupted at this budget's deadline (nothing
+  // without one): the deadline of a slice, which the check's watchdog does not know.
+  class Alarm {
+   public:
+    Alarm(const Budget &b, z3::context &ctx);
+    ~Alarm();
+    Alarm(const Alarm &) = delete;
+    Alarm &operator=(const Alarm &) = delete;
+
+   private:
+    std::shared_ptr<BudgetState> shared_;
+    std::optional<uint64_t> id_;
+  };
+
+  // While it lives, interrupts the budget's live contexts once its deadline passes, and a
+  // context whose Alarm rings (a thread only when the budget has a deadline).
   class Watchdog {
    public:
     explicit Watchdog(const Budget &b);

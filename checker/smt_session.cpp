@@ -13,9 +13,9 @@ namespace {
 // Z3 takes both limits per query as 32-bit numbers.
 unsigned clamp32(uint64_t v) { return static_cast<unsigned>(std::min<uint64_t>(v, 0xFFFFFFF0ULL)); }
 
+// The resource limit; the time limit is the budget's Alarm (budget.hpp says why).
 void limit(z3::context &ctx, z3::solver &s, const Budget &b) {
   z3::params prm(ctx);
-  if (auto ms = b.ms_left()) prm.set("timeout", clamp32(std::max<uint64_t>(*ms, 1)));
   if (auto units = b.units_left()) prm.set("rlimit", clamp32(std::max<uint64_t>(*units, 1)));
   s.set(prm);
 }
@@ -35,6 +35,7 @@ z3::check_result Smt::check(z3::solver &s) {
   limit(ctx, s, budget);
   z3::check_result c = z3::unknown;
   try {
+    Budget::Alarm alarm(budget, ctx);
     c = s.check();
   } catch (z3::exception &) {  // interrupted at the deadline ("canceled"), or a real failure
     budget.charge(resources_counted(s), counted);
@@ -46,9 +47,8 @@ z3::check_result Smt::check(z3::solver &s) {
   return c;
 }
 
-Smt::ScopedLimit::ScopedLimit(Smt &s, int num, int den) : smt(s) {
+Smt::ScopedLimit::ScopedLimit(Smt &s, int num, int den) : smt(s), part(s.budget.slice(num, den)) {
   if (smt.budget.exhausted()) smt.budget.fail();
-  Budget part = smt.budget.slice(num, den);
   if (auto units = part.units_left()) smt.ctx.set("rlimit", std::to_string(clamp32(std::max<uint64_t>(*units, 1))).c_str());
   ms = part.ms_left();
   if (ms) *ms = std::max<uint64_t>(*ms, 1);

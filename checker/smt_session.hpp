@@ -29,6 +29,10 @@ struct Interval {  // for a bool memory: lo = hi = the constant value (0 or 1)
   // started ⇒ m is not NaN.
   bool is_real = false, not_nan = false;
   double rlo = 0, rhi = 0;
+  // An int candidate that holds only where a latch is up (latches.cpp): it also needs the
+  // bool memory at `guard` true and its nil flag at `guard_nil` false.
+  bool guarded = false;
+  size_t guard = 0, guard_nil = 0;
 };
 
 struct Smt {
@@ -40,6 +44,9 @@ struct Smt {
   // Proved invariants of this encoding (state slots are specific to it).
   std::vector<Interval> invariants;
   bool invariants_done = false;
+  // Other proved invariants of this encoding, over its state as bound variables (Spacer's,
+  // checked by Checker::cover_is_invariant).
+  std::vector<z3::expr> covers;
   Smt(const core::Program &p, const core::Clocks &c, const Budget &b, const std::set<std::string> *roots = nullptr,
       bool reals = false, bool ints = true)
       : budget(b) {
@@ -62,6 +69,7 @@ struct Smt {
     ScopedLimit(Smt &s, int num, int den);
     ~ScopedLimit();
     std::optional<uint64_t> ms;
+    Budget part;  // the slice: its deadline is the engine's (an Alarm's)
   };
   // Frames 0..n-1 from the initial state (or a free state).
   // Building frames is rml's own work, which no interrupt of Z3 reaches: the deadline is

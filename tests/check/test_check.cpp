@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "checker/budget.hpp"
 #include "checker/checker.hpp"
 #include "common/backfill_gen.hpp"
 #include "common/sanitized.hpp"
@@ -435,6 +436,45 @@ TEST(Check, SearchLimitsAndTimeBudgetGiveUnknownNeverFalsified) {
   const auto &t = prop(e.rep, "productivity");
   EXPECT_EQ(t.verdict, check::Verdict::Unknown);
   EXPECT_NE(t.method.find("the time budget of the check (1e-09 s) ran out"), std::string::npos) << t.method;
+}
+
+// A slice's deadline is kept by the check's watchdog interrupting the query (Budget::Alarm),
+// not by Z3's timer threads, which can deadlock. A slice with nothing left interrupts a
+// query that would run for hours (the pigeonhole principle, 12 pigeons in 11 holes, which
+// no resolution proof settles quickly): it ends, unknown, and the context answers the next
+// query as usual (the alarm is gone with the query). Without the alarm the test never ends.
+TEST(Check, AnAlarmInterruptsAQueryAtItsSlicesDeadline) {
+  check::Options o;
+  o.timeout_s = 3600;
+  check::Budget whole(o);
+  check::Budget::Watchdog dog(whole);
+  const check::Budget spent = whole.slice(0, 1);  // its deadline is now
+  z3::context ctx;
+  z3::solver s(ctx);
+  const int pigeons = 12, holes = 11;
+  auto in = [&](int p, int h) { return ctx.bool_const(("p" + std::to_string(p) + "h" + std::to_string(h)).c_str()); };
+  for (int p = 0; p < pigeons; ++p) {
+    z3::expr_vector some(ctx);
+    for (int h = 0; h < holes; ++h) some.push_back(in(p, h));
+    s.add(z3::mk_or(some));
+  }
+  for (int h = 0; h < holes; ++h)
+    for (int p = 0; p < pigeons; ++p)
+      for (int q = p + 1; q < pigeons; ++q) s.add(!in(p, h) || !in(q, h));
+  z3::check_result c = z3::sat;
+  {
+    check::Budget::Alarm alarm(spent, ctx);
+    try {
+      c = s.check();
+    } catch (z3::exception &) {
+      c = z3::unknown;  // interrupted: "canceled"
+    }
+  }
+  EXPECT_EQ(c, z3::unknown);
+  z3::solver t(ctx);
+  t.add(ctx.bool_const("x"));
+  EXPECT_EQ(t.check(), z3::sat);
+  EXPECT_FALSE(whole.exhausted());
 }
 
 // The resource budget is deterministic: Z3 counts work, not time, and every context of a
