@@ -84,6 +84,12 @@ struct Options {
   // int that overflows in the oracle is an unbounded integer in the proof. The negative
   // control of the integer soundness laws, which must catch it.
   bool ignore_wraps = false;
+  // The integer encoding does not count a wrap at a cycle where a latch of the property is
+  // down (Checker::wrap_latches). Off: every wrap that matters is counted (tests compare).
+  bool wrap_latches = true;
+  // Tests only, unsound: a latch needs only "down makes the property true", not "stays
+  // down". The negative control of the latch tests, which must catch it.
+  bool unsound_latches = false;
   // Tests only: user properties go straight to the solvers (no oracle runs or interval
   // analysis first), so that a test reaches the engine it is about.
   bool solver_only = false;

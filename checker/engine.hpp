@@ -19,6 +19,9 @@
 
 namespace rml::check {
 
+// How messages name a user property: 'text', or "name" 'text' (user_properties.cpp).
+std::string property_label(const core::CoreProperty &pp);
+
 struct Checker {
   // The node, its clocks and needs graph (built once), the options and the budget every
   // query of the check spends.
@@ -34,7 +37,7 @@ struct Checker {
       : cp(c), prog(p), opts(o), budget(o), clocks(ck), graph(build_graph(p, clocks)) {}
 
   // Methods are grouped by the file that defines them (with their documentation).
-  z3::expr inv_at(Smt &smt, const std::vector<z3::expr> &state) { return inv_of(smt, smt.invariants, state); }
+  z3::expr inv_at(Smt &smt, const std::vector<z3::expr> &state);
 
   std::map<std::string, const core::Equation *> defs;  // def_of's index
 
@@ -118,12 +121,32 @@ struct Checker {
                      const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
                      bool ticking = false, const std::set<std::string> *roots = nullptr, bool reals = false,
                      bool values_free_first = false);
-  std::optional<bool> pdr_proves(Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad, bool ticking);
+  // `invariant`: where to put Spacer's invariant when it proves; num/den: its part of what is left.
+  std::optional<bool> pdr_proves(Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad, bool ticking,
+                                 std::optional<z3::expr> *invariant = nullptr, int num = 2, int den = 3);
+  bool cover_is_invariant(Smt &smt, const z3::expr &cover, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
+                          bool ticking);
   enum class EngineEnd { Decided, Unknown, Wraps };
   EngineEnd run_engines(PropertyResult &r, Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                         const std::string &what, const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
                         bool ticking, bool wraps, bool deep);
   bool lia_applies() const;
+
+  // latches.cpp
+  // Bool memories that, once false, stay false and keep `bad` false: a wrap while one is
+  // down is not counted by the integer encoding (set by smt_invariant for its run).
+  static constexpr int kMaxLatchCandidates = 32;
+  std::vector<std::string> wrap_latches(const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
+                                        const std::set<std::string> *roots, bool reals, const Budget &share);
+  struct Latches {
+    std::vector<TransitionSystem::Memory> mems;
+    std::vector<size_t> starts, nils;  // every started flag and memory nil flag of the system
+  };
+  static Latches settled_slots(const TransitionSystem &ts);
+  static Latches latch_memories(const TransitionSystem &ts, const std::vector<std::string> &sources);
+  static z3::expr latch_down(const std::vector<z3::expr> &state, const Latches &l, const TransitionSystem::Memory &m);
+  static z3::expr latch_down(const TransitionSystem::Frame &f, const Latches &latches);
+  std::vector<std::string> latches_;  // for the integer encoding's run_engines; empty otherwise
   RunBound bound_runs(const std::function<z3::expr(const TransitionSystem::Frame &)> &cont,
                       const std::set<std::string> &roots, std::optional<int64_t> search = std::nullopt);
   bool assumptions_vacuous();

@@ -39,11 +39,22 @@ z3::expr Checker::inv_of(Smt &smt, const std::vector<Interval> &invariants, cons
         in = in && (lia ? smt.ctx.int_val(iv.lo) <= m : z3::sge(m, smt.ctx.bv_val(iv.lo, 64)));
       if (iv.hi != std::numeric_limits<int64_t>::max())
         in = in && (lia ? m <= smt.ctx.int_val(iv.hi) : z3::sle(m, smt.ctx.bv_val(iv.hi, 64)));
-      all = all && z3::implies(state[iv.started], in);
+      z3::expr when = iv.guarded ? state[iv.started] && state[iv.guard] && !state[iv.guard_nil] : state[iv.started];
+      all = all && z3::implies(when, in);
     }
     conj.push_back(all);
   }
   return conj.empty() ? smt.ctx.bool_val(true) : z3::mk_and(conj);
+}
+
+// Every invariant proved for the encoding, at a state: Houdini's and Spacer's.
+z3::expr Checker::inv_at(Smt &smt, const std::vector<z3::expr> &state) {
+  z3::expr all = inv_of(smt, smt.invariants, state);
+  if (smt.covers.empty()) return all;
+  z3::expr_vector args(smt.ctx);
+  for (auto &x : state) args.push_back(x);
+  for (auto c : smt.covers) all = all && c.substitute(args);
+  return all;
 }
 
 // Candidate bounds of real memories: from the simulation's runs (simulation.cpp, inputs
@@ -174,6 +185,17 @@ void Checker::discover_invariants(Smt &smt) {
     invariants.push_back(Interval{m.slot, m.started, lo, std::numeric_limits<int64_t>::max(), false});
     invariants.push_back(Interval{m.slot, m.started, std::numeric_limits<int64_t>::min(), hi, false});
   }
+  // Where a latch is up (the integer encoding of a property guarded by one), each int
+  // memory is a candidate to be non-negative: the counters of the classic protocol models,
+  // which need it to prove that no operation wraps.
+  if (smt.ts->lia_ints && !smt.ts->lia_modular)
+    for (auto &l : latch_memories(*smt.ts, latches_).mems)
+      for (auto &m : mems) {
+        if (m.type != Scalar::Int) continue;
+        Interval g{m.slot, m.started, 0, std::numeric_limits<int64_t>::max(), false};
+        g.guarded = true, g.guard = l.slot, g.guard_nil = l.nil_slot;
+        invariants.push_back(g);
+      }
   // Houdini: from a state where every candidate holds, one transition; each candidate false
   // after it in the solver's model is dropped (all of them at once: one query a round, not
   // one per candidate), until the rest is inductive. A query the solver cannot decide
@@ -263,6 +285,13 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
     // one in other words and decides alone; else it gets half of what is left.
     bool can_wrap = !opts.ignore_wraps && !smt.ts->frame(0, nullptr, false).wrap.is_false();
     if (can_wrap) smt.budget = budget.slice(1, 2);
+    // Latches found with a sixteenth of that half (one query a bool memory): wraps while
+    // one is down are not counted.
+    struct Reset {
+      std::vector<std::string> &l;
+      ~Reset() { l.clear(); }
+    } reset{latches_};
+    if (can_wrap && opts.wrap_latches) latches_ = wrap_latches(bad, roots, reals, smt.budget.slice(1, 16));
     bool deep_done = false;  // deep runs without a wrap: the 64-bit encoding has none either
     try {
       EngineEnd e = run_engines(lr, smt, bad, what, confirm, ticking, can_wrap, true);
@@ -328,8 +357,20 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
                                         const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
                                         bool ticking, bool wraps, bool deep) {
   const bool lia = smt.ts->lia_ints, modular = smt.ts->lia_modular;
-  const std::string over = !lia ? "" : modular ? " over integers modulo 2^64" : " over mathematical integers, no int operation wrapping";
-  auto bad = [&](const TransitionSystem::Frame &f) { return wraps ? bad_only(f) || f.wrap : bad_only(f); };
+  std::string over = !lia ? "" : modular ? " over integers modulo 2^64" : " over mathematical integers, no int operation wrapping";
+  if (wraps && !latches_.empty()) {
+    auto printed = core::printed_names(prog);
+    std::string names;
+    for (auto &l : latches_) names += (names.empty() ? "'" : ", '") + (printed.count(l) ? printed.at(l) : l) + "'";
+    over += " while " + names + (latches_.size() > 1 ? " hold" : " holds") + " (the property holds for good once " +
+            (latches_.size() > 1 ? "one is" : "it is") + " false)";
+  }
+  // A wrap while a latch is down is not counted (latches.cpp).
+  const Latches latches = wraps ? latch_memories(*smt.ts, latches_) : Latches{};
+  auto bad = [&](const TransitionSystem::Frame &f) {
+    if (!wraps) return bad_only(f);
+    return latches.mems.empty() ? bad_only(f) || f.wrap : bad_only(f) || (f.wrap && !latch_down(f, latches));
+  };
   smt.ts->fun_body = fun_body();
   smt.ts->exact_reals = opts.exact_reals;
   smt.ts->free_values = free_values;  // Checker::free_values
@@ -442,6 +483,23 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
       if (cap_steps && steps_cost >= kInductionUnits) break;
     }
   }
+  // With wraps, Spacer first on the property alone (a third of what is left): the
+  // invariant it finds often bounds the ints too, which one query then checks. Spacer on
+  // `bad ∨ wrap` learns the bounds of every operation, slowly (the classic protocol
+  // models: seconds against minutes).
+  if (wraps) {
+    std::optional<z3::expr> cover;
+    if (auto proved = pdr_proves(smt, bad_only, ticking, &cover, 1, 3); proved && *proved && cover &&
+                                                                       cover_is_invariant(smt, *cover, bad, ticking)) {
+      r.verdict = Verdict::Valid;
+      r.method = "proved by Z3's Spacer (IC3/PDR): " + what + " (an inductive invariant of the transition system" + over +
+                 ", checked to exclude every wrap)";
+      return EngineEnd::Decided;
+    }
+    // An invariant that proves the property but lets a wrap through: given to the search
+    // below (it is inductive: checked), which then has only the wraps to exclude.
+    if (cover && smt.covers.empty() && cover_is_invariant(smt, *cover, bad_only, ticking)) smt.covers.push_back(*cover);
+  }
   // k-induction failed: IC3/PDR (Z3's Spacer) looks for an inductive invariant itself.
   if (auto proved = pdr_proves(smt, bad, ticking); proved && *proved) {
     r.verdict = Verdict::Valid;
@@ -490,6 +548,36 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
   return EngineEnd::Unknown;
 }
 
+// Whether `cover` (Spacer's invariant over the state, its arguments as bound variables) is
+// an inductive invariant of the system that excludes `bad`, checked here rather than
+// trusted: it holds in the initial state, a transition from a state where it holds (and
+// Houdini's invariants, proved inductive) keeps it, and no cycle from such a state is bad.
+// Then no reachable cycle is bad. Any query not unsat: no proof.
+bool Checker::cover_is_invariant(Smt &smt, const z3::expr &cover, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
+                                 bool ticking) {
+  auto at = [&](const std::vector<z3::expr> &state) {
+    z3::expr_vector args(smt.ctx);
+    for (auto &x : state) args.push_back(x);
+    z3::expr c = cover;  // substitute is not const
+    return c.substitute(args);
+  };
+  auto unsat = [&](bool initial, const std::function<z3::expr(const TransitionSystem::Frame &)> &fails) {
+    z3::solver s = smt.solver();
+    auto fs = smt.unroll(1, initial, s);
+    if (ticking) s.add(main_ticks(fs[0]));
+    if (!initial) s.add(at(fs[0].state_in) && inv_at(smt, fs[0].state_in));
+    s.add(fails(fs[0]));
+    return smt.check(s) == z3::unsat;
+  };
+  try {
+    return unsat(true, [&](const TransitionSystem::Frame &f) { return !at(f.state_in); }) &&
+           unsat(false, [&](const TransitionSystem::Frame &f) { return !at(f.state_out); }) && unsat(false, bad);
+  } catch (z3::exception &) {
+    if (smt.budget.exhausted()) smt.budget.fail();
+    return false;
+  }
+}
+
 // IC3/PDR through Z3's fixedpoint engine Spacer, over the same transition system: Horn
 // clauses Init(s) ∧ T(s, s') ⇒ Inv(s), Inv(s) ∧ T(s, s') ⇒ Inv(s'), and the query
 // Inv(s) ∧ T(s, s') ∧ bad. true: proved (Spacer found an inductive invariant excluding
@@ -497,16 +585,15 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
 // nullopt: not proved (a reachable bad state of the system is not a counterexample
 // until the oracle replays it, which BMC already tried).
 std::optional<bool> Checker::pdr_proves(Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
-                                        bool ticking) {
+                                        bool ticking, std::optional<z3::expr> *invariant, int num, int den) {
   z3::context &ctx = smt.ctx;
   // At most two thirds of what is left, so that deeper BMC (a falsifiable property whose
   // counterexample is long) keeps a part (Spacer may search until its limit).
-  Smt::ScopedLimit half(smt, 2, 3);
+  Smt::ScopedLimit half(smt, num, den);
   try {
     z3::fixedpoint fp(ctx);
     z3::params prm(ctx);
     prm.set("engine", "spacer");
-    if (half.ms) prm.set("timeout", static_cast<unsigned>(std::min<uint64_t>(*half.ms, 0xFFFFFFF0ULL)));
     fp.set(prm);
     auto frame_of = [&](bool initial) {
       TransitionSystem::Frame f = smt.ts->frame(0, nullptr, initial);
@@ -571,9 +658,16 @@ std::optional<bool> Checker::pdr_proves(Smt &smt, const std::function<z3::expr(c
     z3::expr q = conj(b2);
     z3::expr_vector qv = free_constants(ctx, {q});
     z3::expr query = qv.empty() ? q : z3::exists(qv, q);
-    z3::check_result c = fp.query(query);
+    z3::check_result c;
+    {
+      Budget::Alarm alarm(half.part, ctx);  // Spacer's part of the time, by interruption (budget.hpp)
+      c = fp.query(query);
+    }
     if (c == z3::unknown && smt.budget.exhausted()) smt.budget.fail();
     if (c == z3::unknown) return std::nullopt;
+    // The invariant Spacer found, over the relation's arguments as bound variables (read
+    // with cover_at; whoever uses it checks it: cover_is_invariant).
+    if (c == z3::unsat && invariant) *invariant = fp.get_cover_delta(-1, inv);
     return c == z3::unsat;
   } catch (z3::exception &) {  // its share of the budget spent, interrupted, or a failure
     if (smt.budget.exhausted()) smt.budget.fail();

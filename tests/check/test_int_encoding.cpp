@@ -256,6 +256,84 @@ TEST(IntEncoding, AGuardedPropertyIsProvedModulo2To64DespiteAReachableWrap) {
   EXPECT_TRUE(fails_in(d, property(d).cex->inputs));
 }
 
+// Inputs x (int) and go (bool), one value a cycle.
+oracle::Inputs trace(const std::vector<int64_t> &x, const std::vector<bool> &go) {
+  oracle::Inputs in;
+  in.cycles = x.size();
+  for (size_t n = 0; n < x.size(); ++n) {
+    in.streams["x"].push_back(oracle::Cell::of(array::Tensor::integer(x[n])));
+    in.streams["go"].push_back(oracle::Cell::of(array::Tensor::boolean(go[n])));
+  }
+  return in;
+}
+
+// A latch (semantics/int_encoding.md, "Wraps after a latch falls"): `env`, once false,
+// stays false and makes `ok` true. The counter adds the previous input, so it can wrap
+// only from the cycle after `env` falls, where the latch's memory is down: that wrap is
+// not counted, and the property is proved over mathematical integers, the method naming
+// the latch. With latches off, every wrap counts and the integer attempt cannot prove it.
+TEST(IntEncoding, AWrapAfterALatchFallsIsNotCounted) {
+  const std::string text =
+      "node main(x: int; go: bool) returns (ok: bool);\nvar c: int; env: bool;\nlet\n"
+      "  env = (go and x >= 0 and x <= 10) -> (go and x >= 0 and x <= 10) and pre env;\n"
+      "  c = 0 -> if pre c >= 100 then 0 else pre c + pre x;\n"
+      "  ok = env => (c >= 0 and c <= 110);\n  --%PROPERTY ok;\ntel\n";
+  auto c = run(text, solver_options());
+  const auto &p = property(c);
+  EXPECT_EQ(p.verdict, check::Verdict::Valid) << p.method;
+  EXPECT_TRUE(over_integers(p)) << p.method;
+  EXPECT_NE(p.method.find("while 'env' holds"), std::string::npos) << p.method;
+  // The wrap is real: x = 1 then the maximum makes c wrap at cycle 2, once env has fallen.
+  oracle::Inputs in = trace({1, kMax, kMax, kMax}, {true, true, true, true});
+  oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(in);
+  EXPECT_EQ(res.at("c", 2).value.i.at(0), kMin);
+  EXPECT_FALSE(fails_in(c, in));
+  check::Options off = solver_options();
+  off.wrap_latches = false;
+  auto d = run(text, off);
+  EXPECT_FALSE(over_integers(property(d))) << property(d).method;
+}
+
+// A flag that can rise again is no latch, though its being down makes the property true
+// at that cycle: a counter adds x only while the flag's memory is down, wraps there, the
+// flag rises and the property fails. Falsified, replayed. The negative control: latches that need only
+// "down makes the property true" (Options::unsound_latches, tests only) excuse that wrap
+// and call the property valid; an oracle run breaks it.
+TEST(IntEncoding, AFlagThatRisesAgainExcusesNoWrap) {
+  const std::string text =
+      "node main(x: int; go: bool) returns (ok: bool);\nvar c: int; g: bool;\nlet\n"
+      "  assert x >= 0;\n"
+      "  g = go;\n"
+      "  c = 0 -> if pre g then pre c else pre c + x;\n"
+      "  ok = (true -> pre g) => c >= 0;\n  --%PROPERTY ok;\ntel\n";
+  auto c = run(text, solver_options());
+  const auto &p = property(c);
+  ASSERT_EQ(p.verdict, check::Verdict::Falsified) << p.method;
+  ASSERT_TRUE(p.cex.has_value());
+  EXPECT_TRUE(fails_in(c, p.cex->inputs));
+  check::Options unsound = solver_options();
+  unsound.unsound_latches = true;
+  auto d = run(text, unsound);
+  EXPECT_EQ(property(d).verdict, check::Verdict::Valid) << property(d).method;  // wrong, on purpose
+  // c = 0, MAX, then MAX + MAX = -2 while g is down, kept once g is up: ok fails at cycle 3.
+  EXPECT_TRUE(fails_in(d, trace({0, kMax, kMax, 0}, {false, false, true, true})));  // and caught
+}
+
+// A counter that grows for ever is non-negative over the integers (Spacer proves it at
+// once on the property alone) but wraps after 2^63 cycles in the oracle, where no BMC
+// reaches: unknown, never valid. The invariant Spacer finds for the property alone is
+// taken only when it also excludes every wrap (Checker::cover_is_invariant), which
+// `n >= 0` does not (n = INT64_MAX wraps). Bounded by a reset, the same counter is proved.
+TEST(IntEncoding, AnInvariantThatLetsAWrapThroughProvesNothing) {
+  auto c = run("node main(x: int) returns (n: int);\nlet\n  n = 0 -> pre n + 1;\n  --%PROPERTY n >= 0;\ntel\n",
+               solver_options());
+  EXPECT_EQ(property(c).verdict, check::Verdict::Unknown) << property(c).method;
+  auto d = run("node main(x: int) returns (n: int);\nlet\n  n = 0 -> if pre n >= 1000 then 0 else pre n + 1;\n"
+               "  --%PROPERTY n >= 0;\ntel\n",
+               solver_options());
+  EXPECT_EQ(property(d).verdict, check::Verdict::Valid) << property(d).method;
+}
+
 // Law: over random programs (ints, reals and bools, fby, pre, ->, when/merge, calls),
 // with a random bool property, (1) a property proved valid is never false or nil on an
 // oracle run whose int input sits at or next to the 64-bit extremes, zero or ±1, and
