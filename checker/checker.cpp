@@ -120,7 +120,7 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
   size_t number = 0;
   for (auto &pp : prog.properties) {
     if (opts.starting)
-      opts.starting("property " + std::to_string(++number) + " of " + std::to_string(prog.properties.size()) + ": '" + pp.text + "'");
+      opts.starting("property " + std::to_string(++number) + " of " + std::to_string(prog.properties.size()) + ": " + property_label(pp));
     if (shared("property", [&] { return c.check_property(pp); }) && rep.properties.back().verdict == Verdict::Unknown)
       again.emplace_back(rep.properties.size() - 1, &pp);
     rep.properties.back().name = pp.text;
@@ -131,7 +131,7 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
     const size_t at = entry.first;
     const core::CoreProperty *pp = entry.second;  // a plain variable: clang 14 captures no structured binding
     if (whole.exhausted()) break;
-    if (opts.starting) opts.starting("property '" + pp->text + "' again, with the budget the others left");
+    if (opts.starting) opts.starting("property " + property_label(*pp) + " again, with the budget the others left");
     uint64_t first = rep.properties[at].resources;
     shared("property", [&] { return c.check_property(*pp); });
     PropertyResult second = std::move(rep.properties.back());

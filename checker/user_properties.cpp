@@ -17,6 +17,7 @@ namespace rml::check {
 // nil) is replayed in the oracle before it is believed. Counterexamples are shrunk toward
 // short runs of round numbers and show the variables the property reads.
 PropertyResult Checker::check_property(const core::CoreProperty &pp) {
+  const std::string label = property_label(pp);
   PropertyResult r;
   r.kind = "property";
   r.name = pp.text;
@@ -29,7 +30,7 @@ PropertyResult Checker::check_property(const core::CoreProperty &pp) {
       const oracle::Cell c = res.at(v, n);
       bool bad = c.tag == oracle::Tag::Nil || (c.tag == oracle::Tag::Val && c.value.i.size() == 1 && c.value.i[0] == 0);
       if (!bad) continue;
-      cx.what = "'" + pp.text + "' is " + (c.tag == oracle::Tag::Nil ? "nil" : "false") + " at cycle " + std::to_string(n);
+      cx.what = label + " is " + (c.tag == oracle::Tag::Nil ? "nil" : "false") + " at cycle " + std::to_string(n);
       cx.show = show;
       cx.required = Counterexample::Cell{v, n, true};
       return true;
@@ -54,8 +55,14 @@ PropertyResult Checker::check_property(const core::CoreProperty &pp) {
     if (r.verdict == Verdict::Falsified && r.cex) shrink(*r.cex, fails);
   }
   if (r.verdict == Verdict::Falsified)
-    r.findings.push_back(Finding{"property.falsified", "the property '" + pp.text + "' does not hold", pp.span});
+    r.findings.push_back(Finding{"property.falsified", "the property " + label + " does not hold", pp.span});
   return r;
+}
+
+// How messages name a property: 'text', or "name" 'text' when it has a name (as the
+// reports print it).
+std::string property_label(const core::CoreProperty &pp) {
+  return (pp.name.empty() ? "" : "\"" + pp.name + "\" ") + "'" + pp.text + "'";
 }
 
 // The property's variable, then the variables it reads that the user named (through the
