@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <unistd.h>
+#include <unordered_map>
 #include <nlohmann/json.hpp>
 
 #include "formats/svg.hpp"
@@ -78,14 +79,13 @@ bool write_own_file(const std::string &path, const std::string &text) {
 // (NAME.vcd, a signal per tensor element) and a drawing (NAME.svg, the failing cell boxed);
 // a picture that cannot be made (too long to draw) is left out, never the trace.
 void write_pictures(const std::string &cex_csv, const std::string &csv, const std::string &title, const check::PropertyResult &p,
-                    const core::Program &prog) {
+                    const std::string &main, const std::unordered_map<std::string, std::string> &printed) {
   formats::ChronogramTable t;
   std::string why;
   if (csv.empty() || !formats::read_csv_chronogram(csv, t, why)) return;
   std::string base = cex_csv.substr(0, cex_csv.size() - 4);
   std::vector<formats::CellMark> marks;
   if (p.cex->required) {
-    auto printed = core::printed_names(prog);
     const std::string &v = p.cex->required->var;
     auto col = std::find(t.names.begin(), t.names.end(), printed.count(v) ? printed.at(v) : v);
     if (col != t.names.end()) marks.push_back({static_cast<size_t>(col - t.names.begin()), p.cex->required->cycle});
@@ -95,7 +95,7 @@ void write_pictures(const std::string &cex_csv, const std::string &csv, const st
   } catch (formats::SvgError &) {
   }
   try {
-    write_own_file(base + ".vcd", formats::write_vcd(t, prog.main, title));
+    write_own_file(base + ".vcd", formats::write_vcd(t, main, title));
   } catch (formats::VcdError &) {
   }
 }
@@ -323,6 +323,9 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     jr["properties"] = nlohmann::json::array();
     if (!c.json) out << c.file << ": node " << main << "\n";
     const std::vector<std::string> stems = cex_stems(rep, prog);
+    // Variables as rml parse --normalized and rml run --show spell them (once a node: a
+    // large node's map takes a while).
+    const auto printed = core::printed_names(prog);
     for (size_t at = 0; at < rep.properties.size(); ++at) {
       const check::PropertyResult &p = rep.properties[at];
       // A named property (`check "P1" e;`) is reported by its name and its text.
@@ -338,7 +341,6 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
           for (auto &v : p.cex->show)
             if (std::find(show.begin(), show.end(), v) == show.end() && res.has(v)) show.push_back(v);
           // Labelled as rml parse --normalized and rml run --show spell the variables.
-          auto printed = core::printed_names(prog);
           std::vector<std::string> labels;
           for (auto &v : show) labels.push_back(printed.count(v) ? printed.at(v) : v);
           chronogram = format_chronogram(res, show, oracle::Format::Table, labels, &prog);
@@ -383,7 +385,7 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
             write_pictures(cex_file, chronogram_csv,
                            main + ": " + p.kind + (named ? " \"" + named->name + "\"" : std::string()) + " " +
                                check::verdict_name(p.verdict),
-                           p, prog);
+                           p, prog.main, printed);
           }
         }
       }
@@ -395,9 +397,8 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
         else if (!prog.inputs.empty()) replay_cmd += " --inputs <this trace>";
         replay_cmd += " --cycles " + std::to_string(p.cex->inputs.cycles) + replay_show;
         if (p.cex->required) {
-          auto pn = core::printed_names(prog);
           const std::string &v = p.cex->required->var;
-          replay_cmd += (p.cex->required->must_be_true ? " --require-true " : " --require-known ") + (pn.count(v) ? pn.at(v) : v) +
+          replay_cmd += (p.cex->required->must_be_true ? " --require-true " : " --require-known ") + (printed.count(v) ? printed.at(v) : v) +
                         "@" + std::to_string(p.cex->required->cycle);
         }
       }
