@@ -81,6 +81,20 @@ oracle::Inputs held(const std::string &name, int64_t v, size_t cycles) {
   return in;
 }
 
+// The property is falsified by a run the oracle replays; the negative control: with the
+// unsound options it is called valid (wrong, on purpose), and the oracle run `breaks`
+// shows it false.
+void expect_falsified_unless(const std::string &text, const check::Options &unsound, const oracle::Inputs &breaks) {
+  auto c = run(text, solver_options());
+  const auto &p = property(c);
+  ASSERT_EQ(p.verdict, check::Verdict::Falsified) << p.method;
+  ASSERT_TRUE(p.cex.has_value());
+  EXPECT_TRUE(fails_in(c, p.cex->inputs));
+  auto d = run(text, unsound);
+  EXPECT_EQ(property(d).verdict, check::Verdict::Valid) << property(d).method;
+  EXPECT_TRUE(fails_in(d, breaks));
+}
+
 // Two counters reset together: their equality is 1-inductive, and neither can wrap
 // (each is incremented only below 100). Proved over integers; the 64-bit encoding alone
 // agrees.
@@ -108,16 +122,9 @@ TEST(IntEncoding, AWrapIsNeverProvedAway) {
   const std::string text =
       "node main(x: int) returns (acc: int);\nlet\n  assert x >= 0;\n"
       "  acc = 0 -> pre acc + x;\n  --%PROPERTY acc >= 0;\ntel\n";
-  auto c = run(text, solver_options());
-  const auto &p = property(c);
-  ASSERT_EQ(p.verdict, check::Verdict::Falsified) << p.method;
-  ASSERT_TRUE(p.cex.has_value());
-  EXPECT_TRUE(fails_in(c, p.cex->inputs));
   check::Options unsound = solver_options();
   unsound.ignore_wraps = true;
-  auto d = run(text, unsound);
-  EXPECT_EQ(property(d).verdict, check::Verdict::Valid) << property(d).method;  // wrong, on purpose
-  EXPECT_TRUE(fails_in(d, held("x", kMax, 3)));                                // and caught
+  expect_falsified_unless(text, unsound, held("x", kMax, 3));
 }
 
 // (x + 1) - 1 = x holds only through wrap-around: the integer attempt meets the wrap at
@@ -306,17 +313,10 @@ TEST(IntEncoding, AFlagThatRisesAgainExcusesNoWrap) {
       "  g = go;\n"
       "  c = 0 -> if pre g then pre c else pre c + x;\n"
       "  ok = (true -> pre g) => c >= 0;\n  --%PROPERTY ok;\ntel\n";
-  auto c = run(text, solver_options());
-  const auto &p = property(c);
-  ASSERT_EQ(p.verdict, check::Verdict::Falsified) << p.method;
-  ASSERT_TRUE(p.cex.has_value());
-  EXPECT_TRUE(fails_in(c, p.cex->inputs));
   check::Options unsound = solver_options();
   unsound.unsound_latches = true;
-  auto d = run(text, unsound);
-  EXPECT_EQ(property(d).verdict, check::Verdict::Valid) << property(d).method;  // wrong, on purpose
   // c = 0, MAX, then MAX + MAX = -2 while g is down, kept once g is up: ok fails at cycle 3.
-  EXPECT_TRUE(fails_in(d, trace({0, kMax, kMax, 0}, {false, false, true, true})));  // and caught
+  expect_falsified_unless(text, unsound, trace({0, kMax, kMax, 0}, {false, false, true, true}));
 }
 
 // A counter that grows for ever is non-negative over the integers (Spacer proves it at
