@@ -111,6 +111,9 @@ Budget::Watchdog::Watchdog(const Budget &b) : shared_(b.shared_) {
   thread_ = std::thread([shared = shared_, deadline] {
     std::unique_lock<std::mutex> lock(shared->m);
     for (;;) {  // a few alarms at a time (one per nested engine): scanned
+      // Looked at under the lock before each wait: a stop (or an alarm) set while this
+      // thread was not waiting is not lost.
+      if (shared->stop) return;
       auto wake = deadline;
       for (auto &[id, a] : shared->alarms)
         if (!a.rung) wake = std::min(wake, a.at);

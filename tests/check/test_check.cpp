@@ -477,6 +477,19 @@ TEST(Check, AnAlarmInterruptsAQueryAtItsSlicesDeadline) {
   EXPECT_FALSE(whole.exhausted());
 }
 
+// A check that ends before its watchdog thread first waits stops it at once: the stop is
+// looked at under the lock before each wait. (It was lost once, and a check with
+// --timeout 86400 then waited a day for its deadline after it had finished.) 200 times,
+// so that every interleaving of the two threads is met; a lost stop hangs the test.
+TEST(Check, AWatchdogStopsAsSoonAsTheCheckEnds) {
+  check::Options o;
+  o.timeout_s = 86400;
+  for (int k = 0; k < 200; ++k) {
+    check::Budget b(o);
+    check::Budget::Watchdog dog(b);
+  }
+}
+
 // The resource budget is deterministic: Z3 counts work, not time, and every context of a
 // check charges one meter. The same check twice spends the same units and reaches the
 // same verdicts; given a little more than it spent it reaches them again, given half of
