@@ -105,27 +105,33 @@ Budget::Alarm::~Alarm() {
   shared_->alarms.erase(*id_);
 }
 
+// An interrupt that reaches a context while no query runs has no effect in Z3 (checked
+// with 4.8.12), and one can land between the check of the budget and the start of the
+// query (the CI machine met it). So the watchdog rings again every kRing until the alarm
+// is removed (the query returned) and, past the deadline, interrupts every live context
+// every kRing until the check ends: an interrupt lost to that race is followed by one
+// the query receives.
 Budget::Watchdog::Watchdog(const Budget &b) : shared_(b.shared_) {
   if (!b.deadline_) return;
   auto deadline = *b.deadline_;
   thread_ = std::thread([shared = shared_, deadline] {
+    constexpr auto kRing = std::chrono::milliseconds(10);
     std::unique_lock<std::mutex> lock(shared->m);
-    for (;;) {  // a few alarms at a time (one per nested engine): scanned
+    for (;;) {
       // Looked at under the lock before each wait: a stop (or an alarm) set while this
       // thread was not waiting is not lost.
       if (shared->stop) return;
-      auto wake = deadline;
-      for (auto &[id, a] : shared->alarms)
-        if (!a.rung) wake = std::min(wake, a.at);
-      shared->cv.wait_until(lock, wake);
-      if (shared->stop) return;
       auto now = std::chrono::steady_clock::now();
-      if (now >= deadline) break;
-      for (auto &[id, a] : shared->alarms)
-        if (!a.rung && a.at <= now) a.rung = true, a.ctx->interrupt();
+      if (now >= deadline) shared->expired = true;
+      if (shared->expired)
+        for (z3::context *c : shared->live) c->interrupt();
+      auto wake = shared->expired ? now + kRing : deadline;
+      for (auto &[id, a] : shared->alarms) {  // a few at a time (one per nested engine): scanned
+        if (a.at <= now) a.ctx->interrupt(), a.at = now + kRing;
+        wake = std::min(wake, a.at);
+      }
+      shared->cv.wait_until(lock, wake);
     }
-    shared->expired = true;
-    for (z3::context *c : shared->live) c->interrupt();
   });
 }
 

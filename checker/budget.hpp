@@ -41,9 +41,8 @@ struct BudgetState {
   std::condition_variable cv;
   std::set<z3::context *> live;
   struct AlarmEntry {
-    std::chrono::steady_clock::time_point at;
+    std::chrono::steady_clock::time_point at;  // when it rings next
     z3::context *ctx;
-    bool rung = false;
   };
   std::map<uint64_t, AlarmEntry> alarms;  // queries' own deadlines (Budget::Alarm), by number
   uint64_t next_alarm = 0;
