@@ -124,7 +124,7 @@ struct Checker {
   // `invariant`: where to put Spacer's invariant when it proves; num/den: its part of what is left.
   std::optional<bool> pdr_proves(Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad, bool ticking,
                                  std::optional<z3::expr> *invariant = nullptr, int num = 2, int den = 3);
-  bool cover_is_invariant(Smt &smt, const z3::expr &cover, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
+  bool cover_is_invariant(Smt &smt, const z3::expr &cover, const std::function<z3::expr(const TransitionSystem::Frame &)> *bad,
                           bool ticking);
   enum class EngineEnd { Decided, Unknown, Wraps };
   EngineEnd run_engines(PropertyResult &r, Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,

@@ -489,16 +489,19 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
   // models: seconds against minutes).
   if (wraps) {
     std::optional<z3::expr> cover;
-    if (auto proved = pdr_proves(smt, bad_only, ticking, &cover, 1, 3); proved && *proved && cover &&
-                                                                       cover_is_invariant(smt, *cover, bad, ticking)) {
-      r.verdict = Verdict::Valid;
-      r.method = "proved by Z3's Spacer (IC3/PDR): " + what + " (an inductive invariant of the transition system" + over +
-                 ", checked to exclude every wrap)";
-      return EngineEnd::Decided;
+    if (auto proved = pdr_proves(smt, bad_only, ticking, &cover, 1, 3);
+        proved && *proved && cover && cover_is_invariant(smt, *cover, nullptr, ticking)) {
+      const std::function<z3::expr(const TransitionSystem::Frame &)> bad_or_wrap = bad;
+      if (cover_is_invariant(smt, *cover, &bad_or_wrap, ticking)) {
+        r.verdict = Verdict::Valid;
+        r.method = "proved by Z3's Spacer (IC3/PDR): " + what + " (an inductive invariant of the transition system" + over +
+                   ", checked to exclude every wrap)";
+        return EngineEnd::Decided;
+      }
+      // It lets a wrap through: being inductive (checked), it is given to the search below,
+      // which then has only the wraps to exclude.
+      if (smt.covers.empty()) smt.covers.push_back(*cover);
     }
-    // An invariant that proves the property but lets a wrap through: given to the search
-    // below (it is inductive: checked), which then has only the wraps to exclude.
-    if (cover && smt.covers.empty() && cover_is_invariant(smt, *cover, bad_only, ticking)) smt.covers.push_back(*cover);
   }
   // k-induction failed: IC3/PDR (Z3's Spacer) looks for an inductive invariant itself.
   if (auto proved = pdr_proves(smt, bad, ticking); proved && *proved) {
@@ -548,12 +551,12 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
   return EngineEnd::Unknown;
 }
 
-// Whether `cover` (Spacer's invariant over the state, its arguments as bound variables) is
-// an inductive invariant of the system that excludes `bad`, checked here rather than
-// trusted: it holds in the initial state, a transition from a state where it holds (and
-// Houdini's invariants, proved inductive) keeps it, and no cycle from such a state is bad.
-// Then no reachable cycle is bad. Any query not unsat: no proof.
-bool Checker::cover_is_invariant(Smt &smt, const z3::expr &cover, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
+// Whether `cover` (Spacer's invariant over the state, its arguments as bound variables)
+// is checked here rather than trusted. Without `bad`: it is an inductive invariant (it
+// holds in the initial state, and a transition from a state where it holds, with
+// Houdini's invariants, keeps it). With `bad`: no cycle from a state where it holds (and
+// Houdini's) is bad; together, no reachable cycle is bad. Any query not unsat: no.
+bool Checker::cover_is_invariant(Smt &smt, const z3::expr &cover, const std::function<z3::expr(const TransitionSystem::Frame &)> *bad,
                                  bool ticking) {
   auto at = [&](const std::vector<z3::expr> &state) {
     z3::expr_vector args(smt.ctx);
@@ -570,8 +573,9 @@ bool Checker::cover_is_invariant(Smt &smt, const z3::expr &cover, const std::fun
     return smt.check(s) == z3::unsat;
   };
   try {
+    if (bad) return unsat(false, *bad);
     return unsat(true, [&](const TransitionSystem::Frame &f) { return !at(f.state_in); }) &&
-           unsat(false, [&](const TransitionSystem::Frame &f) { return !at(f.state_out); }) && unsat(false, bad);
+           unsat(false, [&](const TransitionSystem::Frame &f) { return !at(f.state_out); });
   } catch (z3::exception &) {
     if (smt.budget.exhausted()) smt.budget.fail();
     return false;
@@ -665,8 +669,8 @@ std::optional<bool> Checker::pdr_proves(Smt &smt, const std::function<z3::expr(c
     }
     if (c == z3::unknown && smt.budget.exhausted()) smt.budget.fail();
     if (c == z3::unknown) return std::nullopt;
-    // The invariant Spacer found, over the relation's arguments as bound variables (read
-    // with cover_at; whoever uses it checks it: cover_is_invariant).
+    // The invariant Spacer found, over the relation's arguments as bound variables
+    // (whoever uses it checks it: cover_is_invariant).
     if (c == z3::unsat && invariant) *invariant = fp.get_cover_delta(-1, inv);
     return c == z3::unsat;
   } catch (z3::exception &) {  // its share of the budget spent, interrupted, or a failure
