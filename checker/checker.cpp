@@ -125,6 +125,7 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
       again.emplace_back(rep.properties.size() - 1, &pp);
     rep.properties.back().name = pp.text;
     rep.properties.back().span = pp.span;
+    rep.properties.back().index = static_cast<int>(&pp - prog.properties.data());
   }
   to_check = static_cast<int>(again.size());  // the last property had all that was left: never again
   for (auto &entry : again) {
@@ -138,6 +139,7 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
     rep.properties.pop_back();
     second.name = pp->text;
     second.span = pp->span;
+    second.index = static_cast<int>(pp - prog.properties.data());
     second.resources += first;
     rep.properties[at] = std::move(second);
   }

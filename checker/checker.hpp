@@ -49,6 +49,7 @@ struct PropertyResult {
   std::string kind;        // "clocks", "causality", "productivity", "property" (a user property)
   std::string name;        // a user property: its condition as written
   Span span;               // a user property: where it is stated
+  int index = -1;          // a user property: its place in core::Program::properties
   Verdict verdict = Verdict::Unknown;
   std::string method;      // how the verdict was reached
   std::vector<Finding> findings;

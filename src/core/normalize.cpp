@@ -417,9 +417,21 @@ struct Elaborator {
     }
     body(g);
     // A Lustre `assert` binds wherever its node runs (Kind 2, Lustre V6): an assumption
-    // on the instance's values, on the instance's clock. `assume` and properties bind
-    // in the main node only (grammar.md §2).
+    // on the instance's values, on the instance's clock. An `assume always e` (a contract's
+    // `assume`) is the caller's obligation (Kind 2's compositional reading): a property
+    // of the main node at this call, named after the call's place. Properties of the
+    // callee are checked in the callee's own context, and `always eventually` ones are
+    // not safety properties: neither binds here (grammar.md §2).
     for (auto &a : callee.assumptions) {
+      if (a.keyword != "assert" && !a.property && !a.eventually) {
+        CoreProperty cp_;
+        cp_.span = e.span;
+        cp_.text = a.cond->span.valid() ? property_text(a.cond->span) : std::string("assumption");
+        cp_.name = e.name + place(e.span) + "." + (a.name.empty() ? "assume" + place(a.span) : a.name);
+        cp_.var = expr(*a.cond, g, {}).at(0);
+        out.properties.push_back(std::move(cp_));
+        continue;
+      }
       if (a.keyword != "assert") continue;
       CoreAssumption ca;
       ca.span = a.span;
@@ -429,6 +441,13 @@ struct Elaborator {
     declare_clocks(g);
     --depth;
     return outs;
+  }
+
+  // Kind 2's way of naming a place in names: "[l12c5]".
+  static std::string place(Span s) {
+    if (!s.valid()) return "";
+    auto [line, col] = s.file->line_col(s.begin);
+    return "[l" + std::to_string(line) + "c" + std::to_string(col) + "]";
   }
 
   static bool heptagon_source(Span s) {
@@ -572,7 +591,7 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
     if (a.property) {
       CoreProperty cp_;
       cp_.span = a.span;
-      cp_.text = a.cond->span.valid() ? property_text(a.cond->span) : std::string("property");
+      cp_.text = !a.text.empty() ? a.text : a.cond->span.valid() ? property_text(a.cond->span) : std::string("property");
       cp_.name = a.name;
       cp_.var = el.expr(*a.cond, f, {}).at(0);
       el.out.properties.push_back(std::move(cp_));

@@ -93,7 +93,7 @@ Equation Equation::clone() const { return Equation{lhs, rhs->clone(), span, bloc
 ResetBlock ResetBlock::clone() const { return ResetBlock{cond->clone(), span, every_span}; }
 
 Assumption Assumption::clone() const {
-  return Assumption{eventually, within, cond->clone(), span, property, keyword, name, name_span};
+  return Assumption{eventually, within, cond->clone(), span, property, keyword, name, name_span, text};
 }
 
 const std::string &decl_name(const Decl &d) {

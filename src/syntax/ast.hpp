@@ -164,6 +164,8 @@ struct Assumption {
                         // `assert e;`, which is `assume always e;` and also binds in node instances
   std::string name;     // a property's name, without its quotes; empty: unnamed
   Span name_span;       // the name's string, quotes included
+  std::string text;     // a property the front end made (a contract's mode check): how reports
+                        // state it; empty: its condition as written
   Assumption clone() const;
 };
 
@@ -225,6 +227,10 @@ using Decl = std::variant<NodeDecl, FunDecl, ConstDecl, TypeDecl>;
 
 struct Program {
   std::vector<Decl> decls;
+  // Where the file's Kind 2 contracts are (syntax/contracts.hpp). The parser expands each
+  // into its node, so the declarations hold what it stands for, not its items: `rml fmt`
+  // leaves such a file alone. Not compared by ast_equal.
+  std::vector<Span> contracts;
 };
 
 const std::string &decl_name(const Decl &d);

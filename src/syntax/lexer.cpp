@@ -111,6 +111,7 @@ struct Lexer {
   // `/*!PROPERTY : e; */`: the comment's closer, which ends the annotation (else empty).
   std::string pragma_close;
   uint32_t pragma_start = 0;
+  bool pragma_contract = false;  // the open annotation is a contract `(*@contract ... *)`
 
   Lexer(const SourceFile &file, Diagnostics &diags) : f(file), d(diags), s(file.text) {}
 
@@ -261,18 +262,29 @@ struct Lexer {
       char c = s[i];
       uint32_t b = i;
       if (!pragma_close.empty() && s.compare(i, 2, pragma_close) == 0) {
-        i += 2;  // the end of a property annotation in a block comment
+        i += 2;  // the end of a property annotation or a contract in a block comment
         pragma_close.clear();
+        if (pragma_contract) out.push_back(Token{Tok::Ident, span(b, i), "noc", 0, 0});
+        pragma_contract = false;
       } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
         ++i;
       } else if ((c == '(' || c == '/') && peek(1) == '*') {
-        // A property annotation in a block comment is code up to the closer; a contract
-        // would be assumptions and guarantees rml does not read: an error, never a comment.
+        // A property annotation or a Kind 2 contract in a block comment is code up to the
+        // closer: the contract's delimiters become Kind 2's `con` and `noc`. Another `@`
+        // annotation would be read as a comment, its meaning lost: an error.
         bool ml = c == '(';
-        if (peek(2) == '@')
+        if (pragma_close.empty() && s.compare(i + 2, 9, "@contract") == 0 &&
+            !(std::isalnum(static_cast<unsigned char>(peek(11))) || peek(11) == '_')) {
+          i += 11;
+          out.push_back(Token{Tok::Ident, span(b, i), "con", 0, 0});
+          pragma_close = ml ? "*)" : "*/";
+          pragma_start = b;
+          pragma_contract = true;
+        } else if (peek(2) == '@') {
           d.error("syntax.unsupported", span(b, b + 3),
-                  std::string("Kind 2 contracts '") + c + "*@' are not supported by rml (their guarantees would not be checked)");
-        if (pragma_close.empty() && property_pragma(b, 2)) {
+                  std::string("this Kind 2 annotation '") + c + "*@' is not read by rml (only '" + c + "*@contract' is)");
+          block_comment(ml);
+        } else if (pragma_close.empty() && property_pragma(b, 2)) {
           pragma_close = ml ? "*)" : "*/";
           pragma_start = b;
         } else {
@@ -377,7 +389,7 @@ struct Lexer {
     }
     if (!pragma_close.empty())
       d.error("lex.comment", span(pragma_start, pragma_start + 2),
-              "unterminated property annotation: this '" + s.substr(pragma_start, 2) + "' has no matching '" + pragma_close + "'");
+              std::string(pragma_contract ? "unterminated contract" : "unterminated property annotation") + ": this '" + s.substr(pragma_start, 2) + "' has no matching '" + pragma_close + "'");
     out.push_back(Token{Tok::Eof, span(static_cast<uint32_t>(s.size()), static_cast<uint32_t>(s.size())), {}, 0, 0});
   }
 };

@@ -4,7 +4,10 @@
 #include "syntax/parser.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
+#include "syntax/contracts.hpp"
 #include "syntax/lexer.hpp"
 
 namespace rml {
@@ -26,9 +29,9 @@ class Parser {
       try {
         switch (cur().kind) {
           case Tok::KwNode:
-          case Tok::KwFunction: p.decls.emplace_back(node_decl()); break;
+          case Tok::KwFunction: add_node(p, node_decl()); break;
           case Tok::KwFun:
-            if (heptagon_fun()) p.decls.emplace_back(node_decl());
+            if (heptagon_fun()) add_node(p, node_decl());
             else p.decls.emplace_back(fun_decl());
             break;
           case Tok::KwConst: const_decls(p); break;
@@ -40,7 +43,11 @@ class Parser {
               Span b = cur().span;
               std::string words;
               for (size_t i = 0; i < k; ++i) words += (i ? " " : "") + take().text;
-              p.decls.emplace_back(node_decl(std::move(words), b));
+              add_node(p, node_decl(std::move(words), b));
+              break;
+            }
+            if (at_contract_decl()) {
+              contract_decl();
               break;
             }
             d_.error("parse.expected", cur().span,
@@ -53,6 +60,17 @@ class Parser {
       } catch (LimitAbort &) {
         break;
       }
+    }
+    for (auto &[k, body] : contract_bodies_) p.contracts.push_back(body.span);
+    for (auto &[name, c] : contract_decls_) p.contracts.push_back(c.name_span);
+    if (!contract_bodies_.empty()) {
+      std::set<std::string> names;  // generated locals avoid every name of the file
+      for (size_t k = 0; k < toks_.size(); ++k) {
+        // A mode's name (after `mode` or `::`) names no variable: a mode's local may take it.
+        bool mode_name = k > 0 && ((toks_[k - 1].kind == Tok::Ident && toks_[k - 1].text == "mode") || (k > 1 && toks_[k - 1].kind == Tok::Colon && toks_[k - 2].kind == Tok::Colon));
+        if (toks_[k].kind == Tok::Ident && !mode_name) names.insert(toks_[k].text);
+      }
+      expand_contracts(p, contract_bodies_, contract_decls_, names, d_);
     }
     return p;
   }
@@ -77,6 +95,12 @@ class Parser {
   int depth_ = 0;
   bool lustre_when_ = false;  // in a Lustre node's body: Lustre's precedence of `when` (sampled())
   int merge_operand_ = 0;  // > 0 while parsing the operands of `merge c a b`
+  // Kind 2's contracts (syntax/contracts.hpp): the node being parsed's, each node's by its
+  // declaration's index, and the contract declarations by name.
+  std::optional<ContractBody> pending_contract_;
+  std::map<size_t, ContractBody> contract_bodies_;
+  std::map<std::string, ContractDecl> contract_decls_;
+  bool in_contract_ = false;  // mode references `::m` are read
 
   // ---- token helpers ----
   const Token &cur() const { return toks_[pos_]; }
@@ -139,7 +163,12 @@ class Parser {
   static bool is_decl_start(Tok k) {
     return k == Tok::KwNode || k == Tok::KwFunction || k == Tok::KwFun || k == Tok::KwConst || k == Tok::KwType;
   }
-  bool at_decl_start() const { return is_decl_start(cur().kind) || import_prefix_length() > 0; }
+  bool at_decl_start() const { return is_decl_start(cur().kind) || import_prefix_length() > 0 || at_contract_decl(); }
+  // `contract C (...)`: `contract` is a name elsewhere.
+  bool at_contract_decl() const {
+    return cur().kind == Tok::Ident && cur().text == "contract" && peek(1).kind == Tok::Ident &&
+           (peek(2).kind == Tok::LParen || peek(2).kind == Tok::Lt);
+  }
   // The words before an imported node's keyword, as a count of tokens (0: none): Kind 2's
   // `imported`, Lustre V6's `extern` and `unsafe extern`, Heptagon's `val`. They are names
   // elsewhere; only before `node`/`function`/`fun` do they open a declaration.
@@ -216,6 +245,13 @@ class Parser {
     Tok kw = take().kind;
     n.is_function = kw == Tok::KwFunction || kw == Tok::KwFun;
     n.fun_keyword = kw == Tok::KwFun;
+    if (!import_declared && kw != Tok::KwFun && at_word(0, "imported") && peek(1).kind == Tok::Ident) {
+      // Kind 2 also writes the word after the keyword: `node imported f(...)`.
+      n.keyword_span = Span::cover(n.keyword_span, take().span);
+      import_declared = true;
+      n.imported = true;
+      n.import_keyword = "imported";
+    }
     n.name_span = cur().span;
     // `current` is Lustre's operator, which rml does not read, and a node name Vélus uses.
     n.name = at(Tok::KwCurrent) ? (take(), std::string("current")) : expect_ident("a node name");
@@ -237,6 +273,15 @@ class Parser {
     n.outputs = params(Tok::RParen);
     expect(Tok::RParen, "to close the outputs");
     accept(Tok::Semi);
+    pending_contract_.reset();
+    if (at_contract_open()) {
+      pending_contract_ = contract_block();
+      if (import_declared || ((n.lustre_style && n.statics.empty()) && (at(Tok::Eof) || at_decl_start()))) {
+        d_.error("syntax.unsupported", pending_contract_->span,
+                 "a contract on an imported node is not read by rml (its guarantees would have to be assumed at each call)");
+        pending_contract_.reset();
+      }
+    }
     // A Lustre header (`returns`) with no `var`, `let` or statement before the next
     // declaration declares an imported node (JKind and Lustre V6 write a body-less
     // `function` so). rml's `->` header with no equation stays a node with an empty body.
@@ -285,6 +330,163 @@ class Parser {
       }
     }
     return n;
+  }
+
+  void add_node(Program &p, NodeDecl n) {
+    p.decls.emplace_back(std::move(n));
+    if (pending_contract_) contract_bodies_[p.decls.size() - 1] = std::move(*pending_contract_);
+    pending_contract_.reset();
+  }
+
+  // ---- Kind 2's contracts (syntax/contracts.hpp) ----
+  // `con` (the lexer's reading of `(*@contract` too) opens an inline contract: a name
+  // elsewhere, so only when an item or `noc` follows.
+  bool at_word(size_t k, const char *w) const { return peek(k).kind == Tok::Ident && peek(k).text == w; }
+  bool at_contract_item(size_t k) const {
+    if (peek(k).kind == Tok::KwVar || peek(k).kind == Tok::KwConst) return true;
+    for (const char *w : {"assume", "guarantee", "mode", "import", "weakly"})
+      if (at_word(k, w)) return true;
+    return false;
+  }
+  bool at_contract_open() const {
+    // The lexer's `con` for `(*@contract` spans the opener: always a contract.
+    bool opener = at_word(0, "con") && cur().span.end - cur().span.begin > 3;
+    return at_word(0, "con") && (opener || at_contract_item(1) || at_word(1, "noc"));
+  }
+  ContractBody contract_block() {
+    ContractBody body;
+    body.span = take().span;
+    contract_items(body, [&] { return at_word(0, "noc"); });
+    if (!at_word(0, "noc")) error_expected("'noc' (or '*)') to end the contract");
+    take();
+    return body;
+  }
+  template <class End>
+  void contract_items(ContractBody &body, End end) {
+    struct Flag {
+      bool &f;
+      ~Flag() { f = false; }
+    } flag{in_contract_};
+    in_contract_ = true;
+    while (!at(Tok::Eof) && !end() && !d_.saturated()) {
+      if (!at_contract_item(0)) {
+        d_.error("parse.expected", cur().span,
+                 "expected a contract item ('var', 'const', 'assume', 'guarantee', 'mode' or 'import'), found " + describe(cur()));
+        while (!at(Tok::Eof) && !end() && !at_contract_item(0)) take();
+        continue;
+      }
+      try {
+        body.items.push_back(contract_item());
+      } catch (ParseAbort &) {
+        while (!at(Tok::Eof) && !at(Tok::Semi) && !end()) take();
+        accept(Tok::Semi);
+      }
+    }
+  }
+  ContractItem contract_item() {
+    ContractItem it;
+    Span b = cur().span;
+    if (at_word(0, "weakly")) {  // matters to Kind 2's cut-set analyses only
+      take();
+      if (!at_word(0, "assume") && !at_word(0, "guarantee")) error_expected("'assume' or 'guarantee' after 'weakly'");
+    }
+    auto named = [&](std::string &name, Span &span) {
+      if (!at(Tok::String)) return;
+      Token t = take();
+      if (t.text.empty())
+        d_.error("name.empty", t.span, "a contract item's name cannot be empty: write a name between the quotes, or leave the quotes out");
+      name = t.text;
+      span = t.span;
+    };
+    if (at_word(0, "assume") || at_word(0, "guarantee")) {
+      it.kind = cur().text == "assume" ? ContractItem::Assume : ContractItem::Guarantee;
+      take();
+      named(it.name, it.name_span);
+      it.expr = expr();
+      expect(Tok::Semi, it.kind == ContractItem::Assume ? "after the assumption" : "after the guarantee");
+    } else if (at(Tok::KwVar) || at(Tok::KwConst)) {
+      it.kind = take().kind == Tok::KwVar ? ContractItem::Ghost : ContractItem::Const;
+      it.name_span = cur().span;
+      it.name = expect_name(it.kind == ContractItem::Ghost ? "a ghost variable's name" : "a constant's name");
+      if (accept(Tok::Colon)) it.type = type();
+      else if (it.kind == ContractItem::Ghost) error_expected("':' and the ghost variable's type");
+      expect(Tok::Eq, it.kind == ContractItem::Ghost ? "before the ghost variable's value" : "before the constant's value");
+      it.expr = expr();
+      expect(Tok::Semi, "after the definition");
+    } else if (at_word(0, "mode")) {
+      it.kind = ContractItem::Mode;
+      take();
+      it.name_span = cur().span;
+      it.name = expect_ident("a mode name");
+      expect(Tok::LParen, "to open the mode's requires and ensures");
+      while (at_word(0, "require") || at_word(0, "ensure")) {
+        bool req = take().text == "require";
+        ContractItem::Clause c;
+        c.span = cur().span;
+        named(c.name, c.span);
+        c.cond = expr();
+        if (c.name.empty()) c.span = c.cond->span;
+        expect(Tok::Semi, req ? "after the require" : "after the ensure");
+        (req ? it.requires_ : it.ensures).push_back(std::move(c));
+      }
+      expect(Tok::RParen, "to close the mode (after its requires and ensures)");
+      accept(Tok::Semi);
+    } else {  // import
+      it.kind = ContractItem::Import;
+      take();
+      it.name_span = cur().span;
+      it.name = expect_ident("a contract name");
+      if (at(Tok::Lt) || at(Tok::Ident)) {
+        d_.error("syntax.unsupported", cur().span, "type arguments of an imported contract are not read by rml");
+        throw ParseAbort{};
+      }
+      it.args = call_args();
+      expect(Tok::KwReturns, "after the imported contract's inputs");
+      expect(Tok::LParen, "before the imported contract's outputs");
+      if (!at(Tok::RParen)) {
+        do {
+          LhsItem l;
+          l.span = cur().span;
+          l.name = expect_name("the name of a variable the imported contract's output is");
+          it.returns.push_back(std::move(l));
+        } while (accept(Tok::Comma));
+      }
+      expect(Tok::RParen, "to close the imported contract's outputs");
+      expect(Tok::Semi, "after the import");
+    }
+    it.span = from(b);
+    return it;
+  }
+  // `contract C (x: int) returns (y: int); let items tel`
+  void contract_decl() {
+    take();  // contract
+    ContractDecl c;
+    c.name_span = cur().span;
+    c.name = expect_ident("a contract name");
+    if (at(Tok::Lt)) {
+      d_.error("syntax.unsupported", cur().span, "type parameters of a contract are not read by rml");
+      throw ParseAbort{};
+    }
+    expect(Tok::LParen, "after the contract's name");
+    c.inputs = params(Tok::RParen);
+    expect(Tok::RParen, "to close the contract's inputs");
+    expect(Tok::KwReturns, "after the contract's inputs");
+    expect(Tok::LParen, "before the contract's outputs");
+    c.outputs = params(Tok::RParen);
+    expect(Tok::RParen, "to close the contract's outputs");
+    accept(Tok::Semi);
+    c.body.span = c.name_span;
+    expect(Tok::KwLet, "to open the contract's items");
+    contract_items(c.body, [&] { return at(Tok::KwTel); });
+    expect(Tok::KwTel, "to end the contract");
+    if (!accept(Tok::Semi)) accept(Tok::Dot);
+    if (auto it = contract_decls_.find(c.name); it != contract_decls_.end()) {
+      d_.error("name.duplicate", c.name_span, "contract '" + c.name + "' is declared twice");
+      d_.note(it->second.name_span, "first declared here");
+      return;
+    }
+    std::string name = c.name;
+    contract_decls_.emplace(std::move(name), std::move(c));
   }
 
   // After `var`, a declaration `a, b : t;` and an equation `a, b = e;` share a prefix.
@@ -572,11 +774,18 @@ class Parser {
 
   // `assume always ...;` starts with contextual words, so `assume` stays a usable name.
   bool at_assumption() const {
-    return cur().kind == Tok::Ident && cur().text == "assume" && peek(1).kind == Tok::Ident && peek(1).text == "always";
+    if (cur().kind != Tok::Ident || cur().text != "assume") return false;
+    size_t k = peek(1).kind == Tok::String ? 2 : 1;  // `assume "A1" always e;`: a named one
+    return peek(k).kind == Tok::Ident && peek(k).text == "always";
   }
   Assumption assumption() {
     Span b = take().span;  // assume
-    return assumption_rest(b, true);
+    Token name;
+    if (at(Tok::String)) name = take();
+    Assumption a = assumption_rest(b, true);
+    a.name = name.text;
+    a.name_span = name.span;
+    return a;
   }
   // From `always` on; the `;` is optional at the end of a lone assumption (--assume).
   Assumption assumption_rest(Span b, bool need_semi) {
@@ -1266,6 +1475,17 @@ class Parser {
         e->name = "#";
         return e;
       }
+      case Tok::Colon:
+        if (in_contract_ && at_double(Tok::Colon)) {  // a contract's mode reference `::m`, `::C::m`
+          std::string path;
+          while (at_double(Tok::Colon)) {
+            take();
+            take();
+            path += "::" + expect_ident("a mode name after '::'");
+          }
+          return mk_var(path, from(b));
+        }
+        error_expected("an expression");
       case Tok::KwCurrent: {  // a call of a node named `current` (see unary())
         take();
         auto a = call_args();

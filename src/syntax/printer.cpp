@@ -377,7 +377,7 @@ std::string assumption_line(const Assumption &a, const KeepSet *keep = nullptr) 
     return (a.keyword.empty() ? std::string("check") : a.keyword) + (a.name.empty() ? "" : " \"" + a.name + "\"") + " " +
            expr_text(*a.cond, keep) + ";";
   if (a.keyword == "assert") return "assert " + expr_text(*a.cond, keep) + ";";
-  std::string out = std::string("assume always ") + (a.eventually ? "eventually " : "") + expr_text(*a.cond, keep);
+  std::string out = std::string("assume ") + (a.name.empty() ? "" : "\"" + a.name + "\" ") + "always " + (a.eventually ? "eventually " : "") + expr_text(*a.cond, keep);
   if (a.within >= 0) out += " within " + std::to_string(a.within);
   return out + ";";
 }

@@ -130,14 +130,14 @@ std::vector<std::string> cex_stems(const check::Report &rep, const core::Program
   size_t number = 0;
   for (size_t k = 0; k < rep.properties.size(); ++k) {
     const check::PropertyResult &p = rep.properties[k];
-    const core::CoreProperty *pp = p.kind == "property" ? core::property_at(prog, p.span) : nullptr;
+    const core::CoreProperty *pp = p.kind == "property" && p.index >= 0 ? &prog.properties[static_cast<size_t>(p.index)] : nullptr;
     if (!p.cex || (pp && !pp->name.empty())) continue;
     stems[k] = prog.main + "." + p.kind + "." + std::to_string(++number);
     taken.insert(lower(stems[k]));
   }
   for (size_t k = 0; k < rep.properties.size(); ++k) {
     const check::PropertyResult &p = rep.properties[k];
-    const core::CoreProperty *pp = p.kind == "property" ? core::property_at(prog, p.span) : nullptr;
+    const core::CoreProperty *pp = p.kind == "property" && p.index >= 0 ? &prog.properties[static_cast<size_t>(p.index)] : nullptr;
     if (!p.cex || !pp || pp->name.empty()) continue;
     std::string base = prog.main + ".property." + file_safe(pp->name), stem = base;
     for (int n = 2; taken.count(lower(stem)); ++n) stem = base + "-" + std::to_string(n);
@@ -329,7 +329,7 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     for (size_t at = 0; at < rep.properties.size(); ++at) {
       const check::PropertyResult &p = rep.properties[at];
       // A named property (`check "P1" e;`) is reported by its name and its text.
-      const core::CoreProperty *named = p.kind == "property" ? core::property_at(prog, p.span) : nullptr;
+      const core::CoreProperty *named = p.kind == "property" && p.index >= 0 ? &prog.properties[static_cast<size_t>(p.index)] : nullptr;
       if (named && named->name.empty()) named = nullptr;
       std::string chronogram, chronogram_csv, cex_file, replay_show;
       if (p.cex) {

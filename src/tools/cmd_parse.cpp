@@ -51,7 +51,18 @@ int cmd_fmt(const FmtCmd &c, std::ostream &out, std::ostream &err) {
   auto r = load(c.file, err, opts);
   if (!r) return kFrontendError;
   if (int rc = report(*r, err)) return rc;
-  // Comments are kept (format_source, src/syntax/README.md "Formatting").
+  // Comments are kept (format_source, src/syntax/README.md "Formatting"). A contract is
+  // expanded by the parser: printed, it would become the locals, assumptions and
+  // properties it stands for, its items lost.
+  if (!r->user.contracts.empty()) {
+    Diagnostic d;
+    d.rule = "fmt.contract";
+    d.span = r->user.contracts.front();
+    d.message = "rml fmt does not format a file with Kind 2 contracts (it would write each contract as the assumptions and "
+                "properties it stands for); the file is left unchanged";
+    err << render(d);
+    return kFrontendError;
+  }
   const SourceFile &src = *r->files.back();
   std::string text = format_source(r->user, src);
   if (c.check) {

@@ -48,6 +48,9 @@ TEST(LustreImported, EachSpellingIsReadAndPrintedBack) {
             "unsafe extern node u() returns (y: bool);\n\n"
             "val fun v(x: int) returns (y: int);\n\n"
             "extern node w(x: int) -> (y: int);\n");
+  // Kind 2 also writes the word after the keyword; it prints as the word before.
+  EXPECT_EQ(reprint_program("node imported g(x: int) returns (y: int);\nfunction imported h(x: real) returns (y: real);\n"),
+            "imported node g(x: int) returns (y: int);\n\nimported function h(x: real) returns (y: real);\n");
   EXPECT_EQ(reprint_program("const K: int;\nconst A, B: bool;\nconst C: int = 3;\n"),
             "const K: int;\n\nconst A: bool;\n\nconst B: bool;\n\nconst C: int = 3;\n");
   // A Lustre header alone is imported; with an empty body, or rml's `->` header alone, it
@@ -62,7 +65,8 @@ TEST(LustreImported, EachSpellingIsReadAndPrintedBack) {
   EXPECT_FALSE(std::get<NodeDecl>(p.decls[2]).imported);
   EXPECT_EQ(print_program(p), "node a(x: int) returns (y: int);\n\nnode b(x: int) returns (y: int);\nlet\ntel\n\nnode c(x: int) -> (y: int)\n");
   // The prefix words are names elsewhere.
-  auto r = check_text("node main(extern, val: int) returns (imported: int);\nlet\n  imported = extern + val;\ntel\n");
+  auto r = check_text("node main(extern, val: int) returns (imported: int);\nlet\n  imported = extern + val;\ntel\n"
+                      "node imported(x: int) returns (y: int);\nlet\n  y = x;\ntel\n");
   EXPECT_FALSE(r->diags.has_errors()) << diag_text(*r);
 }
 

@@ -1,0 +1,322 @@
+#include "syntax/contracts.hpp"
+
+#include <algorithm>
+
+namespace rml {
+namespace {
+
+// One contract in one node: the node's own, or an import of a contract declaration (nested
+// imports are scopes of their own). Names of the contract map to what the node reads.
+struct Scope {
+  std::string path;                              // "" for the node's own; "C::" for an import of C
+  std::map<std::string, std::string> rename;     // a contract input, output or ghost -> a node name
+  std::map<std::string, const Expr *> consts;    // a constant -> its value (already in node names)
+  std::map<std::string, std::string> modes;      // `m` or `C::m` (as written after `::`) -> the mode's local
+  std::vector<ExprPtr> const_values;             // owns the values in `consts`
+};
+
+class Expander {
+ public:
+  Expander(NodeDecl &n, const std::map<std::string, ContractDecl> &decls, std::set<std::string> names, Diagnostics &d)
+      : n_(n), decls_(decls), names_(std::move(names)), d_(d) {}
+
+  void expand(const ContractBody &body) {
+    body_span_ = body.span;
+    Scope top;
+    for (auto *vs : {&n_.inputs, &n_.outputs})
+      for (auto &v : *vs) names_.insert(v.name);
+    std::vector<const ContractDecl *> stack;
+    allocate(body, top, stack);
+    emit(body, top, stack);
+    if (!mode_locals_.empty()) {  // Kind 2's defensive check: some mode is active
+      ExprPtr any;
+      for (auto &m : mode_locals_) any = any ? mk_binary(Op::Or, std::move(any), mk_var(m, body.span), body.span) : mk_var(m, body.span);
+      Assumption a;
+      a.property = true;
+      a.keyword = "guarantee";
+      a.name = unique_name("one_mode_active");
+      a.text = "one mode of the contract is active";
+      a.cond = std::move(any);
+      a.span = body.span;
+      n_.assumptions.push_back(std::move(a));
+    }
+  }
+
+ private:
+  NodeDecl &n_;
+  const std::map<std::string, ContractDecl> &decls_;
+  std::set<std::string> names_;  // every name the node or the file uses: generated names avoid them
+  Diagnostics &d_;
+  Span body_span_;
+  std::vector<std::string> mode_locals_;
+  std::set<std::string> property_names_;
+  // The scopes of imports, in the order allocate() made them (emit() walks the same order).
+  std::vector<std::unique_ptr<Scope>> imports_;
+  size_t next_import_ = 0;
+
+  std::string fresh(const std::string &base) {
+    std::string s = base;
+    for (int k = 1; names_.count(s); ++k) s = base + "_" + std::to_string(k);
+    names_.insert(s);
+    return s;
+  }
+  std::string unique_name(const std::string &base) {
+    std::string s = base;
+    for (int k = 2; property_names_.count(s); ++k) s = base + "." + std::to_string(k);
+    property_names_.insert(s);
+    return s;
+  }
+  static std::string local_base(const std::string &path, const std::string &name) {
+    std::string s;
+    for (char c : path) s += c == ':' ? '_' : c;
+    // "C::" -> "C__": one underscore between the scope's names reads better.
+    std::string out;
+    for (char c : s) {
+      if (c == '_' && !out.empty() && out.back() == '_') continue;
+      out += c;
+    }
+    return out + name;
+  }
+
+  // The names of the contract's ghosts and modes, and those of its imports (recursively):
+  // mode references may point forward, so every name exists before any expression is read.
+  void allocate(const ContractBody &body, Scope &sc, std::vector<const ContractDecl *> &stack) {
+    for (auto &it : body.items) {
+      switch (it.kind) {
+        case ContractItem::Ghost:
+          // The node's own ghosts keep their names (counterexamples show them so); an import's
+          // are renamed apart.
+          if (sc.path.empty()) {
+            sc.rename[it.name] = it.name;
+            names_.insert(it.name);
+          } else {
+            sc.rename[it.name] = fresh(local_base(sc.path, it.name));
+          }
+          break;
+        case ContractItem::Mode: {
+          if (sc.modes.count(it.name)) {
+            d_.error("name.duplicate", it.name_span, "two modes of this contract are named '" + it.name + "'");
+            break;
+          }
+          sc.modes[it.name] = fresh(local_base(sc.path, it.name));
+          break;
+        }
+        case ContractItem::Import: {
+          auto dit = decls_.find(it.name);
+          if (dit == decls_.end()) {
+            d_.error("name.unknown", it.name_span, "no contract named '" + it.name + "' is declared ('contract " + it.name + " (...) returns (...); let ... tel')");
+            imports_.push_back(nullptr);
+            break;
+          }
+          const ContractDecl &cd = dit->second;
+          if (std::find(stack.begin(), stack.end(), &cd) != stack.end()) {
+            d_.error("contract.cycle", it.name_span, "contract '" + it.name + "' imports itself");
+            imports_.push_back(nullptr);
+            break;
+          }
+          auto child = std::make_unique<Scope>();
+          child->path = sc.path + it.name + "::";
+          Scope *c = child.get();
+          imports_.push_back(std::move(child));
+          stack.push_back(&cd);
+          allocate(cd.body, *c, stack);
+          stack.pop_back();
+          for (auto &[m, local] : c->modes) sc.modes[it.name + "::" + m] = local;
+          break;
+        }
+        default: break;
+      }
+    }
+  }
+
+  // e with the scope's names replaced: contract names by node names, constants by their
+  // values, mode references `::m` by the mode's local.
+  ExprPtr subst(const Expr &e, const Scope &sc, const std::set<std::string> &bound) {
+    if (e.kind == ExprKind::Var && !bound.count(e.name)) {
+      if (e.name.rfind("::", 0) == 0) {
+        auto it = sc.modes.find(e.name.substr(2));
+        if (it == sc.modes.end()) {
+          d_.error("name.unknown", e.span, "no mode '" + e.name.substr(2) + "' in this contract (a mode reference is '::m', or '::C::m' for a mode of an imported contract C)");
+          return e.clone();
+        }
+        return mk_var(it->second, e.span);
+      }
+      if (auto c = sc.consts.find(e.name); c != sc.consts.end()) {
+        ExprPtr v = c->second->clone();
+        v->span = e.span;
+        return v;
+      }
+      if (auto r = sc.rename.find(e.name); r != sc.rename.end()) return mk_var(r->second, e.span);
+      return e.clone();
+    }
+    auto out = std::make_unique<Expr>(e.kind, e.span);
+    out->op = e.op;
+    out->positive = e.positive;
+    out->bval = e.bval;
+    out->ival = e.ival;
+    out->rval = e.rval;
+    out->name = e.name;
+    out->binders = e.binders;
+    out->binder_spans = e.binder_spans;
+    out->fat_arrows = e.fat_arrows;
+    out->op_span = e.op_span;
+    out->statics = e.statics;
+    std::set<std::string> inner = bound;
+    for (size_t k = 0; k < e.args.size(); ++k) {
+      // `let x = a in b`: x is bound in b; a lambda binds its binders in its body.
+      if (e.kind == ExprKind::Let && k == 1) inner.insert(e.name);
+      if (e.kind == ExprKind::Lambda) inner.insert(e.binders.begin(), e.binders.end());
+      out->args.push_back(subst(*e.args[k], sc, inner));
+    }
+    uint32_t h = 0;
+    for (auto &a : out->args) h = std::max(h, a->height);
+    out->height = h + 1;
+    return out;
+  }
+  ExprPtr subst(const Expr &e, const Scope &sc) { return subst(e, sc, {}); }
+
+  void add_local(const std::string &name, const TypeSyntax &t, Span span, ExprPtr value) {
+    VarDecl v;
+    v.name = name;
+    v.span = span;
+    v.type = t.clone();
+    n_.locals.push_back(std::move(v));
+    Equation eq;
+    eq.lhs.push_back(LhsItem{name, span});
+    eq.rhs = std::move(value);
+    eq.span = span;
+    n_.equations.push_back(std::move(eq));
+  }
+  static TypeSyntax bool_type(Span s) {
+    TypeSyntax t;
+    t.scalar = Scalar::Bool;
+    t.span = s;
+    return t;
+  }
+
+  void emit(const ContractBody &body, Scope &sc, std::vector<const ContractDecl *> &stack) {
+    for (auto &it : body.items) {
+      switch (it.kind) {
+        case ContractItem::Const: {
+          ExprPtr v = subst(*it.expr, sc);
+          sc.consts[it.name] = v.get();
+          sc.const_values.push_back(std::move(v));
+          break;
+        }
+        case ContractItem::Ghost:
+          add_local(sc.rename[it.name], *it.type, it.name_span, subst(*it.expr, sc));
+          break;
+        case ContractItem::Assume:
+        case ContractItem::Guarantee: {
+          Assumption a;
+          a.property = it.kind == ContractItem::Guarantee;
+          a.keyword = a.property ? "guarantee" : "";
+          a.cond = subst(*it.expr, sc);
+          a.span = it.span;
+          if (!it.name.empty()) {
+            a.name = unique_name(sc.path + it.name);
+            a.name_span = it.name_span;
+          }
+          n_.assumptions.push_back(std::move(a));
+          break;
+        }
+        case ContractItem::Mode: {
+          auto mit = sc.modes.find(it.name);
+          if (mit == sc.modes.end()) break;
+          const std::string local = mit->second;
+          // A mode does not refer to itself (Kind 2): its requires read the other modes only.
+          ExprPtr all;
+          for (auto &r : it.requires_) {
+            if (refers_to(*r.cond, it.name)) {
+              d_.error("contract.mode", r.cond->span, "mode '" + it.name + "' refers to itself in its own require");
+              continue;
+            }
+            ExprPtr c = subst(*r.cond, sc);
+            all = all ? mk_binary(Op::And, std::move(all), std::move(c), r.span) : std::move(c);
+          }
+          if (!all) all = mk_bool(true, it.name_span);
+          add_local(local, bool_type(it.name_span), it.name_span, std::move(all));
+          mode_locals_.push_back(local);
+          for (size_t k = 0; k < it.ensures.size(); ++k) {
+            auto &en = it.ensures[k];
+            Assumption a;
+            a.property = true;
+            a.keyword = "guarantee";
+            std::string name = sc.path + it.name;
+            if (!en.name.empty()) name += "." + en.name;
+            else if (it.ensures.size() > 1) name += ".ensure" + std::to_string(k + 1);
+            a.name = unique_name(name);
+            a.name_span = en.name.empty() ? it.name_span : en.span;
+            ExprPtr cond = subst(*en.cond, sc);
+            Span s = cond->span;
+            a.cond = mk_binary(Op::Implies, mk_var(local, it.name_span), std::move(cond), s);
+            a.span = en.span;
+            n_.assumptions.push_back(std::move(a));
+          }
+          break;
+        }
+        case ContractItem::Import: {
+          Scope *child = imports_[next_import_++].get();
+          if (!child) break;
+          const ContractDecl &cd = decls_.at(it.name);
+          if (it.args.size() != cd.inputs.size() || it.returns.size() != cd.outputs.size()) {
+            d_.error("arity.args", it.span,
+                     "contract '" + cd.name + "' has " + std::to_string(cd.inputs.size()) + " input(s) and " + std::to_string(cd.outputs.size()) +
+                         " output(s); this import gives " + std::to_string(it.args.size()) + " and " + std::to_string(it.returns.size()));
+            skip_imports(cd.body);
+            break;
+          }
+          for (size_t k = 0; k < cd.inputs.size(); ++k) {
+            ExprPtr a = subst(*it.args[k], sc);
+            if (a->kind == ExprKind::Var) {  // read the actual stream itself
+              child->rename[cd.inputs[k].name] = a->name;
+              continue;
+            }
+            if (!cd.inputs[k].type) {
+              d_.error("type.missing", cd.inputs[k].span, "contract input '" + cd.inputs[k].name + "' needs a type");
+              continue;
+            }
+            std::string local = fresh(local_base(child->path, cd.inputs[k].name));
+            child->rename[cd.inputs[k].name] = local;
+            add_local(local, *cd.inputs[k].type, it.args[k]->span, std::move(a));
+          }
+          for (size_t k = 0; k < cd.outputs.size(); ++k) {
+            auto r = sc.rename.find(it.returns[k].name);
+            child->rename[cd.outputs[k].name] = r != sc.rename.end() ? r->second : it.returns[k].name;
+          }
+          stack.push_back(&cd);
+          emit(cd.body, *child, stack);
+          stack.pop_back();
+          break;
+        }
+      }
+    }
+  }
+  // An import whose arguments did not match: its nested imports' scopes are passed over.
+  void skip_imports(const ContractBody &body) {
+    for (auto &it : body.items)
+      if (it.kind == ContractItem::Import) {
+        bool made = imports_[next_import_++] != nullptr;
+        if (made) skip_imports(decls_.at(it.name).body);
+      }
+  }
+  static bool refers_to(const Expr &e, const std::string &mode) {
+    if (e.kind == ExprKind::Var && e.name == "::" + mode) return true;
+    for (auto &a : e.args)
+      if (refers_to(*a, mode)) return true;
+    return false;
+  }
+};
+
+}  // namespace
+
+void expand_contracts(Program &p, std::map<size_t, ContractBody> &bodies, const std::map<std::string, ContractDecl> &decls,
+                      const std::set<std::string> &names, Diagnostics &diags) {
+  for (auto &[k, body] : bodies) {
+    auto *n = std::get_if<NodeDecl>(&p.decls[k]);
+    if (!n) continue;
+    Expander(*n, decls, names, diags).expand(body);
+  }
+}
+
+}  // namespace rml

@@ -1,0 +1,236 @@
+// Kind 2's contracts (syntax/contracts.hpp): every spelling is read alike; each item
+// becomes the local, assumption or property it stands for (pinned on the canonical print);
+// rml-check gives each item its verdict under its name, assumes the contract's assumptions
+// in the node and checks them at every call; bad contracts are located errors. Negative
+// controls: without its `assume` a guarantee that needs it is falsified; a call whose
+// argument breaks the callee's assumption is falsified, the call beside it is not.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checker/checker.hpp"
+#include "core/normalize.hpp"
+#include "sema/frontend.hpp"
+#include "syntax/parser.hpp"
+#include "syntax/printer.hpp"
+
+using namespace rml;
+
+namespace contracts_test {
+
+struct Parsed {
+  std::unique_ptr<SourceFile> file;
+  Program prog;
+  Diagnostics diags;
+};
+
+std::unique_ptr<Parsed> parse(const std::string &text) {
+  auto p = std::make_unique<Parsed>();
+  p->file = std::make_unique<SourceFile>("c.lus", text);
+  p->prog = parse_program(*p->file, p->diags);
+  return p;
+}
+
+// "LINE:COL RULE" of every error of the front end.
+std::vector<std::string> errors_of(const std::string &text) {
+  auto r = run_frontend("c.lus", text);
+  std::vector<std::string> out;
+  for (auto &d : r->diags.all()) {
+    if (d.severity != Severity::Error) continue;
+    auto [l, c] = d.span.valid() ? d.span.file->line_col(d.span.begin) : std::pair<uint32_t, uint32_t>{0, 0};
+    out.push_back(std::to_string(l) + ":" + std::to_string(c) + " " + d.rule);
+  }
+  return out;
+}
+
+// Each user property of `main` by its name (or its text when unnamed) -> its verdict.
+std::map<std::string, std::string> verdicts(const std::string &text, const std::string &main) {
+  auto r = run_frontend("c.lus", text);
+  if (r->diags.has_errors()) throw std::runtime_error(render_all(r->diags));
+  core::Program prog = core::elaborate(r->checked, main);
+  check::Options o;
+  o.rlimit = 8'000'000;  // deterministic: no wall-clock budget
+  check::Report rep = check::check_program(r->checked, prog, o);
+  std::map<std::string, std::string> out;
+  for (auto &p : rep.properties) {
+    if (p.kind != "property") continue;
+    const core::CoreProperty &cp = prog.properties.at(static_cast<size_t>(p.index));
+    out[cp.name.empty() ? cp.text : cp.name] =
+        p.verdict == check::Verdict::Valid ? "valid" : p.verdict == check::Verdict::Falsified ? "falsified" : "unknown";
+  }
+  return out;
+}
+
+const std::string kBody = "  assume x >= 0;\n  guarantee y >= x;\n  mode pos (require x > 0; ensure y > 0;);\n";
+const std::string kNode = "node f(x: int) returns (y: int);\n";
+const std::string kLet = "let\n  y = x + 1;\ntel\n";
+
+}  // namespace contracts_test
+
+using namespace contracts_test;
+
+// `(*@contract ... *)`, `/*@contract ... */` and `con ... noc` are one contract; `weakly`
+// changes nothing rml checks.
+TEST(Contracts, EverySpellingIsTheSameContract) {
+  auto a = parse(kNode + "(*@contract\n" + kBody + "*)\n" + kLet);
+  auto b = parse(kNode + "/*@contract\n" + kBody + "*/\n" + kLet);
+  auto c = parse(kNode + "con\n" + kBody + "noc\n" + kLet);
+  auto w = parse(kNode + "con\n  weakly assume x >= 0;\n  weakly guarantee y >= x;\n  mode pos (require x > 0; ensure y > 0;);\nnoc\n" + kLet);
+  for (auto *p : {a.get(), b.get(), c.get(), w.get()}) {
+    ASSERT_FALSE(p->diags.has_errors()) << render_all(p->diags);
+    EXPECT_TRUE(ast_equal(a->prog, p->prog)) << print_program(p->prog);
+    EXPECT_EQ(p->prog.contracts.size(), 1u);
+  }
+  // Without the contract, the same node has none of its statements; `con` stays a name.
+  auto plain = parse("node f(con: int) returns (noc: int);\nlet\n  noc = con + 1;\ntel\n");
+  ASSERT_FALSE(plain->diags.has_errors()) << render_all(plain->diags);
+  EXPECT_TRUE(plain->prog.contracts.empty());
+}
+
+// What each item stands for, on the canonical print: ghosts are locals (an import's are
+// renamed apart), constants are written where they are read, assumptions are `assume
+// always`, guarantees are properties, a mode is a local holding its requires with one
+// property per ensure, mode references read that local, an import's input that is not a
+// variable is a local of its own, and one mode must be active.
+TEST(Contracts, EachItemIsWhatItStandsFor) {
+  auto p = parse(
+      "contract Bounded (lo, x: int) returns (y: int);\n"
+      "let\n"
+      "  const gap = 1;\n"
+      "  var above: bool = y >= lo - gap;\n"
+      "  assume x >= lo;\n"
+      "  guarantee \"above\" above;\n"
+      "  mode up (require x > lo; ensure y > lo;);\n"
+      "tel\n"
+      "\n"
+      "node clamp (lo, x: int) returns (y: int);\n"
+      "(*@contract\n"
+      "  var d: int = x - lo;\n"
+      "  assume \"ordered\" d >= 0;\n"
+      "  guarantee y = x;\n"
+      "  mode zero (require d = 0; ensure y = lo; ensure \"same\" y = x;);\n"
+      "  mode pos (require not ::zero; ensure ::Bounded::up;);\n"
+      "  import Bounded (lo + 0, x) returns (y);\n"
+      "*)\n"
+      "let\n"
+      "  y = if x < lo then lo else x;\n"
+      "tel\n");
+  ASSERT_FALSE(p->diags.has_errors()) << render_all(p->diags);
+  EXPECT_EQ(print_program(p->prog),
+            "node clamp(lo: int, x: int) returns (y: int);\n"
+            "var\n"
+            "  d: int;\n"
+            "  zero: bool;\n"
+            "  pos: bool;\n"
+            "  Bounded_lo: int;\n"
+            "  Bounded_above: bool;\n"
+            "  Bounded_up: bool;\n"
+            "let\n"
+            "  y = if x < lo then lo else x;\n"
+            "  d = x - lo;\n"
+            "  zero = d = 0;\n"
+            "  pos = not zero;\n"
+            "  Bounded_lo = lo + 0;\n"
+            "  Bounded_above = y >= Bounded_lo - 1;\n"
+            "  Bounded_up = x > Bounded_lo;\n"
+            "  assume \"ordered\" always d >= 0;\n"
+            "  guarantee y = x;\n"
+            "  guarantee \"zero.ensure1\" zero => y = lo;\n"
+            "  guarantee \"zero.same\" zero => y = x;\n"
+            "  guarantee \"pos\" pos => Bounded_up;\n"
+            "  assume always x >= Bounded_lo;\n"
+            "  guarantee \"Bounded::above\" Bounded_above;\n"
+            "  guarantee \"Bounded::up\" Bounded_up => y > Bounded_lo;\n"
+            "  guarantee \"one_mode_active\" zero or pos or Bounded_up;\n"
+            "tel\n");
+  // The expansion is rml a reader can check again: printed and parsed back, it is equal.
+  auto q = parse(print_program(p->prog));
+  ASSERT_FALSE(q->diags.has_errors()) << render_all(q->diags);
+  EXPECT_TRUE(ast_equal(p->prog, q->prog));
+}
+
+// Verdicts per item, by name: the assumption is assumed (the monotone guarantee needs it),
+// a guarantee and the mode check that fail are falsified (their counterexamples replayed
+// by the checker), the others valid.
+TEST(Contracts, EachItemHasItsVerdict) {
+  const std::string contract =
+      "  guarantee \"monotone\" true -> s >= pre s;\n"
+      "  guarantee \"bounded\" s <= 30;\n"
+      "  mode idle (require x = 0; ensure s = (0 -> pre s););\n"
+      "  mode busy (require x > 5; ensure s > 5;);\n";
+  // s saturates at 100: no int wraps, so the verdicts are those of unbounded integers too.
+  const std::string body = "let\n  s = x -> if pre s >= 100 then pre s else pre s + x;\ntel\n";
+  auto v = verdicts("node acc (x: int) returns (s: int);\n(*@contract\n  assume x >= 0 and x <= 10;\n" + contract + "*)\n" + body, "acc");
+  std::map<std::string, std::string> want = {{"monotone", "valid"},  {"bounded", "falsified"},      {"idle", "valid"},
+                                             {"busy", "valid"},      {"one_mode_active", "falsified"}};
+  EXPECT_EQ(v, want);
+  // Negative control: without the assumption, x may be negative and s fall.
+  auto u = verdicts("node acc (x: int) returns (s: int);\n(*@contract\n" + contract + "*)\n" + body, "acc");
+  EXPECT_EQ(u.at("monotone"), "falsified");
+  // Modes that cover every input the assumption allows pass the mode check.
+  auto covered = verdicts(
+      "node acc (x: int) returns (s: int);\ncon\n  assume x >= 0 and x <= 10;\n"
+      "  mode idle (require x = 0;);\n  mode busy (require x > 0; ensure s > 0;);\nnoc\n" + body, "acc");
+  EXPECT_EQ(covered.at("one_mode_active"), "valid");
+  EXPECT_EQ(covered.at("busy"), "valid");
+}
+
+// A callee's assumption is a property of every caller, at each call, named after the call's
+// place and the assumption's (Kind 2's `sub[l13c7].assume[l3c3]`); the callee's guarantees
+// are checked in the callee's own context.
+TEST(Contracts, ACalleesAssumptionIsCheckedAtEachCall) {
+  const std::string text =
+      "node sub (x: int) returns (y: int);\n"  // line 1
+      "(*@contract\n"
+      "  assume x >= 0;\n"                     // line 3
+      "  assume \"small\" x < 100;\n"
+      "  guarantee y >= x;\n"
+      "*)\n"
+      "let\n"
+      "  y = x + 1;\n"
+      "tel\n"
+      "\n"
+      "node top (a: int) returns (b: int);\n"
+      "let\n"
+      "  b = sub(a) + sub(5);\n"  // line 13: the first call may break both, the second none
+      "tel\n";
+  std::map<std::string, std::string> want = {{"sub[l13c7].assume[l3c3]", "falsified"},
+                                             {"sub[l13c7].small", "falsified"},
+                                             {"sub[l13c16].assume[l3c3]", "valid"},
+                                             {"sub[l13c16].small", "valid"}};
+  EXPECT_EQ(verdicts(text, "top"), want);
+  EXPECT_EQ(verdicts(text, "sub"), (std::map<std::string, std::string>{{"y >= x", "valid"}}));
+  // A caller that keeps the assumption discharges it.
+  std::string kept = text;
+  kept.replace(kept.find("sub(a)"), 6, "sub(if a >= 0 and a < 100 then a else 0)");
+  EXPECT_EQ(verdicts(kept, "top").at("sub[l13c7].assume[l3c3]"), "valid");
+  EXPECT_EQ(verdicts(kept, "top").at("sub[l13c7].small"), "valid");
+}
+
+// Errors in contracts are located and name their rule; a contract rml cannot honour is
+// refused, never read as a comment.
+TEST(Contracts, BadContractsAreLocatedErrors) {
+  auto node = [](const std::string &items) { return "node f(x: int) returns (y: int);\n(*@contract\n" + items + "*)\nlet\n  y = x;\ntel\n"; };
+  EXPECT_EQ(errors_of(node("  import Missing (x) returns (y);\n")), std::vector<std::string>{"3:10 name.unknown"});
+  EXPECT_EQ(errors_of(node("  guarantee ::nothing;\n")), std::vector<std::string>{"3:13 name.unknown"});
+  EXPECT_EQ(errors_of(node("  mode m (require ::m;);\n")), std::vector<std::string>{"3:19 contract.mode"});
+  EXPECT_EQ(errors_of(node("  mode m (require x > 0;);\n  mode m (require x < 0;);\n")), std::vector<std::string>{"4:8 name.duplicate"});
+  EXPECT_EQ(errors_of(node("  weakly var g: int = x;\n")), std::vector<std::string>{"3:10 parse.expected"});
+  EXPECT_EQ(errors_of(node("  var g = x;\n")), std::vector<std::string>{"3:9 parse.expected"});
+  EXPECT_EQ(errors_of(node("  y = x;\n")), std::vector<std::string>{"3:3 parse.expected"});
+  EXPECT_EQ(errors_of("contract C (a: int) returns (b: int);\nlet\n  import C (a) returns (b);\ntel\n" + node("  import C (x) returns (y);\n")),
+            std::vector<std::string>{"3:10 contract.cycle"});
+  EXPECT_EQ(errors_of("contract C (a: int) returns (b: int);\nlet\n  guarantee b = a;\ntel\n" + node("  import C (x, x) returns (y);\n")),
+            std::vector<std::string>{"7:3 arity.args"});
+  EXPECT_EQ(errors_of("contract C (a: int) returns (b: int);\nlet\ntel\ncontract C (a: int) returns (b: int);\nlet\ntel\n"),
+            std::vector<std::string>{"4:10 name.duplicate"});
+  EXPECT_EQ(errors_of("node imported g(x: int) returns (y: int);\n(*@contract\n  guarantee y > x;\n*)\n"),
+            std::vector<std::string>{"2:1 syntax.unsupported"});
+  EXPECT_EQ(errors_of("node f(x: int) returns (y: int);\n(*@contract\n  guarantee y = x;\n"), std::vector<std::string>{"2:1 lex.comment"});
+  EXPECT_EQ(errors_of("node f(x: int) returns (y: int);\n(*@requires x > 0; *)\nlet\n  y = x;\ntel\n"),
+            std::vector<std::string>{"2:1 syntax.unsupported"});
+  // A mode reference outside a contract is no expression.
+  EXPECT_EQ(errors_of("node f(x: int) returns (y: int);\nlet\n  y = x;\n  check ::m;\ntel\n"), std::vector<std::string>{"4:9 parse.expected"});
+}
