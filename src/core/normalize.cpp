@@ -391,6 +391,24 @@ struct Elaborator {
         if (!concrete(eq.type)) throw ElabError{e.span, "the type " + type_str(eq.type) + " is not concrete after instantiation"};
         outs.push_back(emit(std::move(eq), f, k < dests.size() ? dests[k] : std::nullopt));
       }
+      // A contract abstracts the imported node: its ghosts and modes are computed on the
+      // call's values, its assumptions are the caller's obligations and its guarantees
+      // (each already guarded by the assumptions having held: syntax/contracts.cpp) are
+      // assumed of the outputs.
+      const NodeDecl &callee = std::get<NodeDecl>(*cp.find(e.name));
+      if (!callee.assumptions.empty()) {
+        Frame g;
+        g.node = &callee;
+        g.prefix = f.prefix + e.name + "$" + std::to_string(++instance_count[e.name]) + ".";
+        g.instance = static_cast<int>(out.instances.size());
+        out.instances.push_back(Instance{g.prefix, f.instance, e.span, {}, {}});
+        g.subst = subst;
+        for (size_t k = 0, a = 0; k < sig->inputs.size(); ++k)
+          if (!sig->inputs[k].is_const) g.rename[sig->inputs[k].name] = args.at(a++);
+        for (size_t k = 0; k < sig->output_names.size(); ++k) g.rename[sig->output_names[k]] = outs[k];
+        body(g);
+        bind_callee_assumptions(callee, g, e, true);
+      }
       return outs;
     }
     // Node instance: inline its body.
@@ -416,13 +434,28 @@ struct Elaborator {
       outs.push_back(name);
     }
     body(g);
+    bind_callee_assumptions(callee, g, e, false);
+    declare_clocks(g);
+    --depth;
+    return outs;
+  }
+
+  void bind_callee_assumptions(const NodeDecl &callee, Frame &g, const Expr &e, bool abstract) {
     // A Lustre `assert` binds wherever its node runs (Kind 2, Lustre V6): an assumption
     // on the instance's values, on the instance's clock. An `assume always e` (a contract's
     // `assume`) is the caller's obligation (Kind 2's compositional reading): a property
     // of the main node at this call, named after the call's place. Properties of the
     // callee are checked in the callee's own context, and `always eventually` ones are
-    // not safety properties: neither binds here (grammar.md §2).
+    // not safety properties: neither binds here (grammar.md §2). An imported node's
+    // contract (`abstract`) is what is known of it: its guarantees are assumed here.
     for (auto &a : callee.assumptions) {
+      if (a.property && abstract) {  // a guarantee of an imported node's contract
+        CoreAssumption ca;
+        ca.span = a.span;
+        ca.var = expr(*a.cond, g, {}).at(0);
+        out.assumptions.push_back(std::move(ca));
+        continue;
+      }
       if (a.keyword != "assert" && !a.property && !a.eventually) {
         CoreProperty cp_;
         cp_.span = e.span;
@@ -438,9 +471,6 @@ struct Elaborator {
       ca.var = expr(*a.cond, g, {}).at(0);
       out.assumptions.push_back(std::move(ca));
     }
-    declare_clocks(g);
-    --depth;
-    return outs;
   }
 
   // Kind 2's way of naming a place in names: "[l12c5]".

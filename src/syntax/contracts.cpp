@@ -26,8 +26,13 @@ class Expander {
     for (auto *vs : {&n_.inputs, &n_.outputs})
       for (auto &v : *vs) names_.insert(v.name);
     std::vector<const ContractDecl *> stack;
+    const size_t first = n_.assumptions.size();
     allocate(body, top, stack);
     emit(body, top, stack);
+    if (n_.imported) {
+      guard_guarantees(first, body.span);
+      return;  // no body to check the modes against (Kind 2 checks them on the contract alone)
+    }
     if (!mode_locals_.empty()) {  // Kind 2's defensive check: some mode is active
       ExprPtr any;
       for (auto &m : mode_locals_) any = any ? mk_binary(Op::Or, std::move(any), mk_var(m, body.span), body.span) : mk_var(m, body.span);
@@ -292,6 +297,35 @@ class Expander {
       }
     }
   }
+  // An imported node's contract is all that is known of it: a caller assumes its guarantees
+  // (core/normalize), but only while its assumptions have held (Kind 2: []A => []G), so a
+  // call that breaks an assumption is falsified at that assumption, not excused by a
+  // guarantee that no longer binds. A function has no state: its guarantees hold where its
+  // assumptions hold at the same cycle.
+  void guard_guarantees(size_t first, Span span) {
+    std::vector<const Expr *> assumed;
+    for (size_t k = first; k < n_.assumptions.size(); ++k)
+      if (!n_.assumptions[k].property) assumed.push_back(n_.assumptions[k].cond.get());
+    if (assumed.empty()) return;
+    auto all = [&] {
+      ExprPtr c;
+      for (auto *a : assumed) c = c ? mk_binary(Op::And, std::move(c), a->clone(), span) : a->clone();
+      return c;
+    };
+    std::string held;
+    if (!n_.is_function) {
+      held = fresh("assumptions_held");
+      ExprPtr rec = mk_binary(Op::Arrow, mk_bool(true, span), mk_unary(Op::Pre, mk_var(held, span), span), span);
+      add_local(held, bool_type(span), span, mk_binary(Op::And, all(), std::move(rec), span));
+    }
+    for (size_t k = first; k < n_.assumptions.size(); ++k) {
+      Assumption &a = n_.assumptions[k];
+      if (!a.property) continue;
+      Span s = a.cond->span;
+      a.cond = mk_binary(Op::Implies, held.empty() ? all() : mk_var(held, span), std::move(a.cond), s);
+    }
+  }
+
   // An import whose arguments did not match: its nested imports' scopes are passed over.
   void skip_imports(const ContractBody &body) {
     for (auto &it : body.items)

@@ -17,6 +17,10 @@
 // and, when the node's contract has a mode, the property that one mode is active
 // (`one_mode_active`, Kind 2's exhaustiveness check). `weakly` is read and ignored
 // (it matters to Kind 2's minimal-cut analyses, not to verdicts).
+// An imported node's contract is all that is known of it: its guarantees and ensures
+// become `A => g`, A the node's assumptions having held so far (a local
+// `assumptions_held`; for a function, A at the same cycle), and each call assumes them
+// of the outputs (core/normalize); no `one_mode_active` (there is no body to hold it of).
 #pragma once
 #include <map>
 #include <set>

@@ -274,14 +274,7 @@ class Parser {
     expect(Tok::RParen, "to close the outputs");
     accept(Tok::Semi);
     pending_contract_.reset();
-    if (at_contract_open()) {
-      pending_contract_ = contract_block();
-      if (import_declared || ((n.lustre_style && n.statics.empty()) && (at(Tok::Eof) || at_decl_start()))) {
-        d_.error("syntax.unsupported", pending_contract_->span,
-                 "a contract on an imported node is not read by rml (its guarantees would have to be assumed at each call)");
-        pending_contract_.reset();
-      }
-    }
+    if (at_contract_open()) pending_contract_ = contract_block();
     // A Lustre header (`returns`) with no `var`, `let` or statement before the next
     // declaration declares an imported node (JKind and Lustre V6 write a body-less
     // `function` so). rml's `->` header with no equation stays a node with an empty body.
