@@ -72,6 +72,7 @@ TypeSyntax TypeSyntax::clone() const {
   if (range_lo) t.range_lo = range_lo->clone();
   if (range_hi) t.range_hi = range_hi->clone();
   t.enum_name = enum_name;
+  t.refinements = refinements;
   t.span = span;
   for (auto &d : dims) t.dims.push_back(d.clone());
   for (auto &e : elem) t.elem.push_back(e.clone());

@@ -85,6 +85,16 @@ struct DimSyntax {
   DimSyntax clone() const;
 };
 
+// Kind 2's refinement `subtype { v: T | P }` (or `x: T | P` on a declaration, where P reads
+// x itself: `var` empty): the values of T for which P holds. The parser turns each into
+// assumptions and properties of the nodes (syntax/refinements.cpp) and returns types
+// without them.
+struct Refinement {
+  std::string var;
+  ExprPtr pred;
+  Span span;
+};
+
 struct TypeSyntax {
   // Array: Lustre's `T^n`, elem[0] = T and dims[0] = n; Group: Kind 2's `[T1, T2]`, elem
   // the component types. Both eliminated before type checking (sema/expand_aggregates),
@@ -100,6 +110,7 @@ struct TypeSyntax {
   // Set when a Named type is resolved (sema/type_decls): the enumeration it denotes, whose
   // values are ints 0..n-1 of that name. Not printed, not compared.
   std::string enum_name;
+  std::vector<std::shared_ptr<const Refinement>> refinements;  // innermost first; see Refinement
   Span span;
   TypeSyntax clone() const;
 };

@@ -9,6 +9,7 @@
 
 #include "syntax/contracts.hpp"
 #include "syntax/lexer.hpp"
+#include "syntax/refinements.hpp"
 
 namespace rml {
 namespace {
@@ -61,6 +62,7 @@ class Parser {
         break;
       }
     }
+    if (refinements_seen_) expand_refinements(p, contract_bodies_, contract_decls_, d_);
     for (auto &[k, body] : contract_bodies_) p.contracts.push_back(body.span);
     for (auto &[name, c] : contract_decls_) p.contracts.push_back(c.name_span);
     if (!contract_bodies_.empty()) {
@@ -101,6 +103,7 @@ class Parser {
   std::map<size_t, ContractBody> contract_bodies_;
   std::map<std::string, ContractDecl> contract_decls_;
   bool in_contract_ = false;  // mode references `::m` are read
+  bool refinements_seen_ = false;  // a refinement type was read (syntax/refinements.cpp)
 
   // ---- token helpers ----
   const Token &cur() const { return toks_[pos_]; }
@@ -501,8 +504,19 @@ class Parser {
     } while (accept(Tok::Comma));
     expect(Tok::Colon, before_type);
     TypeSyntax t = type();
+    short_refinement(t);
     for (auto &v : group) v.type = t.clone();
     return group;
+  }
+  // Kind 2's `x: T | P` on a declaration: P, reading x, refines T there.
+  void short_refinement(TypeSyntax &t) {
+    if (!at(Tok::Bar)) return;
+    take();
+    auto r = std::make_shared<Refinement>();
+    r->span = cur().span;
+    r->pred = expr();
+    t.refinements.push_back(std::move(r));
+    refinements_seen_ = true;
   }
 
   void var_decl_group(std::vector<VarDecl> &out) {
@@ -555,6 +569,7 @@ class Parser {
       v.name = expect_name("a parameter name");
       if (accept(Tok::Colon)) {
         TypeSyntax t = type();
+        short_refinement(t);
         auto ck = clock_ann();
         for (size_t k = pending; k < out.size(); ++k) {
           out[k].type = t.clone();
@@ -611,6 +626,22 @@ class Parser {
           expect(Tok::KwInt, "after 'of' (a subrange is of int)");
           t.span = from(b);
           return array_suffix(std::move(t));
+        }
+        if (cur().text == "subtype" && peek(1).kind == Tok::LBrace) {  // Kind 2: subtype { v: T | P }
+          take();
+          take();
+          auto r = std::make_shared<Refinement>();
+          r->span = cur().span;
+          r->var = expect_name("the refined value's name");
+          expect(Tok::Colon, "before the refined type");
+          TypeSyntax base = type();
+          expect(Tok::Bar, "between the refined type and its predicate");
+          r->pred = expr();
+          expect(Tok::RBrace, "to close the refinement type");
+          base.refinements.push_back(std::move(r));
+          base.span = from(b);
+          refinements_seen_ = true;
+          return array_suffix(std::move(base));
         }
         t.kind = TypeSyntax::Named;  // a declared type; resolved by the front end (sema/type_decls)
         t.name = take().text;

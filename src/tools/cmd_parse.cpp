@@ -58,8 +58,8 @@ int cmd_fmt(const FmtCmd &c, std::ostream &out, std::ostream &err) {
     Diagnostic d;
     d.rule = "fmt.contract";
     d.span = r->user.contracts.front();
-    d.message = "rml fmt does not format a file with Kind 2 contracts (it would write each contract as the assumptions and "
-                "properties it stands for); the file is left unchanged";
+    d.message = "rml fmt does not format a file with Kind 2 contracts or refinement types (it would write each as the "
+                "assumptions and properties it stands for); the file is left unchanged";
     err << render(d);
     return kFrontendError;
   }

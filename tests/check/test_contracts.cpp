@@ -273,3 +273,39 @@ TEST(Contracts, BadContractsAreLocatedErrors) {
   // A mode reference outside a contract is no expression.
   EXPECT_EQ(errors_of("node f(x: int) returns (y: int);\nlet\n  y = x;\n  check ::m;\ntel\n"), std::vector<std::string>{"4:9 parse.expected"});
 }
+
+// Refinement types (syntax/refinements.hpp) are contract items: on an input an assumption
+// (and each caller's obligation), on an output or a local a guarantee, through aliases of
+// aliases (each refinement its own property, named `x:Type`, `x:subtype` written in place).
+// Negative control: a caller that can pass 100 breaks `Small` at the call and at its output.
+TEST(RefinementTypes, AreAssumptionsOnInputsAndGuaranteesElsewhere) {
+  const std::string types =
+      "type Nat = subtype { n: int | n >= 0 };\n"
+      "type Small = subtype { s: Nat | s < 100 };\n"
+      "node inc (x: Small) returns (y: Nat);\n"
+      "let\n  y = x + 1;\ntel\n";
+  auto top = [&](int bound) {
+    return types + "node top (a: int | a >= 0 and a < " + std::to_string(bound) + ") returns (z: Small);\n" +
+           "var w: int | w >= 0;\nlet\n  w = a * 2;\n  z = inc(w) + 0;\ntel\n";
+  };
+  EXPECT_EQ(verdicts(top(50), "inc"), (std::map<std::string, std::string>{{"y:Nat", "valid"}}));
+  std::map<std::string, std::string> want = {{"inc[l11c7].x:Small", "valid"}, {"inc[l11c7].x:Nat", "valid"},
+                                             {"z:Small", "valid"},           {"z:Nat", "valid"},
+                                             {"w:subtype", "valid"}};
+  EXPECT_EQ(verdicts(top(50), "top"), want);
+  want["inc[l11c7].x:Small"] = "falsified";
+  want["z:Small"] = "falsified";
+  EXPECT_EQ(verdicts(top(60), "top"), want);
+  // The declarations keep their base types; a refinement elsewhere is refused, never dropped.
+  auto p = parse(top(50));
+  ASSERT_FALSE(p->diags.has_errors()) << render_all(p->diags);
+  EXPECT_NE(print_program(p->prog).find("node inc(x: Small) returns (y: Nat);"), std::string::npos) << print_program(p->prog);
+  const std::string nat = "type Nat = subtype { n: int | n >= 0 };\n";
+  EXPECT_EQ(errors_of(nat + "type A = Nat^3;\nnode f(a: A) returns (y: int);\nlet\n  y = a[0];\ntel\n"),
+            (std::vector<std::string>{"2:6 syntax.unsupported", "3:8 syntax.unsupported"}));
+  EXPECT_EQ(errors_of(nat + "type R = struct { f: Nat };\n"), std::vector<std::string>{"2:19 syntax.unsupported"});
+  EXPECT_EQ(errors_of(nat + "const c: Nat = 3;\n"), std::vector<std::string>{"2:7 syntax.unsupported"});
+  EXPECT_EQ(errors_of("fun f(x: real | x > 0.0) : real = x;\n"), std::vector<std::string>{"1:7 syntax.unsupported"});
+  EXPECT_EQ(errors_of(nat + "node f(x: int) returns (y: int);\n(*@contract\n  var g: Nat = x;\n*)\nlet\n  y = x;\ntel\n"),
+            std::vector<std::string>{"4:7 syntax.unsupported"});
+}
