@@ -1,6 +1,7 @@
 #include "syntax/contracts.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace rml {
 namespace {
@@ -199,7 +200,84 @@ class Expander {
     return t;
   }
 
+ public:
+  // What an expression reads at the current cycle: not under `pre`, not after the first
+  // value of `fby`; a call reads its arguments; a ghost of the scope reads what it reads.
+  void current_reads(const Expr &e, const std::map<std::string, const Expr *> &ghosts, std::set<std::string> &out,
+                     std::set<std::string> &seen) {
+    if (e.kind == ExprKind::Var) {
+      out.insert(e.name);
+      if (auto g = ghosts.find(e.name); g != ghosts.end() && seen.insert(e.name).second) current_reads(*g->second, ghosts, out, seen);
+      return;
+    }
+    if (e.kind == ExprKind::Unary && e.op == Op::Pre) return;
+    if (e.kind == ExprKind::Binary && e.op == Op::Fby) {
+      current_reads(*e.args[0], ghosts, out, seen);
+      return;
+    }
+    for (auto &a : e.args) current_reads(*a, ghosts, out, seen);
+  }
+
+  // (public: also run on each contract declaration, imported or not)
+  // Kind 2's well-formedness of a contract, in its own names: it reads the inputs, the
+  // outputs and its own ghosts (never the node's locals), and what a caller must make hold
+  // (assumptions, mode requires) does not read an output at the current cycle: the
+  // caller has no hold on it (under `pre` it may).
+  void check_scope(const ContractBody &body, const std::vector<VarDecl> &outputs, const std::set<std::string> &locals) {
+    std::map<std::string, const Expr *> ghosts;
+    for (auto &it : body.items)
+      if (it.kind == ContractItem::Ghost || it.kind == ContractItem::Const) ghosts[it.name] = it.expr.get();
+    std::set<std::string> outs;
+    for (auto &v : outputs) outs.insert(v.name);
+    auto no_locals = [&](const Expr &e) {
+      std::function<void(const Expr &)> walk = [&](const Expr &x) {
+        if (x.kind == ExprKind::Var && locals.count(x.name) && !ghosts.count(x.name))
+          d_.error("name.unknown", x.span, "a contract reads its node's inputs and outputs and its own ghosts: '" + x.name +
+                                               "' is a local of the node (declare a ghost 'var " + x.name + ": t = ...;' in the contract)");
+        for (auto &a : x.args) walk(*a);
+      };
+      walk(e);
+    };
+    auto no_current_output = [&](const Expr &e, const char *what) {
+      std::set<std::string> reads, seen;
+      current_reads(e, ghosts, reads, seen);
+      for (auto &r : reads)
+        if (outs.count(r)) {
+          d_.error("contract.assume", e.span, std::string(what) + " reads the output '" + r +
+                                                  "' at the current cycle, which a caller cannot make hold (it may read 'pre " + r + "')");
+          return;
+        }
+    };
+    for (auto &[g, e] : ghosts) {  // ghosts defined through each other at the same cycle
+      std::set<std::string> reads, seen;
+      current_reads(*e, ghosts, reads, seen);
+      if (reads.count(g)) {
+        d_.error("contract.cycle", e->span, "the ghost '" + g + "' reads itself at the current cycle (through 'pre' it may)");
+        break;
+      }
+    }
+    for (auto &it : body.items) {
+      if (it.expr && !it.refinement) no_locals(*it.expr);
+      for (auto *cs : {&it.requires_, &it.ensures})
+        for (auto &c : *cs) no_locals(*c.cond);
+      for (auto &a : it.args) no_locals(*a);
+      if (it.kind == ContractItem::Assume) no_current_output(*it.expr, "an assumption");
+      for (auto &r : it.requires_) no_current_output(*r.cond, "a mode's require");
+      for (auto &a : it.args) no_current_output(*a, "an imported contract's input");
+    }
+  }
+
+ private:
   void emit(const ContractBody &body, Scope &sc, std::vector<const ContractDecl *> &stack) {
+    if (stack.empty()) {  // (a contract declaration is checked once, on its own: check_contract_decl)
+      std::set<std::string> locals;
+      for (auto &v : n_.locals) locals.insert(v.name);
+      for (auto &eq : n_.equations)
+        for (auto &l : eq.lhs) locals.insert(l.name);
+      for (auto *vs : {&n_.inputs, &n_.outputs})
+        for (auto &v : *vs) locals.erase(v.name);
+      check_scope(body, n_.outputs, locals);
+    }
     for (auto &it : body.items) {
       switch (it.kind) {
         case ContractItem::Const: {
@@ -343,6 +421,12 @@ class Expander {
 };
 
 }  // namespace
+
+void check_contract_decl(const ContractDecl &c, Diagnostics &diags) {
+  NodeDecl none;
+  std::map<std::string, ContractDecl> no_decls;
+  Expander(none, no_decls, {}, diags).check_scope(c.body, c.outputs, {});
+}
 
 void expand_contracts(Program &p, std::map<size_t, ContractBody> &bodies, const std::map<std::string, ContractDecl> &decls,
                       const std::set<std::string> &names, Diagnostics &diags) {

@@ -49,6 +49,8 @@ struct ContractItem {
   std::vector<Clause> requires_, ensures;  // Mode
   std::vector<ExprPtr> args;               // Import: the actual inputs
   std::vector<LhsItem> returns;            // Import: the actual outputs (names)
+  bool refinement = false;  // made of a refinement type (syntax/refinements.hpp): may read any
+                            // variable of the node, locals included
 };
 
 struct ContractBody {
@@ -62,6 +64,10 @@ struct ContractDecl {
   std::vector<VarDecl> inputs, outputs;
   ContractBody body;
 };
+
+// Kind 2's well-formedness of a contract declaration on its own (also when nothing imports
+// it): its assumptions and requires do not read its outputs at the current cycle.
+void check_contract_decl(const ContractDecl &c, Diagnostics &diags);
 
 // Expands each node's contract (bodies[k] belongs to the NodeDecl at p.decls[k]) into that
 // node; `names` holds every identifier of the file, which generated locals avoid.

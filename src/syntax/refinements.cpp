@@ -131,6 +131,7 @@ class Refinements {
         for (auto &f : chain(*v.type)) {
           ContractItem it;
           it.kind = kind;
+          it.refinement = true;
           it.span = f.r->pred->span;
           it.name = v.name + ":" + (f.type_name.empty() ? std::string("subtype") : f.type_name);
           it.name_span = v.span;

@@ -270,6 +270,21 @@ TEST(Contracts, BadContractsAreLocatedErrors) {
   EXPECT_EQ(errors_of("node f(x: int) returns (y: int);\n(*@contract\n  guarantee y = x;\n"), std::vector<std::string>{"2:1 lex.comment"});
   EXPECT_EQ(errors_of("node f(x: int) returns (y: int);\n(*@requires x > 0; *)\nlet\n  y = x;\ntel\n"),
             std::vector<std::string>{"2:1 syntax.unsupported"});
+  // Kind 2's well-formedness: a contract reads no local of its node; what a caller must make
+  // hold reads no output at the current cycle (through ghosts and calls too; under `pre`
+  // it may); ghosts do not define each other at one cycle; declarations are checked even
+  // when nothing imports them.
+  EXPECT_EQ(errors_of("node f(x: int) returns (y: int);\n(*@contract\n  guarantee y >= l;\n*)\nvar l: int;\nlet\n  l = x;\n  y = l;\ntel\n"),
+            std::vector<std::string>{"3:18 name.unknown"});
+  EXPECT_EQ(errors_of(node("  var g: int = y + 1;\n  assume g > 0;\n")), std::vector<std::string>{"4:10 contract.assume"});
+  EXPECT_EQ(errors_of("node id(a: int) returns (b: int);\nlet\n  b = a;\ntel\n" + node("  assume x = id(y);\n")),
+            std::vector<std::string>{"7:10 contract.assume"});
+  EXPECT_EQ(errors_of(node("  mode m (require x > y;);\n")), std::vector<std::string>{"3:19 contract.assume"});
+  EXPECT_EQ(errors_of(node("  assume true -> x > pre y;\n  var g: int = 0 fby y;\n  assume g >= 0;\n  mode m (require pre y > 0;);\n")),
+            std::vector<std::string>{});
+  EXPECT_EQ(errors_of("contract C (a: int) returns (b: int);\nlet\n  assume a < b;\ntel\n"), std::vector<std::string>{"3:10 contract.assume"});
+  EXPECT_EQ(errors_of("contract C (a: int) returns (b: int);\nlet\n  var v: int = w;\n  var w: int = v + a;\ntel\n"),
+            std::vector<std::string>{"3:16 contract.cycle"});
   // A mode reference outside a contract is no expression.
   EXPECT_EQ(errors_of("node f(x: int) returns (y: int);\nlet\n  y = x;\n  check ::m;\ntel\n"), std::vector<std::string>{"4:9 parse.expected"});
 }
