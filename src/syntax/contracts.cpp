@@ -1,10 +1,62 @@
 #include "syntax/contracts.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <functional>
 
 namespace rml {
 namespace {
+
+// Which inputs each node's outputs read at the current cycle: Kind 2 lets a contract pass
+// an output to a node that reads it only under `pre`.
+class NodeReads {
+ public:
+  explicit NodeReads(const Program &p) {
+    for (auto &d : p.decls)
+      if (auto *n = std::get_if<NodeDecl>(&d)) nodes_.emplace(n->name, n);
+  }
+  // Per input, whether some output reads it at the current cycle; null: every argument
+  // counts (an imported node, a fun, a builtin, a node that calls itself).
+  const std::vector<bool> *inputs_read(const std::string &name) {
+    if (auto m = memo_.find(name); m != memo_.end()) return m->second ? &*m->second : nullptr;
+    auto it = nodes_.find(name);
+    if (it == nodes_.end() || it->second->imported || !active_.insert(name).second) return nullptr;
+    const NodeDecl &n = *it->second;
+    std::map<std::string, const Expr *> defs;
+    for (auto &eq : n.equations)
+      for (auto &l : eq.lhs) defs[l.name] = eq.rhs.get();
+    std::map<std::string, size_t> input_at;
+    for (size_t k = 0; k < n.inputs.size(); ++k) input_at[n.inputs[k].name] = k;
+    std::vector<bool> out(n.inputs.size(), false);
+    std::set<std::string> seen;
+    std::function<void(const std::string &)> var = [&](const std::string &v) {
+      if (auto i = input_at.find(v); i != input_at.end()) out[i->second] = true;
+      else if (auto d = defs.find(v); d != defs.end() && seen.insert(v).second) walk(*d->second, var);
+    };
+    for (auto &o : n.outputs) var(o.name);
+    active_.erase(name);
+    memo_[name] = out;
+    return &*memo_[name];
+  }
+  // Calls `var` with each variable e reads at the current cycle: not under `pre`, not
+  // after the first value of `fby`, a call's arguments its callee reads so.
+  void walk(const Expr &e, const std::function<void(const std::string &)> &var) {
+    if (e.kind == ExprKind::Var) return var(e.name);
+    if (e.kind == ExprKind::Unary && e.op == Op::Pre) return;
+    if (e.kind == ExprKind::Binary && e.op == Op::Fby) return walk(*e.args[0], var);
+    const std::vector<bool> *read = e.kind == ExprKind::Call ? inputs_read(e.name) : nullptr;
+    for (size_t k = 0; k < e.args.size(); ++k) {
+      size_t input = k - std::min<size_t>(k, e.statics);
+      if (read && k >= e.statics && input < read->size() && !(*read)[input]) continue;
+      walk(*e.args[k], var);
+    }
+  }
+
+ private:
+  std::map<std::string, const NodeDecl *> nodes_;
+  std::map<std::string, std::optional<std::vector<bool>>> memo_;
+  std::set<std::string> active_;
+};
 
 // One contract in one node: the node's own, or an import of a contract declaration (nested
 // imports are scopes of their own). Names of the contract map to what the node reads.
@@ -18,8 +70,9 @@ struct Scope {
 
 class Expander {
  public:
-  Expander(NodeDecl &n, const std::map<std::string, ContractDecl> &decls, std::set<std::string> names, Diagnostics &d)
-      : n_(n), decls_(decls), names_(std::move(names)), d_(d) {}
+  Expander(NodeDecl &n, const std::map<std::string, ContractDecl> &decls, std::set<std::string> names, NodeReads &reads,
+           Diagnostics &d)
+      : n_(n), decls_(decls), names_(std::move(names)), reads_(reads), d_(d) {}
 
   void expand(const ContractBody &body) {
     body_span_ = body.span;
@@ -52,6 +105,7 @@ class Expander {
   NodeDecl &n_;
   const std::map<std::string, ContractDecl> &decls_;
   std::set<std::string> names_;  // every name the node or the file uses: generated names avoid them
+  NodeReads &reads_;
   Diagnostics &d_;
   Span body_span_;
   std::vector<std::string> mode_locals_;
@@ -201,21 +255,15 @@ class Expander {
   }
 
  public:
-  // What an expression reads at the current cycle: not under `pre`, not after the first
-  // value of `fby`; a call reads its arguments; a ghost of the scope reads what it reads.
+  // What an expression reads at the current cycle (NodeReads::walk); a ghost of the scope
+  // reads what its definition reads.
   void current_reads(const Expr &e, const std::map<std::string, const Expr *> &ghosts, std::set<std::string> &out,
                      std::set<std::string> &seen) {
-    if (e.kind == ExprKind::Var) {
-      out.insert(e.name);
-      if (auto g = ghosts.find(e.name); g != ghosts.end() && seen.insert(e.name).second) current_reads(*g->second, ghosts, out, seen);
-      return;
-    }
-    if (e.kind == ExprKind::Unary && e.op == Op::Pre) return;
-    if (e.kind == ExprKind::Binary && e.op == Op::Fby) {
-      current_reads(*e.args[0], ghosts, out, seen);
-      return;
-    }
-    for (auto &a : e.args) current_reads(*a, ghosts, out, seen);
+    std::function<void(const std::string &)> var = [&](const std::string &v) {
+      out.insert(v);
+      if (auto g = ghosts.find(v); g != ghosts.end() && seen.insert(v).second) reads_.walk(*g->second, var);
+    };
+    reads_.walk(e, var);
   }
 
   // (public: also run on each contract declaration, imported or not)
@@ -422,18 +470,20 @@ class Expander {
 
 }  // namespace
 
-void check_contract_decl(const ContractDecl &c, Diagnostics &diags) {
+void check_contract_decl(const Program &p, const ContractDecl &c, Diagnostics &diags) {
   NodeDecl none;
   std::map<std::string, ContractDecl> no_decls;
-  Expander(none, no_decls, {}, diags).check_scope(c.body, c.outputs, {});
+  NodeReads reads(p);
+  Expander(none, no_decls, {}, reads, diags).check_scope(c.body, c.outputs, {});
 }
 
 void expand_contracts(Program &p, std::map<size_t, ContractBody> &bodies, const std::map<std::string, ContractDecl> &decls,
                       const std::set<std::string> &names, Diagnostics &diags) {
+  NodeReads reads(p);  // (before any expansion: the nodes' own equations)
   for (auto &[k, body] : bodies) {
     auto *n = std::get_if<NodeDecl>(&p.decls[k]);
     if (!n) continue;
-    Expander(*n, decls, names, diags).expand(body);
+    Expander(*n, decls, names, reads, diags).expand(body);
   }
 }
 

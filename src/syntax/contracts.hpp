@@ -67,7 +67,7 @@ struct ContractDecl {
 
 // Kind 2's well-formedness of a contract declaration on its own (also when nothing imports
 // it): its assumptions and requires do not read its outputs at the current cycle.
-void check_contract_decl(const ContractDecl &c, Diagnostics &diags);
+void check_contract_decl(const Program &p, const ContractDecl &c, Diagnostics &diags);
 
 // Expands each node's contract (bodies[k] belongs to the NodeDecl at p.decls[k]) into that
 // node; `names` holds every identifier of the file, which generated locals avoid.

@@ -62,7 +62,7 @@ class Parser {
         break;
       }
     }
-    for (auto &[name, c] : contract_decls_) check_contract_decl(c, d_);
+    for (auto &[name, c] : contract_decls_) check_contract_decl(p, c, d_);
     if (refinements_seen_) expand_refinements(p, contract_bodies_, contract_decls_, d_);
     for (auto &[k, body] : contract_bodies_) p.contracts.push_back(body.span);
     for (auto &[name, c] : contract_decls_) p.contracts.push_back(c.name_span);

@@ -280,6 +280,11 @@ TEST(Contracts, BadContractsAreLocatedErrors) {
   EXPECT_EQ(errors_of("node id(a: int) returns (b: int);\nlet\n  b = a;\ntel\n" + node("  assume x = id(y);\n")),
             std::vector<std::string>{"7:10 contract.assume"});
   EXPECT_EQ(errors_of(node("  mode m (require x > y;);\n")), std::vector<std::string>{"3:19 contract.assume"});
+  // A node that reads the output only under `pre` may be passed it (Kind 2 accepts this).
+  EXPECT_EQ(errors_of("node g(a, b: int) returns (c: int);\nlet\n  c = a + (0 -> pre b);\ntel\n" + node("  var h: int = g(x, y);\n  assume h > 0;\n")),
+            std::vector<std::string>{});
+  EXPECT_EQ(errors_of("node g(a, b: int) returns (c: int);\nlet\n  c = b + (0 -> pre a);\ntel\n" + node("  var h: int = g(x, y);\n  assume h > 0;\n")),
+            std::vector<std::string>{"8:10 contract.assume"});
   EXPECT_EQ(errors_of(node("  assume true -> x > pre y;\n  var g: int = 0 fby y;\n  assume g >= 0;\n  mode m (require pre y > 0;);\n")),
             std::vector<std::string>{});
   EXPECT_EQ(errors_of("contract C (a: int) returns (b: int);\nlet\n  assume a < b;\ntel\n"), std::vector<std::string>{"3:10 contract.assume"});
