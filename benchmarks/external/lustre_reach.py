@@ -15,7 +15,8 @@
 # A good file goes through `rml-check FILE --frontend-only` (lexing, parsing, names, types,
 # elaboration) and is "read" on exit 0. A bad file goes through the whole `rml-check FILE`
 # (clocks, causality, productivity too: most bad files of the suites are causality or
-# clock errors) and is "rejected" on exit 1 or 2 (falsified, or a front-end error); exit 3
+# clock errors) and is "rejected" on exit 1 or 2 (falsified, or a front-end error; counted
+# apart when the error is that rml cannot read it: parse, lex, syntax.unsupported); exit 3
 # (unknown) is not a rejection. For good files not read, the first diagnostic's rule is
 # counted, so the table says what blocks them.
 import collections, os, re, subprocess, sys
@@ -105,6 +106,7 @@ tool_features = collections.Counter()
 rule_re = re.compile(r"error\[([a-z0-9_.-]+)\]: (.*)")
 table = collections.OrderedDict()
 blockers = collections.Counter()
+rejected_how = collections.Counter()
 rows = []
 for suite, label, fs in suites:
     n = ok = 0
@@ -138,6 +140,10 @@ for suite, label, fs in suites:
                 blockers[(rule, re.sub(r"'[^']*'", "'…'", msg))] += 1
         elif code in (1, 2):
             ok += 1
+            # Rejected for a rule the file breaks, or only because rml cannot read it.
+            why = "not read" if re.match(r"(parse\.|lex\.|syntax\.unsupported)", rule) else \
+                  "by the checker" if code == 1 else "by a front-end rule"
+            rejected_how[(suite, why)] += 1
         rows.append((suite, label, os.path.relpath(f, ROOT), str(code), rule, msg))
     table[(suite, label)] = (ok, n)
 
@@ -152,6 +158,11 @@ for (suite, label), (ok, n) in table.items():
         bg += ok; bn += n
 print(f"| all | good | {tn} | {tg} ({100 * tg / max(tn, 1):.0f}%) |")
 print(f"| all | bad | {bn} | {bg} ({100 * bg / max(bn, 1):.0f}%) |")
+print()
+print("Bad files rejected, by how (a front-end rule or the checker: for a reason of the file's;")
+print("not read: a construct rml does not know, which is no verdict on the file):")
+for (suite, why), c in sorted(rejected_how.items()):
+    print(f"{c:5d}  {suite}: {why}")
 print()
 print(f"Good files without tool-specific constructs (the Lustre V6 core): {core_files}, "
       f"read {core_read} ({100 * core_read / max(core_files, 1):.0f}%)")
