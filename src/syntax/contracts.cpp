@@ -1,8 +1,8 @@
 #include "syntax/contracts.hpp"
 
 #include <algorithm>
-#include <optional>
 #include <functional>
+#include <optional>
 
 namespace rml {
 namespace {

@@ -12,26 +12,13 @@
 
 #include "checker/checker.hpp"
 #include "core/normalize.hpp"
-#include "sema/frontend.hpp"
-#include "syntax/parser.hpp"
-#include "syntax/printer.hpp"
+#include "frontend/test_util.hpp"
 
 using namespace rml;
 
 namespace contracts_test {
 
-struct Parsed {
-  std::unique_ptr<SourceFile> file;
-  Program prog;
-  Diagnostics diags;
-};
-
-std::unique_ptr<Parsed> parse(const std::string &text) {
-  auto p = std::make_unique<Parsed>();
-  p->file = std::make_unique<SourceFile>("c.lus", text);
-  p->prog = parse_program(*p->file, p->diags);
-  return p;
-}
+std::unique_ptr<test::Parsed> parse(const std::string &text) { return test::parse_text(text, "c.lus"); }
 
 // "LINE:COL RULE" of every error of the front end.
 std::vector<std::string> errors_of(const std::string &text) {

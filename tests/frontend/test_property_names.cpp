@@ -11,18 +11,7 @@ using namespace rml;
 
 namespace {
 
-struct Parsed {
-  std::unique_ptr<SourceFile> file;
-  Program prog;
-  Diagnostics diags;
-};
-
-std::unique_ptr<Parsed> parse(const std::string &text) {
-  auto p = std::make_unique<Parsed>();
-  p->file = std::make_unique<SourceFile>("p.lus", text);
-  p->prog = parse_program(*p->file, p->diags);
-  return p;
-}
+std::unique_ptr<test::Parsed> parse(const std::string &text) { return test::parse_text(text); }
 
 // (name, text of the condition, "LINE:COL" of the name) of each property of the first node.
 std::vector<std::tuple<std::string, std::string, std::string>> properties_of(const Program &prog) {

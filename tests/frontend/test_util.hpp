@@ -1,6 +1,7 @@
 // Helpers shared by the front-end tests.
 #pragma once
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,19 @@ inline std::vector<std::string> rml_files(const std::string &rel) {
     if (e.is_regular_file() && e.path().extension() == ".rml") out.push_back(e.path().string());
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// A text parsed alone (no front end after the parser), with the file its spans point into.
+struct Parsed {
+  std::unique_ptr<SourceFile> file;
+  Program prog;
+  Diagnostics diags;
+};
+inline std::unique_ptr<Parsed> parse_text(const std::string &text, const std::string &path = "p.lus") {
+  auto p = std::make_unique<Parsed>();
+  p->file = std::make_unique<SourceFile>(path, text);
+  p->prog = parse_program(*p->file, p->diags);
+  return p;
 }
 
 // Runs the whole front end (prelude included) on a text.
