@@ -284,7 +284,10 @@ class Parser {
     // `function` so). rml's `->` header with no equation stays a node with an empty body.
     // (With static parameters it is a generic node: Lustre imports none.)
     bool header_only = (import_declared || (n.lustre_style && n.statics.empty())) && (at(Tok::Eof) || at_decl_start());
-    if (import_declared && !header_only) {
+    // An imported node may have a body of assumptions, properties and the locals they read:
+    // its contract (syntax/contracts.hpp), as rml prints it.
+    bool specified = import_declared && (at(Tok::KwVar) || at(Tok::KwLet));
+    if (import_declared && !header_only && !specified) {
       d_.error("syntax.unsupported", n.keyword_span,
                "an imported node ('" + n.import_keyword + "') is declared without a body; end the declaration after its outputs");
       throw ParseAbort{};
@@ -326,6 +329,14 @@ class Parser {
         statement_recovering(n);
       }
     }
+    if (specified)
+      for (auto &eq : n.equations)
+        for (auto &l : eq.lhs)
+          for (auto &o : n.outputs)
+            if (l.name == o.name)
+              d_.error("syntax.unsupported", l.span,
+                       "an imported node's outputs come from outside: its body holds assumptions, properties and the locals "
+                       "they read, not an equation of its output '" + o.name + "'");
     return n;
   }
 

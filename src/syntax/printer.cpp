@@ -339,8 +339,13 @@ std::string print_type(const TypeSyntax &t) {
 namespace {
 
 // The lines print_program and format_source share (no indentation, no newline).
+// An imported node with statements: the expansion of its contract (syntax/contracts.hpp).
+bool imported_with_statements(const NodeDecl &n) {
+  return n.imported && (!n.equations.empty() || !n.assumptions.empty() || !n.locals.empty());
+}
 std::string node_header(const NodeDecl &n) {
-  std::string out = n.import_keyword.empty() ? "" : n.import_keyword + " ";
+  // A header alone reads as imported; one followed by statements needs the word.
+  std::string out = !n.import_keyword.empty() ? n.import_keyword + " " : imported_with_statements(n) ? "imported " : "";
   out += n.fun_keyword ? "fun " : n.is_function ? "function " : "node ";
   out += n.name;
   if (!n.statics.empty()) {
@@ -385,7 +390,8 @@ std::string assumption_line(const Assumption &a, const KeepSet *keep = nullptr) 
 // an empty body prints `let tel`.
 bool prints_let(const NodeDecl &n) {
   bool empty = n.equations.empty() && n.assumptions.empty() && n.resets.empty();
-  return n.has_let || !n.locals.empty() || (n.lustre_style && !n.imported && n.statics.empty() && empty);
+  return n.has_let || !n.locals.empty() || (n.lustre_style && !n.imported && n.statics.empty() && empty) ||
+         imported_with_statements(n);
 }
 std::string fun_header(const FunDecl &f) {
   std::string out = "fun " + f.name + "(";
