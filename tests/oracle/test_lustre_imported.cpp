@@ -114,11 +114,12 @@ TEST(LustreImported, FreeConstantsAreNullaryImportedFunctions) {
 }
 
 TEST(LustreImported, Errors) {
-  // A body after an import word; declared clocks on the interface; a free constant read
+  // A body after an import word that defines an output (a body of assumptions and
+  // properties is a specification: tests/check/test_contracts.cpp); declared clocks on the interface; a free constant read
   // by a constant's value, by a fun, or as an array size; a constant without a type or a
   // value; an imported node as the main node.
   auto a = check_text("extern function f(x: int) returns (y: int);\nlet\n  y = x;\ntel\n");
-  EXPECT_EQ(errors_of(*a), (std::vector<std::string>{"1:1 syntax.unsupported"}));
+  EXPECT_EQ(errors_of(*a), (std::vector<std::string>{"3:3 syntax.unsupported"}));
   auto b = check_text("function f(c: bool; x: int when c) returns (y: int);\nnode main(x: int) returns (y: int);\nlet y = x; tel\n");
   EXPECT_EQ(errors_of(*b), (std::vector<std::string>{"1:28 syntax.unsupported"}));
   auto c = check_text("const N: int;\nconst M = N + 1;\nfun h(x: int) : int = x + N;\nfun k(N: int) : int = N;\n"
