@@ -75,7 +75,6 @@ class Expander {
       : n_(n), decls_(decls), names_(std::move(names)), reads_(reads), d_(d) {}
 
   void expand(const ContractBody &body) {
-    body_span_ = body.span;
     Scope top;
     for (auto *vs : {&n_.inputs, &n_.outputs})
       for (auto &v : *vs) names_.insert(v.name);
@@ -107,7 +106,6 @@ class Expander {
   std::set<std::string> names_;  // every name the node or the file uses: generated names avoid them
   NodeReads &reads_;
   Diagnostics &d_;
-  Span body_span_;
   std::vector<std::string> mode_locals_;
   std::set<std::string> property_names_;
   // The scopes of imports, in the order allocate() made them (emit() walks the same order).
