@@ -146,8 +146,9 @@ bool can_be_main(const CheckedProgram &cp, const std::string &node);
 // A property's condition as written (with the closing parentheses its span leaves out).
 std::string property_text(Span s);
 
-// The user property of `p` stated at `span` (rml-check's results carry the span of the
-// property they judge), or null.
+// The first user property of `p` stated at `span`, or null. Not one-to-one: the
+// obligations a call makes of its callee's assumptions share the call's span (rml-check's
+// results name theirs by index, check::PropertyResult::index).
 const CoreProperty *property_at(const Program &p, Span span);
 
 // The elaborated program as source the lexer and parser accept again (rml parse

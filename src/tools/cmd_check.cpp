@@ -115,6 +115,12 @@ std::string file_safe(const std::string &name) {
   return out.empty() ? std::string("_") : out;
 }
 
+// The user property a result judges (null for clocks, causality, ...): by its index, since
+// the obligations of one call share that call's span.
+const core::CoreProperty *user_property(const check::PropertyResult &p, const core::Program &prog) {
+  return p.kind == "property" && p.index >= 0 ? &prog.properties.at(static_cast<size_t>(p.index)) : nullptr;
+}
+
 // The stems of the counterexample files of one node's report (`<stem>.csv`, `.vcd`,
 // `.svg`), one per result with a counterexample, else empty: MAIN.KIND.N, N counting the
 // node's counterexamples of results without a name, and MAIN.property.NAME for a named
@@ -130,14 +136,14 @@ std::vector<std::string> cex_stems(const check::Report &rep, const core::Program
   size_t number = 0;
   for (size_t k = 0; k < rep.properties.size(); ++k) {
     const check::PropertyResult &p = rep.properties[k];
-    const core::CoreProperty *pp = p.kind == "property" && p.index >= 0 ? &prog.properties[static_cast<size_t>(p.index)] : nullptr;
+    const core::CoreProperty *pp = user_property(p, prog);
     if (!p.cex || (pp && !pp->name.empty())) continue;
     stems[k] = prog.main + "." + p.kind + "." + std::to_string(++number);
     taken.insert(lower(stems[k]));
   }
   for (size_t k = 0; k < rep.properties.size(); ++k) {
     const check::PropertyResult &p = rep.properties[k];
-    const core::CoreProperty *pp = p.kind == "property" && p.index >= 0 ? &prog.properties[static_cast<size_t>(p.index)] : nullptr;
+    const core::CoreProperty *pp = user_property(p, prog);
     if (!p.cex || !pp || pp->name.empty()) continue;
     std::string base = prog.main + ".property." + file_safe(pp->name), stem = base;
     for (int n = 2; taken.count(lower(stem)); ++n) stem = base + "-" + std::to_string(n);
@@ -330,7 +336,7 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     for (size_t at = 0; at < rep.properties.size(); ++at) {
       const check::PropertyResult &p = rep.properties[at];
       // A named property (`check "P1" e;`) is reported by its name and its text.
-      const core::CoreProperty *named = p.kind == "property" && p.index >= 0 ? &prog.properties[static_cast<size_t>(p.index)] : nullptr;
+      const core::CoreProperty *named = user_property(p, prog);
       if (named && named->name.empty()) named = nullptr;
       std::string chronogram, chronogram_csv, cex_file, replay_show;
       if (p.cex) {
