@@ -228,7 +228,7 @@ void Checker::discover_invariants(Smt &smt) {
 // With a post, the engines check a cycle only with more cycles after it, where the main
 // node ticks: a post's prophecy at the last unrolled cycle is confirmed by nothing, so its
 // value and nil flag are free there, a freedom the oracle does not have (a post with
-// resets left initialisation unknown: issue 14's note). A chain of posts (backfill) is
+// resets left initialisation unknown). A chain of posts (backfill) is
 // confirmed within the proved horizon H, so max(1, H) cycles (at most 8). Sound for any
 // number: a run that ticks again has such cycles, and in one that never does the post's
 // cell is unknown (⊥), neither nil nor ‖ nor a value, so no property of present values

@@ -1,4 +1,4 @@
-# `cmake --install`: rml as a library for other projects' test suites (issue 14). It puts
+# `cmake --install`: rml as a library for other projects' test suites. It puts
 # the headers under include/rml (as the sources include them: "oracle/oracle.hpp",
 # "gen/program_gen.hpp"), the static libraries, rml and rml-check, and a CMake package:
 #   find_package(rml REQUIRED)

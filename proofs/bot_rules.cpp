@@ -1,4 +1,4 @@
-// Issue 6, item 3: every bot rule (array-ad.md §4, Figs. 9–11) and every simplifier rule
+// Every bot rule (array-ad.md §4, Figs. 9–11) and every simplifier rule
 // preserves the reference semantics, proved by Z3 on instances over symbolic arrays of
 // small static shapes (symbolic_ir.hpp: uninterpreted reals, exact 64-bit ints,
 // symbolic index components, so out-of-bounds behaviour is covered for every index

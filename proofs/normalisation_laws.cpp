@@ -1,4 +1,4 @@
-// Soundness of elaboration (src/core/normalize.cpp, semantics.md §2.1 and §5), issue 6.
+// Soundness of elaboration (src/core/normalize.cpp, semantics.md §2.1 and §5).
 //
 // The source semantics is compositional: an expression denotes a stream transformer built
 // from the rules of §4, an equation system denotes its least fixpoint, and a node instance

@@ -1,5 +1,5 @@
 // Laws of the stream semantics, proved by Z3 over symbolic prefixes of every length up to
-// K (issue 6, part 1). The rules (stream_rules.hpp) transcribe semantics.md §3-§4 and
+// K. The rules (stream_rules.hpp) transcribe semantics.md §3-§4 and
 // oracle.cpp's rule_* functions case by case; the Agreement test evaluates them on random
 // concrete inputs and compares with the oracle, so the semantics proved here is the one the
 // oracle implements.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rml adjoint on every main node of the reference corpus (issue 12's "every differentiable
+# rml adjoint on every main node of the reference corpus ("every differentiable
 # forward node in reference/"): derive (--params update and gradient), then rml-check the
 # derived node with the forward file's assumptions plus ASSUME (default: sequences end
 # within 4 cycles, for nodes with an `end` input). Prints one line per node and mode.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long differential run (issue 14, not run by CI): rml diff over N generated programs
+# The long differential run (not run by CI): rml diff over N generated programs
 # (default 1000) for each built-in back end (the oracle's Kleene solver, the compiled
 # path, the stream path) in the paper's syntax, and for the worklist solver on the Lustre
 # dialect, on a Release build. Each program is checked by rml-check first (about 0.5 s),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The longer fuzz run of issue 15, outside CI: every libFuzzer target, one after the other,
+# The longer fuzz run, outside CI: every libFuzzer target, one after the other,
 # one process each, SECONDS seconds each (default 720: 5 targets x 12 min = 1 CPU-hour).
 #   scripts/fuzz-long.sh [SECONDS] [LOG_DIR]      (run it under `nice -n 19`)
 # Builds build-fuzz (clang, ASan+UBSan), starts each target from its seeds (a scratch copy:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long soundness run of rml-check (issue 17, not run by CI): the soundness properties
+# The long soundness run of rml-check (not run by CI): the soundness properties
 # that CI samples (CheckSoundness.BackwardChainsWithCutsRespectTheirHorizon over the hard
 # shapes, CheckSoundness.AcceptedProgramsRunWithoutErrorsOrUnknowns,
 # CheckProperties.ProvedPropertiesHoldAndRefutationsReplay,

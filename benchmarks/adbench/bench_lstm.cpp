@@ -5,7 +5,7 @@
 // oracle, against the objective written directly as loops and ADOL-C's taped gradient of
 // the same loops (taping excluded, as ADBench does). Each instance is checked before it
 // is timed: the rml objective equals the loops' (1e-12) and the rml gradient ADOL-C's
-// (rho <= 1e-8). The summary prints minimum CPU times and the ratios of issue 12 on each
+// (rho <= 1e-8). The summary prints minimum CPU times and the target ratios on each
 // path: grad/obj (rml gradient / rml objective, target <= 4) and adolc/grad (target > 1).
 // The stream runner holds a frame per cycle of the sequence (BPTT needs the whole
 // sequence, and a frame holds every variable): for the gradient it is memory-bound.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""PyTorch CPU baseline of the ADBench LSTM objective and its gradient (issue 12): the
+"""PyTorch CPU baseline of the ADBench LSTM objective and its gradient: the
 diagonal LSTM of docs/design/anchors-ad.md §2 written with torch tensors (float64, one
 thread), the gradient by autograd (loss.backward()) w.r.t. main_params and extra_params.
 Not run in CI (Debian's python3-torch, /usr/bin/python3):

@@ -160,7 +160,7 @@ BENCHMARK_TEMPLATE(BM_Eigen, float)->Apply(shapes);
 BENCHMARK_TEMPLATE(BM_ExecRaw, float)->Apply(shapes);
 BENCHMARK_TEMPLATE(BM_ExecRun, float)->Apply(shapes);
 
-// An LSTM cell's gates (issue 11: "the LSTM cell's gates no slower than Eigen's"): from
+// An LSTM cell's gates, to be no slower than Eigen's: from
 // the four pre-activations and the cell state, c' = σ(zf) c + σ(zi) tanh(zg) and
 // h = σ(zo) tanh(c'), σ the prelude's sigmoid (0.5 tanh(0.5 x) + 0.5). The executor
 // (its transcendentals SLEEF's vectorised ones) against Eigen's own vectorised

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-# Agreement of rml-check's user-property verdicts with Kind 2's regression suite
-# (issue 17 item 5). Usage: kind2_agreement.py RML_CHECK KIND2_CHECKOUT
+# Agreement of rml-check's user-property verdicts with Kind 2's regression suite.
+# Usage: kind2_agreement.py RML_CHECK KIND2_CHECKOUT
 # Reads KIND2_CHECKOUT/tests/regression/{falsifiable,success}/*.lus (top level only; the
 # suite is not copied here), picks the main node as Kind 2 does (--%MAIN, else the last
 # node), runs rml-check --json and counts, per expected result: not read (front-end exit

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# How much of the Lustre people write rml reads (issue 13, item 4).
+# How much of the Lustre people write rml reads.
 # Usage: lustre_reach.py RML_CHECK SUITES_DIR [--rows rows.tsv]
 # SUITES_DIR holds checkouts named as fetched: kind2-mc+kind2, loonwerks+jkind,
 # INRIA+velus, adrieng+heptagon (any may be missing). Nothing of them is copied here.
@@ -59,7 +59,7 @@ suites = [
 ]
 
 # Constructs found by a regular expression on the text (comments removed): those of the
-# Lustre V6 core that issue 13 asks for, and those specific to one tool. A good file is
+# Lustre V6 core rml targets, and those specific to one tool. A good file is
 # "core" when it has none of the tool-specific ones; the goal is measured on those.
 CORE = {
     "type declaration": r"\btype\b",

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""PyTorch CPU baseline of the Figure 20 training program (issue 11): an LSTM cell of
+"""PyTorch CPU baseline of the Figure 20 training program: an LSTM cell of
 UNITS units on SIZEX inputs, trained by truncated BPTT every END cycles (the gradient of
 the sum of h . dh_next over each sequence, SGD on the cell's parameters), float64, one
 thread. Not run in CI: `/usr/bin/python3 benchmarks/stream/torch_lstm_bptt.py [UNITS SIZEX CYCLES END]`.

@@ -27,7 +27,7 @@ namespace rml::gen {
 //           `let ... tel`, `->`/`pre` for fby, `merge c (true -> a) (false -> b)`); only
 //           for programs without post, resets, funs and tensors (GenOptions::for_lustre()).
 //           With `lustre_types` (rml gen --dialect lustre-v6), also the Lustre V6 constructs
-//           rml elaborates away (issue 13): constants, an enumeration and its clocks
+//           rml elaborates away: constants, an enumeration and its clocks
 //           (`when Lo(m)`, `merge m (Lo -> ..) ..`), a record, arrays `T^3` with literals,
 //           `e ^ 3`, static indices and the iterators (`red<<f, 3>>`, `fold<<3>> (+)`,
 //           `map<<3>> (+)`), a node with a static parameter, `(restart f every c)(..)`,

@@ -1,5 +1,5 @@
-// Lustre records and arrays, flattened into their elements before type checking
-// (issue 13). rml's core has streams of scalars and tensors only; a record or an array is
+// Lustre records and arrays, flattened into their elements before type checking.
+// rml's core has streams of scalars and tensors only; a record or an array is
 // a list of streams, one per leaf, as in the code Lustre compilers generate (JKind and
 // lus2lic -ei do the same):
 //

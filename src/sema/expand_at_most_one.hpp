@@ -1,5 +1,5 @@
 // Lustre V6's `#(e1, .., en)`, "at most one of the ei is true" (Lustre V6 manual, the
-// n-ary boolean operators), rewritten before type checking (issue 13) into
+// n-ary boolean operators), rewritten before type checking into
 //
 //   (if e1 then 1 else 0) + .. + (if en then 1 else 0) <= 1   (the sum paired, log2(n) deep)
 //

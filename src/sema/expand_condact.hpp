@@ -1,5 +1,5 @@
 // Kind 2's and JKind's activation condition `condact(c, N(args), d1, ..., dn)`, expanded
-// before type checking (issue 13): where the bool c is true, the instance of N runs on the
+// before type checking: where the bool c is true, the instance of N runs on the
 // arguments sampled on c; where c is false, the outputs hold their previous values, d
 // before the first activation:
 //

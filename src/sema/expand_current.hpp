@@ -1,6 +1,6 @@
 // Lustre's `current e` (Lustre V6 manual, "current"): e is on a clock `κ when [not] c`;
 // `current e` is on κ and holds e's value at the last tick of c, nil before the first.
-// Rewritten before type checking (issue 13), after sema/expand_enum_clocks (so that an
+// Rewritten before type checking, after sema/expand_enum_clocks (so that an
 // enumeration clock `when C(k)` is already the bool `when $c`), into a fresh variable
 //
 //   $current = merge c e ((pre $current) when not c)      (`when not c`: the branches swapped)

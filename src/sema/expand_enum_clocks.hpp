@@ -1,5 +1,5 @@
 // Clocks on the values of an enumeration (Lustre V6, Heptagon, Vélus), expanded before
-// type checking (issue 13) into rml's clocks, which are bools:
+// type checking into rml's clocks, which are bools:
 //
 //   e when C(k)          is  e when (k = C)          (also `when not C(k)`)
 //   x: t when C(k)       is  x: t when $k            with the local $k = (k = C)

@@ -1,4 +1,4 @@
-// Lustre's free constants, read as imported functions (issue 13), before anything else of
+// Lustre's free constants, read as imported functions, before anything else of
 // the front end: `const c: t;` declares a value fixed for the whole run that the program
 // does not give (Lustre V6 manual §"constants", Kind 2's free constants). It is the
 // nullary imported function `c` — an outside function of no input is one value — so the

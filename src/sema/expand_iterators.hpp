@@ -1,4 +1,4 @@
-// The array iterators of Lustre V6 and Heptagon (issue 13), expanded before the arrays are
+// The array iterators of Lustre V6 and Heptagon, expanded before the arrays are
 // flattened (sema/expand_aggregates) into what that pass reads: array literals, static
 // indices and calls. The size is a static int (after sema/instantiate_statics). With f a
 // node or function name, or in Heptagon an operator in parentheses (`(+)`):

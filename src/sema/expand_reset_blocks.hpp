@@ -1,4 +1,4 @@
-// Vélus / Heptagon reset blocks, made node instances before type checking (issue 13):
+// Vélus / Heptagon reset blocks, made node instances before type checking:
 //
 //   node abro(a, b, r: bool) returns (o: bool)        node abro$reset1(a, b: bool) returns (o: bool)
 //   let                                               let

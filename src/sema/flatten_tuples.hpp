@@ -1,4 +1,4 @@
-// Lustre's tuples, flattened before type checking (issue 13): a tuple is a list of
+// Lustre's tuples, flattened before type checking: a tuple is a list of
 // streams, so `(a, (b, c))` is `(a, b, c)`, operators apply componentwise
 // (`(a, b) fby (c, d)` is `(a fby c, b fby d)`; also `pre`, `->`, `when`, `merge`, `if`),
 // and a call with several outputs passes them as several arguments (`g(f(x))`, Lustre V6

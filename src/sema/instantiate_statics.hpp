@@ -1,4 +1,4 @@
-// Lustre V6 / Heptagon static parameters, instantiated before type checking (issue 13):
+// Lustre V6 / Heptagon static parameters, instantiated before type checking:
 //
 //   node cross<<const l: int>>(x: int) returns (c: bool) ...     (Heptagon: <<l: int>>)
 //   ... cross<<4>>(x) ...

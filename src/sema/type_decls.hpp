@@ -1,4 +1,4 @@
-// Lustre's type declarations, resolved before type checking (issue 13): `type T = ...;`
+// Lustre's type declarations, resolved before type checking: `type T = ...;`
 // names an alias (of int, real, bool, another declared type, a subrange or a tensor
 // type) or an enumeration (`enum { A, B }`, Heptagon's `A | B`).
 //

@@ -541,7 +541,7 @@ TEST(AdjointLaw, NegativeControlWhenAdjointDroppedIsCaught) {
 // The node unrolled over a trace whose bool inputs are known, by symbolic execution of the
 // elaborated equations (an implementation of its own, not the oracle): a real cell is an
 // IR term over the real input cells, a bool cell a value; presence comes from the inferred
-// clocks. The loss L = sum_n w_n y_n is then one term, which issue 5's symbolic reverse AD
+// clocks. The loss L = sum_n w_n y_n is then one term, which the symbolic reverse AD
 // (ad::gradient_program) differentiates: the law says the derived program's d_x equals
 // that gradient wherever the derived program knows it.
 class Unroller {
@@ -969,7 +969,7 @@ TEST(ParamsGradientMode, OnlineUpdatesOfARecurrentNetworkAreNotCausal) {
 // a program that the front end accepts (derive checks it) and whose clocks unify (no
 // clash: the derived program is well-clocked); the two nodes with a real input or output
 // on a sampled clock are refused with adjoint.interface-clock. Productivity is rml-check's
-// (scripts/adjoint-reference.sh, figures in issue 12's note).
+// (scripts/adjoint-reference.sh).
 TEST(AdjointReference, EveryMainDerivesAWellClockedProgram) {
   size_t derived = 0, refused = 0;
   for (auto &e : std::filesystem::recursive_directory_iterator(std::string(RML_SOURCE_DIR) + "/reference")) {

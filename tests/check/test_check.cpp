@@ -190,7 +190,7 @@ TEST(CheckCorpus, AtLeastFortyEach) {
   EXPECT_GE(files("tests/check/ko").size(), 40u);
 }
 
-// Issue 17 item 3: a counter-driven reset feeding Figure 21's post_end (whose reset reads
+// A counter-driven reset feeding Figure 21's post_end (whose reset reads
 // `true fby end`, a cut across fby) is proved productive with no assumption: the counter
 // makes `end` recur every 4 cycles. The true horizon is 3 (o at c = 0 needs x three cycles
 // later, when end holds); the checker's bound may count one more for cells that are not
@@ -222,7 +222,7 @@ TEST(Check, CounterResetPostEndIsProductiveWithoutAssumption) {
     for (size_t n = 0; n + static_cast<size_t>(*p.horizon) < in.cycles; ++n) EXPECT_NE(res.at(v, n).tag, oracle::Tag::Bot) << v << " " << n;
 }
 
-// Issue 15: a contradictory assumption proved everything. Proofs under assumptions that
+// A contradictory assumption once proved everything. Proofs under assumptions that
 // no input satisfies are now unknown with an `assume.vacuous` warning; satisfiable ones
 // (even tight: bp every 6 cycles) are not flagged.
 TEST(Check, ContradictoryAssumptionsMakeProofsVacuousNotValid) {
@@ -395,7 +395,7 @@ RC_GTEST_PROP(CheckProperties, ProvedPropertiesHoldAndRefutationsReplay, ()) {
   for (size_t n = 0; n < res.cycles; ++n) RC_ASSERT(!fails_at(res, n));
 }
 
-// Issue 17 item 3: IC3/PDR (Z3's Spacer) proves what k-induction cannot. `j <> 1` for
+// IC3/PDR (Z3's Spacer) proves what k-induction cannot. `j <> 1` for
 // j = 0, 2, 4, ... is not k-inductive for any k (from j = 1 - 2k, k steps stay odd and
 // then reach 1) and the oracle-guided ranges of j are not inductive; its strengthening
 // "j is even" is. The engine that proved it is named; a false one is still refuted.
@@ -411,7 +411,7 @@ TEST(CheckProperties, SpacerProvesWhatKInductionCannot) {
   EXPECT_EQ(four->verdict, check::Verdict::Falsified) << four->method;
 }
 
-// Issue 15: a search limit is never a refutation. `within 33` once gave "falsified"
+// A search limit is never a refutation. `within 33` once gave "falsified"
 // because the horizon search stopped at 32; the search now covers every `within N`.
 // And the time budget is one for the whole check: spent, it gives "unknown".
 TEST(Check, SearchLimitsAndTimeBudgetGiveUnknownNeverFalsified) {
@@ -788,7 +788,7 @@ TEST(Check, InitialisationWithPostAndResets) {
     check::Verdict want;
   };
   for (const Case &k : std::vector<Case>{
-           {"  o = (acc(x, d) every c) + post x;\n", check::Verdict::Valid},          // issue 14's note's shape
+           {"  o = (acc(x, d) every c) + post x;\n", check::Verdict::Valid},          // a post and a restarted instance
            {"  o = post (2 * (acc(x, d) every c));\n", check::Verdict::Valid},        // post of a may-be-nil value
            {"  o = post (pre x);\n", check::Verdict::Valid},                          // pre x at the next cycle: x
            {"  o = (acc(x, d) every c) + pre (post x);\n", check::Verdict::Falsified},  // nil at cycle 0

@@ -1,4 +1,4 @@
-# rml gen and rml diff (issue 14), in parts run as separate tests (PART):
+# rml gen and rml diff, in parts run as separate tests (PART):
 #   gen       generated programs are accepted by rml-check, reproducible from the seed, in both dialects
 #   builtin   the oracle's other solver, the compiled and stream paths equal the oracle on generated programs
 #   bad       back ends that crash, hang, print malformed output or omit cycles are reported, never "equal";

@@ -129,7 +129,7 @@ foreach(bad "--format;xml" "--solver;naive" "--backend;fast")
 endforeach()
 expect_exit(2 ${RML} grad ${SRC}/reference/adbench/gmm.rml --fun gmm_objective --backend stream)
 
-# Issue 15: one bounded reader for every input. /dev/zero has no end and no size: it stops
+# One bounded reader for every input. /dev/zero has no end and no size: it stops
 # at 16 MiB; a directory is named as one; '-' is standard input; a UTF-8 BOM is dropped.
 expect_exit(2 ${RML} run ${SRC}/reference/paper/fig16_backfill.rml --inputs /dev/zero)
 if(NOT LAST_ERR MATCHES "'/dev/zero' is larger than 16 MiB")

@@ -1,4 +1,4 @@
-# The formats other tools read (issue 14), each read back by a real consumer:
+# The formats other tools read, each read back by a real consumer:
 #   VCD  (rml run --format vcd, rml-check's and rml diff's counterexamples): GTKWave's
 #        vcd2fst converts it, fst2vcd writes it back, and the values are compared
 #        (scalars, and tensors as a signal per element);

@@ -3,7 +3,7 @@
 // back in time (fby, `->`/pre, a node instance, another stream, another post), the
 // continuing branch may alternate between several posts, the cut may be an input under a
 // `within` assumption or a counter, and the recurrence may run on a sampled clock (a node
-// instance called on `d`). Issue 17: the soundness property missed every one of these.
+// instance called on `d`). The soundness property once missed every one of these.
 //
 // The program is `node main(x: real, y: int, c: bool, d: bool) -> (o: real)`, plus the
 // helper nodes it instantiates. Assumptions are stated on inputs or on expressions of

@@ -1,4 +1,4 @@
-// The Lustre V6 core as people write it (issue 13, first step): `=>`, `assert`, several
+// The Lustre V6 core as people write it: `=>`, `assert`, several
 // `var` sections, `tel.`, `in` as a name, declarations shadowing builtins, real and bool
 // constants, and the Heptagon/Vélus spellings (`fun ... returns`, `node f() = ()`, merge
 // clauses with `=>`, a last equation without `;`, constants without `;`). Each is read,

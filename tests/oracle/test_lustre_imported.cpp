@@ -1,4 +1,4 @@
-// Imported nodes and free constants (issue 13): declarations without a body — JKind's and
+// Imported nodes and free constants: declarations without a body — JKind's and
 // Lustre V6's header alone, Kind 2's `imported`, Lustre V6's `extern` / `unsafe extern`,
 // Heptagon's `val` — and Lustre's free constants `const c: t;`, read as nullary imported
 // functions. rml-check reads an imported function's outputs as uninterpreted functions of

@@ -1,4 +1,4 @@
-// The array iterators (issue 13, sema/expand_iterators): Heptagon's `map<<n>> f (a)`,
+// The array iterators (sema/expand_iterators): Heptagon's `map<<n>> f (a)`,
 // `mapi`, `fold`, `foldi`, `mapfold` (a node name or an operator in parentheses) and
 // Lustre V6's `map<<f, n>>(a)`, `red<<f, n>>(init, a)`, `fill<<f, n>>(init)` and
 // `fillred<<f, n>>(init, a)`, expanded into array literals, static indices, calls and

@@ -121,7 +121,7 @@ TEST(Traces, OutputFormats) {
             "[\n {\n  \"x\": 1\n },\n {\n  \"x\": \"error\"\n },\n {\n  \"x\": null\n }\n]\n");
 }
 
-// Issue 15: nothing is truncated or rounded away silently. A NUL byte stops every C-string
+// Nothing is truncated or rounded away silently. A NUL byte stops every C-string
 // step (strtod, strtoll): it was dropped with the rest of its cell.
 TEST(Traces, CsvNulByteIsALocatedError) {
   using namespace std::string_literals;

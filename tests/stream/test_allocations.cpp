@@ -1,5 +1,5 @@
-// Issue 11: "buffers are reused across cycles; no heap allocation per cycle in steady
-// state". This binary replaces the global operator new with a counter
+// Buffers are reused across cycles; no heap allocation per cycle in steady
+// state. This binary replaces the global operator new with a counter
 // (tests/common/count_allocations.cpp; its own executable, so that the other test binaries
 // keep the sanitizers' own new and delete) and counts what the in-process stream paths
 // allocate in warm cycles of scalar programs and of Figure 20's training. (The generated

@@ -276,7 +276,7 @@ std::optional<int64_t> accepted(const CheckedProgram &cp, const test::StreamProg
 // Negative control: movavg with its division turned into a product is caught.
 // Program counts: CI checks 8 (post-free) and 4 (with post), 3 and 2 under the
 // sanitizers: rml-check takes about a second a program and CI has 25 minutes;
-// scripts/soundness-long.sh sets RML_ALL_CASES for 100 and 40 (issue 11's note).
+// scripts/soundness-long.sh sets RML_ALL_CASES for 100 and 40.
 const bool kAllCases = std::getenv("RML_ALL_CASES") != nullptr;
 
 TEST(CompileEqualsOracle, RandomAcceptedPostFreePrograms) {
@@ -1195,8 +1195,8 @@ TEST(CompiledClasses, ReservedNamesCoverTheCompilersMacros) {
   EXPECT_EQ(missing, "") << "macros of " << RML_CXX << " missing from src/codegen/reserved_names.cpp";
 }
 
-// Law (issue 11: "buffers are reused across cycles; no heap allocation per cycle in steady
-// state"): once warm, a generated class allocates nothing in a cycle. Figure 3's `train`
+// Law (buffers are reused across cycles; no heap allocation per cycle in steady
+// state): once warm, a generated class allocates nothing in a cycle. Figure 3's `train`
 // and Figure 16's backfill (window classes over scalars), a Figure 20 instance and the LSTM
 // training of reference/training (window classes over tensor blocks), Figure 8's LSTM cell
 // (a post-free class): the driver replaces operator new with a counter, runs each class on

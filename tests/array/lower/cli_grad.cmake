@@ -84,7 +84,7 @@ endforeach()
 write_json(many.json "{\"a\": [1], \"k\": 3${keys}}")
 expect_exit(2 ${RML} grad ${G} --fun scaled_norm --at ${TMP}/many.json)
 expect_match(LAST_ERR "many.json:1:20: error\\[grad.arguments\\]: the arguments of 'scaled_norm' are a, k; unknown: 'z0', 'z1', 'z2' and 7 more\n$")
-# Issue 15: a number a double cannot hold is an error at its place, 1e-400 (not 0, yet read
+# A number a double cannot hold is an error at its place, 1e-400 (not 0, yet read
 # as 0) as 1e400; the subnormals are numbers. (scaled_norm: 2 k a is the gradient.)
 write_json(tiny.json "{\"a\": [1,\n  1e-400], \"k\": 3}")
 expect_exit(2 ${RML} grad ${G} --fun scaled_norm --at ${TMP}/tiny.json)

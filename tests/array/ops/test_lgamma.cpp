@@ -1,4 +1,4 @@
-// lgamma and digamma, the builtins added through the operator table (issue 10): the
+// lgamma and digamma, the builtins added through the operator table: the
 // evaluator and the executor agree on them bit for bit; the gradient of lgamma (symbolic
 // AD, compiled) is digamma and matches float64 central differences of the evaluator, also
 // inside a larger fun; the scalar duals agree; differentiating digamma is a clear error.
