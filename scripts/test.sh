@@ -33,12 +33,14 @@ step "tests (release)"
 seed_costs build scripts/ctest-costs/release.txt
 ctest --test-dir build --output-on-failure -j "$JOBS"
 
-step "debug build with clang, AddressSanitizer and UndefinedBehaviorSanitizer"
+step "debug build with clang, AddressSanitizer and UndefinedBehaviorSanitizer (tests and fuzz targets)"
 # -O1 (ASan's own advice) keeps asserts on and runs the solver-heavy tests faster than -O0;
 # line tables are all the sanitizers' reports need (full -g costs an eighth more compile time).
 # The benchmark executables are built and smoke-tested in the release configuration only.
+# The libFuzzer targets are built here too (RML_FUZZ): one build of the libraries instead of
+# a third, with coverage on the libraries they fuzz only (tests/fuzz/CMakeLists.txt).
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-gline-tables-only -O1" -DCMAKE_CXX_COMPILER=clang++ \
-  -DRML_SANITIZE=ON -DRML_BENCHMARKS=OFF "${UNITY[@]}" >/dev/null
+  -DRML_SANITIZE=ON -DRML_FUZZ=ON -DRML_BENCHMARKS=OFF "${UNITY[@]}" >/dev/null
 cmake --build build-asan -j "$JOBS"
 step "tests (clang, ASan+UBSan)"
 seed_costs build-asan scripts/ctest-costs/asan.txt
@@ -49,37 +51,41 @@ RC_PARAMS="max_success=25" ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OP
   LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp" \
   ctest --test-dir build-asan --output-on-failure -j "$JOBS"
 
-step "fuzzing the front end for ${FUZZ_SECONDS} s (libFuzzer, ASan+UBSan)"
-# Unity batches and line tables only (all a sanitizer's report needs) halve this build.
-cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" \
-  -DCMAKE_CXX_COMPILER=clang++ -DRML_FUZZ=ON "${UNITY[@]}" >/dev/null
-cmake --build build-fuzz -j "$JOBS" --target fuzz_frontend
-seeds=$(mktemp -d)
-cp reference/*/*.rml tests/frontend/diag/*.rml tests/check/ok/*.rml tests/check/ko/*.rml src/prelude/prelude.rml "$seeds"/
-# -timeout: one input taking over 10 s is a hang; -rss_limit_mb bounds memory.
-./build-fuzz/tests/fuzz/fuzz_frontend -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 \
-  -max_len=65536 -print_final_stats=1 "$seeds" 2>&1 | tail -n 15
-rm -rf "$seeds"
-echo "fuzzing: no crash, hang or sanitizer report in ${FUZZ_SECONDS} s"
-
-step "fuzzing rml-check --assume for ${READER_FUZZ_SECONDS} s (libFuzzer, ASan+UBSan)"
-cmake --build build-fuzz -j "$JOBS" --target fuzz_assume fuzz_trace_csv fuzz_trace_json fuzz_grad_at
-# Each target starts from its seeds (tests/fuzz/seeds/TARGET); what it adds goes to a
-# scratch corpus, findings to build-fuzz/artifacts/.
-mkdir -p build-fuzz/artifacts
-fuzz_for() {  # fuzz_for TARGET SECONDS MAX_LEN
-  local corpus
-  corpus=$(mktemp -d)
-  ./build-fuzz/tests/fuzz/"$1" -max_total_time="$2" -timeout=10 -rss_limit_mb=2048 -max_len="$3" \
-    -print_final_stats=1 -artifact_prefix=build-fuzz/artifacts/"$1"- "$corpus" tests/fuzz/seeds/"$1" 2>&1 | tail -n 5
-  rm -rf "$corpus"
+step "fuzzing (libFuzzer, ASan+UBSan): the front end ${FUZZ_SECONDS} s beside the input readers ${READER_FUZZ_SECONDS} s each"
+# Two lanes, one a core: fuzz_frontend on one; rml-check --assume, the CSV and JSON trace
+# readers and rml grad --at one after the other on the other. Each target starts from its
+# seeds (the front end's: the corpus), adds what it finds to a scratch corpus, and writes
+# any finding to build-asan/fuzz-artifacts/. -timeout: one input over 10 s is a hang;
+# -rss_limit_mb bounds memory.
+mkdir -p build-asan/fuzz-artifacts
+scratch=$(mktemp -d)
+mkdir -p "$scratch/seeds"
+cp reference/*/*.rml tests/frontend/diag/*.rml tests/check/ok/*.rml tests/check/ko/*.rml src/prelude/prelude.rml "$scratch/seeds"/
+fuzz_for() {  # fuzz_for TARGET SECONDS MAX_LEN SEEDS: its last lines in $scratch/TARGET.log
+  mkdir -p "$scratch/corpus-$1"
+  if ./build-asan/tests/fuzz/"$1" -max_total_time="$2" -timeout=10 -rss_limit_mb=2048 -max_len="$3" -print_final_stats=1 \
+       -artifact_prefix=build-asan/fuzz-artifacts/"$1"- "$scratch/corpus-$1" "$4" > "$scratch/$1.log" 2>&1; then
+    echo "$1: no crash, hang or sanitizer report in $2 s" >> "$scratch/$1.log"
+  else
+    echo "$1: FAILED (its input is in build-asan/fuzz-artifacts/)" >> "$scratch/$1.log"
+    return 1
+  fi
 }
-fuzz_for fuzz_assume "$READER_FUZZ_SECONDS" 4096
-echo "fuzzing --assume: no crash, hang or sanitizer report in ${READER_FUZZ_SECONDS} s"
-
-# The input readers (issue 15): CSV and JSON traces, rml grad --at.
-for t in fuzz_trace_csv fuzz_trace_json fuzz_grad_at; do
-  step "fuzzing $t for ${READER_FUZZ_SECONDS} s (libFuzzer, ASan+UBSan)"
-  fuzz_for "$t" "$READER_FUZZ_SECONDS" 8192
-  echo "$t: no crash, hang or sanitizer report in ${READER_FUZZ_SECONDS} s"
+readers() {
+  local status=0
+  fuzz_for fuzz_assume "$READER_FUZZ_SECONDS" 4096 tests/fuzz/seeds/fuzz_assume || status=1
+  for t in fuzz_trace_csv fuzz_trace_json fuzz_grad_at; do
+    fuzz_for "$t" "$READER_FUZZ_SECONDS" 8192 tests/fuzz/seeds/"$t" || status=1
+  done
+  return $status
+}
+fuzz_for fuzz_frontend "$FUZZ_SECONDS" 65536 "$scratch/seeds" & frontend=$!
+status=0
+readers || status=1
+wait "$frontend" || status=1
+for t in fuzz_frontend fuzz_assume fuzz_trace_csv fuzz_trace_json fuzz_grad_at; do
+  printf '\n--- %s\n' "$t"
+  tail -n 12 "$scratch/$t.log"
 done
+rm -rf "$scratch"
+exit $status
