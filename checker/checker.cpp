@@ -57,6 +57,11 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
     } charge{rep, rep.properties.size(), c.budget, before};
     try {
       rep.properties.push_back(run());
+      // A counterexample that gives imported calls' outputs holds for imported nodes that
+      // compute those values: the method says so (the trace holds them, for the replay).
+      PropertyResult &done = rep.properties.back();
+      if (done.verdict == Verdict::Falsified && done.cex && done.cex->inputs.streams.size() > prog.inputs.size())
+        done.method += ", with the outputs of imported nodes given in the trace";
     } catch (z3::exception &e) {
       if (c.budget.exhausted()) {  // interrupted at the deadline
         try {
@@ -71,7 +76,8 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
       unknown(kind, e.what());
     } catch (oracle::ImportedError &e) {  // a counterexample's replay reached an imported node
       unknown(kind, "a run was found where it fails for some values of imported nodes, which the oracle cannot replay ('" +
-                        e.name + "' has no body), and no proof covers every value");
+                        e.name + "' is imported: " + (e.reason.empty() ? "it has no body" : e.reason) +
+                        "), and no proof covers every value");
     } catch (oracle::MemoryLimitError &e) {  // replaying a counterexample would not fit
       unknown(kind, std::string("a counterexample's replay needs more memory than the oracle's cap: ") + e.what());
     } catch (std::bad_alloc &) {

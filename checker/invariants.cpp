@@ -402,7 +402,7 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
       }
     }
     Counterexample cx;
-    cx.inputs = model_inputs(prog, fs, m);
+    cx.inputs = model_inputs(cp, prog, clocks, fs, m);
     // Replay with lookahead, so that post's prophecies are confirmed by real ticks.
     oracle::Oracle orc(cp, prog, clocks);
     oracle::Result res = orc.run(cx.inputs);
@@ -703,7 +703,7 @@ auto Checker::bound_runs(const std::function<z3::expr(const TransitionSystem::Fr
       out.falsified_at_max = true;
       z3::model m = s.get_model();
       Counterexample cx;
-      cx.inputs = model_inputs(prog, fs, m);
+      cx.inputs = model_inputs(cp, prog, clocks, fs, m);
       // Find the long run and cut the trace where it ends: its first cell then needs
       // a cycle beyond the prefix although the prefix is longer than the bound.
       for (int st = 0; st + win <= depth; ++st) {

@@ -108,7 +108,7 @@ auto Checker::lasso(const std::set<std::string> &exact_roots, const std::set<std
   s.add(any);
   if (smt.check(s) != z3::sat) return std::nullopt;
   z3::model m = s.get_model();
-  oracle::Inputs base = model_inputs(prog, fs, m);
+  oracle::Inputs base = model_inputs(cp, prog, clocks, fs, m);
   for (size_t i = 1; i < fs.size(); ++i)
     for (size_t j = i + 1; j < fs.size(); ++j) {
       if (!m.eval(loop(i, j), true).is_true()) continue;

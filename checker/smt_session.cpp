@@ -1,6 +1,7 @@
 #include "checker/smt_session.hpp"
 
 #include "checker/smt_reals.hpp"
+#include "oracle/trace_io.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -66,47 +67,87 @@ Smt::ScopedLimit::~ScopedLimit() {
   }
 }
 
-oracle::Inputs model_inputs(const core::Program &p, const std::vector<TransitionSystem::Frame> &fs, z3::model &m) {
+namespace {
+// The model's cell of a scalar variable at one frame (a zero tensor of its type when the
+// model has no value for it: a tensor, or a variable no constraint reads).
+oracle::Cell model_cell(z3::model &m, const TransitionSystem::Frame &f, const std::string &name, const Type &type) {
+  if (!m.eval(f.p.at(name), true).is_true()) return oracle::Cell::absent();
+  std::vector<int64_t> shape = array::concrete_shape(type.shape);
+  array::Tensor t = array::Tensor::zeros(type.elem, shape);
+  auto it = f.v.find(name);
+  if (it != f.v.end()) {
+    z3::expr val = m.eval(it->second, true);
+    if (type.elem == Scalar::Bool) t.i[0] = val.is_true();
+    else if (type.elem == Scalar::Real) t.r[0] = real_of(m, it->second);
+    else if (val.is_int()) {  // the LIA encoding keeps inputs in the 64-bit range
+      int64_t i = 0;
+      val.is_numeral_i64(i);
+      t.i[0] = i;
+    } else {
+      uint64_t u = 0;
+      val.is_numeral_u64(u);
+      t.i[0] = static_cast<int64_t>(u);
+    }
+  }
+  return oracle::Cell::of(std::move(t));
+}
+}  // namespace
+
+oracle::Inputs model_inputs(const CheckedProgram &cp, const core::Program &p, const core::Clocks &clocks,
+                            const std::vector<TransitionSystem::Frame> &fs, z3::model &m) {
   oracle::Inputs in;
   in.cycles = fs.size();
   for (auto &v : p.inputs) {
     auto &cells = in.streams[v.name];
-    for (auto &f : fs) {
-      bool present = m.eval(f.p.at(v.name), true).is_true();
-      if (!present) {
-        cells.push_back(oracle::Cell::absent());
-        continue;
-      }
-      std::vector<int64_t> shape = array::concrete_shape(v.type.shape);
-      array::Tensor t = array::Tensor::zeros(v.type.elem, shape);
-      auto it = f.v.find(v.name);
-      if (it != f.v.end()) {
-        z3::expr val = m.eval(it->second, true);
-        if (v.type.elem == Scalar::Bool) t.i[0] = val.is_true();
-        else if (v.type.elem == Scalar::Real) t.r[0] = real_of(m, it->second);
-        else if (val.is_int()) {  // the LIA encoding keeps inputs in the 64-bit range
-          int64_t i = 0;
-          val.is_numeral_i64(i);
-          t.i[0] = i;
-        } else {
-          uint64_t u = 0;
-          val.is_numeral_u64(u);
-          t.i[0] = static_cast<int64_t>(u);
-        }
-      }
-      cells.push_back(oracle::Cell::of(std::move(t)));
+    for (auto &f : fs) cells.push_back(model_cell(m, f, v.name, v.type));
+  }
+  // The outputs of imported calls as the model chose them, which the replay takes as given
+  // (oracle::Inputs): a counterexample holds for an imported node or function that computes
+  // these. An output the model does not keep (a tensor, or one outside the cone of what was
+  // asked: the system is sliced) is chosen by a run of the oracle (Options::free_imported:
+  // a function's output for arguments given one elsewhere, else zero) and written down, so
+  // that the trace gives every one; the replay then says whether the failure needs another.
+  bool chosen = false;
+  for (auto &eq : p.equations) {
+    if (eq.prim != core::Prim::Apply || eq.op != core::ApplyOp::Imported) continue;
+    auto &cells = in.streams[eq.lhs];
+    const bool kept = eq.type.shape.empty() && !fs.empty() && fs[0].p.count(eq.lhs) && fs[0].v.count(eq.lhs);
+    chosen |= !kept;
+    for (auto &f : fs) cells.push_back(kept ? model_cell(m, f, eq.lhs, eq.type) : oracle::Cell::bot());
+  }
+  if (!chosen) return in;
+  std::optional<oracle::Result> res;
+  try {
+    oracle::Options o;
+    o.free_imported = true;
+    res = oracle::Oracle(cp, p, clocks, o).run(in);
+  } catch (oracle::OracleError &) {  // no run: zeros, which the replay judges
+  }
+  for (auto &eq : p.equations) {
+    if (eq.prim != core::Prim::Apply || eq.op != core::ApplyOp::Imported) continue;
+    auto &cells = in.streams[eq.lhs];
+    for (size_t n = 0; n < cells.size(); ++n) {
+      if (cells[n].tag != oracle::Tag::Bot) continue;
+      oracle::Cell c = res && res->has(eq.lhs) ? res->at(eq.lhs, n) : oracle::Cell::bot();
+      cells[n] = c.tag == oracle::Tag::Val ? c : oracle::Cell::of(array::Tensor::zeros(eq.type.elem, array::concrete_shape(eq.type.shape)));
     }
   }
   return in;
 }
 
 std::string trace_csv(const core::Program &p, const oracle::Inputs &in) {
+  // The inputs, then the outputs of imported calls the trace gives (under their printed
+  // names, which rml run reads back).
+  std::vector<std::pair<std::string, const std::vector<oracle::Cell> *>> columns;
+  for (auto &v : p.inputs) columns.emplace_back(v.name, &in.streams.at(v.name));
+  for (auto &io : oracle::imported_outputs(p))
+    if (auto it = in.streams.find(io.var); it != in.streams.end()) columns.emplace_back(io.printed, &it->second);
   std::string s;
-  for (size_t k = 0; k < p.inputs.size(); ++k) s += (k ? "," : "") + p.inputs[k].name;
+  for (size_t k = 0; k < columns.size(); ++k) s += (k ? "," : "") + columns[k].first;
   s += "\n";
   for (size_t n = 0; n < in.cycles; ++n) {
-    for (size_t k = 0; k < p.inputs.size(); ++k) {
-      std::string c = in.streams.at(p.inputs[k].name)[n].str();
+    for (size_t k = 0; k < columns.size(); ++k) {
+      std::string c = (*columns[k].second)[n].str();
       if (c.find(',') != std::string::npos) c = "\"" + c + "\"";
       s += (k ? "," : "") + c;
     }

@@ -85,9 +85,12 @@ struct Smt {
   }
 };
 
-// Reads the inputs of a model as an oracle trace.
-oracle::Inputs model_inputs(const core::Program &p, const std::vector<TransitionSystem::Frame> &fs, z3::model &m);
+// Reads the inputs of a model as an oracle trace, with the outputs of imported calls the
+// model chose (oracle::Inputs).
+oracle::Inputs model_inputs(const CheckedProgram &cp, const core::Program &p, const core::Clocks &clocks,
+                            const std::vector<TransitionSystem::Frame> &fs, z3::model &m);
 
+// The trace as CSV: the inputs, then the imported outputs it gives (rml run reads both).
 std::string trace_csv(const core::Program &p, const oracle::Inputs &in);
 
 // The uninterpreted constants of some expressions (the variables of a Horn clause).

@@ -305,7 +305,7 @@ bool Checker::refute_self_dependence(PropertyResult &r, const std::vector<int> &
   while (!m.eval(R.self[start], true).is_true()) ++start;
   const std::string var = graph.names[static_cast<size_t>(members[start / R.frames])];
   const size_t at = start % R.frames;
-  oracle::Inputs base = model_inputs(prog, fs, m);
+  oracle::Inputs base = model_inputs(cp, prog, clocks, fs, m);
   const size_t period = fs.size() - i0, len = fs.size() + 2 * period;
   Counterexample cx;
   cx.inputs.cycles = len;

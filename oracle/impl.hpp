@@ -3,6 +3,7 @@
 // to a finite prefix (solvers.cpp). Internal to oracle/.
 #pragma once
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "array/eval.hpp"
@@ -27,6 +28,14 @@ struct Oracle::Impl {
   uint64_t evaluations = 0;
   std::vector<ErrorOrigin> origins;
   std::vector<std::vector<uint8_t>> origin_seen;  // per column, per cycle
+  // The given outputs of imported calls (Inputs::streams), per column (null: none), and
+  // what each imported function has returned in this run, by its arguments' bytes.
+  std::vector<const std::vector<Cell> *> given;
+  std::map<std::string, array::Tensor> imported_returns;
+  // Options::free_imported: the outputs given for each function's arguments in a first
+  // run, which a chosen (⊥) output of the same arguments takes in the second.
+  std::map<std::string, array::Tensor> given_returns;
+  bool choosing = false;  // the first run: chosen outputs are not recorded
 
   Impl(const CheckedProgram &c, const core::Program &p, const core::Clocks &ck, Options o)
       : cp(c), prog(p), opts(o), clocks(ck), eval(c) {
@@ -48,6 +57,7 @@ struct Oracle::Impl {
   void rule_clock_never(const Node &nd, size_t n, const Store &s, Out &o);
   void rule_const(const Node &nd, size_t n, const Store &s, Out &o);
   void rule_apply(const Node &nd, size_t n, const Store &s, Out &o);
+  void rule_imported(const Node &nd, size_t n, const Store &s, Out &o);
   array::Tensor apply(const core::Equation &eq, const std::vector<array::Tensor> &args);
   void scalar_apply(const Node &nd, size_t n, const Store &s, Out &o);
   void rule_lazy_if(const Node &nd, size_t n, const Store &s, Out &o);

@@ -49,11 +49,19 @@ struct Options {
   // Told how far a run is (cycles done, of how many), every 1024 cycles of the worklist's
   // sweep: a command's progress line. Never changes a result.
   std::function<void(size_t done, size_t cycles)> progress;
+  // rml-check's replays: an unknown (⊥) cell given for an imported call's output is a
+  // value to choose (Inputs): an imported function's output for arguments it is given an
+  // output for elsewhere in the run, else zero, as an imported node's.
+  bool free_imported = false;
 };
 
 enum class Solver { Kleene, Worklist };
 
-// Input prefixes, by input name; every stream has exactly `cycles` cells.
+// Input prefixes, by input name; every stream has exactly `cycles` cells. The outputs of
+// imported calls (an Apply of core::ApplyOp::Imported, by its elaborated output variable)
+// may be given too: where the call computes a value (its clock ticks, its operands are
+// present), the run takes the given one, which must then be a value. An imported
+// function's outputs must be equal wherever its arguments are (semantics.md §2.7).
 struct Inputs {
   size_t cycles = 0;
   std::map<std::string, std::vector<Cell>> streams;
@@ -92,14 +100,17 @@ struct OracleError : std::runtime_error {  // bad inputs or an internal invarian
   using std::runtime_error::runtime_error;
 };
 
-// A run reached an application of an imported node or function (core::ApplyOp::Imported),
-// which has no body to compute. rml run refuses such nodes before running (run.imported);
-// rml-check's replays meet it and leave the property unknown.
+// A run needed the output of an imported node or function (core::ApplyOp::Imported),
+// which has no body to compute, and its inputs did not give it (Inputs::streams), or gave
+// an imported function two outputs for equal arguments. rml run refuses a trace without
+// the imported outputs (run.imported); rml-check's replays give the ones its model found.
 struct ImportedError : OracleError {
-  ImportedError(const std::string &fn, Span where)
-      : OracleError("'" + fn + "' is imported: the oracle cannot compute it (it has no body)"), name(fn), span(where) {}
+  ImportedError(const std::string &fn, Span where, const std::string &why = "")
+      : OracleError("'" + fn + "' is imported: " + (why.empty() ? "the oracle cannot compute it (it has no body)" : why)),
+        name(fn), span(where), reason(why) {}
   std::string name;
   Span span;
+  std::string reason;  // empty: no value was given
 };
 
 // A run would need more memory than Options::max_memory. The message says how much, for

@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 
+#include "core/normalize.hpp"
 #include "core/primitives.hpp"
 #include "oracle/impl.hpp"
 #include "ops/scalar_ops.hpp"
@@ -65,11 +66,8 @@ void Oracle::Impl::rule_const(const Node &nd, size_t n, const Store &s, Out &o) 
 
 // §4.3 pointwise application (also eager `if`): ⊥ first, then all-□, then all present.
 void Oracle::Impl::rule_apply(const Node &nd, size_t n, const Store &s, Out &o) {
-  if (nd.in.empty()) {
-    if (nd.eq->op == core::ApplyOp::Imported && s.tag(nd.clock, n) == Tag::Val && s.bval(nd.clock, n))
-      throw ImportedError(nd.eq->fn, nd.eq->span);  // a free constant, where its value is needed
-    return rule_const(nd, n, s, o);
-  }
+  if (nd.eq->op == core::ApplyOp::Imported) return rule_imported(nd, n, s, o);
+  if (nd.in.empty()) return rule_const(nd, n, s, o);
   if (opts.lazy_if && nd.eq->fn == "if") return rule_lazy_if(nd, n, s, o);
   bool all_abs = true, all_present = true, any_err = false, any_nil = false;
   for (int c : nd.in) {
@@ -90,6 +88,64 @@ void Oracle::Impl::rule_apply(const Node &nd, size_t n, const Store &s, Out &o) 
   std::vector<array::Tensor> args;
   for (int c : nd.in) args.push_back(s.tensor(c, n));
   o.value(apply(*nd.eq, args));
+}
+
+// An imported node or function has no body: §4.3's tags (a free constant's: §4.1's), and
+// where the call computes a value, the one the inputs give for its output (Inputs). An
+// imported function returns equal outputs for equal arguments over the whole run, so a
+// given value that contradicts an earlier one of the same arguments is refused.
+void Oracle::Impl::rule_imported(const Node &nd, size_t n, const Store &s, Out &o) {
+  if (nd.in.empty()) {
+    Tag kt = s.tag(nd.clock, n);
+    if (kt == Tag::Bot) return o.set(Tag::Bot);
+    if (kt == Tag::Err) return o.propagate_error();
+    if (!s.bval(nd.clock, n)) return o.set(Tag::Abs);
+  } else {
+    bool all_abs = true, all_present = true, any_err = false, any_nil = false;
+    for (int c : nd.in) {
+      Tag t = s.tag(c, n);
+      if (t == Tag::Bot) return o.set(Tag::Bot);
+      all_abs &= t == Tag::Abs;
+      all_present &= t == Tag::Val || t == Tag::Nil;
+      any_err |= t == Tag::Err;
+      any_nil |= t == Tag::Nil;
+    }
+    if (all_abs) return o.set(Tag::Abs);
+    if (!all_present) {
+      if (any_err) return o.propagate_error();
+      return o.error("op", "the operands of '" + core::apply_name(*nd.eq) + "' are not all present or all absent");
+    }
+    if (any_nil) return o.set(Tag::Nil);
+  }
+  const std::vector<Cell> *g = given[static_cast<size_t>(nd.out)];
+  if (!g) throw ImportedError(nd.eq->fn, nd.eq->span);
+  const Cell &c = (*g)[n];
+  const bool chosen = opts.free_imported && c.tag == Tag::Bot;
+  auto printed = [&] { return core::printed_names(prog).at(nd.eq->lhs); };  // as traces name it (only for a message)
+  if (c.tag != Tag::Val && !chosen)
+    throw ImportedError(nd.eq->fn, nd.eq->span,
+                        "its output '" + printed() + "' is given no value at cycle " + std::to_string(n) + ", where its call computes one");
+  array::Tensor v = chosen ? array::Tensor::zeros(nd.eq->type.elem, array::concrete_shape(nd.eq->type.shape)) : c.value;
+  if (!nd.eq->imported_node) {  // a function: its arguments' bytes are the key
+    std::string key = nd.eq->fn + '\0' + std::to_string(nd.eq->output);
+    for (int a : nd.in) {
+      array::Tensor t = s.tensor(a, n);
+      key += '\0';
+      key.append(reinterpret_cast<const char *>(t.r.data()), t.r.size() * sizeof(double));
+      key.append(reinterpret_cast<const char *>(t.i.data()), t.i.size() * sizeof(int64_t));
+    }
+    if (chosen) {
+      if (auto it = given_returns.find(key); it != given_returns.end()) v = it->second;
+    }
+    if (!(chosen && choosing)) {
+      auto [it, fresh] = imported_returns.emplace(std::move(key), v);
+      if (!fresh && !(it->second.r == v.r && it->second.i == v.i))
+        throw ImportedError(nd.eq->fn, nd.eq->span,
+                            "a function, given two different outputs '" + printed() + "' for equal arguments (at cycle " +
+                                std::to_string(n) + ")");
+    }
+  }
+  o.value(std::move(v));
 }
 
 // The reference evaluator, unless Options::apply_fun takes the `fun` applications.

@@ -6,7 +6,9 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <map>
 #include <random>
+#include <set>
 #include <string_view>
 #include <unordered_set>
 
@@ -81,10 +83,27 @@ Store Oracle::Impl::fresh_store(const Inputs &in) {
       else std::copy(c.value.i.begin(), c.value.i.end(), col.i.begin() + static_cast<long>(n * col.numel));
     }
   }
-  for (auto &kv : in.streams) {
-    const std::string &name = kv.first;
-    if (std::none_of(prog.inputs.begin(), prog.inputs.end(), [&](auto &v) { return v.name == name; }))
-      throw OracleError("'" + name + "' is not an input of '" + prog.main + "'");
+  // Any other stream gives the outputs of an imported call (Inputs).
+  given.assign(s.cols.size(), nullptr);
+  imported_returns.clear();
+  std::set<std::string> input_names;
+  for (auto &v : prog.inputs) input_names.insert(v.name);
+  std::map<std::string, const Node *> imported_calls;
+  for (auto &nd : nodes)
+    if (nd.eq && nd.eq->prim == core::Prim::Apply && nd.eq->op == core::ApplyOp::Imported) imported_calls[nd.eq->lhs] = &nd;
+  for (auto &[name, cells] : in.streams) {
+    if (input_names.count(name)) continue;
+    auto call = imported_calls.find(name);
+    if (call == imported_calls.end()) throw OracleError("'" + name + "' is not an input of '" + prog.main + "'");
+    if (cells.size() != s.N)
+      throw OracleError("the output '" + name + "' of the imported '" + call->second->eq->fn + "' has " +
+                        std::to_string(cells.size()) + " cells, expected " + std::to_string(s.N));
+    const Column &col = s.cols[static_cast<size_t>(call->second->out)];
+    for (size_t n = 0; n < s.N; ++n)
+      if (cells[n].tag == Tag::Val && (cells[n].value.elem != col.elem || cells[n].value.shape != col.shape))
+        throw OracleError("the output '" + name + "' of the imported '" + call->second->eq->fn + "' at cycle " +
+                          std::to_string(n) + " has a value of the wrong type");
+    given[static_cast<size_t>(call->second->out)] = &cells;
   }
   origin_seen.assign(s.cols.size(), std::vector<uint8_t>(s.N, 0));
   origins.clear();
@@ -175,8 +194,21 @@ Result Oracle::Impl::run(const Inputs &in, Solver solver) {
   Store s = fresh_store(in);
   Result r;
   r.cycles = s.N;
-  if (solver == Solver::Kleene) r.rounds = solve_kleene(s);
-  else solve_worklist(s);
+  auto solve = [&] {
+    if (solver == Solver::Kleene) r.rounds = solve_kleene(s);
+    else solve_worklist(s);
+  };
+  given_returns.clear();
+  if (opts.free_imported && std::any_of(given.begin(), given.end(), [](auto *g) { return g != nullptr; })) {
+    // Options::free_imported: a first run learns the outputs given for each function's
+    // arguments (chosen ones record nothing), which the chosen outputs of the second take.
+    choosing = true;
+    solve();
+    choosing = false;
+    given_returns = std::move(imported_returns);
+    s = fresh_store(in);
+  }
+  solve();
   for (auto &c : s.cols) r.store_bytes += c.tag.capacity() + c.r.capacity() * sizeof(double) + c.i.capacity() * sizeof(int64_t);
   if (solver == Solver::Worklist) r.store_bytes += nodes.size() * s.N;  // the queued bitmap
   r.evaluations = evaluations;

@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 
+#include "core/normalize.hpp"
 #include "oracle/json_input.hpp"
 
 namespace rml::oracle {
@@ -304,7 +306,19 @@ TraceError CsvTraceReader::located_error(size_t line, size_t col, std::string ru
   return e;
 }
 
-CsvTraceReader::CsvTraceReader(std::string path, std::istream &in, const core::Program &prog, size_t lines_before)
+std::vector<ImportedOutput> imported_outputs(const core::Program &prog) {
+  std::vector<ImportedOutput> out;
+  std::unordered_map<std::string, std::string> printed;
+  for (auto &eq : prog.equations) {
+    if (eq.prim != core::Prim::Apply || eq.op != core::ApplyOp::Imported) continue;
+    if (printed.empty()) printed = core::printed_names(prog);
+    out.push_back(ImportedOutput{printed.at(eq.lhs), eq.lhs, eq.fn, &eq.type});
+  }
+  return out;
+}
+
+CsvTraceReader::CsvTraceReader(std::string path, std::istream &in, const core::Program &prog, size_t lines_before,
+                               const std::vector<ImportedOutput> *imported)
     : path_(std::move(path)), in_(in), prog_(prog), line_(lines_before) {
   std::vector<std::pair<std::string, size_t>> fields;
   if (!read_fields(fields)) {
@@ -316,10 +330,19 @@ CsvTraceReader::CsvTraceReader(std::string path, std::istream &in, const core::P
   for (auto &[field, col] : fields) {
     const std::string &f = field;  // a structured binding cannot be captured (C++17)
     auto it = std::find_if(prog.inputs.begin(), prog.inputs.end(), [&](auto &v) { return v.name == f; });
-    if (it == prog.inputs.end()) fail(col, json_input::quoted(f) + " is not an input of '" + prog.main + "'");
+    const ImportedOutput *out = nullptr;
+    if (it == prog.inputs.end() && imported)
+      for (auto &io : *imported)
+        if (io.printed == f) out = &io;
+    if (it == prog.inputs.end() && !out) fail(col, json_input::quoted(f) + " is not an input of '" + prog.main + "'");
     if (std::find(header.begin(), header.end(), f) != header.end()) fail(col, json_input::quoted(f) + " appears twice in the header");
     header.push_back(f);
-    input_of_field_.push_back(static_cast<size_t>(it - prog.inputs.begin()));
+    if (out) {
+      input_of_field_.push_back(prog.inputs.size() + imported_fields_.size());
+      imported_fields_.push_back(out);
+    } else {
+      input_of_field_.push_back(static_cast<size_t>(it - prog.inputs.begin()));
+    }
   }
   for (auto &v : prog.inputs)
     if (std::find(header.begin(), header.end(), v.name) == header.end()) fail(1, "the header lacks the input '" + v.name + "'");
@@ -361,13 +384,19 @@ bool CsvTraceReader::next(std::vector<Cell> &cells) {
   if (fields.size() != input_of_field_.size())
     throw located_error(line_, 1, "trace.row",
                      "this row has " + std::to_string(fields.size()) + " fields, the header has " + std::to_string(input_of_field_.size()));
-  cells.assign(prog_.inputs.size(), Cell{});
+  cells.assign(prog_.inputs.size() + imported_fields_.size(), Cell{});
   for (size_t k = 0; k < fields.size(); ++k) {
-    const core::Var &v = prog_.inputs[input_of_field_[k]];
+    const size_t at = input_of_field_[k];
+    const bool input = at < prog_.inputs.size();
+    const Type &type = input ? prog_.inputs[at].type : *imported_fields_[at - prog_.inputs.size()]->type;
     std::string cerr;
-    cells[input_of_field_[k]] = parse_cell(fields[k].first, v.type, cerr);
+    cells[at] = parse_cell(fields[k].first, type, cerr);
     if (!cerr.empty())
-      throw located_error(line_, fields[k].second, "trace.cell", "input '" + v.name + "' (" + type_str(v.type) + "): " + cerr);
+      throw located_error(line_, fields[k].second, "trace.cell",
+                          (input ? "input '" + prog_.inputs[at].name + "'"
+                                 : "output '" + imported_fields_[at - prog_.inputs.size()]->printed + "' of the imported '" +
+                                       imported_fields_[at - prog_.inputs.size()]->fn + "'") +
+                              " (" + type_str(type) + "): " + cerr);
   }
   return true;
 }
@@ -380,6 +409,7 @@ Inputs read_trace(const std::string &path, const std::string &text0, const core:
   Inputs in;
   std::map<std::string, const core::Var *> want;
   for (auto &v : prog.inputs) want[v.name] = &v;
+  const std::vector<ImportedOutput> imported = imported_outputs(prog);
   if (is_json_trace(text)) {
     nlohmann::json j;
     try {
@@ -395,9 +425,22 @@ Inputs read_trace(const std::string &path, const std::string &text0, const core:
       const std::string cycle = "cycle " + std::to_string(n);
       json_input::Path p{std::to_string(n)};
       if (!row.is_object()) throw TraceError(at(p), "trace.row", cycle + " is not an object: " + shown(row));
-      for (auto &[k, val] : row.items())
-        if (!want.count(k))
+      for (auto &[k, val] : row.items()) {
+        if (want.count(k)) continue;
+        auto io = std::find_if(imported.begin(), imported.end(), [&](auto &o) { return o.printed == k; });
+        if (io == imported.end())
           throw TraceError(at({p[0], k}, true), "trace.header", cycle + ": " + json_input::quoted(k) + " is not an input of '" + prog.main + "'");
+        // An imported call's output: absent (null) where the row leaves it out.
+        std::string err;
+        json_input::Path inside{p[0], k};
+        Cell c = cell_from_json(val, *io->type, err, inside);
+        if (!err.empty())
+          throw TraceError(at(inside), "trace.cell",
+                           cycle + ", output '" + k + "' of the imported '" + io->fn + "' (" + type_str(*io->type) + "): " + err);
+        auto &cells = in.streams[io->var];
+        cells.resize(n, Cell::absent());
+        cells.push_back(std::move(c));
+      }
       for (auto &[name, v] : want) {
         if (!row.contains(name)) throw TraceError(at(p), "trace.header", cycle + ": the input '" + name + "' is missing (use null for absent)");
         std::string err;
@@ -410,13 +453,19 @@ Inputs read_trace(const std::string &path, const std::string &text0, const core:
       ++n;
     }
     in.cycles = n;
+    for (auto &io : imported)
+      if (auto it = in.streams.find(io.var); it != in.streams.end()) it->second.resize(n, Cell::absent());
   } else {
     std::istringstream ss(text);
-    CsvTraceReader reader(path, ss, prog);
+    CsvTraceReader reader(path, ss, prog, 0, &imported);
     for (auto &v : prog.inputs) in.streams[v.name];
+    for (auto *io : reader.imported_fields()) in.streams[io->var];
     std::vector<Cell> row;
     while (reader.next(row)) {
-      for (size_t k = 0; k < row.size(); ++k) in.streams[prog.inputs[k].name].push_back(std::move(row[k]));
+      for (size_t k = 0; k < row.size(); ++k) {
+        const std::string &var = k < prog.inputs.size() ? prog.inputs[k].name : reader.imported_fields()[k - prog.inputs.size()]->var;
+        in.streams[var].push_back(std::move(row[k]));
+      }
       ++in.cycles;
     }
   }

@@ -33,8 +33,19 @@ struct TraceError : std::runtime_error {
 // A trace is JSON when its first non-blank character is '[' or '{' (else CSV).
 bool is_json_trace(const std::string &text);
 
-// Reads a trace for the inputs of `prog`. `cycles` (0: the trace's length) truncates, or
-// extends with unknown (⊥) cells, as the finite-prefix oracle extends inputs by ⊥^ω.
+// The outputs of imported calls a trace may give besides the inputs (Inputs): each under
+// the name rml parse --normalized prints (core::printed_names), in the program's order.
+struct ImportedOutput {
+  std::string printed;  // the column's name
+  std::string var;      // the elaborated output variable (Inputs::streams' key)
+  std::string fn;       // the imported node or function
+  const Type *type;
+};
+std::vector<ImportedOutput> imported_outputs(const core::Program &prog);
+
+// Reads a trace for the inputs of `prog`, and for the outputs of its imported calls that
+// it names (ImportedOutput). `cycles` (0: the trace's length) truncates, or extends with
+// unknown (⊥) cells, as the finite-prefix oracle extends inputs by ⊥^ω.
 Inputs read_trace(const std::string &path, const std::string &text, const core::Program &prog, size_t cycles);
 
 // A CSV trace read row by row, for runs whose memory must not grow with the trace (rml run
@@ -43,12 +54,17 @@ Inputs read_trace(const std::string &path, const std::string &text, const core::
 class CsvTraceReader {
  public:
   // `lines_before`: lines the caller already consumed (blank ones), for the line numbers.
-  CsvTraceReader(std::string path, std::istream &in, const core::Program &prog, size_t lines_before = 0);
+  // With `imported`, the header may also name outputs of imported calls (ImportedOutput):
+  // their cells follow the inputs' in each row, in the order of imported_fields().
+  CsvTraceReader(std::string path, std::istream &in, const core::Program &prog, size_t lines_before = 0,
+                 const std::vector<ImportedOutput> *imported = nullptr);
   // A line longer than this is an error (trace.syntax), never an unbounded read.
   static constexpr size_t kMaxLine = 16u << 20;
-  // The next row's cells, one per input of `prog` in its order; false at the end.
+  // The next row's cells, one per input of `prog` in its order (then one per imported
+  // output the header names); false at the end.
   bool next(std::vector<Cell> &cells);
   size_t line() const { return line_; }
+  const std::vector<const ImportedOutput *> &imported_fields() const { return imported_fields_; }
 
  private:
   bool read_fields(std::vector<std::pair<std::string, size_t>> &fields);
@@ -56,7 +72,8 @@ class CsvTraceReader {
   std::string path_;
   std::istream &in_;
   const core::Program &prog_;
-  std::vector<size_t> input_of_field_;  // the input of each header field
+  std::vector<size_t> input_of_field_;  // the input of each header field (past the inputs: an imported output)
+  std::vector<const ImportedOutput *> imported_fields_;
   size_t line_ = 0;
   std::string text_;  // the line last read
 };

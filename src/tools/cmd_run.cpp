@@ -88,7 +88,6 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
   try {
     driver::Elaborated elab = driver::elaborate(r->checked, main);
     const core::Program &prog = elab.prog;
-    if (refuse_imported(prog, "run.imported", "the oracle cannot run it", err)) return kFrontendError;
     oracle::Options opts;
     opts.post_clock_data = c.post_clock_data;
     opts.strict_when_merge = c.strict_when_merge;
@@ -169,6 +168,8 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     } else {
       in.cycles = c.cycles ? c.cycles : 10;
     }
+    // An imported call runs on the values the trace gives for its output.
+    if (refuse_imported(prog, "run.imported", "the oracle cannot run it", err, &in)) return kFrontendError;
     memory_check(in.cycles);
     oracle::Result res = orc.run(in, solver);
     progress->done();
@@ -268,6 +269,12 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
       err << "raise the limit with --max-memory (e.g. --max-memory " << ((e.needed + (1ull << 30) - 1) >> 30) << "G) or " << instead << "\n";
     else
       err << "that is more than --max-memory allows (" << format_bytes(kMaxMaxMemory) << "): " << instead << "\n";
+  } catch (oracle::ImportedError &e) {  // the trace's values for an imported call's output do not do
+    Diagnostic d;
+    d.rule = "run.imported";
+    d.span = e.span;
+    d.message = e.what();
+    err << render(d);
   } catch (oracle::OracleError &e) {
     err << "rml: error: " << e.what() << "\n";
     return exit_for(e);

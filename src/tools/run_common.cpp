@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "checker/checker.hpp"
+#include "oracle/trace_io.hpp"
 #include "tools/chronogram.hpp"
 #include "tools/progress.hpp"
 
@@ -85,14 +86,19 @@ std::optional<int64_t> accepted_horizon(const FrontendResult &r, const driver::E
   return H;
 }
 
-bool refuse_imported(const core::Program &prog, const char *rule, const std::string &what, std::ostream &err) {
-  for (auto &eq : prog.equations) {
-    if (eq.prim != core::Prim::Apply || eq.op != core::ApplyOp::Imported) continue;
+bool refuse_imported(const core::Program &prog, const char *rule, const std::string &what, std::ostream &err,
+                     const oracle::Inputs *given) {
+  for (auto &io : oracle::imported_outputs(prog)) {
+    if (given && given->streams.count(io.var)) continue;
+    const core::Equation *eq = nullptr;
+    for (auto &e : prog.equations)
+      if (e.lhs == io.var) eq = &e;
     Diagnostic d;
     d.rule = rule;
-    d.span = eq.span;
-    d.message = "'" + eq.fn + "' is imported (declared without a body): " + what +
-                " (rml-check reads its outputs as unknown values; give it a body to run it)";
+    d.span = eq ? eq->span : Span{};
+    d.message = "'" + io.fn + "' is imported (declared without a body): " + what +
+                " (rml-check reads its outputs as unknown values; give it a body to run it" +
+                (given ? ", or its output's values in the trace, as a column '" + io.printed + "'" : std::string()) + ")";
     err << render(d);
     return true;
   }

@@ -30,8 +30,10 @@ std::optional<int64_t> accepted_horizon(const FrontendResult &r, const driver::E
                                         int &rc, bool quiet = false);
 
 // Whether the elaborated node applies an imported node or function (no body: no back end
-// of rml computes it); if so, says `error[RULE]` at the first application, with its caret.
-bool refuse_imported(const core::Program &prog, const char *rule, const std::string &what, std::ostream &err);
+// of rml computes it) whose output `given` (the trace's, when the back end reads them)
+// does not give; if so, says `error[RULE]` at the first such application, with its caret.
+bool refuse_imported(const core::Program &prog, const char *rule, const std::string &what, std::ostream &err,
+                     const oracle::Inputs *given = nullptr);
 
 // rml run --backend stream (cmd_run_stream.cpp).
 int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &main, std::ostream &out, std::ostream &err);

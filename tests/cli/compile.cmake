@@ -214,6 +214,22 @@ expect_text(ERR "imp.lus:4:11: error\\[run.imported\\]: 'f' is imported")
 expect_no_text(OUT ".")
 expect_exit(2 ${RML} run ${WORK}/imp.lus --backend stream --inputs ${WORK}/imp.csv)
 expect_text(ERR "imp.lus:4:11: error\\[run.imported\\]: 'f' is imported")
+# The oracle runs it on the outputs a trace gives (a column named as rml parse --normalized
+# prints the call's output, t2 here: rml-check's counterexamples write them so); a function
+# given two outputs for one argument, or none where it runs, is refused at the call.
+expect_exit(2 ${RML} run ${WORK}/imp.lus --inputs ${WORK}/imp.csv)
+expect_text(ERR "as a column 't2'")
+file(WRITE ${WORK}/imp_given.csv "x,t2\n1,5\n2,5\n")
+expect_exit(0 ${RML} run ${WORK}/imp.lus --inputs ${WORK}/imp_given.csv --format csv)
+expect_text(OUT "x,y\n1,6\n2,6\n")
+file(WRITE ${WORK}/imp_twice.csv "x,t2\n1,5\n1,6\n")
+expect_exit(2 ${RML} run ${WORK}/imp.lus --inputs ${WORK}/imp_twice.csv)
+expect_text(ERR "imp.lus:4:11: error\\[run.imported\\]: 'f' is imported: a function, given two different outputs 't2' for equal arguments \\(at cycle 1\\)")
+file(WRITE ${WORK}/imp_none.csv "x,t2\n1,_\n")
+expect_exit(2 ${RML} run ${WORK}/imp.lus --inputs ${WORK}/imp_none.csv)
+expect_text(ERR "its output 't2' is given no value at cycle 0")
+expect_exit(2 ${RML} run ${WORK}/imp.lus --backend stream --inputs ${WORK}/imp_given.csv)
+expect_text(ERR "run.imported.*the stream path cannot run it")
 # Not accepted by rml-check (2): a nil output (initialisation falsified).
 file(WRITE ${WORK}/nil.rml "node f(x: int) -> (o: int)\n  o = pre x;\n")
 expect_exit(2 ${RML} compile ${WORK}/nil.rml -o ${WORK}/nil)

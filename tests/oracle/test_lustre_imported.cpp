@@ -3,7 +3,8 @@
 // Heptagon's `val` — and Lustre's free constants `const c: t;`, read as nullary imported
 // functions. rml-check reads an imported function's outputs as uninterpreted functions of
 // its arguments (a free constant: one value for the whole run), an imported node's as
-// fresh values; no back end runs them (run.imported, codegen.imported).
+// fresh values; the oracle runs them on outputs given with the inputs (a counterexample's),
+// no back end computes them (run.imported, codegen.imported).
 //
 // The law a proof must keep: a property rml-check proves with `f` imported holds for every
 // body of `f` (ImportedProofsHoldForEveryBody, with its negative controls).
@@ -174,9 +175,10 @@ TEST(LustreImported, TheOracleStopsAtTheFirstNeededValue) {
 
 // Uninterpreted functions: equal arguments give equal values, at one cycle and across
 // cycles; a free constant keeps its value; a subrange or enumeration output stays in its
-// range. An imported *node* may keep state, so none of that holds for it (unknown, not
-// valid); nothing about the function's values is provable (unknown, never falsified: the
-// oracle cannot replay a run through it).
+// range. An imported *node* may keep state, so none of that holds for it; nothing about
+// the function's values is provable. Those are falsified by a counterexample that gives
+// the imported outputs the solver chose (in its trace, under their printed names), which
+// the oracle replays on those values.
 TEST(LustreImported, TheCheckerReadsImportedFunctionsAsUninterpreted) {
   auto r = check_text_report(
       "type color = enum { Red, Green, Blue };\n"
@@ -190,23 +192,101 @@ TEST(LustreImported, TheCheckerReadsImportedFunctionsAsUninterpreted) {
       "  check true -> (x = pre x => f(x) = pre f(x));\n"           // 1 valid
       "  check K = (K -> pre K);\n"                                 // 2 valid
       "  check 0 <= S and S <= 3 and (C = Red or C = Green or C = Blue);\n"  // 3 valid
-      "  check true -> (x = pre x => g(x) = pre g(x));\n"           // 4 unknown (a node)
-      "  check f(x) = x;\n"                                         // 5 unknown
-      "  check K <> 7;\n"                                           // 6 unknown
+      "  check true -> (x = pre x => g(x) = pre g(x));\n"           // 4 falsified (a node)
+      "  check f(x) = x;\n"                                         // 5 falsified
+      "  check K <> 7;\n"                                           // 6 falsified
       "tel\n",
       "main");
   using V = check::Verdict;
-  EXPECT_EQ(property_verdicts(r), (std::vector<V>{V::Valid, V::Valid, V::Valid, V::Valid, V::Unknown, V::Unknown, V::Unknown}));
+  EXPECT_EQ(property_verdicts(r), (std::vector<V>{V::Valid, V::Valid, V::Valid, V::Valid, V::Falsified, V::Falsified, V::Falsified}));
   for (auto &p : r.properties) {
-    if (p.kind == "property") continue;
-    EXPECT_EQ(p.verdict, V::Valid) << p.kind << ": " << p.method;
+    if (p.kind != "property") {
+      EXPECT_EQ(p.verdict, V::Valid) << p.kind << ": " << p.method;
+      continue;
+    }
+    if (p.verdict != V::Falsified) continue;
+    EXPECT_NE(p.method.find("with the outputs of imported nodes given in the trace"), std::string::npos) << p.method;
+    ASSERT_TRUE(p.cex);
+    // The trace names the inputs, then every imported output (printed names).
+    EXPECT_EQ(p.cex->csv.substr(0, p.cex->csv.find('\n')).rfind("x,", 0), 0u) << p.cex->csv;
+    EXPECT_GT(p.cex->inputs.streams.size(), 1u);
+  }
+}
+
+// A run may be given the outputs of its imported calls with its inputs (oracle::Inputs):
+// taken where the call computes a value (its operands present; a free constant: its clock
+// ticking) and ignored elsewhere; an imported function must be given equal outputs for
+// equal arguments, an imported node need not (it may keep state). Negative controls: no
+// value where one is needed, two outputs of f for one argument, and a stream for a
+// variable that is neither an input nor an imported output are each refused.
+TEST(LustreImported, GivenOutputsAreTakenWhereTheCallComputesOne) {
+  auto fe = check_text(
+      "function f(x: int) returns (y: int);\nimported node g(x: int) returns (y: int);\nconst K: int;\n"
+      "node main(c: bool; x: int) returns (a, b, k: int);\n"
+      "let\n  a = f(x) + 1;\n  b = merge c (g(x when c)) (0 when not c);\n  k = K;\ntel\n");
+  ASSERT_FALSE(fe->diags.has_errors()) << diag_text(*fe);
+  core::Program prog = core::elaborate(fe->checked, "main");
+  std::map<std::string, std::string> var_of;  // imported function -> its output variable
+  for (auto &io : oracle::imported_outputs(prog)) var_of[io.fn] = io.var;
+  ASSERT_EQ(var_of.size(), 3u);
+  auto cell = [&](const char *text) {
+    std::string err;
+    oracle::Cell c = oracle::parse_cell(text, Type::scalar(Scalar::Int), err);
+    EXPECT_EQ(err, "") << text;
+    return c;
+  };
+  auto inputs = [&](std::vector<const char *> f_out, std::vector<const char *> g_out) {
+    oracle::Inputs in;
+    in.cycles = 3;
+    std::string err;
+    for (const char *c : {"T", "F", "T"}) in.streams["c"].push_back(oracle::parse_cell(c, Type::scalar(Scalar::Bool), err));
+    for (const char *x : {"4", "4", "5"}) in.streams["x"].push_back(cell(x));
+    for (const char *v : f_out) in.streams[var_of["f"]].push_back(cell(v));
+    for (const char *v : g_out) in.streams[var_of["g"]].push_back(cell(v));
+    for (const char *v : {"7", "7", "7"}) in.streams[var_of["K"]].push_back(cell(v));
+    return in;
+  };
+  for (auto solver : {oracle::Solver::Worklist, oracle::Solver::Kleene}) {
+    // g's cell at cycle 1 is ignored (c false: g does not run); f(4) is 10 twice.
+    oracle::Result r = oracle::Oracle(fe->checked, prog).run(inputs({"10", "10", "-3"}, {"1", "_", "9"}), solver);
+    EXPECT_EQ(r.at("a", 0).str() + " " + r.at("a", 1).str() + " " + r.at("a", 2).str(), "11 11 -2");
+    EXPECT_EQ(r.at("b", 0).str() + " " + r.at("b", 1).str() + " " + r.at("b", 2).str(), "1 0 9");
+    EXPECT_EQ(r.at("k", 2).str(), "7");
+    // A node may answer equal inputs differently; a function may not.
+    EXPECT_NO_THROW(oracle::Oracle(fe->checked, prog).run(inputs({"10", "10", "-3"}, {"1", "_", "2"}), solver));
+    try {
+      oracle::Oracle(fe->checked, prog).run(inputs({"10", "11", "-3"}, {"1", "_", "9"}), solver);
+      ADD_FAILURE() << "f(4) given 10 and 11";
+    } catch (oracle::ImportedError &e) {
+      EXPECT_EQ(e.name, "f");
+      EXPECT_NE(e.reason.find("two different outputs"), std::string::npos) << e.reason;
+    }
+    try {  // g runs at cycle 2 and is given nothing there
+      oracle::Oracle(fe->checked, prog).run(inputs({"10", "10", "-3"}, {"1", "_", "_"}), solver);
+      ADD_FAILURE() << "g ran without a value";
+    } catch (oracle::ImportedError &e) {
+      EXPECT_EQ(e.name, "g");
+      EXPECT_NE(e.reason.find("at cycle 2"), std::string::npos) << e.reason;
+    }
+    oracle::Inputs no_f = inputs({}, {"1", "_", "9"});
+    no_f.streams.erase(var_of["f"]);
+    EXPECT_THROW(oracle::Oracle(fe->checked, prog).run(no_f, solver), oracle::ImportedError);
+    oracle::Inputs stray = inputs({"10", "10", "-3"}, {"1", "_", "9"});
+    stray.streams["a"] = stray.streams["x"];
+    EXPECT_THROW(oracle::Oracle(fe->checked, prog).run(stray, solver), oracle::OracleError);
+    // rml-check's replays: an unknown cell is a value to choose, f's from its other calls.
+    oracle::Options free;
+    free.free_imported = true;
+    oracle::Result chosen = oracle::Oracle(fe->checked, prog, free).run(inputs({"?", "10", "?"}, {"1", "_", "?"}), solver);
+    EXPECT_EQ(chosen.at("a", 0).str() + " " + chosen.at("a", 2).str() + " " + chosen.at("b", 2).str(), "11 1 0");
   }
 }
 
 // The law: a property proved with f and g imported holds, in the oracle, for every body
 // they may have (here: several bodies, stateless for the function, stateful for the node,
-// on random traces). Negative controls: the unknown properties above are refuted by one
-// of the bodies, so the bodies can tell a wrong `valid` apart.
+// on random traces). Negative controls: the properties it does not prove are refuted by
+// one of the bodies, so the bodies can tell a wrong `valid` apart; their counterexamples
+// fail in the oracle on the imported outputs they give.
 TEST(LustreImported, ImportedProofsHoldForEveryBody) {
   const std::string props =
       "node main(x: int) returns (p0, p1, p2, p3, p4: bool);\n"
@@ -222,7 +302,17 @@ TEST(LustreImported, ImportedProofsHoldForEveryBody) {
   auto r = check_text_report(imported + props, "main");
   using V = check::Verdict;
   std::vector<V> verdicts = property_verdicts(r);
-  ASSERT_EQ(verdicts, (std::vector<V>{V::Valid, V::Valid, V::Valid, V::Unknown, V::Unknown}));
+  ASSERT_EQ(verdicts, (std::vector<V>{V::Valid, V::Valid, V::Valid, V::Falsified, V::Falsified}));
+  // A falsified one fails in the oracle on the values its counterexample gives f and g.
+  for (auto &p : r.properties) {
+    if (p.kind != "property" || p.verdict != V::Falsified) continue;
+    ASSERT_TRUE(p.cex);
+    auto fe = check_text(imported + props);
+    core::Program prog = core::elaborate(fe->checked, "main");
+    oracle::Result replay = oracle::Oracle(fe->checked, prog).run(p.cex->inputs);
+    ASSERT_TRUE(p.cex->required);
+    EXPECT_EQ(replay.at(p.cex->required->var, p.cex->required->cycle).str(), "F") << p.name;
+  }
   const std::vector<std::string> f_bodies = {"x", "2 * x + 1", "if x > 0 then x else 0 - x", "7"};
   const std::vector<std::string> g_bodies = {"x", "x + (0 -> pre y)", "0 fby x"};
   std::mt19937_64 rng(20261127);
