@@ -395,6 +395,10 @@ struct Elaborator {
       // call's values, its assumptions are the caller's obligations and its guarantees
       // (each already guarded by the assumptions having held: syntax/contracts.cpp) are
       // assumed of the outputs.
+      std::map<std::string, std::string> arg_of;
+      for (size_t k = 0, a = 0; k < sig->inputs.size(); ++k)
+        if (!sig->inputs[k].is_const) arg_of[sig->inputs[k].name] = args.at(a++);
+      check_input_ranges(e, *sig, arg_of, subst, f);
       const NodeDecl &callee = std::get<NodeDecl>(*cp.find(e.name));
       if (!callee.assumptions.empty()) {
         Frame g;
@@ -403,8 +407,7 @@ struct Elaborator {
         g.instance = static_cast<int>(out.instances.size());
         out.instances.push_back(Instance{g.prefix, f.instance, e.span, {}, {}});
         g.subst = subst;
-        for (size_t k = 0, a = 0; k < sig->inputs.size(); ++k)
-          if (!sig->inputs[k].is_const) g.rename[sig->inputs[k].name] = args.at(a++);
+        g.rename = arg_of;
         for (size_t k = 0; k < sig->output_names.size(); ++k) g.rename[sig->output_names[k]] = outs[k];
         body(g);
         bind_callee_assumptions(callee, g, e, true);
@@ -435,9 +438,66 @@ struct Elaborator {
     }
     body(g);
     bind_callee_assumptions(callee, g, e, false);
+    check_input_ranges(e, *sig, g.rename, g.subst, g);
     declare_clocks(g);
     --depth;
     return outs;
+  }
+
+  // `lo <= x and x <= hi` for a variable of a subrange or enumeration type (its range,
+  // INT64_MIN / INT64_MAX standing for an unbounded side `*`); nothing for any other type.
+  std::optional<std::string> range_condition(const std::string &name, const Type &type, Span span, const Frame &f) {
+    if (!type.range) return std::nullopt;
+    auto konst = [&](int64_t v) {
+      Equation eq;
+      eq.prim = Prim::Const;
+      eq.span = span;
+      eq.type = Type::scalar(Scalar::Int);
+      eq.lit.type = Scalar::Int;
+      eq.lit.i = v;
+      return emit(std::move(eq), f, std::nullopt);
+    };
+    auto apply = [&](ops::BinOp op, std::string a, std::string b) {
+      Equation eq;
+      eq.prim = Prim::Apply;
+      eq.op = ApplyOp::Binary;
+      eq.bin = op;
+      eq.span = span;
+      eq.type = Type::scalar(Scalar::Bool);
+      eq.args = {std::move(a), std::move(b)};
+      return emit(std::move(eq), f, std::nullopt);
+    };
+    auto [lo, hi] = *type.range;
+    std::vector<std::string> conds;
+    if (lo != INT64_MIN) conds.push_back(apply(ops::BinOp::Le, konst(lo), name));
+    if (hi != INT64_MAX) conds.push_back(apply(ops::BinOp::Le, name, konst(hi)));
+    if (conds.empty()) return std::nullopt;
+    return conds.size() == 1 ? conds[0] : apply(ops::BinOp::And, conds[0], conds[1]);
+  }
+
+  // "a + 1" for "(a + 1)" (an argument's text may come with the call's parentheses), and
+  // the text as it is when its first parenthesis does not close at its end.
+  static std::string without_outer_parens(std::string t) {
+    while (t.size() >= 2 && t.front() == '(' && t.back() == ')') {
+      int depth = 0;
+      size_t closes = 0;
+      for (size_t i = 0; i < t.size(); ++i) {
+        depth += t[i] == '(' ? 1 : t[i] == ')' ? -1 : 0;
+        if (depth == 0) { closes = i; break; }
+      }
+      if (closes != t.size() - 1) break;
+      t = t.substr(1, t.size() - 2);
+      t.erase(0, t.find_first_not_of(" \t\r\n"));
+      t.erase(t.find_last_not_of(" \t\r\n") + 1);
+    }
+    return t;
+  }
+
+  // "lo <= TEXT <= hi", a side left out where the range is unbounded.
+  static std::string range_text(const std::pair<int64_t, int64_t> &range, const std::string &text) {
+    auto [lo, hi] = range;
+    return (lo != INT64_MIN ? std::to_string(lo) + " <= " : std::string()) + text +
+           (hi != INT64_MAX ? " <= " + std::to_string(hi) : std::string());
   }
 
   void bind_callee_assumptions(const NodeDecl &callee, Frame &g, const Expr &e, bool abstract) {
@@ -470,6 +530,30 @@ struct Elaborator {
       ca.span = a.span;
       ca.var = expr(*a.cond, g, {}).at(0);
       out.assumptions.push_back(std::move(ca));
+    }
+  }
+
+  // An input of a subrange type is the caller's obligation as well (Kind 2 checks an
+  // input's type at each call): the argument in the range, a property named
+  // `f[l13c7].x:range`. An enumeration's values are kept by typing. `arg_of` maps the
+  // callee's inputs to the variables holding the arguments; `at` is the frame they live in.
+  void check_input_ranges(const Expr &e, const Signature &sig, const std::map<std::string, std::string> &arg_of,
+                          const TypeSubst &subst, const Frame &at) {
+    for (size_t k = 0; k < sig.inputs.size(); ++k) {
+      const Param &p = sig.inputs[k];
+      Type t = subst.apply(p.type);
+      if (p.is_const || !t.range || t.ctors) continue;
+      auto cond = range_condition(arg_of.at(p.name), t, e.span, at);
+      if (!cond) continue;
+      CoreProperty cp_;
+      cp_.span = e.span;
+      const bool spelled = k < e.args.size() && e.args[k] && e.args[k]->span.valid();
+      cp_.text = range_text(*t.range, spelled ? without_outer_parens(property_text(e.args[k]->span)) : p.name) +
+                 " (the range of " + e.name +
+                 "'s input " + p.name + ")";
+      cp_.name = e.name + place(e.span) + "." + p.name + ":range";
+      cp_.var = *cond;
+      out.properties.push_back(std::move(cp_));
     }
   }
 
@@ -566,34 +650,7 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
   // assumption `lo <= x and x <= hi` (Kind 2 reads subrange inputs so; an enumeration's
   // values are its constructors' indices); for an output of a subrange type, a property
   // of the same form, which the checker must prove (as Kind 2 does).
-  auto in_range = [&](const std::string &name, const Type &type, Span span) -> std::optional<std::string> {
-    if (!type.range) return std::nullopt;
-    auto konst = [&](int64_t v) {
-      Equation eq;
-      eq.prim = Prim::Const;
-      eq.span = span;
-      eq.type = Type::scalar(Scalar::Int);
-      eq.lit.type = Scalar::Int;
-      eq.lit.i = v;
-      return el.emit(std::move(eq), f, std::nullopt);
-    };
-    auto apply = [&](ops::BinOp op, std::string a, std::string b) {
-      Equation eq;
-      eq.prim = Prim::Apply;
-      eq.op = ApplyOp::Binary;
-      eq.bin = op;
-      eq.span = span;
-      eq.type = Type::scalar(Scalar::Bool);
-      eq.args = {std::move(a), std::move(b)};
-      return el.emit(std::move(eq), f, std::nullopt);
-    };
-    auto [lo, hi] = *type.range;  // INT64_MIN / INT64_MAX: unbounded (`*`)
-    std::vector<std::string> conds;
-    if (lo != INT64_MIN) conds.push_back(apply(ops::BinOp::Le, konst(lo), name));
-    if (hi != INT64_MAX) conds.push_back(apply(ops::BinOp::Le, name, konst(hi)));
-    if (conds.empty()) return std::nullopt;
-    return conds.size() == 1 ? conds[0] : apply(ops::BinOp::And, conds[0], conds[1]);
-  };
+  auto in_range = [&](const std::string &name, const Type &type, Span span) { return el.range_condition(name, type, span, f); };
   for (size_t k = 0; k < sig.inputs.size() && k < n.inputs.size(); ++k) {
     const Param &p = sig.inputs[k];
     Span span = n.inputs[k].type ? Span::cover(n.inputs[k].span, n.inputs[k].type->span) : n.inputs[k].span;
@@ -609,11 +666,9 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
     if (t.ctors) continue;  // an enumeration: every value it can hold is a constructor
     auto cond = in_range(sig.output_names[k], t, n.outputs[k].span);
     if (!cond) continue;
-    auto [lo, hi] = *t.range;
     CoreProperty cp_;
     cp_.span = n.outputs[k].type ? Span::cover(n.outputs[k].span, n.outputs[k].type->span) : n.outputs[k].span;
-    cp_.text = (lo != INT64_MIN ? std::to_string(lo) + " <= " : std::string()) + sig.output_names[k] +
-               (hi != INT64_MAX ? " <= " + std::to_string(hi) : std::string()) + " (the range of its type)";
+    cp_.text = Elaborator::range_text(*t.range, sig.output_names[k]) + " (the range of its type)";
     cp_.var = *cond;
     el.out.properties.push_back(std::move(cp_));
   }

@@ -334,3 +334,42 @@ TEST(RefinementTypes, AreAssumptionsOnInputsAndGuaranteesElsewhere) {
             std::vector<std::string>{"4:7 syntax.unsupported"});
 }
 
+// A callee's input of a subrange type is the caller's obligation at each call, as its
+// contract's assumptions are (Kind 2 checks an input's type at the call): a property
+// `lo <= arg <= hi` named after the call's place, for a node and for an imported function
+// (a `*` bound leaves its side out), at the argument's own place in the call; an
+// enumeration's input needs none (typing keeps it).
+// Negative control: the calls whose argument may leave the range are falsified, those
+// beside them whose argument cannot are valid.
+TEST(Subranges, ACallsArgumentIsCheckedAgainstTheCalleesInputRange) {
+  const std::string text =
+      "type color = enum { Red, Green };\n"
+      "node sub (x: subrange [0, 10] of int) returns (y: int);\n"
+      "let\n  y = x + 1;\ntel\n"
+      "function imported half (z: subrange [*, 100] of int) returns (w: int);\n"
+      "node pick (c: color; p: subrange [1, 2] of int) returns (r: bool);\n"
+      "let\n  r = c = Red and p = 1;\ntel\n"
+      "node top (a: int; k: color) returns (b: int; q: bool);\n"
+      "let\n"
+      "  b = sub(a) + sub(if a >= 0 and a <= 10 then a else 5) + half(a) + half(7 - a * 0);\n"  // line 13
+      "  q = pick(k, (2));\n"
+      "tel\n";
+  std::map<std::string, std::string> want = {{"sub[l13c7].x:range", "falsified"},
+                                             {"sub[l13c16].x:range", "valid"},
+                                             {"half[l13c59].z:range", "falsified"},
+                                             {"half[l13c69].z:range", "valid"},
+                                             {"pick[l14c7].p:range", "valid"}};
+  EXPECT_EQ(verdicts(text, "top"), want);
+  // The callee itself assumes its input's range.
+  EXPECT_EQ(verdicts(text, "sub"), (std::map<std::string, std::string>{}));
+  // Each obligation says which argument and which range.
+  auto r = run_frontend("c.lus", text);
+  ASSERT_FALSE(r->diags.has_errors()) << render_all(r->diags);
+  core::Program prog = core::elaborate(r->checked, "top");
+  std::map<std::string, std::string> texts;
+  for (auto &p : prog.properties) texts[p.name] = p.text;
+  EXPECT_EQ(texts.at("sub[l13c7].x:range"), "0 <= a <= 10 (the range of sub's input x)");
+  EXPECT_EQ(texts.at("half[l13c59].z:range"), "a <= 100 (the range of half's input z)");
+  EXPECT_EQ(texts.at("half[l13c69].z:range"), "7 - a * 0 <= 100 (the range of half's input z)");
+  EXPECT_EQ(texts.at("pick[l14c7].p:range"), "1 <= 2 <= 2 (the range of pick's input p)");
+}
