@@ -152,15 +152,11 @@ PropertyResult Checker::productivity_of_chains(PropertyResult r) {
     return e.offset < 0 ? -1 : 0;
   };
   std::vector<int64_t> L(graph.names.size(), 0);
-  std::vector<char> done(static_cast<size_t>(count), 0);
-  std::function<void(int)> solve = [&](int c) {
-    if (done[static_cast<size_t>(c)]) return;
-    done[static_cast<size_t>(c)] = 1;
-    for (int k : by_comp[static_cast<size_t>(c)])
-      if (comp[graph.edges[k].to] != c) solve(comp[graph.edges[k].to]);
-    std::vector<int> members;
-    for (size_t v = 0; v < comp.size(); ++v)
-      if (comp[v] == c) members.push_back(static_cast<int>(v));
+  std::vector<std::vector<int>> members_of(static_cast<size_t>(count));  // once: a scan per component was quadratic
+  for (size_t v = 0; v < comp.size(); ++v) members_of[static_cast<size_t>(comp[v])].push_back(static_cast<int>(v));
+  // One component, once the components it reads are solved.
+  auto solve = [&](int c) {
+    const std::vector<int> &members = members_of[static_cast<size_t>(c)];
     if (scc_horizon.count(c)) {
       // A cut component: `own` already bounds every path inside it; a cell at n reaches
       // any of its nodes by n + own, and from there leaves the component.
@@ -185,7 +181,31 @@ PropertyResult Checker::productivity_of_chains(PropertyResult r) {
     }
     unknown = true;  // still growing: a positive cycle the analysis above did not cut
   };
-  for (int c = 0; c < count; ++c) solve(c);
+  // The components in dependence order, by a depth-first walk with its own stack (a chain
+  // of 10^5 components would overflow the call stack).
+  std::vector<char> state(static_cast<size_t>(count), 0);  // 0 new, 1 on the walk, 2 solved
+  std::vector<std::pair<int, size_t>> walk;                 // (component, next edge of it to follow)
+  for (int c0 = 0; c0 < count; ++c0) {
+    if (state[static_cast<size_t>(c0)]) continue;
+    walk.emplace_back(c0, 0);
+    state[static_cast<size_t>(c0)] = 1;
+    while (!walk.empty()) {
+      auto &[c, next] = walk.back();
+      const std::vector<int> &edges = by_comp[static_cast<size_t>(c)];
+      bool pushed = false;
+      while (!pushed && next < edges.size()) {  // `next` dangles once a push moved the walk
+        int d = comp[graph.edges[static_cast<size_t>(edges[next++])].to];
+        if (d == c || state[static_cast<size_t>(d)]) continue;
+        state[static_cast<size_t>(d)] = 1;
+        walk.emplace_back(d, 0);
+        pushed = true;
+      }
+      if (pushed) continue;
+      solve(c);
+      state[static_cast<size_t>(c)] = 2;
+      walk.pop_back();
+    }
+  }
   int64_t horizon = 0;
   for (auto x : L) horizon = std::max(horizon, x);
   if (truncated) unknown = true;

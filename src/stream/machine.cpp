@@ -4,6 +4,8 @@
 // the checks), and the loop that runs them.
 #include "stream/machine.hpp"
 
+#include <set>
+
 #include "core/primitives.hpp"
 #include "ops/scalar_ops.hpp"
 #include "stream/clock_directed.hpp"
@@ -185,29 +187,41 @@ void Machine::chain_instructions() {
         readers[static_cast<size_t>(p)].push_back(static_cast<int>(k)), ++waiting[k];
   auto state = [](Op op) { return op == Op::FbyR || op == Op::FbyI || op == Op::PreR || op == Op::PreI; };
   auto arith = [](Op op) { return op == Op::AddR || op == Op::SubR || op == Op::MulR || op == Op::DivR; };
-  std::vector<bool> ready(n, false), done(n, false);
-  for (size_t k = 0; k < n; ++k) ready[k] = waiting[k] == 0;
+  // The ready instructions not yet placed, by index (all, and the state reads), so that a
+  // pick costs a logarithm, not a scan of the node (which made this quadratic).
+  std::set<size_t> ready, ready_state;
+  auto make_ready = [&](size_t k) {
+    ready.insert(k);
+    if (state(code[k].op)) ready_state.insert(k);
+  };
+  for (size_t k = 0; k < n; ++k)
+    if (waiting[k] == 0) make_ready(k);
   std::vector<Instr> out;
   out.reserve(n);
-  int last = -1;  // the register the previous instruction wrote
+  int last = -1;        // the register the previous instruction wrote
+  size_t previous = n;  // and that instruction
   for (size_t emitted = 0; emitted < n; ++emitted) {
-    // A ready arithmetic instruction on the previous result, under the same clock; else a
-    // ready state read; else the first ready one in the clock-directed order.
+    // A ready arithmetic instruction on the previous result, under the same clock (one of
+    // the previous instruction's readers: the result has no other producer); else a ready
+    // state read; else the first ready one in the clock-directed order. The first by index
+    // in each case.
     size_t pick = n;
-    for (size_t k = 0; k < n && pick == n; ++k)
-      if (ready[k] && !done[k] && arith(code[k].op) && last >= 0 && (code[k].a == last || code[k].b == last) &&
-          !out.empty() && out.back().guard == code[k].guard)
-        pick = k;
-    for (size_t k = 0; k < n && pick == n; ++k)
-      if (ready[k] && !done[k] && state(code[k].op)) pick = k;
-    for (size_t k = 0; k < n && pick == n; ++k)
-      if (ready[k] && !done[k]) pick = k;
+    if (previous < n)
+      for (int r : readers[previous]) {
+        const size_t k = static_cast<size_t>(r);
+        if (k < pick && ready.count(k) && arith(code[k].op) && (code[k].a == last || code[k].b == last) &&
+            out.back().guard == code[k].guard)
+          pick = k;
+      }
+    if (pick == n && !ready_state.empty()) pick = *ready_state.begin();
+    if (pick == n && !ready.empty()) pick = *ready.begin();
     if (pick == n) return;  // no order (cannot be: the clock-directed one is one): keep it
-    done[pick] = true;
+    ready.erase(pick), ready_state.erase(pick);
     out.push_back(code[pick]);
     last = code[pick].out;
+    previous = pick;
     for (int r : readers[pick])
-      if (--waiting[static_cast<size_t>(r)] == 0) ready[static_cast<size_t>(r)] = true;
+      if (--waiting[static_cast<size_t>(r)] == 0) make_ready(static_cast<size_t>(r));
   }
   code.swap(out);
   auto writes_real = [](Op op) {
