@@ -66,7 +66,8 @@ std::string property_label(const core::CoreProperty &pp) {
 }
 
 // The property's variable, then the variables it reads that the user named (through the
-// temporaries of its expression), in the order met: what the replay shows.
+// temporaries of its expression) or that an imported call computes (the trace gives its
+// values), in the order met: what the replay shows.
 std::vector<std::string> Checker::read_by(const std::string &var) {
   auto generated = [](const std::string &n) {
     size_t dot = n.rfind('.');
@@ -83,7 +84,8 @@ std::vector<std::string> Checker::read_by(const std::string &var) {
     if (!eq) continue;
     for (auto &a : eq->args)
       if (seen.insert(a).second) {
-        if (!generated(a)) out.push_back(a);
+        const core::Equation *def = def_of(a);
+        if (!generated(a) || (def && def->prim == core::Prim::Apply && def->op == core::ApplyOp::Imported)) out.push_back(a);
         todo.push_back(a);
       }
   }
