@@ -425,7 +425,8 @@ Inputs read_trace(const std::string &path, const std::string &text0, const core:
       const std::string cycle = "cycle " + std::to_string(n);
       json_input::Path p{std::to_string(n)};
       if (!row.is_object()) throw TraceError(at(p), "trace.row", cycle + " is not an object: " + shown(row));
-      for (auto &[k, val] : row.items()) {
+      for (auto &[key, val] : row.items()) {
+        const std::string &k = key;  // a structured binding cannot be captured (C++17)
         if (want.count(k)) continue;
         auto io = std::find_if(imported.begin(), imported.end(), [&](auto &o) { return o.printed == k; });
         if (io == imported.end())
