@@ -56,6 +56,7 @@ struct Oracle::Impl {
   void rule_clock_on(const Node &nd, size_t n, const Store &s, Out &o);
   void rule_clock_never(const Node &nd, size_t n, const Store &s, Out &o);
   void rule_const(const Node &nd, size_t n, const Store &s, Out &o);
+  bool operands_hold_values(const Node &nd, size_t n, const Store &s, Out &o);
   void rule_apply(const Node &nd, size_t n, const Store &s, Out &o);
   void rule_imported(const Node &nd, size_t n, const Store &s, Out &o);
   array::Tensor apply(const core::Equation &eq, const std::vector<array::Tensor> &args);

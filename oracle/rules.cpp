@@ -64,26 +64,35 @@ void Oracle::Impl::rule_const(const Node &nd, size_t n, const Store &s, Out &o) 
   o.value(nd.constant);
 }
 
-// §4.3 pointwise application (also eager `if`): ⊥ first, then all-□, then all present.
-void Oracle::Impl::rule_apply(const Node &nd, size_t n, const Store &s, Out &o) {
-  if (nd.eq->op == core::ApplyOp::Imported) return rule_imported(nd, n, s, o);
-  if (nd.in.empty()) return rule_const(nd, n, s, o);
-  if (opts.lazy_if && nd.eq->fn == "if") return rule_lazy_if(nd, n, s, o);
+// §4.3's tags of a pointwise application: ⊥ first, then all-□, then all present (a nil
+// operand gives nil: Lustre's nil propagates; `->` never reads it). True when every
+// operand holds a value, which the caller computes on; otherwise `o` holds the result.
+bool Oracle::Impl::operands_hold_values(const Node &nd, size_t n, const Store &s, Out &o) {
   bool all_abs = true, all_present = true, any_err = false, any_nil = false;
   for (int c : nd.in) {
     Tag t = s.tag(c, n);
-    if (t == Tag::Bot) return o.set(Tag::Bot);
+    if (t == Tag::Bot) {
+      o.set(Tag::Bot);
+      return false;
+    }
     all_abs &= t == Tag::Abs;
     all_present &= t == Tag::Val || t == Tag::Nil;
     any_err |= t == Tag::Err;
     any_nil |= t == Tag::Nil;
   }
-  if (all_abs) return o.set(Tag::Abs);
-  if (!all_present) {
-    if (any_err) return o.propagate_error();
-    return o.error("op", "the operands of '" + core::apply_name(*nd.eq) + "' are not all present or all absent");
-  }
-  if (any_nil) return o.set(Tag::Nil);  // Lustre's nil propagates; `->` never reads it
+  if (all_abs) o.set(Tag::Abs);
+  else if (!all_present && any_err) o.propagate_error();
+  else if (!all_present) o.error("op", "the operands of '" + core::apply_name(*nd.eq) + "' are not all present or all absent");
+  else if (any_nil) o.set(Tag::Nil);
+  return all_present && !any_nil;
+}
+
+// §4.3 pointwise application (also eager `if`).
+void Oracle::Impl::rule_apply(const Node &nd, size_t n, const Store &s, Out &o) {
+  if (nd.eq->op == core::ApplyOp::Imported) return rule_imported(nd, n, s, o);
+  if (nd.in.empty()) return rule_const(nd, n, s, o);
+  if (opts.lazy_if && nd.eq->fn == "if") return rule_lazy_if(nd, n, s, o);
+  if (!operands_hold_values(nd, n, s, o)) return;
   if (nd.fast != Fast::None) return scalar_apply(nd, n, s, o);
   std::vector<array::Tensor> args;
   for (int c : nd.in) args.push_back(s.tensor(c, n));
@@ -100,22 +109,8 @@ void Oracle::Impl::rule_imported(const Node &nd, size_t n, const Store &s, Out &
     if (kt == Tag::Bot) return o.set(Tag::Bot);
     if (kt == Tag::Err) return o.propagate_error();
     if (!s.bval(nd.clock, n)) return o.set(Tag::Abs);
-  } else {
-    bool all_abs = true, all_present = true, any_err = false, any_nil = false;
-    for (int c : nd.in) {
-      Tag t = s.tag(c, n);
-      if (t == Tag::Bot) return o.set(Tag::Bot);
-      all_abs &= t == Tag::Abs;
-      all_present &= t == Tag::Val || t == Tag::Nil;
-      any_err |= t == Tag::Err;
-      any_nil |= t == Tag::Nil;
-    }
-    if (all_abs) return o.set(Tag::Abs);
-    if (!all_present) {
-      if (any_err) return o.propagate_error();
-      return o.error("op", "the operands of '" + core::apply_name(*nd.eq) + "' are not all present or all absent");
-    }
-    if (any_nil) return o.set(Tag::Nil);
+  } else if (!operands_hold_values(nd, n, s, o)) {
+    return;
   }
   const std::vector<Cell> *g = given[static_cast<size_t>(nd.out)];
   if (!g) throw ImportedError(nd.eq->fn, nd.eq->span);
