@@ -79,7 +79,7 @@ readers() {
   done
   return $status
 }
-(trap - EXIT; fuzz_for fuzz_frontend "$FUZZ_SECONDS" 65536 "$scratch/seeds") & frontend=$!
+fuzz_for fuzz_frontend "$FUZZ_SECONDS" 65536 "$scratch/seeds" & frontend=$!
 status=0
 readers || status=1
 wait "$frontend" || status=1
