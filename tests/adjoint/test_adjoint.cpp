@@ -552,7 +552,7 @@ class Unroller {
     bool b = false;
   };
   Unroller(const CheckedProgram &cp, const core::Program &p, size_t T, const std::map<std::string, std::vector<Cell>> &in)
-      : cp_(cp), p_(p), T_(T), in_(in), clocks_(core::infer_clocks(p)) {
+      : cp_(cp), T_(T), in_(in), clocks_(core::infer_clocks(p)) {
     for (auto &eq : p.equations) def_[eq.lhs] = &eq;
     for (auto &v : p.inputs) input_[v.name] = &v;
   }
@@ -661,7 +661,6 @@ class Unroller {
     }
   }
   const CheckedProgram &cp_;
-  const core::Program &p_;
   size_t T_;
   const std::map<std::string, std::vector<Cell>> &in_;
   core::Clocks clocks_;
