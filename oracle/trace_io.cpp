@@ -312,7 +312,7 @@ std::vector<ImportedOutput> imported_outputs(const core::Program &prog) {
   for (auto &eq : prog.equations) {
     if (eq.prim != core::Prim::Apply || eq.op != core::ApplyOp::Imported) continue;
     if (printed.empty()) printed = core::printed_names(prog);
-    out.push_back(ImportedOutput{printed.at(eq.lhs), eq.lhs, eq.fn, &eq.type});
+    out.push_back(ImportedOutput{printed.at(eq.lhs), eq.lhs, eq.fn, &eq.type, eq.span});
   }
   return out;
 }

@@ -40,6 +40,7 @@ struct ImportedOutput {
   std::string var;      // the elaborated output variable (Inputs::streams' key)
   std::string fn;       // the imported node or function
   const Type *type;
+  Span span;            // the call
 };
 std::vector<ImportedOutput> imported_outputs(const core::Program &prog);
 

@@ -90,12 +90,9 @@ bool refuse_imported(const core::Program &prog, const char *rule, const std::str
                      const oracle::Inputs *given) {
   for (auto &io : oracle::imported_outputs(prog)) {
     if (given && given->streams.count(io.var)) continue;
-    const core::Equation *eq = nullptr;
-    for (auto &e : prog.equations)
-      if (e.lhs == io.var) eq = &e;
     Diagnostic d;
     d.rule = rule;
-    d.span = eq ? eq->span : Span{};
+    d.span = io.span;
     d.message = "'" + io.fn + "' is imported (declared without a body): " + what +
                 " (rml-check reads its outputs as unknown values; give it a body to run it" +
                 (given ? ", or its output's values in the trace, as a column '" + io.printed + "'" : std::string()) + ")";
