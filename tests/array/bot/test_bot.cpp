@@ -398,6 +398,33 @@ TEST(BotConfluence, GuardsDependOnTheOrder) {
     }
 }
 
+// A third cause: bottom-up, I7 and I10 finish the inner `index (sumOuter y) [0]` as a
+// gather, and the outer index then gathers from that gather; I2 first joins the two
+// indexes, and one gather reads y directly. Same value, same simplified form (the
+// simplifier fuses the in-bounds gather of a gather). This is also the negative control
+// of BotProps.RandomRuleOrdersAgreeWithoutLetsAndGuards: without its gather-of-gather
+// exception, this pair (found by it) fails the syntactic law.
+TEST(BotConfluence, AFinishedInnerGatherIsGatheredAgain) {
+  Term y = rvar("y", {4, 4, 4});
+  Term t = index(index(sum_outer(y), {ic(0)}), {ic(0)});
+  Term bottom_up = bot::bot(t);
+  Term i2_first = bot::bot(*bot::apply_rule(bot::Rule::I2, t));
+  EXPECT_FALSE(alpha_equal(bottom_up, i2_first)) << print(bottom_up) << "\n" << print(i2_first);
+  ASSERT_EQ(bottom_up->kind, Kind::SumOuter);
+  EXPECT_EQ(bottom_up->kids[0]->kind, Kind::Gather);
+  EXPECT_EQ(bottom_up->kids[0]->kids[0]->kind, Kind::Gather) << print(bottom_up);
+  ASSERT_EQ(i2_first->kind, Kind::SumOuter);
+  EXPECT_EQ(i2_first->kids[0]->kind, Kind::Gather);
+  EXPECT_EQ(i2_first->kids[0]->kids[0]->kind, Kind::Var) << print(i2_first);
+  Bindings env{{"y", iota_reals({4, 4, 4})}};
+  Tensor want = Tensor::real(0.5 + 16.5 + 32.5 + 48.5);  // y[i][0][0] = 16 i + 0.5
+  EXPECT_EQ(evaluate(t, env), want);
+  EXPECT_EQ(evaluate(bottom_up, env), want);
+  EXPECT_EQ(evaluate(i2_first, env), want);
+  EXPECT_TRUE(alpha_equal(bot::simplify(bottom_up), bot::simplify(i2_first)))
+      << print(bot::simplify(bottom_up)) << "\n" << print(bot::simplify(i2_first));
+}
+
 // share is AD's output, not bot's input: a build1 over a share that uses the binder has no
 // rule, and bot says so instead of returning a term with a build1.
 TEST(BotRules, ShareUnderBuild1IsRejected) {

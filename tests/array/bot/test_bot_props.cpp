@@ -104,15 +104,27 @@ bool has_let_or_guard(const Term &t) {
   return found;
 }
 
+// A gather whose source is a gather: I10 (or I7 through I10) on an inner index that bot
+// finished first, where the other order composes the two index functions through I12.
+bool has_gather_of_gather(const Term &t) {
+  bool found = false;
+  for_each_node(t, [&](const Term &n) {
+    if (n->kind == Kind::Gather && n->kids[0]->kind == Kind::Gather) found = true;
+  });
+  return found;
+}
+
 }  // namespace
 
 // Law (confluence where it holds): a random rule order reaches bot's normal form up to
 // renaming whenever neither normal form contains a let or an out-of-bounds guard (and the
-// source has no `cond _ _ (-1)` that would pass for one). Outside that fragment the
-// order shows (BotConfluence.* exhibit both causes: B3 substituting under a finished G1,
-// and guards placed per index step), and only the value is order-independent
-// (RandomRuleOrdersKeepValueAndTerminate). In 20000 sampled cases about 55% fell in the
-// fragment, all of them agreeing.
+// source has no `cond _ _ (-1)` that would pass for one), except that one order may leave
+// a gather of a gather where the other composed them; the simplified forms agree in the
+// whole fragment. Outside the fragment the order shows (BotConfluence.* exhibit the three
+// causes: B3 substituting under a finished G1, guards placed per index step, and a
+// finished inner gather gathered again), and only the value is order-independent
+// (RandomRuleOrdersKeepValueAndTerminate). In 3 × 20000 sampled cases about 52% fell in
+// the fragment without a gather of a gather, 1.5% with one, all of them agreeing.
 RC_GTEST_PROP(BotProps, RandomRuleOrdersAgreeWithoutLetsAndGuards, ()) {
   auto c = *irgen::gen_case();
   Term nf = random_normalise(c.term, 5000);
@@ -122,7 +134,12 @@ RC_GTEST_PROP(BotProps, RandomRuleOrdersAgreeWithoutLetsAndGuards, ()) {
   RC_TAG(fragment ? "no let, no guard" : "lets or guards");
   if (!fragment) return;
   show_terms(b, nf);
-  RC_ASSERT(alpha_equal(b, nf));
+  bool stacked = has_gather_of_gather(b) || has_gather_of_gather(nf);
+  RC_TAG(stacked ? "gather of gather" : "no gather of gather");
+  if (!stacked) RC_ASSERT(alpha_equal(b, nf));
+  Term sb = bot::simplify(b), snf = bot::simplify(nf);
+  show_terms(sb, snf);
+  RC_ASSERT(alpha_equal(sb, snf));
 }
 
 // Law: vectorising (simplify after bot, what AD runs first) keeps the value of real
