@@ -9,6 +9,16 @@ FUZZ_SECONDS="${RML_FUZZ_SECONDS:-30}"
 READER_FUZZ_SECONDS="${RML_READER_FUZZ_SECONDS:-10}"  # each of the four input readers
 JOBS="${RML_JOBS:-$(nproc)}"
 START=$(date +%s)
+# RapidCheck draws every property's cases from one fixed seed, so a run's verdict does not
+# change from one run to the next: a failing property prints a case that fails on every
+# machine. RML_RC_SEED=random leaves the seed to RapidCheck (a fresh one each run), as
+# scripts/properties-long.sh does over many rounds.
+RC_SEED="${RML_RC_SEED:-1129}"
+rc_params() {  # rc_params [MORE]: RC_PARAMS for ctest
+  local p="$*"
+  [ "$RC_SEED" = random ] || p="${p:+$p }seed=$RC_SEED"
+  printf '%s' "$p"
+}
 step() { printf '\n=== %s (at %d s)\n' "$*" $(($(date +%s) - START)); }
 # CTest starts the longest tests first when it knows their cost: a fresh build folder gets
 # the costs of an earlier run (scripts/ctest-costs/), so that no long test starts last and
@@ -31,7 +41,7 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${UNITY[@]}" >/dev/null
 cmake --build build -j "$JOBS"
 step "tests (release)"
 seed_costs build scripts/ctest-costs/release.txt
-ctest --test-dir build --output-on-failure -j "$JOBS"
+RC_PARAMS="$(rc_params)" ctest --test-dir build --output-on-failure -j "$JOBS"
 
 step "debug build with clang, AddressSanitizer and UndefinedBehaviorSanitizer (tests and fuzz targets)"
 # -O1 (ASan's own advice) keeps asserts on and runs the solver-heavy tests faster than -O0;
@@ -47,7 +57,7 @@ seed_costs build-asan scripts/ctest-costs/asan.txt
 # Sanitizers slow the solver-heavy properties ~10x: 25 random cases each here (they look
 # for memory and UB errors; the Release run above checks the laws on 100).
 # scripts/lsan.supp: one allocation inside Z3's Spacer that Z3 never frees (not rml's).
-RC_PARAMS="max_success=25" ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+RC_PARAMS="$(rc_params max_success=25)" ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp" \
   ctest --test-dir build-asan --output-on-failure -j "$JOBS"
 

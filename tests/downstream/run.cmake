@@ -12,6 +12,8 @@ endforeach()
 expect_exit(0 ${CMAKE_COMMAND} -S ${SRC}/tests/downstream -B ${WORK}/build -G Ninja -DCMAKE_BUILD_TYPE=Release
   -DCMAKE_PREFIX_PATH=${WORK}/prefix)
 expect_exit(0 ${CMAKE_COMMAND} --build ${WORK}/build)
-set(ENV{RC_PARAMS} "max_success=15")  # a smoke run of the consumer's property (each case is a check)
+# A smoke run of the consumer's property (each case is a check); a seed the caller set is kept.
+string(REGEX MATCH "seed=[0-9]+" seed "$ENV{RC_PARAMS}")
+set(ENV{RC_PARAMS} "max_success=15 ${seed}")
 expect_exit(0 ${WORK}/build/downstream_tests)
 expect_text(OUT "PASSED.*2 tests")
