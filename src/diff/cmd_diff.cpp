@@ -13,6 +13,7 @@
 #include "codegen/emit_cpp.hpp"
 #include "diff/accept.hpp"
 #include "diff/backend.hpp"
+#include "diff/campaign.hpp"
 #include "diff/diff.hpp"
 #include "diff/lustre_print.hpp"
 #include "diff/shrink.hpp"
@@ -200,9 +201,32 @@ formats::ChronogramTable side_by_side(const diff::Case &k, const Outcome &o, con
   return t;
 }
 
+// The files of an earlier run in `dir` (cex.*, and a campaign's fail_K/ folders and
+// summary.tsv), removed so that the folder holds this run's results only. Nothing else is
+// touched: a fail_K folder with other files in it stays.
+void clear_earlier_results(const std::string &dir) {
+  std::error_code e;
+  auto clear_case = [&](const fs::path &d) {
+    for (const char *name : {"cex.rml", "cex.lus", "cex.csv", "cex.oracle.csv", "cex.backend.out", "cex.svg", "cex.vcd"})
+      fs::remove(d / name, e);
+  };
+  clear_case(dir);
+  fs::remove(fs::path(dir) / "summary.tsv", e);
+  for (auto it = fs::directory_iterator(dir, e); !e && it != fs::directory_iterator(); it.increment(e)) {
+    std::string name = it->path().filename().string();
+    if (name.rfind("fail_", 0) != 0 || name.size() == 5 ||
+        name.find_first_not_of("0123456789", 5) != std::string::npos || !it->is_directory(e))
+      continue;
+    clear_case(it->path());
+    std::error_code e2;
+    fs::remove(it->path(), e2);  // only if now empty
+  }
+}
+
 }  // namespace
 
 int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
+  if (!c.merge.empty()) return diff::merge_summaries(c.merge, out, err);
   if (c.backend.empty() == c.backend_cmd.empty()) {
     err << "rml diff: error: give one back end: --backend worklist|kleene|compiled|stream|cpp, or --backend-cmd 'CMD {program} {inputs} > {outputs}'\n";
     return kFrontendError;
@@ -214,6 +238,10 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
   }
   if (!c.file.empty() && c.inputs.empty()) {
     err << "rml diff: error: a given program needs its trace: --inputs TRACE.csv\n";
+    return kFrontendError;
+  }
+  if (!c.file.empty() && (c.keep_going || c.shard.count > 1)) {
+    err << "rml diff: error: --keep-going and --shard are for generated programs (--count), not a given one\n";
     return kFrontendError;
   }
   std::error_code ec;
@@ -234,6 +262,7 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
       fs::remove_all(dir, e);
     }
   } cleanup{work};
+  clear_earlier_results(c.out_dir);
   bool lustre = c.file.empty() ? c.options.dialect == gen::Dialect::Lustre
                                : fs::path(c.file).extension() == ".lus";
   Session s(c, work, lustre);
@@ -258,21 +287,39 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
   };
 
   gen::GenOptions gen_options = c.options;
+  const bool generated = c.file.empty();
+  const std::string backend_name = c.backend.empty() ? s.command().tmpl : c.backend + ", built in";
+  diff::Summary summary;
+  summary.seed = c.seed;
+  summary.shard = c.shard;
+  summary.count = generated ? c.count : 1;
+  summary.backend = backend_name;
 
-  size_t cells = 0, unknown = 0;
+  // This run's programs: all of a given file's one, or the shard's share of --count.
+  std::vector<uint64_t> mine;
+  for (int k = 0; k < (generated ? c.count : 1); ++k)
+    if (c.shard.holds(static_cast<uint64_t>(k))) mine.push_back(static_cast<uint64_t>(k));
+  const std::string shard_note = c.shard.count > 1 ? " (shard " + c.shard.text() + " of " + std::to_string(c.count) + ")" : "";
+
   int refused = 0;
-  int total = c.file.empty() ? c.count : 1;
   Progress progress(err, "rml diff", !c.quiet);
-  for (int k = 0; k < total; ++k) {
-    if (k) {
+  // A generated campaign's summary, written whatever the outcome (rml diff --merge reads it).
+  auto write_summary = [&] {
+    if (generated) std::ofstream(c.out_dir + "/summary.tsv") << diff::write_summary(summary);
+  };
+  for (size_t n = 0; n < mine.size(); ++n) {
+    const uint64_t k = mine[n];
+    if (n) {
       char rate[32];
-      std::snprintf(rate, sizeof rate, "%.2f", k / std::max(progress.seconds(), 1e-9));
-      progress.update(std::to_string(k) + "/" + std::to_string(total) + " programs equal (" + rate + " programs/s)");
+      std::snprintf(rate, sizeof rate, "%.2f", static_cast<double>(n) / std::max(progress.seconds(), 1e-9));
+      progress.update(std::to_string(n) + "/" + std::to_string(mine.size()) + " programs, " + std::to_string(summary.failures.size()) +
+                      " failed (" + rate + " programs/s)");
     }
     diff::Case cs;
     diff::Acceptance drawn;
     std::string main = c.main_node, label;
-    if (!c.file.empty()) {
+    uint64_t seed = 0;
+    if (!generated) {
       std::string io;
       auto text = read_file(c.file, io), trace = read_file(c.inputs, io);
       if (!text || !trace) {
@@ -282,31 +329,35 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
       cs = {*text, *trace};
       label = c.file;
     } else {
-      uint64_t seed = gen::program_seed(c.seed, static_cast<uint64_t>(k));
+      seed = gen::program_seed(c.seed, k);
       gen::GeneratedProgram p;
       if (!draw_accepted(seed, gen_options, c.check_budget, p, refused, err, &drawn)) {
         err << "rml diff: error: 50 draws for program " << k << " were all refused by rml-check\n";
+        write_summary();
         return kUnknown;
       }
       cs = {p.text, gen::generate_trace(p, seed, c.options.cycles)};
       main = p.main;
       label = "program " + std::to_string(k) + " of seed " + std::to_string(c.seed);
     }
-    Outcome o = s.run(cs, main, c.file.empty() ? &drawn : nullptr);
+    Outcome o = s.run(cs, main, generated ? &drawn : nullptr);
     if (o.kind == Outcome::Unusable) {
-      diff::Acceptance a = diff::accept(c.file.empty() ? "<generated>" : c.file, cs.program, main, c.check_budget);
+      diff::Acceptance a = diff::accept(generated ? "<generated>" : c.file, cs.program, main, c.check_budget);
       err << (a.why.empty() ? o.message : a.why);
       err << "rml diff: error[diff.unchecked]: " << label << " is not accepted by rml-check, so it has no one meaning to compare\n";
+      write_summary();
       return a.rc ? a.rc : kUnknown;
     }
-    cells += o.compared;
-    unknown += o.unknown;
+    ++summary.programs;
+    summary.cells += o.compared;
+    summary.unknown += o.unknown;
     if (o.kind == Outcome::Equal) continue;
 
     // A failure: shrink it, keeping the kind of failure (a difference stays a difference).
     progress.done();
     if (!c.quiet && c.shrink)
-      err << "rml diff: " << label << " differs; shrinking it (at most " << c.shrink_seconds << " s)\n";
+      err << "rml diff: " << label << (o.kind == Outcome::Differs ? " differs" : " fails") << "; shrinking it (at most "
+          << c.shrink_seconds << " s)\n";
     diff::Acceptance a0 = diff::accept("<case>", cs.program, main, c.check_budget);
     const std::string main_name = a0.main;
     const int eqs0 = diff::count_equations(hooks, cs.program), cyc0 = diff::count_cycles(cs.trace);
@@ -320,9 +371,13 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
       lim.seconds = c.shrink_seconds;
       small = diff::shrink(cs, hooks, lim, st);
     }
-    Outcome f = s.run(small, main_name);  // the shrunk case, run again for the report
+    Outcome f = s.run(small, main_name);  // the shrunk case, run again: the report and the files describe it
     diff::Acceptance af = diff::accept("<case>", small.program, main_name, c.check_budget);
-    std::string base = c.out_dir + "/cex";
+    // --keep-going: each failure in its own folder, DIR/fail_K.
+    const std::string folder = c.keep_going ? "fail_" + std::to_string(k) : ".";
+    const std::string dir = folder == "." ? c.out_dir : c.out_dir + "/" + folder;
+    fs::create_directories(dir, ec);
+    std::string base = dir + "/cex";
     std::ofstream(base + s.ext()) << small.program;
     std::ofstream(base + ".csv") << small.trace;
     std::ofstream(base + ".oracle.csv") << [&] {
@@ -336,6 +391,10 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
       return t;
     }();
     std::ofstream(base + ".backend.out") << f.backend_output;
+    if (!std::ofstream(base + ".backend.out", std::ios::app)) {
+      err << "rml diff: error: cannot write the counterexample's files in '" << dir << "'\n";
+      return kFrontendError;
+    }
     // The same chronogram as a waveform and a drawing (inputs, then each output as the
     // oracle and the back end give it; the first difference marked in the drawing).
     std::string pictures;
@@ -360,12 +419,25 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
         // values a waveform cannot hold (enumerations): the CSV files and the drawing hold them
       }
     }
-    out << "rml diff: " << label << ": "
-        << (kind == Outcome::Differs ? "the back end differs from the oracle: " + o.difference.describe() : o.message) << "\n";
+    // What the shrunk case shows (its kind is the found one's: shrinking keeps it).
+    const std::string what = f.kind == Outcome::Differs ? "the back end differs from the oracle: " + f.difference.describe()
+                           : f.kind == Outcome::Equal   ? "the shrunk case no longer fails when run again (a back end that does not always fail alike)"
+                                                        : f.message;
+    diff::Failure rec;
+    rec.program = k;
+    rec.kind = kind == Outcome::Differs ? "differs" : "fails";
+    rec.first = f.kind == Outcome::Differs ? f.difference.describe() : what;
+    rec.equations = diff::count_equations(hooks, small.program);
+    rec.cycles = diff::count_cycles(small.trace);
+    rec.folder = folder;
+    rec.program_text = small.program;
+    summary.failures.push_back(rec);
+
+    out << "rml diff: " << label << ": " << what << "\n";
     if (c.shrink)
-      out << "shrunk from " << eqs0 << " equations and " << cyc0 << " cycles to " << diff::count_equations(hooks, small.program)
-          << " equations and " << diff::count_cycles(small.trace) << " cycles (" << st.tried << " candidates tried, " << st.kept
-          << " kept" << (st.stopped_at_limit ? "; stopped at the shrinking limit" : "") << "):\n";
+      out << "shrunk from " << eqs0 << " equations and " << cyc0 << " cycles to " << rec.equations << " equations and " << rec.cycles
+          << " cycles (" << st.tried << " candidates tried, " << st.kept << " kept"
+          << (st.stopped_at_limit ? "; stopped at the shrinking limit" : "") << "):\n";
     out << "\n" << small.program << "\n";
     if (f.kind == Outcome::Differs) {
       out << chronogram(small, f, af.outputs) << "\n";
@@ -377,12 +449,29 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
         << ".backend.out" << pictures << "\n";
     out << "replay: rml diff " << base << s.ext() << " --inputs " << base << ".csv --main " << main_name
         << (c.backend_cmd.empty() ? " --backend " + c.backend : " --backend-cmd " + diff::shell_quote(c.backend_cmd)) << "\n";
-    return kFalsified;
+    if (!c.keep_going) {
+      summary.stopped = n + 1 < mine.size();
+      write_summary();
+      return kFalsified;
+    }
+    out << "\n";
   }
-  out << "rml diff: " << total << " program" << (total == 1 ? "" : "s") << ", all equal (" << cells << " output cells compared, "
-      << unknown << " unknown cells of the oracle excluded; back end: "
-      << (c.backend.empty() ? s.command().tmpl : c.backend + ", built in") << ")\n";
-  return kOk;
+  progress.done();
+  write_summary();
+  const int ran = summary.programs;
+  if (summary.failures.empty()) {
+    out << "rml diff: " << ran << " program" << (ran == 1 ? "" : "s") << shard_note << ", all equal (" << summary.cells
+        << " output cells compared, " << summary.unknown << " unknown cells of the oracle excluded; back end: " << backend_name << ")\n";
+    return kOk;
+  }
+  auto dup = diff::same_as(summary.failures);
+  int distinct = static_cast<int>(std::count(dup.begin(), dup.end(), -1));
+  out << "rml diff: " << ran << " program" << (ran == 1 ? "" : "s") << shard_note << ", " << summary.failures.size() << " failed ("
+      << distinct << " distinct: " << (c.shrink ? "shrunk programs" : "programs") << " that differ), " << summary.cells << " output cells compared, " << summary.unknown
+      << " unknown cells of the oracle excluded; back end: " << backend_name << "\n"
+      << diff::failure_table(summary.failures, std::vector<std::string>(summary.failures.size(), c.out_dir))
+      << "summary: " << c.out_dir << "/summary.tsv\n";
+  return kFalsified;
 }
 
 }  // namespace rml

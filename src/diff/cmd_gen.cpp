@@ -2,6 +2,7 @@
 // draw from the same seed otherwise), written with an admissible trace.
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "diff/accept.hpp"
 #include "diff/diff.hpp"
@@ -74,8 +75,13 @@ int cmd_gen(const GenCmd &c, std::ostream &out, std::ostream &err) {
   }
   int refused = 0;
   Progress progress(err, "rml gen", !c.quiet);
-  for (int k = 0; k < c.count; ++k) {
-    progress.update(std::to_string(k) + "/" + std::to_string(c.count) + " programs written" +
+  // --shard K/N: this run's share, under the numbers (and so the seeds) of the whole campaign.
+  std::vector<int> mine;
+  for (int k = 0; k < c.count; ++k)
+    if (c.shard.holds(static_cast<uint64_t>(k))) mine.push_back(k);
+  for (size_t n = 0; n < mine.size(); ++n) {
+    const int k = mine[n];
+    progress.update(std::to_string(n) + "/" + std::to_string(mine.size()) + " programs written" +
                     (refused ? " (" + std::to_string(refused) + " draws refused by rml-check)" : ""));
     uint64_t seed = gen::program_seed(c.seed, static_cast<uint64_t>(k));
     gen::GeneratedProgram p;
@@ -94,11 +100,22 @@ int cmd_gen(const GenCmd &c, std::ostream &out, std::ostream &err) {
     if (c.print) out << p.text << "\n// trace (" << base << ".csv)\n" << trace << "\n";
   }
   progress.done();
-  const std::string last = std::to_string(c.count - 1), ext = extension(c.options);
-  out << "rml gen: " << c.count << " program" << (c.count == 1 ? "" : "s") << " (seed " << c.seed << ") in " << c.out_dir << ": "
-      << (c.count == 1 ? "prog_0" + ext + " with its trace prog_0.csv, accepted by rml-check"
-                       : "prog_0" + ext + " to prog_" + last + ext + " with their traces prog_0.csv to prog_" + last + ".csv, each accepted by rml-check")
-      << (refused ? " (" + std::to_string(refused) + " draws refused and drawn again)" : "") << "\n";
+  const std::string ext = extension(c.options), refusals = refused ? " (" + std::to_string(refused) + " draws refused and drawn again)" : "";
+  if (mine.empty()) {
+    out << "rml gen: shard " << c.shard.text() << " of " << c.count << " programs holds none (programs k with k mod " << c.shard.count
+        << " = " << c.shard.index - 1 << ")\n";
+    return kOk;
+  }
+  const std::string first = std::to_string(mine.front()), last = std::to_string(mine.back());
+  const size_t m = mine.size();
+  out << "rml gen: " << m << " program" << (m == 1 ? "" : "s");
+  if (c.shard.count > 1)
+    out << " of " << c.count << " (shard " << c.shard.text() << ": programs k with k mod " << c.shard.count << " = " << c.shard.index - 1 << ")";
+  out << " (seed " << c.seed << ") in " << c.out_dir << ": "
+      << (m == 1 ? "prog_" + first + ext + " with its trace prog_" + first + ".csv, accepted by rml-check"
+                 : "prog_" + first + ext + " to prog_" + last + ext + " with their traces prog_" + first + ".csv to prog_" + last +
+                       ".csv, each accepted by rml-check")
+      << refusals << "\n";
   return kOk;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "diff/accept.hpp"
+#include "diff/campaign.hpp"
 #include "diff/compare.hpp"
 #include "gen/program_gen.hpp"
 
@@ -30,6 +31,7 @@ struct GenCmd {
   CheckBudget check_budget;  // rml-check's, for each program
   bool print = false;  // also print each program and trace on stdout
   bool quiet = false;  // no progress line on stderr
+  diff::Shard shard;   // --shard K/N: only programs k with k mod N = K-1, under their own numbers
 };
 int cmd_gen(const GenCmd &c, std::ostream &out, std::ostream &err);
 
@@ -48,6 +50,9 @@ struct DiffCmd {
   double shrink_seconds = 120;
   std::string self;          // this executable (built-in back ends run `SELF run ...`)
   bool quiet = false;        // no progress line on stderr
+  bool keep_going = false;   // every failure shrunk and written to DIR/fail_K, a table at the end
+  diff::Shard shard;         // --shard K/N, as rml gen's
+  std::vector<std::string> merge;  // --merge DIR...: the shards' summaries as one campaign (nothing run)
 };
 int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err);
 

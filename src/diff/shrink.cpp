@@ -119,7 +119,22 @@ Case shrink(Case c, const ShrinkHooks &h, const ShrinkLimits &lim, ShrinkStats &
         ++i;
       }
     }
-    // 3. Equations of locals (the same index again after a removal).
+    // 3. Properties and assumptions (`check`, `assume`, `assert`): one that the failure
+    // does not need goes, so a shrunk program keeps no `check` that no longer holds.
+    for (size_t i = 0; i < base.decls.size() && !out_of_budget(); ++i)
+      for (size_t k = 0; std::holds_alternative<NodeDecl>(base.decls[i]) && k < std::get<NodeDecl>(base.decls[i]).assumptions.size() &&
+                         !out_of_budget();) {
+        Program p = copy();
+        auto &m = std::get<NodeDecl>(p.decls[i]);
+        m.assumptions.erase(m.assumptions.begin() + static_cast<long>(k));
+        if (try_program(p)) {
+          progress = true;
+          if (!reparse()) return c;
+        } else {
+          ++k;
+        }
+      }
+    // 4. Equations of locals (the same index again after a removal).
     for (size_t i = 0; i < base.decls.size() && !out_of_budget(); ++i)
       for (size_t k = 0; std::holds_alternative<NodeDecl>(base.decls[i]) && k < std::get<NodeDecl>(base.decls[i]).equations.size() &&
                          !out_of_budget();) {
@@ -144,7 +159,7 @@ Case shrink(Case c, const ShrinkHooks &h, const ShrinkLimits &lim, ShrinkStats &
           ++k;
         }
       }
-    // 4. Expressions, in one pass: after a replacement the same slot is tried again (it
+    // 5. Expressions, in one pass: after a replacement the same slot is tried again (it
     // holds the replacement), the earlier ones are not (they did not shrink before).
     for (size_t slot = 0; !out_of_budget();) {
       std::vector<ExprPtr *> all;

@@ -2,6 +2,7 @@
 // greedy, each step one edit that keeps the failure —
 //   - the trace cut to a prefix (halves first, then a cycle at a time);
 //   - a node other than the main one removed;
+//   - a property or assumption (`check`, `assume`, `assert`) removed;
 //   - an equation of a local removed (with its declaration), when nothing reads it;
 //   - an expression replaced by one of its operands, or by a literal (0, 0.0, false).
 // The caller's predicate decides "still fails": it re-checks the candidate (rml-check

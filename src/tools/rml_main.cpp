@@ -147,6 +147,9 @@ int main(int argc, char **argv) {
                  "with constants, an enumeration and its clocks, a record, arrays and iterators, a static parameter, restart, => and #)");
   gn->add_flag("--print", gen.print, "also print each program and its trace");
   rml::add_budget_options(gn, "--check-timeout", "--check-rlimit", gen.check_budget, "rml-check's proof of each program");
+  rml::add_numeric_option(gn, "--shard", gen.shard, &rml::diff::parse_shard,
+                          "K/N: write only this run's share of the --count programs, those k with k mod N = K-1, under "
+                          "their own numbers and seeds (a campaign split over N machines; 1 <= K <= N)");
 
   rml::AdjointCmd adjoint;
   auto *ad = app.add_subcommand(
@@ -197,6 +200,17 @@ int main(int argc, char **argv) {
   rml::add_budget_options(df, "--check-timeout", "--check-rlimit", diff.check_budget, "rml-check's proof of each program");
   df->add_option("-o,--output", diff.out_dir, "where a counterexample is written (default rml-diff)");
   df->add_flag("!--no-shrink", diff.shrink, "report the failing case as found");
+  df->add_flag("--keep-going", diff.keep_going,
+               "do not stop at the first failure: shrink each and write it to DIR/fail_K (K its program), then print a "
+               "table of the failures, distinct ones being those whose shrunk programs differ");
+  rml::add_numeric_option(df, "--shard", diff.shard, &rml::diff::parse_shard,
+                          "K/N: compare only this run's share of the --count programs, those k with k mod N = K-1, under "
+                          "their own numbers and seeds; DIR/summary.tsv records it for --merge");
+  df->add_option("--merge", diff.merge,
+                 "DIR...: run nothing; read the summary.tsv of each shard's output folder and report the campaign as one "
+                 "(exit 0 all shards present and equal, 1 a failure, 2 a summary missing or from another campaign, 3 shards "
+                 "missing or stopped at a failure)")
+      ->expected(1, -1);
   rml::add_numeric_option(df, "--shrink-time", diff.shrink_seconds, &rml::parse_timeout, "seconds for shrinking (default 120)");
 
   try {

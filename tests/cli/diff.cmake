@@ -3,6 +3,8 @@
 #   builtin   the oracle's other solver, the compiled and stream paths equal the oracle on generated programs
 #   bad       back ends that crash, hang, print malformed output or omit cycles are reported, never "equal";
 #             usage errors and a program rml-check does not accept
+#   campaign  --keep-going (every failure shrunk into its own folder, duplicates found), --shard and
+#             --merge for rml diff and rml gen, an earlier run's files cleared, usage errors
 #   fby-init, merge-swap, post-late
 #             a faulty back end (tests/diff/faulty_backend.py) is caught and shrunk to a few equations,
 #             and the replay command fails the same way
@@ -208,6 +210,98 @@ elseif(PART STREQUAL "bad")
   expect_exit(2 ${RML} diff ${WORK}/cyc.rml --inputs ${WORK}/cyc.csv --backend stream -o ${WORK}/cyc)
   expect_text(ERR "error\\[diff.unchecked\\]")
 
+elseif(PART STREQUAL "campaign")
+  # A back end that crashes on every program with a merge and is right on the others.
+  set(crash "grep -q 'merge ' {program} && kill -SEGV $$ || ${RML} run {program} --main {main} --inputs {inputs} --format csv")
+  set(opts --seed 1 --size 3 --cycles 4 -q --backend-cmd "${crash}")
+  # An earlier run's results in the folder go; the user's own files stay.
+  file(WRITE ${WORK}/kg/cex.svg "stale")
+  file(WRITE ${WORK}/kg/fail_99/cex.rml "stale")
+  file(WRITE ${WORK}/kg/notes.txt "mine")
+  expect_exit(1 ${RML} diff --count 8 ${opts} --keep-going -o ${WORK}/kg)
+  set(report "${LAST_OUT}")
+  # Seed 1's programs 0..7: all but 7 have a merge; each shrinks to a small program, and
+  # program 5 shrinks to program 0's.
+  expect_text(OUT "rml diff: 8 programs, 7 failed \\(6 distinct: shrunk programs that differ\\), [0-9]+ output cells compared")
+  expect_text(OUT "\n  5 +same as program 0 +3 equations, 1 cycles +[^\n]*kg/fail_5\n")
+  expect_text(OUT "summary: [^\n]*kg/summary.tsv")
+  foreach(k 0 1 2 3 4 5 6)
+    expect_text(OUT "rml diff: program ${k} of seed 1: the back end was killed by signal 11")
+    if(NOT EXISTS ${WORK}/kg/fail_${k}/cex.rml OR NOT EXISTS ${WORK}/kg/fail_${k}/cex.csv)
+      message(FATAL_ERROR "program ${k} failed but has no files in kg/fail_${k}:\n${report}")
+    endif()
+    file(STRINGS ${WORK}/kg/fail_${k}/cex.rml eqs REGEX " = ")
+    list(LENGTH eqs n)
+    if(n GREATER 5)
+      message(FATAL_ERROR "program ${k} shrunk to ${n} equations:\n${report}")
+    endif()
+  endforeach()
+  file(READ ${WORK}/kg/fail_0/cex.rml p0)
+  file(READ ${WORK}/kg/fail_5/cex.rml p5)
+  if(NOT p0 STREQUAL p5)
+    message(FATAL_ERROR "'same as program 0', yet the shrunk programs differ:\n${p0}\n${p5}")
+  endif()
+  if(EXISTS ${WORK}/kg/fail_7 OR EXISTS ${WORK}/kg/cex.svg OR EXISTS ${WORK}/kg/fail_99 OR NOT EXISTS ${WORK}/kg/notes.txt)
+    message(FATAL_ERROR "kg/ after the run: an equal program's folder, an earlier run's files, or the user's file lost")
+  endif()
+  # The replay command of a kept failure fails the same way.
+  expect_exit(1 ${RML} diff ${WORK}/kg/fail_3/cex.rml --inputs ${WORK}/kg/fail_3/cex.csv --main main --no-shrink
+    --backend-cmd "${crash}" -o ${WORK}/replay)
+  expect_text(OUT "the back end was killed by signal 11")
+
+  # Shards: the same programs under the same numbers; merged, the campaign of one run.
+  foreach(k 1 2 3)
+    expect_exit(1 ${RML} diff --count 8 ${opts} --no-shrink --keep-going --shard ${k}/3 -o ${WORK}/shard${k})
+    expect_text(OUT "rml diff: [23] programs \\(shard ${k}/3 of 8\\), [23] failed")
+  endforeach()
+  foreach(k 0 1 2 3 4 5 6)
+    math(EXPR s "${k} % 3 + 1")
+    if(NOT EXISTS ${WORK}/shard${s}/fail_${k}/cex.rml)
+      message(FATAL_ERROR "program ${k} did not fail in shard ${s}/3")
+    endif()
+  endforeach()
+  expect_exit(1 ${RML} diff --merge ${WORK}/shard3 ${WORK}/shard1 ${WORK}/shard2)
+  expect_text(OUT "rml diff: 3 of 3 shards of seed 1: 8 of 8 programs compared, 7 failed \\(7 distinct\\)")
+  expect_text(OUT "\n  0 +the back end was killed by signal 11[^\n]*shard1/fail_0\n  1 [^\n]*shard2/fail_1\n  2 ")
+  # A shard missing is said (exit 1 here: the others hold failures; 3 when none does).
+  expect_exit(1 ${RML} diff --merge ${WORK}/shard1 ${WORK}/shard2)
+  expect_text(OUT "shards missing: 3/3")
+  expect_exit(2 ${RML} diff --merge ${WORK}/shard1 ${WORK}/kg)
+  expect_text(ERR "are shards of different campaigns")
+  expect_exit(2 ${RML} diff --merge ${WORK}/shard1 ${WORK}/nowhere)
+  expect_text(ERR "nowhere/summary.tsv: cannot read it")
+  # Without --keep-going a shard stops at its first failure, and its summary says so.
+  expect_exit(1 ${RML} diff --count 8 ${opts} --no-shrink --shard 1/3 -o ${WORK}/stop1)
+  expect_exit(1 ${RML} diff --merge ${WORK}/stop1 ${WORK}/shard2 ${WORK}/shard3)
+  expect_text(OUT "shards stopped at their first failure \\(run with --keep-going for all\\): 1/3")
+
+  # rml gen --shard writes the programs of the unsharded run, under their numbers.
+  expect_exit(0 ${RML} gen --seed 5 --count 4 --size 2 -q -o ${WORK}/gen_all)
+  expect_exit(0 ${RML} gen --seed 5 --count 4 --size 2 -q --shard 2/2 -o ${WORK}/gen_2)
+  expect_text(OUT "rml gen: 2 programs of 4 \\(shard 2/2: programs k with k mod 2 = 1\\) \\(seed 5\\) in [^\n]*: prog_1.rml to prog_3.rml")
+  foreach(k 1 3)
+    file(READ ${WORK}/gen_all/prog_${k}.rml a)
+    file(READ ${WORK}/gen_2/prog_${k}.rml b)
+    file(READ ${WORK}/gen_all/prog_${k}.csv ta)
+    file(READ ${WORK}/gen_2/prog_${k}.csv tb)
+    if(NOT a STREQUAL b OR NOT ta STREQUAL tb)
+      message(FATAL_ERROR "rml gen --shard 2/2 wrote another prog_${k} than the whole campaign")
+    endif()
+  endforeach()
+  if(EXISTS ${WORK}/gen_2/prog_0.rml OR EXISTS ${WORK}/gen_2/prog_2.rml)
+    message(FATAL_ERROR "rml gen --shard 2/2 wrote another shard's program")
+  endif()
+
+  # Usage.
+  foreach(bad 0/3 4/3 1/0 x/2 1/2/3)
+    expect_exit(2 ${RML} diff --count 2 --backend stream --shard ${bad} -o ${WORK}/bad)
+    expect_text(ERR "--shard: expected K/N with 1 <= K <= N <= 100000")
+    expect_exit(2 ${RML} gen --count 2 --shard ${bad} -o ${WORK}/bad)
+    expect_text(ERR "--shard: expected K/N")
+  endforeach()
+  expect_exit(2 ${RML} diff ${SRC}/examples/movavg.rml --inputs ${SRC}/examples/movavg.csv --backend stream --keep-going -o ${WORK}/bad)
+  expect_text(ERR "--keep-going and --shard are for generated programs")
+
 else()  # a faulty back end
   expect_exit(1 ${RML} diff --count 20 --seed 1 --size 3 --cycles 8 -o ${WORK}/cex
     --backend-cmd "python3 ${SRC}/tests/diff/faulty_backend.py ${RML} ${PART} {program} {inputs} {main}")
@@ -221,8 +315,14 @@ else()  # a faulty back end
   if(n GREATER 5)
     message(FATAL_ERROR "${PART}: shrunk to ${n} equations:\n${report}")
   endif()
-  # The replay command fails the same way.
+  # The headline describes the shrunk case, the one in the files.
   string(REGEX MATCH "first difference: [^\n]*" first "${report}")
+  string(REGEX MATCH "the back end differs from the oracle: [^\n]*" headline "${report}")
+  string(REPLACE "first difference: " "" first_cell "${first}")
+  if(NOT headline STREQUAL "the back end differs from the oracle: ${first_cell}")
+    message(FATAL_ERROR "${PART}: the headline is not the shrunk case's first difference:\n${report}")
+  endif()
+  # The replay command fails the same way.
   expect_exit(1 ${RML} diff ${WORK}/cex/cex.rml --inputs ${WORK}/cex/cex.csv --main main --no-shrink -o ${WORK}/replay
     --backend-cmd "python3 ${SRC}/tests/diff/faulty_backend.py ${RML} ${PART} {program} {inputs} {main}")
   # The line read as text, not as a regex: a tensor cell has brackets.

@@ -416,6 +416,23 @@ TEST(Shrink, ReachesAMinimalFailingCase) {
   EXPECT_LE(few.tried, 3);
 }
 
+// A `check` or `assume` the failure does not need goes (a shrunk program kept `check x >
+// 100` that no longer held, and read as a claim about the failure); one it needs stays.
+// Here "fails" needs the property named keep, so exactly the other two go.
+TEST(Shrink, PropertiesAndAssumptionsTheFailureDoesNotNeedGo) {
+  ShrinkHooks h = hooks_for_rml();
+  h.fails = [&](const Case &c) {
+    auto r = run_frontend("<case>", c.program);
+    return !r->diags.has_errors() && c.program.find("\"keep\"") != std::string::npos;
+  };
+  Case c{"node main(x: int) -> (o: int)\n  assume always x >= 0;\n  check x > 100;\n  check \"keep\" o >= 0;\n  o = 0;\n", "x\n1\n"};
+  ASSERT_TRUE(h.fails(c));
+  ShrinkStats st;
+  Case s = shrink(c, h, ShrinkLimits{}, st);
+  EXPECT_EQ(s.program, "node main(x: int) -> (o: int)\n  o = 0;\n  check \"keep\" o >= 0;\n");
+  EXPECT_FALSE(st.stopped_at_limit);
+}
+
 // A literal is replaced by the zero of its own kind only (1.5 by 0.0, then it stays): an
 // unread local type-checks as `0.0` and as `0`, and trading one for the other forever
 // spent the whole budget (found when rml gen drew tensors). The unread locals a and b,
