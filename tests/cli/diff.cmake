@@ -5,6 +5,8 @@
 #             usage errors and a program rml-check does not accept
 #   campaign  --keep-going (every failure shrunk into its own folder, duplicates found), --shard and
 #             --merge for rml diff and rml gen, an earlier run's files cleared, usage errors
+#   example   examples/backend/interpreter.py, the protocol's example back end, equals the oracle on
+#             generated programs in both dialects; a copy with `post` read one cycle early is caught
 #   fby-init, merge-swap, post-late
 #             a faulty back end (tests/diff/faulty_backend.py) is caught and shrunk to a few equations,
 #             and the replay command fails the same way
@@ -301,6 +303,25 @@ elseif(PART STREQUAL "campaign")
   endforeach()
   expect_exit(2 ${RML} diff ${SRC}/examples/movavg.rml --inputs ${SRC}/examples/movavg.csv --backend stream --keep-going -o ${WORK}/bad)
   expect_text(ERR "--keep-going and --shard are for generated programs")
+
+elseif(PART STREQUAL "example")
+  set(example ${SRC}/examples/backend/interpreter.py)
+  expect_exit(0 ${RML} diff --count 12 --seed 1 --without tensors,funs -q -o ${WORK}/rml
+    --backend-cmd "python3 ${example} ${RML} {program} {inputs} {main}")
+  expect_text(OUT "rml diff: 12 programs, all equal \\([0-9]+ output cells compared, [1-9][0-9]* unknown cells")
+  expect_exit(0 ${RML} diff --count 6 --seed 2 --dialect lustre -q -o ${WORK}/lus
+    --backend-cmd "python3 ${example} ${RML} {program} {inputs} {main}")
+  expect_text(OUT "rml diff: 6 programs, all equal")
+  # Negative control: the same back end with `post x` read at the present cycle.
+  file(READ ${example} text)
+  string(REPLACE "return value(rhs[1], nxt)" "return value(rhs[1], n)" broken "${text}")
+  if(broken STREQUAL text)
+    message(FATAL_ERROR "the negative control's edit no longer applies to ${example}")
+  endif()
+  file(WRITE ${WORK}/broken.py "${broken}")
+  expect_exit(1 ${RML} diff --count 12 --seed 1 --without tensors,funs -q --no-shrink -o ${WORK}/broken
+    --backend-cmd "python3 ${WORK}/broken.py ${RML} {program} {inputs} {main}")
+  expect_text(OUT "the back end differs from the oracle: '[a-z0-9]+' at cycle [0-9]+")
 
 else()  # a faulty back end
   expect_exit(1 ${RML} diff --count 20 --seed 1 --size 3 --cycles 8 -o ${WORK}/cex
