@@ -68,6 +68,7 @@ std::string write_summary(const Summary &s) {
   o << "shard\t" << s.shard.text() << "\n";
   o << "count\t" << s.count << "\n";
   o << "programs\t" << s.programs << "\n";
+  o << "unconfirmed\t" << s.unconfirmed << "\n";
   o << "stopped\t" << (s.stopped ? "yes" : "no") << "\n";
   o << "cells\t" << s.cells << "\n";
   o << "unknown\t" << s.unknown << "\n";
@@ -132,6 +133,7 @@ std::optional<Summary> read_summary(const std::string &dir, std::string &why) {
       if (sh) s.shard = *sh;
     } else if (key == "count") ok = parse_number(v, s.count);
     else if (key == "programs") ok = parse_number(v, s.programs);
+    else if (key == "unconfirmed") ok = parse_number(v, s.unconfirmed);
     else if (key == "stopped") {
       ok = v == "yes" || v == "no";
       s.stopped = v == "yes";
@@ -142,7 +144,7 @@ std::optional<Summary> read_summary(const std::string &dir, std::string &why) {
     else return bad("unknown key '" + key + "'");
     if (!ok) return bad("'" + key + "': malformed value '" + v + "'");
   }
-  for (const char *key : {"seed", "shard", "count", "programs", "stopped", "cells", "unknown", "backend"})
+  for (const char *key : {"seed", "shard", "count", "programs", "unconfirmed", "stopped", "cells", "unknown", "backend"})
     if (!seen.count(key)) {
       line_no = 0;
       why = path + ": no '" + key + "' line";
@@ -202,11 +204,12 @@ int merge_summaries(const std::vector<std::string> &dirs, std::ostream &out, std
   }
   std::vector<Failure> fs;
   std::vector<std::string> roots;
-  int programs = 0;
+  int programs = 0, unconfirmed = 0;
   uint64_t cells = 0, unknown = 0;
   std::vector<std::string> stopped;
   for (auto &s : ss) {
     programs += s.programs;
+    unconfirmed += s.unconfirmed;
     cells += s.cells;
     unknown += s.unknown;
     if (s.stopped) stopped.push_back(s.shard.text());
@@ -236,10 +239,11 @@ int merge_summaries(const std::vector<std::string> &dirs, std::ostream &out, std
     for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
     return s;
   };
+  if (unconfirmed) out << unconfirmed << " draws not confirmed by rml-check left out\n";
   if (!missing.empty()) out << "shards missing: " << list(missing) << "\n";
   if (!stopped.empty()) out << "shards stopped at their first failure (run with --keep-going for all): " << list(stopped) << "\n";
   if (!sorted.empty()) return 1;
-  return missing.empty() && stopped.empty() ? 0 : 3;
+  return missing.empty() && stopped.empty() && unconfirmed == 0 ? 0 : 3;
 }
 
 }  // namespace rml::diff

@@ -42,6 +42,7 @@ struct Summary {
   Shard shard;
   int count = 0;           // the campaign's --count (all shards)
   int programs = 0;        // compared in this run
+  int unconfirmed = 0;     // unchecked draws that failed, then were not accepted by rml-check: left out
   bool stopped = false;    // stopped at its first failure (no --keep-going)
   uint64_t cells = 0, unknown = 0;
   std::string backend;     // as the final line names it
@@ -63,7 +64,8 @@ std::string failure_table(const std::vector<Failure> &fs, const std::vector<std:
 // `rml diff --merge DIR...`: the shards' summaries as one campaign. Exit 0 every shard
 // present and every program equal, 1 a failure in any shard, 2 a summary missing,
 // malformed or from another campaign (seed, count, shard count or back end differ), a shard
-// given twice, 3 no failure but shards missing or stopped early (not decided).
+// given twice, 3 no failure but shards missing or stopped early, or failing draws left
+// out because rml-check did not confirm them (not decided).
 int merge_summaries(const std::vector<std::string> &dirs, std::ostream &out, std::ostream &err);
 
 }  // namespace rml::diff

@@ -147,6 +147,11 @@ int main(int argc, char **argv) {
                  "with constants, an enumeration and its clocks, a record, arrays and iterators, a static parameter, restart, => and #)");
   gn->add_flag("--print", gen.print, "also print each program and its trace");
   rml::add_budget_options(gn, "--check-timeout", "--check-rlimit", gen.check_budget, "rml-check's proof of each program");
+  gn->add_option("--check-every", gen.check_every,
+                 "N: rml-check confirms program k before it is written when k mod N = 0 (1: every program, redrawn if "
+                 "refused; 0: none). Programs are built to be accepted; the default 10 keeps the generator honest at a tenth of "
+                 "the cost")
+      ->check(CLI::Range(0, 1000000));
   rml::add_numeric_option(gn, "--shard", gen.shard, &rml::diff::parse_shard,
                           "K/N: write only this run's share of the --count programs, those k with k mod N = K-1, under "
                           "their own numbers and seeds (a campaign split over N machines; 1 <= K <= N)");
@@ -198,6 +203,11 @@ int main(int argc, char **argv) {
                           "reals: or at most this far apart (default 0; for values near zero after a cancellation)");
   rml::add_numeric_option(df, "--timeout", diff.timeout_s, &rml::parse_timeout, "seconds for one back-end run (default 10; 120 for --backend stream and cpp, which check each program again, and cpp compiles it)");
   rml::add_budget_options(df, "--check-timeout", "--check-rlimit", diff.check_budget, "rml-check's proof of each program");
+  df->add_option("--check-every", diff.check_every,
+                 "N: rml-check confirms generated program k before it is compared when k mod N = 0 (1: every program; 0: "
+                 "none; default 10). A failing program is always checked: one rml-check does not accept is left out, said on "
+                 "standard error")
+      ->check(CLI::Range(0, 1000000));
   df->add_option("-o,--output", diff.out_dir, "where a counterexample is written (default rml-diff)");
   df->add_flag("!--no-shrink", diff.shrink, "report the failing case as found");
   df->add_flag("--keep-going", diff.keep_going,

@@ -154,16 +154,16 @@ TEST(Campaign, AMalformedSummaryIsRefusedWithItsLine) {
   };
   std::string no_seed = good.substr(0, good.find("seed")) + good.substr(good.find('\n', good.find("seed")) + 1);
   refused(no_seed, ": no 'seed' line");
-  refused(good + "seed\t8\n", ":10: 'seed' given twice");
-  refused(good + "colour\tred\n", ":10: unknown key 'colour'");
+  refused(good + "seed\t8\n", ":11: 'seed' given twice");
+  refused(good + "colour\tred\n", ":11: unknown key 'colour'");
   refused("seed\t-1\n", ":1: 'seed': malformed value '-1'");
   refused("shard\t3/2\n", ":1: 'shard': malformed value '3/2'");
   refused("stopped\tmaybe\n", ":1: 'stopped': malformed value 'maybe'");
   refused("seed 7\n", ":1: expected 'key<TAB>value'");
-  refused(good + "failure\t1\tdiffers\tx\t2\n", ":10: a failure line has 7 cells, this one 5");
-  refused(good + "failure\tone\tdiffers\tx\t2\t1\tfail_1\n", ":10: a failure's program, equations and cycles are numbers");
+  refused(good + "failure\t1\tdiffers\tx\t2\n", ":11: a failure line has 7 cells, this one 5");
+  refused(good + "failure\tone\tdiffers\tx\t2\t1\tfail_1\n", ":11: a failure's program, equations and cycles are numbers");
   refused(good + "failure\t1\tdiffers\tx\t2\t1\tfail_1\n",
-          ":10: program 1's counterexample " + (d / "fail_1" / "cex.rml").string() + " is missing");
+          ":11: program 1's counterexample " + (d / "fail_1" / "cex.rml").string() + " is missing");
   fs::remove_all(d);
 }
 
