@@ -14,14 +14,12 @@
 #include "diff/accept.hpp"
 #include "diff/backend.hpp"
 #include "diff/campaign.hpp"
+#include "diff/case_hooks.hpp"
 #include "diff/diff.hpp"
-#include "diff/lustre_print.hpp"
 #include "diff/shrink.hpp"
 #include "formats/svg.hpp"
 #include "formats/vcd.hpp"
 #include "sema/frontend.hpp"
-#include "syntax/parser.hpp"
-#include "syntax/printer.hpp"
 #include "tools/commands.hpp"
 #include "tools/progress.hpp"
 
@@ -268,23 +266,7 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
   Session s(c, work, lustre);
 
   // Printing a shrinking candidate in the back end's dialect, and reading one back.
-  diff::ShrinkHooks hooks;
-  hooks.parse = [](const std::string &text, Program &p) {
-    auto r = run_frontend("<case>", text, FrontendOptions{true, false, {}});
-    if (!r->parsed_ok) return false;
-    p = std::move(r->user);
-    return true;
-  };
-  hooks.print = [lustre](const Program &p, std::string &text) {
-    std::string why;
-    if (!lustre) {
-      text = print_program(p);
-      return true;
-    }
-    auto t = diff::print_lustre(p, why);
-    if (t) text = *t;
-    return t.has_value();
-  };
+  diff::ShrinkHooks hooks = diff::case_hooks(lustre);
 
   gen::GenOptions gen_options = c.options;
   const bool generated = c.file.empty();

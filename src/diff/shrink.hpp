@@ -11,6 +11,7 @@
 #include <chrono>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "syntax/ast.hpp"
 
@@ -41,6 +42,12 @@ struct ShrinkHooks {
 };
 
 Case shrink(Case c, const ShrinkHooks &h, const ShrinkLimits &lim, ShrinkStats &st);
+
+// Every case one edit away from c, in the order shrink() tries the edits (trace prefixes,
+// nodes, assumptions, equations, expressions), each printed with h.print; c itself and
+// repeats left out. Nothing is checked: the caller keeps those rml-check accepts (the
+// structural shrinks of a RapidCheck generator: diff/rapidcheck_case.hpp).
+std::vector<Case> candidates(const Case &c, const ShrinkHooks &h);
 
 // The number of equations of a program text's nodes (for the report), -1 if it does not parse.
 int count_equations(const ShrinkHooks &h, const std::string &text);

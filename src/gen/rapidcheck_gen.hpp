@@ -3,8 +3,8 @@
 // Header-only: RapidCheck is the consumer's dependency, not rml_gen's.
 //
 // A case is drawn from a 64-bit seed, so RapidCheck shrinks the seed, not the program;
-// to shrink a failing program, use rml diff's shrinker (diff/shrink.hpp) or the command
-// `rml diff FILE --inputs TRACE --backend-cmd ...` on the files the case writes.
+// diff/rapidcheck_case.hpp's arbitrary_accepted_case() (linking rml_diff) draws the same
+// cases and shrinks the program and trace themselves, to a few equations.
 #pragma once
 #include <rapidcheck.h>
 

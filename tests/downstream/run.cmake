@@ -3,7 +3,7 @@
 # tests. -DBUILD= the build folder, -DSRC= the sources, -DWORK= a scratch folder.
 include(${SRC}/tests/cli/common.cmake)
 expect_exit(0 ${CMAKE_COMMAND} --install ${BUILD} --prefix ${WORK}/prefix)
-foreach(f include/rml/oracle/oracle.hpp include/rml/gen/rapidcheck_gen.hpp include/rml/diff/compare.hpp
+foreach(f include/rml/oracle/oracle.hpp include/rml/gen/rapidcheck_gen.hpp include/rml/diff/rapidcheck_case.hpp include/rml/diff/compare.hpp
         lib/cmake/rml/rmlConfig.cmake lib/cmake/rml/rmlConfigVersion.cmake bin/rml bin/rml-check)
   if(NOT EXISTS ${WORK}/prefix/${f})
     message(FATAL_ERROR "cmake --install did not put ${f} in place")
@@ -16,4 +16,4 @@ expect_exit(0 ${CMAKE_COMMAND} --build ${WORK}/build)
 string(REGEX MATCH "seed=[0-9]+" seed "$ENV{RC_PARAMS}")
 set(ENV{RC_PARAMS} "max_success=15 ${seed}")
 expect_exit(0 ${WORK}/build/downstream_tests)
-expect_text(OUT "PASSED.*2 tests")
+expect_text(OUT "PASSED.*3 tests")
