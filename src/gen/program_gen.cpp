@@ -281,7 +281,10 @@ class Generator {
       case Ty::Bool: {
         int k = r_.range(0, 5);
         if (k == 0) return mk(E::Not, "", {sub(t)});
-        if (k == 1) return mk(E::Bin, r_.coin() ? "and" : "or", {sub(t), sub(t)});
+        if (k == 1) {
+          std::vector<EP> ops{sub(t), sub(t)};
+          return mk(E::Bin, r_.coin() ? "and" : "or", std::move(ops));
+        }
         if (k == 2 && o_.dialect == Dialect::Rml) return mk(E::Bin, "xor", {sub(t), sub(t)});
         if (k == 2 && o_.lustre_types) {
           if (r_.coin()) {
@@ -317,23 +320,35 @@ class Generator {
         return mk(E::Tensor, "", es);
       }
       case 5: return mk(E::Neg, "", {sub(Ty::Vec)});
-      case 6: return mk(E::Call, r_.coin() ? "tanh" : "sigmoid", {sub(Ty::Vec)});
+      case 6: {
+        EP x = sub(Ty::Vec);
+        return mk(E::Call, r_.coin() ? "tanh" : "sigmoid", {x});
+      }
       case 7: {
         std::vector<EP> rows;
         for (int i = 0; i < n_; ++i) rows.push_back(lit(Ty::Vec));
         return mk(E::Call, "matvec", {mk(E::Tensor, "", rows), sub(Ty::Vec)});
       }
-      default: return mk(E::Call, use_fun(0), {sub(Ty::Vec), sub(Ty::Vec)});
+      default: {
+        std::vector<EP> args{sub(Ty::Vec), sub(Ty::Vec)};
+        return mk(E::Call, use_fun(0), std::move(args));  // use_fun draws g0's body at its first use
+      }
     }
   }
   // A real read out of tensors: an element; with funs, sum, dot and the program's h0.
   EP reduction(int depth, const Scope &s) {
     auto sub = [&] { return expr(Ty::Vec, depth - 1, s); };
     switch (r_.range(0, o_.funs ? 3 : 0)) {
-      case 0: return mk(E::Index, std::to_string(r_.range(0, n_ - 1)), {sub()});
+      case 0: {
+        EP x = sub();
+        return mk(E::Index, std::to_string(r_.range(0, n_ - 1)), {x});
+      }
       case 1: return mk(E::Call, "sum", {sub()});
       case 2: return mk(E::Call, "dot", {sub(), sub()});
-      default: return mk(E::Call, use_fun(1), {sub(), sub()});
+      default: {
+        std::vector<EP> args{sub(), sub()};
+        return mk(E::Call, use_fun(1), std::move(args));
+      }
     }
   }
   // The program's fun k (0: g0, to real[n]; 1: h0, to real), its body drawn at first use.
@@ -354,7 +369,10 @@ class Generator {
       case 1: return mk(E::Bin, "-", {fun_expr(depth - 1), fun_expr(depth - 1)});
       case 2: return mk(E::Bin, "*", {fun_expr(depth - 1), fun_expr(depth - 1)});
       case 3: return mk(E::Bin, "*", {lit(Ty::Real), fun_expr(depth - 1)});
-      case 4: return mk(E::Call, r_.coin() ? "tanh" : "sigmoid", {fun_expr(depth - 1)});
+      case 4: {
+        EP x = fun_expr(depth - 1);
+        return mk(E::Call, r_.coin() ? "tanh" : "sigmoid", {x});
+      }
       default: return mk(E::Call, "relu", {fun_expr(depth - 1)});
     }
   }
@@ -470,11 +488,17 @@ class Generator {
         if (t != Ty::Int) break;
         uses_scale_ = true;
         shapes_.insert("lustre static parameter");
-        return mk(E::Call, "scale<<" + std::to_string(r_.range(1, 3)) + ">>", {sub(Ty::Int)});
+        {
+          EP x = sub(Ty::Int);
+          return mk(E::Call, "scale<<" + std::to_string(r_.range(1, 3)) + ">>", {x});
+        }
       default:  // (restart acc every c)(e, r)
         if (!o_.instances) break;
         shapes_.insert("lustre restart");
-        return mk(E::Call, std::string("(restart ") + helper(t) + " every " + (r_.coin() ? "c" : "d") + ")", {sub(t), sub(Ty::Bool)});
+        {
+          std::vector<EP> args{sub(t), sub(Ty::Bool)};
+          return mk(E::Call, std::string("(restart ") + helper(t) + " every " + (r_.coin() ? "c" : "d") + ")", std::move(args));
+        }
     }
     return op(t, depth, s);
   }
@@ -505,9 +529,14 @@ class Generator {
     EP inner;
     if (r_.coin(60)) {
       // A condition on clock k and a merge under it: a clock nested in k.
-      EP cond = u == Ty::Bool ? mk(E::Not, "", {var(b + "s")})
-              : u == Ty::Vec  ? mk(E::Bin, r_.coin() ? ">" : "<=", {mk(E::Index, "0", {var(b + "s")}), lit(Ty::Real)})
-                              : mk(E::Bin, r_.coin() ? ">" : "<=", {var(b + "s"), lit(u)});
+      EP cond;
+      if (u == Ty::Bool) {
+        cond = mk(E::Not, "", {var(b + "s")});
+      } else {
+        EP bound = lit(u == Ty::Vec ? Ty::Real : u);
+        EP lhs = u == Ty::Vec ? mk(E::Index, "0", {var(b + "s")}) : var(b + "s");
+        cond = mk(E::Bin, r_.coin() ? ">" : "<=", {lhs, bound});
+      }
       locals_.push_back({b + "k", Ty::Bool, cond, on_k});
       shape(u, "nested clock");
       std::string kk = b + "k";
