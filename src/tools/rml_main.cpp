@@ -148,9 +148,9 @@ int main(int argc, char **argv) {
   gn->add_flag("--print", gen.print, "also print each program and its trace");
   rml::add_budget_options(gn, "--check-timeout", "--check-rlimit", gen.check_budget, "rml-check's proof of each program");
   gn->add_option("--check-every", gen.check_every,
-                 "N: rml-check confirms program k before it is written when k mod N = 0 (1: every program, redrawn if "
-                 "refused; 0: none). Programs are built to be accepted; the default 10 keeps the generator honest at a tenth of "
-                 "the cost")
+                 "N: rml-check confirms one program in N before it is written, those whose number hashes to 0 mod N (1: "
+                 "every program, redrawn if refused; 0: none). Programs are built to be accepted; the default 20 keeps the "
+                 "generator honest at a twentieth of the cost")
       ->check(CLI::Range(0, 1000000));
   rml::add_numeric_option(gn, "--shard", gen.shard, &rml::diff::parse_shard,
                           "K/N: write only this run's share of the --count programs, those k with k mod N = K-1, under "
@@ -204,9 +204,9 @@ int main(int argc, char **argv) {
   rml::add_numeric_option(df, "--timeout", diff.timeout_s, &rml::parse_timeout, "seconds for one back-end run (default 10; 120 for --backend stream and cpp, which check each program again, and cpp compiles it)");
   rml::add_budget_options(df, "--check-timeout", "--check-rlimit", diff.check_budget, "rml-check's proof of each program");
   df->add_option("--check-every", diff.check_every,
-                 "N: rml-check confirms generated program k before it is compared when k mod N = 0 (1: every program; 0: "
-                 "none; default 10). A failing program is always checked: one rml-check does not accept is left out, said on "
-                 "standard error")
+                 "N: rml-check confirms one generated program in N before it is compared, as rml gen's (1: every program; "
+                 "0: none; default 20). A failing program is always checked: one rml-check does not accept is left out, said "
+                 "on standard error")
       ->check(CLI::Range(0, 1000000));
   df->add_option("-o,--output", diff.out_dir, "where a counterexample is written (default rml-diff)");
   df->add_flag("!--no-shrink", diff.shrink, "report the failing case as found");
