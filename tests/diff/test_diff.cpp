@@ -19,6 +19,7 @@
 #include "common/sanitized.hpp"
 
 #include "diff/accept.hpp"
+#include "diff/case_hooks.hpp"
 #include "diff/compare.hpp"
 #include "diff/lustre_print.hpp"
 #include "diff/shrink.hpp"
@@ -392,21 +393,7 @@ TEST(Compare, TensorCellsAreComparedElementByElement) {
   EXPECT_EQ(compare(*o, *shorter, {"o4"}, Tolerance{4, 1e-12}).kind, Difference::Cell);
 }
 
-ShrinkHooks hooks_for_rml() {
-  ShrinkHooks h;
-  h.parse = [](const std::string &text, Program &p) {
-    auto r = run_frontend("<case>", text, FrontendOptions{true, false, {}});
-    if (!r->parsed_ok) return false;
-    p = std::move(r->user);
-    return true;
-  };
-  h.print = [](const Program &p, std::string &text) {
-    text = print_program(p);
-    return true;
-  };
-  h.main = "main";
-  return h;
-}
+ShrinkHooks hooks_for_rml() { return case_hooks(false, "main"); }
 
 // "Fails" while the program still has a fby and the trace at least 3 cycles: the shrinker
 // keeps exactly that (a minimum: one fby, three cycles), and every case it kept fails.
