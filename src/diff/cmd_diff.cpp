@@ -201,22 +201,34 @@ formats::ChronogramTable side_by_side(const diff::Case &k, const Outcome &o, con
 
 // The files of an earlier run in `dir` (cex.*, and a campaign's fail_K/ folders and
 // summary.tsv), removed so that the folder holds this run's results only. Nothing else is
-// touched: a fail_K folder with other files in it stays.
-void clear_earlier_results(const std::string &dir) {
-  std::error_code e;
+// touched: a fail_K folder with other files in it stays, and so do the files this run
+// reads (`keep`: replaying DIR/cex.rml with -o DIR must not delete it first).
+void clear_earlier_results(const std::string &dir, const std::vector<std::string> &keep) {
+  auto kept = [&](const fs::path &p) {
+    for (auto &k : keep) {
+      std::error_code e;
+      if (!k.empty() && fs::equivalent(p, k, e)) return true;
+    }
+    return false;
+  };
+  auto remove = [&](const fs::path &p) {
+    std::error_code e;
+    if (!kept(p)) fs::remove(p, e);
+  };
   auto clear_case = [&](const fs::path &d) {
     for (const char *name : {"cex.rml", "cex.lus", "cex.csv", "cex.oracle.csv", "cex.backend.out", "cex.svg", "cex.vcd"})
-      fs::remove(d / name, e);
+      remove(d / name);
   };
   clear_case(dir);
-  fs::remove(fs::path(dir) / "summary.tsv", e);
+  remove(fs::path(dir) / "summary.tsv");
+  std::error_code e;
   for (auto it = fs::directory_iterator(dir, e); !e && it != fs::directory_iterator(); it.increment(e)) {
     std::string name = it->path().filename().string();
+    std::error_code e2;
     if (name.rfind("fail_", 0) != 0 || name.size() == 5 ||
-        name.find_first_not_of("0123456789", 5) != std::string::npos || !it->is_directory(e))
+        name.find_first_not_of("0123456789", 5) != std::string::npos || !it->is_directory(e2))
       continue;
     clear_case(it->path());
-    std::error_code e2;
     fs::remove(it->path(), e2);  // only if now empty
   }
 }
@@ -260,7 +272,7 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
       fs::remove_all(dir, e);
     }
   } cleanup{work};
-  clear_earlier_results(c.out_dir);
+  clear_earlier_results(c.out_dir, {c.file, c.inputs});
   bool lustre = c.file.empty() ? c.options.dialect == gen::Dialect::Lustre
                                : fs::path(c.file).extension() == ".lus";
   Session s(c, work, lustre);
@@ -351,8 +363,8 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
     // A failure: shrink it, keeping the kind of failure (a difference stays a difference).
     progress.done();
     if (!c.quiet && c.shrink)
-      err << "rml diff: " << label << (o.kind == Outcome::Differs ? " differs" : " fails") << "; shrinking it (at most "
-          << c.shrink_seconds << " s)\n";
+      err << "rml diff: " << label << (o.kind == Outcome::Differs ? " differs" : " fails") << "; shrinking it (at most 2000 candidates"
+          << (c.shrink_seconds > 0 ? " or " + std::to_string(static_cast<int>(c.shrink_seconds)) + " s" : "") << ")\n";
     const std::string main_name = a0.main;
     const int eqs0 = diff::count_equations(hooks, cs.program), cyc0 = diff::count_cycles(cs.trace);
     const Outcome::Kind kind = o.kind;

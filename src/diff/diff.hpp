@@ -60,7 +60,7 @@ struct DiffCmd {
   diff::Tolerance tolerance;
   std::string out_dir = "rml-diff";
   bool shrink = true;
-  double shrink_seconds = 120;
+  double shrink_seconds = 0;  // --shrink-time; 0: only the candidate cap (shrink.hpp)
   std::string self;          // this executable (built-in back ends run `SELF run ...`)
   bool quiet = false;        // no progress line on stderr
   bool keep_going = false;   // every failure shrunk and written to DIR/fail_K, a table at the end

@@ -143,7 +143,7 @@ Case shrink(Case c, const ShrinkHooks &h, const ShrinkLimits &lim, ShrinkStats &
   const auto start = std::chrono::steady_clock::now();
   auto out_of_budget = [&] {
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (st.tried >= lim.max_candidates || secs > lim.seconds) st.stopped_at_limit = true;
+    if (st.tried >= lim.max_candidates || (lim.seconds > 0 && secs > lim.seconds)) st.stopped_at_limit = true;
     return st.stopped_at_limit;
   };
   std::set<std::pair<std::string, std::string>> passed;  // candidates that did not fail

@@ -221,7 +221,7 @@ int main(int argc, char **argv) {
                  "(exit 0 all shards present and equal, 1 a failure, 2 a summary missing or from another campaign, 3 shards "
                  "missing or stopped at a failure)")
       ->expected(1, -1);
-  rml::add_numeric_option(df, "--shrink-time", diff.shrink_seconds, &rml::parse_timeout, "seconds for shrinking (default 120)");
+  rml::add_numeric_option(df, "--shrink-time", diff.shrink_seconds, &rml::parse_timeout, "a wall-clock limit on shrinking (default: none; shrinking always stops after 2000 candidates, the same on any machine; a time limit makes the result depend on the machine's speed)");
 
   try {
     app.parse(argc, argv);

@@ -246,10 +246,18 @@ elseif(PART STREQUAL "campaign")
   if(EXISTS ${WORK}/kg/fail_7 OR EXISTS ${WORK}/kg/cex.svg OR EXISTS ${WORK}/kg/fail_99 OR NOT EXISTS ${WORK}/kg/notes.txt)
     message(FATAL_ERROR "kg/ after the run: an equal program's folder, an earlier run's files, or the user's file lost")
   endif()
-  # The replay command of a kept failure fails the same way.
+  # The replay command of a kept failure fails the same way, also when it writes into the
+  # folder it reads (the earlier run's files there go, the ones it reads stay).
   expect_exit(1 ${RML} diff ${WORK}/kg/fail_3/cex.rml --inputs ${WORK}/kg/fail_3/cex.csv --main main --no-shrink
     --backend-cmd "${crash}" -o ${WORK}/replay)
   expect_text(OUT "the back end was killed by signal 11")
+  file(WRITE ${WORK}/kg/fail_3/cex.svg "stale")
+  expect_exit(1 ${RML} diff ${WORK}/kg/fail_3/cex.rml --inputs ${WORK}/kg/fail_3/cex.csv --main main --no-shrink
+    --backend-cmd "${crash}" -o ${WORK}/kg/fail_3)
+  expect_text(OUT "the back end was killed by signal 11")
+  if(NOT EXISTS ${WORK}/kg/fail_3/cex.rml OR NOT EXISTS ${WORK}/kg/fail_3/cex.csv OR EXISTS ${WORK}/kg/fail_3/cex.svg)
+    message(FATAL_ERROR "replaying kg/fail_3 into its own folder lost its program or trace, or kept a stale file")
+  endif()
 
   # Shards: the same programs under the same numbers; merged, the campaign of one run.
   foreach(k 1 2 3)
