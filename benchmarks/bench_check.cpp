@@ -9,7 +9,7 @@
 #include "checker/checker.hpp"
 #include "core/normalize.hpp"
 #include "sema/frontend.hpp"
-#include "tools/expectations.hpp"
+#include "driver/expectations.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(RML_LIBRARIES rml_ops rml_syntax rml_sema rml_core rml_array rml_ir rml_lower rml_bot rml_ad rml_exec rml_driver
-  rml_grad_args rml_oracle rml_checker rml_stream rml_codegen rml_formats rml_tools rml_gen rml_diff rml_adjoint)
+  rml_grad_args rml_oracle rml_checker rml_stream rml_codegen rml_formats rml_gen rml_diff rml_adjoint rml_tools)
 set(RML_INSTALL_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/rml)
 # The libraries name their include folders in the source tree; installed, they are one.
 foreach(t ${RML_LIBRARIES})

@@ -3,9 +3,9 @@
 #include <sstream>
 
 #include "driver/elaborated.hpp"
-#include "tools/load.hpp"
-#include "tools/main_node.hpp"
-#include "tools/run_common.hpp"
+#include "driver/load.hpp"
+#include "driver/main_node.hpp"
+#include "driver/acceptance.hpp"
 
 namespace rml::diff {
 

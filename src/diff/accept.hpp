@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sema/frontend.hpp"
-#include "tools/commands.hpp"
+#include "driver/acceptance.hpp"
 
 namespace rml::diff {
 

@@ -28,9 +28,9 @@
 #include "oracle/trace_io.hpp"
 #include "syntax/parser.hpp"
 #include "tools/chronogram.hpp"
-#include "tools/load.hpp"
-#include "tools/main_node.hpp"
-#include "tools/progress.hpp"
+#include "driver/load.hpp"
+#include "driver/main_node.hpp"
+#include "driver/progress.hpp"
 
 namespace rml {
 

@@ -12,8 +12,8 @@
 #include "driver/elaborated.hpp"
 #include "stream/plan.hpp"
 #include "tools/commands.hpp"
-#include "tools/load.hpp"
-#include "tools/main_node.hpp"
+#include "driver/load.hpp"
+#include "driver/main_node.hpp"
 #include "tools/run_common.hpp"
 
 namespace rml {

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "tools/expectations.hpp"
-#include "tools/load.hpp"
+#include "driver/expectations.hpp"
+#include "driver/load.hpp"
 
 namespace rml {
 

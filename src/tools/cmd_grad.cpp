@@ -13,7 +13,7 @@
 #include "tools/chronogram.hpp"
 #include "tools/exit_policy.hpp"
 #include "tools/grad_args.hpp"
-#include "tools/load.hpp"
+#include "driver/load.hpp"
 
 namespace rml {
 

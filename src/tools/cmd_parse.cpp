@@ -6,8 +6,8 @@
 
 #include "core/normalize.hpp"
 #include "syntax/printer.hpp"
-#include "tools/load.hpp"
-#include "tools/main_node.hpp"
+#include "driver/load.hpp"
+#include "driver/main_node.hpp"
 
 namespace rml {
 

@@ -21,9 +21,9 @@
 #include "oracle/assumptions.hpp"
 #include "tools/chronogram.hpp"
 #include "tools/exit_policy.hpp"
-#include "tools/load.hpp"
-#include "tools/main_node.hpp"
-#include "tools/progress.hpp"
+#include "driver/load.hpp"
+#include "driver/main_node.hpp"
+#include "driver/progress.hpp"
 #include "tools/run_common.hpp"
 
 namespace rml {

@@ -21,7 +21,7 @@
 #include "oracle/assumptions.hpp"
 #include "tools/chronogram.hpp"
 #include "tools/exit_policy.hpp"
-#include "tools/progress.hpp"
+#include "driver/progress.hpp"
 #include "tools/run_common.hpp"
 
 namespace rml {

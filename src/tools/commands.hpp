@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "checker/checker.hpp"
+#include "driver/acceptance.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/trace_io.hpp"
 
@@ -16,10 +17,6 @@ namespace rml {
 // --at): the reference evaluator, or the compiled array path (lowering, bot, simplifier,
 // executor), one executable per (fun, static arguments, argument types).
 enum class Backend { Reference, Compiled, Stream };  // Stream: rml run only (src/stream)
-
-// Documented exit codes (README "Limits and exit codes"). Out of memory (std::bad_alloc)
-// and resource limits reached while computing are kUnknown: no verdict, never falsified.
-enum Exit : int { kOk = 0, kFalsified = 1, kFrontendError = 2, kUnknown = 3 };
 
 // Numeric options, validated in one place for both executables (README "Limits and exit
 // codes"). Each returns the value, or nullopt with `error` naming the option and the
@@ -36,14 +33,6 @@ std::string timeout_message(const std::string &got);  // parse_timeout's error, 
 std::optional<uint64_t> parse_rlimit(const std::string &text, std::string &error);
 std::optional<uint64_t> parse_seed(const std::string &text, std::string &error);  // 0..2^64-1, digits only
 
-// rml-check's budget as a command line gives it (README "Budgets"): wall-clock seconds
-// (--timeout), Z3 resource units (--rlimit), both, or neither, which is the default
-// resource budget (check::kDefaultRlimit): verdicts that do not depend on the machine.
-struct CheckBudget {
-  std::optional<double> seconds;
-  std::optional<uint64_t> rlimit;
-  check::Options options() const;  // the budget in the checker's terms, other options default
-};
 std::optional<uint64_t> parse_memory(const std::string &text, std::string &error);  // "4G", "512M", "1048576"
 // rml diff's real tolerances: --rel-tol a number in [0, 1], --abs-tol a finite number >= 0
 // (a NaN would compare false and silently mean 0).

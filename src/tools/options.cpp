@@ -63,14 +63,6 @@ std::optional<uint64_t> parse_rlimit(const std::string &text, std::string &error
   return std::nullopt;
 }
 
-check::Options CheckBudget::options() const {
-  check::Options o;
-  // A wall-clock budget alone is what was asked: no resource limit besides it.
-  o.timeout_s = seconds.value_or(0);
-  o.rlimit = rlimit ? *rlimit : seconds ? 0 : check::kDefaultRlimit;
-  return o;
-}
-
 namespace {
 std::optional<double> parse_tolerance(const std::string &text, std::string &error, const char *name, double max,
                                       const char *range) {

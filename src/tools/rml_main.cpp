@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "tools/cli_options.hpp"
-#include "adjoint/cmd_adjoint.hpp"
-#include "diff/diff.hpp"
+#include "tools/cmd_adjoint.hpp"
+#include "tools/cmd_diff.hpp"
 #include "tools/commands.hpp"
 
 int main(int argc, char **argv) {

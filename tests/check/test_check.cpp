@@ -25,7 +25,7 @@
 #include "oracle/oracle.hpp"
 #include "oracle/trace_io.hpp"
 #include "sema/frontend.hpp"
-#include "tools/expectations.hpp"
+#include "driver/expectations.hpp"
 
 using namespace rml;
 

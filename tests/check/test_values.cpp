@@ -25,7 +25,7 @@
 #include "core/normalize.hpp"
 #include "oracle/oracle.hpp"
 #include "sema/frontend.hpp"
-#include "tools/expectations.hpp"
+#include "driver/expectations.hpp"
 
 using namespace rml;
 

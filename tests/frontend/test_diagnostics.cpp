@@ -5,7 +5,7 @@
 
 #include "common/test_files.hpp"
 #include "test_util.hpp"
-#include "tools/expectations.hpp"
+#include "driver/expectations.hpp"
 
 using namespace rml;
 

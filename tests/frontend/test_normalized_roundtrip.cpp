@@ -14,7 +14,7 @@
 #include "core/normalize.hpp"
 #include "sema/frontend.hpp"
 #include "tools/commands.hpp"
-#include "tools/main_node.hpp"
+#include "driver/main_node.hpp"
 #include "common/stream_prog_gen.hpp"
 
 using namespace rml;

@@ -9,7 +9,7 @@
 #include "core/normalize.hpp"
 #include "common/test_files.hpp"
 #include "test_util.hpp"
-#include "tools/expectations.hpp"
+#include "driver/expectations.hpp"
 
 using namespace rml;
 

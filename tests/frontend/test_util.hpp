@@ -8,7 +8,7 @@
 #include "sema/frontend.hpp"
 #include "syntax/parser.hpp"
 #include "syntax/printer.hpp"
-#include "tools/expectations.hpp"
+#include "driver/expectations.hpp"
 
 namespace rml::test {
 

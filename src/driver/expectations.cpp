@@ -1,4 +1,4 @@
-#include "tools/expectations.hpp"
+#include "driver/expectations.hpp"
 
 #include <algorithm>
 #include <sstream>

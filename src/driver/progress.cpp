@@ -1,4 +1,4 @@
-#include "tools/progress.hpp"
+#include "driver/progress.hpp"
 
 #include <cstdlib>
 #include <iostream>

@@ -1,6 +1,6 @@
-#include "tools/load.hpp"
+#include "driver/load.hpp"
 
-#include "tools/commands.hpp"
+#include "driver/exit_codes.hpp"
 #include "syntax/parser.hpp"
 
 namespace rml {

@@ -1,8 +1,8 @@
-#include "tools/main_node.hpp"
+#include "driver/main_node.hpp"
 
 #include "core/normalize.hpp"
 #include "sema/suggest.hpp"
-#include "tools/expectations.hpp"
+#include "driver/expectations.hpp"
 
 namespace rml {
 

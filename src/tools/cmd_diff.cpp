@@ -15,13 +15,13 @@
 #include "diff/backend.hpp"
 #include "diff/campaign.hpp"
 #include "diff/case_hooks.hpp"
-#include "diff/diff.hpp"
+#include "tools/cmd_diff.hpp"
 #include "diff/shrink.hpp"
 #include "formats/svg.hpp"
 #include "formats/vcd.hpp"
 #include "sema/frontend.hpp"
 #include "tools/commands.hpp"
-#include "tools/progress.hpp"
+#include "driver/progress.hpp"
 
 namespace rml {
 

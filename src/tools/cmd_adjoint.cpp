@@ -1,4 +1,4 @@
-#include "adjoint/cmd_adjoint.hpp"
+#include "tools/cmd_adjoint.hpp"
 
 #include <fstream>
 
@@ -6,8 +6,8 @@
 #include "core/normalize.hpp"
 #include "syntax/diag.hpp"
 #include "tools/commands.hpp"
-#include "tools/load.hpp"
-#include "tools/main_node.hpp"
+#include "driver/load.hpp"
+#include "driver/main_node.hpp"
 
 namespace rml {
 
