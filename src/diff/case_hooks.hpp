@@ -1,6 +1,6 @@
 // Reading a case's program into rml's AST and printing a shrunk one back in the same
 // dialect: the parse and print hooks of the shrinker (shrink.hpp), for rml diff and for
-// the RapidCheck generator whose counterexamples shrink structurally (rapidcheck_case.hpp).
+// the RapidCheck generator whose counterexamples shrink structurally (include/rml/rapidcheck.hpp).
 #pragma once
 #include "diff/shrink.hpp"
 

@@ -48,7 +48,7 @@ Case shrink(Case c, const ShrinkHooks &h, const ShrinkLimits &lim, ShrinkStats &
 // Every case one edit away from c, in the order shrink() tries the edits (trace prefixes,
 // nodes, assumptions, equations, expressions), each printed with h.print; c itself and
 // repeats left out. Nothing is checked: the caller keeps those rml-check accepts (the
-// structural shrinks of a RapidCheck generator: diff/rapidcheck_case.hpp).
+// structural shrinks of a RapidCheck generator: include/rml/rapidcheck.hpp).
 std::vector<Case> candidates(const Case &c, const ShrinkHooks &h);
 
 // The number of equations of a program text's nodes (for the report), -1 if it does not parse.

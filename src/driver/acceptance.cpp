@@ -3,9 +3,9 @@
 #include "driver/acceptance.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 
-#include "driver/progress.hpp"
 #include "oracle/oracle.hpp"
 
 namespace rml {
@@ -35,19 +35,19 @@ std::string render_trace_error(const oracle::TraceError &e, const std::string &t
 
 std::optional<int64_t> accepted_horizon(const FrontendResult &r, const driver::Elaborated &elab, const std::string &file,
                                         const std::string &main, const CheckBudget &budget, const std::string &what, std::ostream &err,
-                                        int &rc, bool quiet) {
+                                        int &rc, const std::function<void(const std::string &)> &progress) {
   check::Options copts = budget.options();
-  // The proof can take as long as its budget: said on stderr (tools/progress.hpp).
-  Progress progress(err, "rml", !quiet);
-  copts.starting = [&](const std::string &property) {
-    char t[32];
-    std::snprintf(t, sizeof t, " (%.0f s)", progress.seconds());
-    progress.update("proving '" + main + "' before it can " + what + ": " + property + t);
-  };
+  // The proof can take as long as its budget: said to `progress` (a command's progress line).
+  const auto start = std::chrono::steady_clock::now();
+  if (progress)
+    copts.starting = [&](const std::string &property) {
+      char t[32];
+      std::snprintf(t, sizeof t, " (%.0f s)", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      progress("proving '" + main + "' before it can " + what + ": " + property + t);
+    };
   check::Report rep;
   try {
     rep = check::check_program(r.checked, elab.prog, elab.clocks, copts);
-    progress.done();
   } catch (std::exception &e) {
     err << "rml: error[stream.unchecked]: checking '" << main << "' failed: " << e.what() << "\n";
     rc = kUnknown;

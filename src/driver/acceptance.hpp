@@ -4,6 +4,7 @@
 // (an imported node's outputs), and a bad trace as a located diagnostic.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -32,11 +33,11 @@ std::string render_trace_error(const oracle::TraceError &e, const std::string &t
 // rml-check's clocks, causality and productivity on the main node (user properties are
 // not asked): the productivity horizon when all three are valid; else nullopt, said on
 // `err` as error[stream.unchecked] ("'main' cannot <what>: ..."), with `rc` 2 when one is
-// falsified and 3 when one is unknown. Unless `quiet`, a progress line on stderr says which
-// property the proof is at.
+// falsified and 3 when one is unknown. `progress`, when given, is told which property the
+// proof is at ("proving 'm' before it can be compiled: productivity (3 s)").
 std::optional<int64_t> accepted_horizon(const FrontendResult &r, const driver::Elaborated &elab, const std::string &file,
                                         const std::string &main, const CheckBudget &budget, const std::string &what, std::ostream &err,
-                                        int &rc, bool quiet = false);
+                                        int &rc, const std::function<void(const std::string &)> &progress = {});
 
 // Whether the elaborated node applies an imported node or function (no body: no back end
 // of rml computes it) whose output `given` (the trace's, when the back end reads them)

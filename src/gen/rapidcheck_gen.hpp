@@ -1,10 +1,9 @@
-// rml gen's programs and traces as a RapidCheck generator, for property tests of other
-// projects (installed with rml: `#include "gen/rapidcheck_gen.hpp"`, tests/downstream).
-// Header-only: RapidCheck is the consumer's dependency, not rml_gen's.
+// rml gen's programs and traces as a RapidCheck generator for rml's own tests.
+// Header-only: RapidCheck is the test's dependency, not rml_gen's.
 //
 // A case is drawn from a 64-bit seed, so RapidCheck shrinks the seed, not the program;
-// diff/rapidcheck_case.hpp's arbitrary_accepted_case() (linking rml_diff) draws the same
-// cases and shrinks the program and trace themselves, to a few equations.
+// the library's rml/rapidcheck.hpp (arbitrary_case(), for users) draws the same cases
+// and shrinks the program and trace themselves, to a few equations.
 #pragma once
 #include <rapidcheck.h>
 

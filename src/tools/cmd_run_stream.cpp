@@ -76,7 +76,12 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
 
   // rml-check first: the stream path runs what it proves, in the window its horizon gives.
   int refused_rc = kOk;
-  std::optional<int64_t> horizon = accepted_horizon(r, elab, c.file, main, c.check_budget, "run on the stream path", err, refused_rc, c.quiet);
+  std::optional<int64_t> horizon;
+  {
+    Progress proving(err, "rml", !c.quiet);
+    horizon = accepted_horizon(r, elab, c.file, main, c.check_budget, "run on the stream path", err, refused_rc,
+                               [&](const std::string &line) { proving.update(line); });
+  }
   if (!horizon) return refused_rc;
   const int64_t H = *horizon;
   stream::Plan plan;

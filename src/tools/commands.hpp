@@ -8,8 +8,10 @@
 
 #include "checker/checker.hpp"
 #include "driver/acceptance.hpp"
+#include "driver/limits.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/trace_io.hpp"
+#include "rml/rml.hpp"
 
 namespace rml {
 
@@ -21,12 +23,6 @@ enum class Backend { Reference, Compiled, Stream };  // Stream: rml run only (sr
 // Numeric options, validated in one place for both executables (README "Limits and exit
 // codes"). Each returns the value, or nullopt with `error` naming the option and the
 // accepted range; callers exit kFrontendError.
-inline constexpr size_t kMaxCycles = 100'000'000;         // --cycles: 1..10^8
-inline constexpr double kMaxTimeoutSeconds = 86'400;       // --timeout: (0, 86400] seconds
-inline constexpr uint64_t kMaxRlimit = 1'000'000'000'000;  // --rlimit: 1..10^12 Z3 resource units
-inline constexpr uint64_t kDefaultMaxMemory = 2ull << 30;  // --max-memory default: 2 GiB
-inline constexpr uint64_t kMinMaxMemory = 1ull << 20;      // --max-memory: 1 MiB..1 TiB
-inline constexpr uint64_t kMaxMaxMemory = 1ull << 40;
 std::optional<size_t> parse_cycles(const std::string &text, std::string &error);
 std::optional<double> parse_timeout(const std::string &text, std::string &error);
 std::string timeout_message(const std::string &got);  // parse_timeout's error, also for a timeout the caller checks
@@ -39,6 +35,14 @@ std::optional<uint64_t> parse_memory(const std::string &text, std::string &error
 std::optional<double> parse_rel_tol(const std::string &text, std::string &error);
 std::optional<double> parse_abs_tol(const std::string &text, std::string &error);
 std::string format_bytes(uint64_t bytes);  // "2 GiB", "1.5 MiB", "812 bytes"
+
+// A library call's Failure as the command line says it (its diagnostics, then their
+// summary, on `err`), and its exit code: the commands that are clients of the library
+// interface (include/rml/rml.hpp) print its failures so.
+inline int print_failure(const api::Failure &f, std::ostream &err) {
+  err << f.text();
+  return f.exit_code;
+}
 
 struct ParseCmd {
   std::string file;

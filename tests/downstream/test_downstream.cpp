@@ -1,102 +1,102 @@
-// What another project's test suite writes against rml's installed package: rml's
-// program and trace generators as a RapidCheck generator, the oracle as the reference,
-// rml diff's comparison of chronograms. Its "back end" here is the oracle's Kleene
-// solver, standing in for the project's own compiler.
+// What another project's test suite writes against rml's installed package: only
+// <rml/rml.hpp> and <rml/rapidcheck.hpp>, linked with rml::rml. Its "back end" here is
+// rml's oracle with funs on the compiled array path, standing in for the project's own
+// compiler; the reference is the oracle with the reference evaluator.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include <filesystem>
+#include <algorithm>
 #include <optional>
-#include <fstream>
-#include <sstream>
-#include <unistd.h>
+#include <string>
 
-#include "diff/accept.hpp"
-#include "diff/compare.hpp"
-#include "diff/rapidcheck_case.hpp"
-#include "diff/case_hooks.hpp"
-#include "tools/commands.hpp"
+#include <rml/rapidcheck.hpp>
+#include <rml/rml.hpp>
 
 namespace {
 
-struct Files {
-  std::string program, trace;
-};
-
-Files write_case(const rml::gen::GeneratedCase &c) {
-  auto dir = std::filesystem::temp_directory_path() / ("rml-downstream-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  Files f{(dir / "p.rml").string(), (dir / "p.csv").string()};
-  std::ofstream(f.program) << c.program.text;
-  std::ofstream(f.trace) << c.trace;
-  return f;
-}
-
-// The main node's outputs as `rml run --format csv` prints them, by one solver.
-std::string run(const Files &f, const std::vector<std::string> &outputs, rml::oracle::Solver s) {
-  rml::RunCmd r;
-  r.file = f.program;
-  r.main_node = "main";
-  r.inputs = f.trace;
-  r.format = rml::oracle::Format::Csv;
-  r.show = outputs;
-  r.solver = s;
-  std::ostringstream out, err;
-  int rc = rml::cmd_run(r, out, err);
-  EXPECT_EQ(rc, 0) << err.str();
-  return out.str();
+std::optional<rml::api::Chronogram> run(const rml::api::Program &p, const rml::api::Chronogram &t, rml::api::Backend b) {
+  rml::api::RunOptions o;
+  o.backend = b;
+  auto r = rml::api::run(p, t, o);
+  if (!r) return std::nullopt;
+  return r->chronogram;
 }
 
 }  // namespace
 
 // Law: on every program rml generates that rml-check accepts, the back end's chronogram
-// equals the oracle's, cell for cell (rml diff's comparison). A program whose check is
-// unknown within the time budget is discarded; one refused as wrong is a failure.
+// equals the oracle's, cell for cell. A program whose check is unknown within the budget
+// is discarded; one refused as wrong is a failure.
 RC_GTEST_PROP(Downstream, BackEndEqualsTheOracleOnGeneratedPrograms, ()) {
-  rml::gen::GeneratedCase c = *rml::diff::arbitrary_accepted_case();
-  rml::diff::Acceptance a = rml::diff::accept("<case>", c.program.text, "main", {});
-  RC_ASSERT(a.accepted || a.rc == rml::kUnknown);
-  RC_PRE(a.accepted);
-  Files f = write_case(c);
-  std::string why;
-  auto want = rml::diff::read_chronogram(run(f, a.outputs, rml::oracle::Solver::Worklist), why);
-  auto got = rml::diff::read_chronogram(run(f, a.outputs, rml::oracle::Solver::Kleene), why);
+  rml::api::GeneratedCase c = *rml::api::arbitrary_case();
+  auto p = rml::api::accept("case.rml", c.program, c.main);
+  const bool decided_or_unknown = p.ok() || p.failure().exit_code == 3;  // RC_ASSERT would not short-circuit
+  RC_ASSERT(decided_or_unknown);
+  RC_PRE(p.ok());
+  auto t = rml::api::parse_trace(*p, "case.csv", c.trace);
+  RC_ASSERT(t.ok());
+  auto want = run(*p, *t, rml::api::Backend::Oracle);
+  auto got = run(*p, *t, rml::api::Backend::OracleCompiled);
   RC_ASSERT(want && got);
-  RC_ASSERT(rml::diff::compare(*want, *got, a.outputs, rml::diff::Tolerance{}).kind == rml::diff::Difference::None);
+  RC_ASSERT(rml::api::compare(*want, *got).kind == rml::api::Difference::Kind::None);
 }
 
 // Negative control: a back end that changes one cell is caught, at that cell.
 TEST(Downstream, AWrongCellIsCaught) {
-  auto p = rml::gen::generate_program(7, {});
-  rml::gen::GeneratedCase k{7, p, rml::gen::generate_trace(p, 7, 10)};
-  rml::diff::Acceptance a = rml::diff::accept("<case>", k.program.text, "main", {});
-  ASSERT_TRUE(a.accepted) << a.why;
-  Files f = write_case(k);
-  std::string why;
-  auto want = rml::diff::read_chronogram(run(f, a.outputs, rml::oracle::Solver::Worklist), why);
-  ASSERT_TRUE(want) << why;
+  rml::api::GeneratedCase c = rml::api::generate(7);
+  auto p = rml::api::accept("case.rml", c.program, c.main);
+  ASSERT_TRUE(p.ok()) << p.failure().text();
+  auto t = rml::api::parse_trace(*p, "case.csv", c.trace);
+  ASSERT_TRUE(t.ok()) << t.failure().text();
+  auto want = run(*p, *t, rml::api::Backend::Oracle);
+  ASSERT_TRUE(want);
   auto bad = *want;
-  bad.rows[3][0] = bad.rows[3][0] == "T" ? "F" : bad.rows[3][0] == "_" ? "0" : "_";
-  auto d = rml::diff::compare(*want, bad, a.outputs, rml::diff::Tolerance{});
-  EXPECT_EQ(d.kind, rml::diff::Difference::Cell);
+  rml::api::Cell &x = bad.columns.back()[3];
+  x = x.kind == rml::api::Cell::Kind::Absent ? rml::api::Cell::of(rml::api::Value::of_int(0)) : rml::api::Cell::absent();
+  auto d = rml::api::compare(*want, bad);
+  EXPECT_EQ(d.kind, rml::api::Difference::Kind::Cell);
   EXPECT_EQ(d.cycle, 3u);
 }
 
 // What a failing property shows the project: RapidCheck shrinks the program, not only the
 // seed, to a few equations that still fail (here a "back end" that fails on every `post`).
 TEST(Downstream, AFailingProgramShrinksToAFewEquations) {
-  rml::gen::GenOptions o;
+  rml::api::GenerateOptions o;
   o.tensors = false;
-  std::optional<rml::gen::GeneratedCase> last;
+  std::optional<rml::api::GeneratedCase> last;
   bool passed = rc::check("a back end that fails on post", [&] {
-    rml::gen::GeneratedCase c = *rml::diff::arbitrary_accepted_case(o);
-    if (c.program.text.find("post ") != std::string::npos) {
+    rml::api::GeneratedCase c = *rml::api::arbitrary_case(o);
+    if (c.program.find("post ") != std::string::npos) {
       last = c;
       RC_FAIL("post");
     }
   });
   EXPECT_FALSE(passed);
   ASSERT_TRUE(last.has_value());
-  EXPECT_EQ(rml::diff::count_cycles(last->trace), 1) << last->trace;
-  EXPECT_LE(rml::diff::count_equations(rml::diff::case_hooks(false), last->program.text), 5) << last->program.text;
+  EXPECT_EQ(std::count(last->trace.begin(), last->trace.end(), '\n'), 2) << "a header and one cycle:\n" << last->trace;
+  auto p = rml::api::load_text("last.rml", last->program);
+  ASSERT_TRUE(p.ok()) << p.failure().text();
+  EXPECT_NE(last->program.find("post "), std::string::npos);
+  EXPECT_LE(std::count(last->program.begin(), last->program.end(), ';'), 8) << last->program;
+}
+
+// Errors are values with their diagnostics, and verdicts come with counterexamples.
+TEST(Downstream, ErrorsAndVerdictsAreValues) {
+  auto bad = rml::api::load_text("bad.rml", "node f(x: int) -> (y: bool) let y = x; tel\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.failure().exit_code, 2);
+  EXPECT_EQ(bad.failure().diagnostics.at(0).line, 1u);
+  auto p = rml::api::load_text("relu.rml", "node relu(x: int) -> (y: int) let y = if x > 0 then x else 0; check y >= 0; check y > 0; tel\n");
+  ASSERT_TRUE(p.ok()) << p.failure().text();
+  auto rep = rml::api::check(*p);
+  ASSERT_TRUE(rep.ok()) << rep.failure().text();
+  int valid = 0, falsified = 0;
+  for (auto &q : rep->properties)
+    if (q.kind == "property") {
+      valid += q.verdict == rml::api::Verdict::Valid;
+      falsified += q.verdict == rml::api::Verdict::Falsified && q.counterexample.has_value();
+    }
+  EXPECT_EQ(valid, 1);
+  EXPECT_EQ(falsified, 1);
+  EXPECT_EQ(rep->exit_code(), 1);
 }

@@ -1,0 +1,322 @@
+// rml's library interface: load an R(ML)² or Lustre program, check it, run it on a trace
+// with a back end of your choice, compile it to a C++ step class, generate programs,
+// compare two runs and shrink a failing program. The `rml` and `rml-check` commands do
+// the same work through the same code.
+//
+//   #include <rml/rml.hpp>
+//   auto p = rml::api::load_file("relu.rml");            // Result<Program>
+//   if (!p) { std::cerr << p.failure().text(); return p.failure().exit_code; }
+//   auto report = rml::api::check(*p);                    // verdicts per property
+//   auto trace = rml::api::parse_trace(*p, "in.csv", csv_text);
+//   auto run = rml::api::run(*p, *trace);                 // the oracle's chronogram
+//
+// Errors are values: every function that can fail returns a Result holding the value or
+// a Failure (the exit code the command line would use, and located diagnostics). Nothing
+// here throws for bad input; std::bad_alloc is reported as a Failure with exit code 3.
+//
+// Link `rml::rml` from `find_package(rml)`: one shared library that keeps its own
+// dependencies (Z3, Eigen, SLEEF, Boost, fmt, nlohmann-json) private. This header needs
+// only the C++20 standard library, and imposes no compiler flags.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace rml::api {
+
+// ---------------------------------------------------------------------------------------
+// Errors as values
+
+// A located message of the front end, the checker or a run. `rendered` is the text the
+// command line prints: `file:line:col: error[rule]: message` and the caret excerpt.
+struct Diagnostic {
+  enum class Severity { Error, Warning, Note };
+  Severity severity = Severity::Error;
+  std::string rule;     // "type.mismatch", "main.none", "trace.cell", "run.imported", ...
+  std::string message;
+  std::string file;     // empty when the message is not about a file
+  unsigned line = 0, column = 0;  // 1-based; 0 when unknown
+  std::string rendered;
+};
+
+// Why a call gave no value: the exit code the command line uses for it (2: the input is
+// wrong; 3: rml cannot answer, e.g. a budget or memory limit) and what was said.
+struct Failure {
+  Failure() = default;
+  Failure(int code, std::vector<Diagnostic> ds, std::string sum = {})
+      : exit_code(code), diagnostics(std::move(ds)), summary(std::move(sum)) {}
+  int exit_code = 2;
+  std::vector<Diagnostic> diagnostics;
+  std::string summary;       // after them, as the command line says it: "2 errors", or empty
+  std::string text() const;  // the diagnostics as rendered, one after the other, then the summary
+};
+
+template <class T>
+class Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}
+  Result(Failure f) : v_(std::move(f)) {}
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T &value() { return std::get<0>(v_); }  // throws std::bad_variant_access on a Failure
+  const T &value() const { return std::get<0>(v_); }
+  T &operator*() { return value(); }
+  const T &operator*() const { return value(); }
+  T *operator->() { return &value(); }
+  const T *operator->() const { return &value(); }
+  const Failure &failure() const { return std::get<1>(v_); }  // throws on a value
+
+ private:
+  std::variant<T, Failure> v_;
+};
+
+// ---------------------------------------------------------------------------------------
+// Values and chronograms
+
+enum class ElementType { Bool, Int, Real };
+
+// A stream's value at one cycle: a scalar (shape empty) or a tensor (row-major elements).
+// Bools and ints are in `ints` (bools as 0/1), reals in `reals`.
+struct Value {
+  ElementType type = ElementType::Bool;
+  std::vector<size_t> shape;
+  std::vector<int64_t> ints;
+  std::vector<double> reals;
+  static Value of_bool(bool b) { return {ElementType::Bool, {}, {b ? 1 : 0}, {}}; }
+  static Value of_int(int64_t i) { return {ElementType::Int, {}, {i}, {}}; }
+  static Value of_real(double r) { return {ElementType::Real, {}, {}, {r}}; }
+  bool operator==(const Value &) const = default;
+};
+
+// A cell of a chronogram, as the semantics defines it: a value, absent (the stream's
+// clock does not tick), an error value (‖), nil (Lustre's `pre` at the first cycle), or
+// unknown (⊥: not determined by the trace's prefix).
+struct Cell {
+  enum class Kind { Unknown, Absent, Error, Nil, Value };
+  Kind kind = Kind::Unknown;
+  Value value;  // Kind::Value
+  static Cell of(Value v) { return {Kind::Value, std::move(v)}; }
+  static Cell absent() { return {Kind::Absent, {}}; }
+  bool operator==(const Cell &) const = default;
+  std::string text() const;  // as `rml run` prints it: "_", "?", "‖", "nil", "1.5", "[1, 2]"
+};
+
+// Named streams over the same cycles: a trace of inputs, or a run's result.
+struct Chronogram {
+  size_t cycles = 0;
+  std::vector<std::string> names;
+  std::vector<std::vector<Cell>> columns;  // columns[k][n]: stream names[k] at cycle n
+  const std::vector<Cell> *column(const std::string &name) const;  // nullptr if absent
+  std::string csv() const;  // `rml run --format csv`'s text (a trace rml run --inputs reads)
+};
+
+// ---------------------------------------------------------------------------------------
+// Programs
+
+struct LoadOptions {
+  std::string main;                 // the node to use; empty: `// main: N`, else the only candidate
+  std::vector<std::string> assume;  // extra assumptions on it, as `rml-check --assume`
+};
+
+struct Variable {
+  std::string name;
+  std::string type;  // as written in the program: "real", "int", "bool", "real[3]", ...
+};
+
+// A program the front end accepted, with its main node chosen and elaborated. Cheap to
+// copy (shared, immutable).
+class Program {
+ public:
+  const std::string &file() const;
+  const std::string &main() const;                  // the main node
+  const std::vector<Variable> &inputs() const;      // the main node's
+  const std::vector<Variable> &outputs() const;
+  std::vector<std::string> nodes() const;           // the file's own nodes, in source order
+  std::vector<Diagnostic> warnings() const;         // the front end's warnings
+  std::string normalized() const;                   // `rml parse --normalized`'s text
+
+  struct State;
+  explicit Program(std::shared_ptr<const State> s) : s_(std::move(s)) {}
+  const State &state() const { return *s_; }
+
+ private:
+  std::shared_ptr<const State> s_;
+};
+
+// R(ML)² (`.rml`) or Lustre (`.lus`, by the extension of `file`/`name`).
+Result<Program> load_file(const std::string &file, const LoadOptions &o = {});
+Result<Program> load_text(const std::string &name, const std::string &text, const LoadOptions &o = {});
+
+// A trace of the main node's inputs from CSV or JSON text (`rml run --inputs`'s formats);
+// `name` locates its diagnostics.
+Result<Chronogram> parse_trace(const Program &p, const std::string &name, const std::string &text);
+
+// ---------------------------------------------------------------------------------------
+// Checking (rml-check)
+
+enum class Verdict { Valid, Falsified, Unknown };
+const char *verdict_name(Verdict v);  // "valid", "falsified", "unknown"
+
+// rml-check's budget for one main node. The default is a deterministic resource budget
+// (Z3's rlimit): the same verdicts on any machine at any load. `seconds` adds a
+// wall-clock limit (verdicts may then depend on the machine).
+struct CheckOptions {
+  std::optional<uint64_t> rlimit;
+  std::optional<double> seconds;
+  // Told which property the proof is at, as it moves on ("proving 'm' before it can be
+  // compiled: productivity (3 s)"): for a progress line. Not called by check().
+  std::function<void(const std::string &)> progress;
+};
+
+struct Property {
+  std::string kind;      // "clocks", "causality", "productivity", "initialisation", "property"
+  std::string name;      // a user property: its name, or its condition as written
+  Verdict verdict = Verdict::Unknown;
+  std::string method;    // how the verdict was reached ("k-induction", "bmc", ...)
+  std::vector<Diagnostic> findings;   // why (a located explanation), when not valid
+  std::optional<int64_t> horizon;     // productivity: ticks of lookahead the node needs
+  // Falsified: the inputs that show it, replayed in the oracle, and what goes wrong.
+  std::optional<Chronogram> counterexample;
+  std::string counterexample_what;    // "error value in 'x' at cycle 3", ...
+  uint64_t resources = 0;             // Z3 resource units spent (to size a budget)
+};
+
+struct CheckReport {
+  std::string main;
+  std::vector<Property> properties;
+  int exit_code() const;  // 0 all valid, 1 one falsified, 3 otherwise
+};
+
+Result<CheckReport> check(const Program &p, const CheckOptions &o = {});
+
+// ---------------------------------------------------------------------------------------
+// Running
+
+enum class Backend {
+  Oracle,          // the reference semantics, funs by the reference evaluator
+  OracleCompiled,  // the oracle, funs on the compiled array path
+  Stream,          // rml-check proves the node, then the stream runner computes it in a bounded window
+};
+
+struct RunOptions {
+  Backend backend = Backend::Oracle;
+  size_t cycles = 0;        // 0: the trace's length (10 for a node without inputs)
+  std::vector<std::string> show;  // streams to return (as `rml run --show`); empty: inputs and outputs
+  CheckOptions check;       // Backend::Stream: rml-check's budget
+  uint64_t max_memory = uint64_t{2} << 30;  // the oracle's memory cap
+};
+
+struct RunResult {
+  Chronogram chronogram;
+  // What the run breaks or leaves open, as `rml run` says it: error values (rule
+  // "run.error-value"), broken assumptions, inputs off their clocks, unknown cells,
+  // non-finite reals.
+  std::vector<Diagnostic> diagnostics;
+  bool has_error_values = false;
+};
+
+Result<RunResult> run(const Program &p, const Chronogram &inputs, const RunOptions &o = {});
+
+// ---------------------------------------------------------------------------------------
+// Compiling (rml compile)
+
+struct GeneratedFile {
+  std::string path;  // relative to the output folder: "NODE.hpp", "runtime/rml_window.hpp", ...
+  std::string text;
+};
+
+struct CompileOptions {
+  std::string ns = "rml_generated";  // the class's C++ namespace
+  CheckOptions check;                // rml-check's budget (the node is proved first)
+};
+
+struct CompiledClass {
+  std::string class_name;            // in namespace CompileOptions::ns
+  std::vector<GeneratedFile> files;  // NODE.hpp, NODE.cpp, rml_cell.hpp, rml_csv_main.cpp, runtime/..., CMakeLists.txt
+  // A node with `post` is a window class: retimed (each cell computed once, at most
+  // max_lag cycles after its own), or run by the worklist (not_retimed says why).
+  bool window = false, retimed = false;
+  int max_lag = 0;
+  std::string not_retimed;
+};
+
+// The main node as a standalone C++ step class: the files `rml compile` writes.
+Result<CompiledClass> compile(const Program &p, const CompileOptions &o = {});
+
+// ---------------------------------------------------------------------------------------
+// Generating, comparing, shrinking (rml gen, rml diff)
+
+struct GenerateOptions {
+  int size = 6, depth = 3, cycles = 20;
+  bool post = true, arrows = true, clocks = true, instances = true, resets = true, funs = true, tensors = true,
+       reals = true, ints = true;
+  bool lustre = false;  // the Lustre dialect (what it cannot say turned off)
+};
+
+// A program built to be accepted by rml-check (well clocked, causal, productive), and an
+// input trace that respects its assumptions. The same seed gives the same case.
+struct GeneratedCase {
+  uint64_t seed = 0;
+  std::string program;  // the source text
+  std::string main = "main";
+  std::vector<std::string> outputs;
+  std::string trace;    // CSV
+  std::vector<std::string> shapes;  // the hard shapes it holds ("backfill", "tensor post", ...)
+};
+GeneratedCase generate(uint64_t seed, const GenerateOptions &o = {});
+
+// Whether rml-check accepts the program's main node (clocks, causality, productivity):
+// what every shrinking step keeps. A Failure says why not (exit code 2 refused, 3 unknown).
+Result<Program> accept(const std::string &name, const std::string &text, const std::string &main = "",
+                       const CheckOptions &o = {});
+
+struct Tolerance {
+  int64_t ulps = 4;  // reals equal within this many units in the last place,
+  double rel = 0;    // or within this relative
+  double abs = 0;    // or absolute difference
+};
+
+struct Difference {
+  enum class Kind { None, Cell, MissingColumn, MissingCycles, ExtraCycles };
+  Kind kind = Kind::None;
+  std::string stream;  // Cell, MissingColumn
+  size_t cycle = 0;    // Cell: the first differing cycle; MissingCycles: the first missing
+  std::string expected, got;
+  std::string describe() const;
+};
+
+// The first difference of `got` from `expected` on `streams` (empty: all of expected's),
+// cycle by cycle, then in the order of `streams`.
+Difference compare(const Chronogram &expected, const Chronogram &got, const std::vector<std::string> &streams = {},
+                   const Tolerance &t = {});
+
+// A program and its trace, as shrinking sees them.
+struct Case {
+  std::string program;
+  std::string trace;  // CSV
+  bool operator==(const Case &) const = default;
+};
+
+struct ShrinkOptions {
+  std::string main = "main";  // never removed
+  bool lustre = false;
+  int max_candidates = 2000;  // calls of the predicate
+};
+
+// The cases one edit smaller than `c` (the trace cut, nodes, `check`/`assume` clauses,
+// equations and subexpressions removed), smallest first. Not filtered: keep those that
+// accept() accepts, so that a shrunk program has one meaning.
+std::vector<Case> shrink_candidates(const Case &c, const ShrinkOptions &o = {});
+
+// A smaller case on which `still_fails` holds (the first candidate that fails, again, until
+// none does or the candidate budget is spent). Candidates rml-check does not accept are
+// skipped, never passed to `still_fails`.
+Case shrink(const Case &c, const std::function<bool(const Case &)> &still_fails, const ShrinkOptions &o = {});
+
+}  // namespace rml::api

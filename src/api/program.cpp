@@ -1,0 +1,123 @@
+// Loading a program (load_file, load_text), its main node chosen and elaborated once, and
+// reading a trace of its inputs (include/rml/rml.hpp).
+#include <sstream>
+
+#include "api/state.hpp"
+#include "core/normalize.hpp"
+#include "driver/acceptance.hpp"
+#include "driver/load.hpp"
+#include "driver/main_node.hpp"
+#include "sema/types.hpp"
+#include "syntax/parser.hpp"
+#include "syntax/printer.hpp"
+
+namespace rml::api {
+
+namespace {
+
+Failure frontend_failure(const FrontendResult &r) {
+  Failure f(kFrontendError, {});
+  for (auto &d : r.diags.all()) f.diagnostics.push_back(from_stage(d));
+  size_t n = r.diags.error_count();
+  f.summary = std::to_string(n) + " error" + (n == 1 ? "" : "s") + (n >= Diagnostics::kMaxErrors ? " (stopped at the limit)" : "");
+  return f;
+}
+
+std::vector<Variable> variables(const std::vector<core::Var> &vs) {
+  std::vector<Variable> out;
+  for (auto &v : vs) out.push_back({v.name, type_str(v.type)});
+  return out;
+}
+
+Result<Program> finish(const std::string &file, std::unique_ptr<FrontendResult> r, const LoadOptions &o) {
+  if (r->diags.has_errors()) return frontend_failure(*r);
+  std::ostringstream err;
+  if (!o.main.empty() && !check_main_name(*r, o.main, err)) return failure(kFrontendError, err.str());
+  std::optional<std::string> chosen = choose_main(*r, o.main, err);
+  if (!chosen) return failure(kFrontendError, err.str());
+  if (!o.assume.empty()) {
+    std::string text = r->files.back()->text;
+    r = run_frontend(file, std::move(text), assume_options(*chosen, o.assume));
+    if (r->diags.has_errors()) return frontend_failure(*r);
+  }
+  return from_frontend(file, std::move(r), *chosen);
+}
+
+}  // namespace
+
+Result<Program> from_frontend(const std::string &file, std::unique_ptr<FrontendResult> r, const std::string &main) {
+  auto s = std::make_shared<Program::State>();
+  s->file = file;
+  s->main = main;
+  try {
+    s->elab = driver::elaborate(r->checked, main);
+  } catch (core::ElabError &e) {
+    rml::Diagnostic d{Severity::Error, "elab", e.message, e.span, {}};
+    return Failure{kFrontendError, {from_stage(d)}};
+  }
+  s->inputs = variables(s->elab.prog.inputs);
+  s->outputs = variables(s->elab.prog.outputs);
+  s->frontend = std::move(r);
+  return Program(std::move(s));
+}
+
+Result<Program> load_text(const std::string &name, const std::string &text, const LoadOptions &o) try {
+  return finish(name, run_frontend(name, text), o);
+} catch (std::bad_alloc &) {
+  return failure(kUnknown, "rml: error: out of memory while reading " + name + "\n");
+}
+
+Result<Program> load_file(const std::string &file, const LoadOptions &o) {
+  std::string io;
+  auto text = read_file(file, io);
+  if (!text) return failure(kFrontendError, "rml: error: " + io + "\n");
+  return load_text(file, *text, o);
+}
+
+const std::string &Program::file() const { return s_->file; }
+const std::string &Program::main() const { return s_->main; }
+const std::vector<Variable> &Program::inputs() const { return s_->inputs; }
+const std::vector<Variable> &Program::outputs() const { return s_->outputs; }
+std::vector<std::string> Program::nodes() const { return user_nodes(*s_->frontend); }
+
+std::vector<Diagnostic> Program::warnings() const {
+  std::vector<Diagnostic> out;
+  for (auto &d : s_->frontend->diags.all())
+    if (d.severity == Severity::Warning) out.push_back(from_stage(d));
+  return out;
+}
+
+std::string Program::normalized() const {
+  // As `rml parse --normalized`: the user's constants and funs, then the elaborated node.
+  rml::Program defs;
+  for (auto &d : s_->frontend->user.decls)
+    if (!std::holds_alternative<NodeDecl>(d)) defs.decls.push_back(clone_decl(d));
+  return (defs.decls.empty() ? std::string() : print_program(defs) + "\n") + core::print_core(s_->elab.prog);
+}
+
+Result<Chronogram> parse_trace(const Program &p, const std::string &name, const std::string &text) try {
+  const core::Program &prog = p.state().elab.prog;
+  oracle::Inputs in = oracle::read_trace(name, text, prog, 0);
+  Chronogram c;
+  c.cycles = in.cycles;
+  for (auto &v : prog.inputs) {
+    auto it = in.streams.find(v.name);
+    if (it == in.streams.end()) continue;
+    c.names.push_back(v.name);
+    std::vector<Cell> col;
+    for (auto &x : it->second) col.push_back(from_oracle(x));
+    c.columns.push_back(std::move(col));
+  }
+  for (auto &[var, cells] : in.streams) {  // an imported call's outputs, given by the trace
+    if (c.column(var)) continue;
+    c.names.push_back(var);
+    std::vector<Cell> col;
+    for (auto &x : cells) col.push_back(from_oracle(x));
+    c.columns.push_back(std::move(col));
+  }
+  return c;
+} catch (oracle::TraceError &e) {
+  return failure(kFrontendError, render_trace_error(e, text));
+}
+
+}  // namespace rml::api

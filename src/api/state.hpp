@@ -1,0 +1,44 @@
+// What a public api::Program holds (include/rml/rml.hpp), and the conversions between the
+// library's types and the stages' own: diagnostics, cells, chronograms.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "driver/elaborated.hpp"
+#include "oracle/oracle.hpp"
+#include "rml/rml.hpp"
+#include "sema/frontend.hpp"
+
+namespace rml::api {
+
+struct Program::State {
+  std::string file;
+  std::unique_ptr<FrontendResult> frontend;  // owns the text every span points into
+  std::string main;
+  driver::Elaborated elab;
+  std::vector<Variable> inputs, outputs;
+};
+
+// A Program over a front end's result (its main node chosen): elaborated here.
+Result<Program> from_frontend(const std::string &file, std::unique_ptr<FrontendResult> r, const std::string &main);
+
+// A counterexample's inputs (or any oracle trace) as a chronogram: the main node's inputs
+// in order, then any other stream the trace gives.
+Chronogram from_inputs(const core::Program &prog, const oracle::Inputs &in);
+
+// A located diagnostic of a stage, as the library reports it.
+Diagnostic from_stage(const rml::Diagnostic &d);
+
+// What a stage printed on an error stream, cut into diagnostics: a new one starts at each
+// line `[FILE:LINE:COL: ]error|warning|note|unknown[RULE]: MESSAGE` (or `TOOL: error...`);
+// the lines after it (the caret excerpt) belong to it.
+std::vector<Diagnostic> from_text(const std::string &printed);
+
+// A Failure with `exit_code` and the diagnostics of `printed`.
+Failure failure(int exit_code, const std::string &printed);
+
+Cell from_oracle(const oracle::Cell &c);
+oracle::Cell to_oracle(const Cell &c);
+
+}  // namespace rml::api

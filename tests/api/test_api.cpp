@@ -1,0 +1,356 @@
+// The library interface (include/rml/rml.hpp), as a user's code meets it: loading with
+// errors as values, traces, runs on each back end with exact cells, rml-check's verdicts
+// with counterexamples, compiling, generating, comparing and shrinking.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "api/state.hpp"
+#include "rml/rapidcheck.hpp"
+#include "rml/rml.hpp"
+
+namespace api = rml::api;
+
+namespace {
+
+const char *kBackfill = R"(node backfill(i: int, bp: bool) -> (o: int)
+  assume always eventually bp within 3;
+  o = merge bp (i when bp) ((post o) when not bp);
+)";
+
+std::vector<int64_t> ints(const api::Chronogram &c, const std::string &name) {
+  std::vector<int64_t> out;
+  const auto *col = c.column(name);
+  if (!col) return out;
+  for (auto &x : *col) out.push_back(x.kind == api::Cell::Kind::Value ? x.value.ints.at(0) : -999);
+  return out;
+}
+
+api::Program must_load(const std::string &name, const std::string &text, const api::LoadOptions &o = {}) {
+  auto p = api::load_text(name, text, o);
+  if (!p) ADD_FAILURE() << p.failure().text();
+  return *p;
+}
+
+}  // namespace
+
+TEST(Api, LoadingGivesTheMainNodeAndItsInterface) {
+  api::Program p = must_load("backfill.rml", kBackfill);
+  EXPECT_EQ(p.main(), "backfill");
+  ASSERT_EQ(p.inputs().size(), 2u);
+  EXPECT_EQ(p.inputs()[0].name, "i");
+  EXPECT_EQ(p.inputs()[0].type, "int");
+  EXPECT_EQ(p.inputs()[1].type, "bool");
+  ASSERT_EQ(p.outputs().size(), 1u);
+  EXPECT_EQ(p.outputs()[0].name, "o");
+  EXPECT_EQ(p.nodes(), std::vector<std::string>{"backfill"});
+  EXPECT_NE(p.normalized().find("post"), std::string::npos);
+}
+
+// Errors are values: the front end's diagnostics, located, with their rule and the exit
+// code the command line uses.
+TEST(Api, AFrontEndErrorIsAFailureWithLocatedDiagnostics) {
+  auto p = api::load_text("bad.rml", "node f(x: int) -> (y: bool)\nlet\n  y = x + 1;\ntel\n");
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.failure().exit_code, 2);
+  ASSERT_FALSE(p.failure().diagnostics.empty());
+  const api::Diagnostic &d = p.failure().diagnostics[0];
+  EXPECT_EQ(d.severity, api::Diagnostic::Severity::Error);
+  EXPECT_EQ(d.file, "bad.rml");
+  EXPECT_EQ(d.line, 3u);
+  EXPECT_FALSE(d.rule.empty());
+  EXPECT_NE(d.rendered.find("bad.rml:3:"), std::string::npos) << d.rendered;
+  EXPECT_NE(d.rendered.find('^'), std::string::npos) << "a caret excerpt: " << d.rendered;
+  EXPECT_EQ(p.failure().summary, "1 error");
+  EXPECT_EQ(p.failure().text().substr(p.failure().text().size() - 8), "1 error\n");
+  EXPECT_THROW((void)p.value(), std::bad_variant_access);
+}
+
+TEST(Api, TheMainNodeIsChosenOrTheChoiceIsAnError) {
+  const char *two = "node a(x: int) -> (y: int) let y = x; tel\nnode b(x: int) -> (y: int) let y = x; tel\n";
+  auto amb = api::load_text("two.rml", two);
+  ASSERT_FALSE(amb.ok());
+  EXPECT_EQ(amb.failure().exit_code, 2);
+  EXPECT_EQ(amb.failure().diagnostics.at(0).rule, "main.ambiguous") << amb.failure().text();
+  auto b = api::load_text("two.rml", two, {"b", {}});
+  ASSERT_TRUE(b.ok()) << b.failure().text();
+  EXPECT_EQ(b->main(), "b");
+  auto none = api::load_text("two.rml", two, {"c", {}});
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.failure().diagnostics.at(0).rule, "main.unknown") << none.failure().text();
+  auto missing = api::load_file("/nonexistent/x.rml");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.failure().exit_code, 2);
+  EXPECT_NE(missing.failure().text().find("/nonexistent/x.rml"), std::string::npos);
+}
+
+TEST(Api, ABadTraceIsALocatedFailure) {
+  api::Program p = must_load("backfill.rml", kBackfill);
+  auto t = api::parse_trace(p, "t.csv", "i,bp\n1,T\n2,maybe\n");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.failure().exit_code, 2);
+  const api::Diagnostic &d = t.failure().diagnostics.at(0);
+  EXPECT_EQ(d.file, "t.csv");
+  EXPECT_EQ(d.line, 3u);
+  EXPECT_EQ(d.rule.rfind("trace.", 0), 0u) << d.rendered;
+}
+
+// The paper's backfill (Figure 16) on every back end: o at n is i at the next cycle where
+// bp holds.
+TEST(Api, BackfillRunsToThePapersChronogramOnEveryBackEnd) {
+  api::Program p = must_load("backfill.rml", kBackfill);
+  auto t = api::parse_trace(p, "t.csv", "i,bp\n2,F\n6,F\n8,T\n5,T\n1,F\n4,T\n");
+  ASSERT_TRUE(t.ok()) << t.failure().text();
+  EXPECT_EQ(t->cycles, 6u);
+  for (api::Backend b : {api::Backend::Oracle, api::Backend::OracleCompiled, api::Backend::Stream}) {
+    api::RunOptions o;
+    o.backend = b;
+    auto r = api::run(p, *t, o);
+    ASSERT_TRUE(r.ok()) << r.failure().text();
+    EXPECT_EQ(r->chronogram.names, (std::vector<std::string>{"i", "bp", "o"}));
+    EXPECT_EQ(ints(r->chronogram, "o"), (std::vector<int64_t>{8, 8, 8, 5, 4, 4})) << static_cast<int>(b);
+    EXPECT_FALSE(r->has_error_values);
+  }
+}
+
+// A prefix that leaves the future open: the last cells are unknown, and said so.
+TEST(Api, UnknownCellsAreCellsAndDiagnostics) {
+  api::Program p = must_load("backfill.rml", kBackfill);
+  auto t = api::parse_trace(p, "t.csv", "i,bp\n2,F\n6,T\n8,F\n");
+  ASSERT_TRUE(t.ok());
+  auto r = api::run(p, *t);
+  ASSERT_TRUE(r.ok()) << r.failure().text();
+  const auto &o = *r->chronogram.column("o");
+  EXPECT_EQ(o[1].value.ints.at(0), 6);
+  EXPECT_EQ(o[2].kind, api::Cell::Kind::Unknown);
+  EXPECT_EQ(o[2].text(), "?");
+  auto said = std::find_if(r->diagnostics.begin(), r->diagnostics.end(), [](const api::Diagnostic &d) { return d.rule == "run.unknown"; });
+  ASSERT_NE(said, r->diagnostics.end());
+  EXPECT_NE(said->message.find("cycles 2"), std::string::npos) << said->message;
+}
+
+// An input absent where its clock (the base clock) ticks: `i when bp` is an error value
+// at that cycle (semantics: the `when` rule), located at the `when`, and the input's clock
+// is said to be broken; the cycles after it are computed as usual.
+TEST(Api, AnErrorValueIsACellAndADiagnostic) {
+  api::Program p = must_load("backfill.rml", kBackfill);
+  auto t = api::parse_trace(p, "t.csv", "i,bp\n1,T\n_,F\n3,T\n");
+  ASSERT_TRUE(t.ok()) << t.failure().text();
+  EXPECT_EQ((*t->column("i"))[1].kind, api::Cell::Kind::Absent);
+  auto r = api::run(p, *t);
+  ASSERT_TRUE(r.ok()) << r.failure().text();
+  EXPECT_TRUE(r->has_error_values);
+  const auto &o = *r->chronogram.column("o");
+  EXPECT_EQ(o[1].kind, api::Cell::Kind::Error);
+  EXPECT_EQ(o[1].text(), "‖");
+  EXPECT_EQ(o[2].value.ints.at(0), 3);
+  auto e = std::find_if(r->diagnostics.begin(), r->diagnostics.end(), [](const api::Diagnostic &d) { return d.rule == "run.error-value"; });
+  ASSERT_NE(e, r->diagnostics.end());
+  EXPECT_NE(e->message.find("cycle 1"), std::string::npos) << e->message;
+  EXPECT_EQ(e->line, 3u);
+  EXPECT_EQ(e->column, 17u);
+  EXPECT_TRUE(std::any_of(r->diagnostics.begin(), r->diagnostics.end(), [](const api::Diagnostic &d) {
+    return d.rule == "input.clock" && d.severity == api::Diagnostic::Severity::Warning;
+  }));
+}
+
+TEST(Api, RunRefusesAShowNameAndAMissingInputColumn) {
+  api::Program p = must_load("backfill.rml", kBackfill);
+  auto t = api::parse_trace(p, "t.csv", "i,bp\n2,T\n");
+  api::RunOptions o;
+  o.show = {"nope"};
+  auto r = api::run(p, *t, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.failure().diagnostics.at(0).rule, "run.show");
+  api::Chronogram half = *t;
+  half.names.pop_back();
+  half.columns.pop_back();
+  auto m = api::run(p, half);
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.failure().exit_code, 2);
+  EXPECT_NE(m.failure().text().find("'bp'"), std::string::npos) << m.failure().text();
+}
+
+// rml-check's verdicts, with the counterexample as a chronogram that the oracle replays
+// to the failure.
+TEST(Api, CheckGivesVerdictsAndReplayableCounterexamples) {
+  api::Program p = must_load("count.rml", R"(node count(reset: bool) -> (n: int)
+let
+  n = 0 -> if reset or pre n >= 5 then 0 else pre n + 1;
+  check n >= 0;
+  check n < 3;
+tel
+)");
+  auto rep = api::check(p);
+  ASSERT_TRUE(rep.ok()) << rep.failure().text();
+  EXPECT_EQ(rep->main, "count");
+  const api::Property *ge = nullptr, *lt = nullptr;
+  for (auto &q : rep->properties) {
+    if (q.kind != "property") {
+      EXPECT_EQ(q.verdict, api::Verdict::Valid) << q.kind;
+      continue;
+    }
+    (q.name.find(">=") != std::string::npos ? ge : lt) = &q;
+  }
+  ASSERT_TRUE(ge && lt);
+  EXPECT_EQ(ge->verdict, api::Verdict::Valid);
+  ASSERT_EQ(lt->verdict, api::Verdict::Falsified);
+  EXPECT_EQ(rep->exit_code(), 1);
+  ASSERT_TRUE(lt->counterexample);
+  const api::Chronogram &cex = *lt->counterexample;
+  // n < 3 fails first at cycle 3, when reset stays false from the start.
+  EXPECT_GE(cex.cycles, 4u);
+  api::RunOptions o;
+  o.show = {"n"};
+  auto r = api::run(p, cex, o);
+  ASSERT_TRUE(r.ok()) << r.failure().text();
+  auto n = ints(r->chronogram, "n");
+  EXPECT_TRUE(std::any_of(n.begin(), n.end(), [](int64_t v) { return v >= 3; })) << "the replay shows n >= 3";
+}
+
+TEST(Api, CompileWritesTheStepClassOnceTheNodeIsProved) {
+  api::Program p = must_load("backfill.rml", kBackfill);
+  auto k = api::compile(p);
+  ASSERT_TRUE(k.ok()) << k.failure().text();
+  EXPECT_EQ(k->class_name, "backfill");
+  EXPECT_TRUE(k->window);  // backfill reads the future: a window class
+  auto has = [&](const std::string &path) {
+    return std::any_of(k->files.begin(), k->files.end(), [&](const api::GeneratedFile &f) { return f.path == path; });
+  };
+  EXPECT_TRUE(has("backfill.hpp"));
+  EXPECT_TRUE(has("backfill.cpp"));
+  EXPECT_TRUE(has("CMakeLists.txt"));
+  // A node that is not productive is refused, with rml-check's reason (exit 2).
+  api::Program bad = must_load("late.rml", "node late(i: int) -> (o: int) let o = post o; tel\n");
+  auto no = api::compile(bad);
+  ASSERT_FALSE(no.ok());
+  EXPECT_EQ(no.failure().exit_code, 2);
+  EXPECT_EQ(no.failure().diagnostics.at(0).rule, "stream.unchecked") << no.failure().text();
+}
+
+TEST(Api, CompareFindsTheFirstDifferingCell) {
+  api::Chronogram a;
+  a.cycles = 3;
+  a.names = {"x", "y"};
+  a.columns = {{api::Cell::of(api::Value::of_int(1)), api::Cell::of(api::Value::of_int(2)), api::Cell::absent()},
+               {api::Cell::of(api::Value::of_real(0.5)), api::Cell::of(api::Value::of_real(1.0)), api::Cell::of(api::Value::of_real(2.0))}};
+  EXPECT_EQ(api::compare(a, a).kind, api::Difference::Kind::None);
+  api::Chronogram b = a;
+  b.columns[1][1] = api::Cell::of(api::Value::of_real(1.0 + 1e-9));
+  api::Difference d = api::compare(a, b);
+  EXPECT_EQ(d.kind, api::Difference::Kind::Cell);
+  EXPECT_EQ(d.stream, "y");
+  EXPECT_EQ(d.cycle, 1u);
+  EXPECT_FALSE(d.describe().empty());
+  EXPECT_EQ(api::compare(a, b, {}, api::Tolerance{4, 1e-6, 0}).kind, api::Difference::Kind::None);
+  api::Chronogram c = a;
+  c.columns[0][2] = api::Cell::of(api::Value::of_int(7));
+  EXPECT_EQ(api::compare(a, c).cycle, 2u);
+  EXPECT_EQ(api::compare(a, c, {"y"}).kind, api::Difference::Kind::None);  // only the streams asked
+  api::Chronogram shorter = a;
+  shorter.cycles = 2;
+  for (auto &col : shorter.columns) col.pop_back();
+  EXPECT_EQ(api::compare(a, shorter).kind, api::Difference::Kind::MissingCycles);
+}
+
+// Law: every generated program is accepted by rml-check, and its stream run equals the
+// oracle's with the same funs (both on the compiled path), cell for cell: the library's
+// run on two back ends, compared by its compare. Over a fixed sample of seeds (each costs
+// two proofs by rml-check); the generator's hard shapes are asserted to be among them.
+TEST(Api, GeneratedProgramsRunAlikeOnTheOracleAndTheStreamRunner) {
+  std::set<std::string> shapes;
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    api::GeneratedCase c = api::generate(seed);
+    shapes.insert(c.shapes.begin(), c.shapes.end());
+    auto p = api::accept("case.rml", c.program, c.main);
+    ASSERT_TRUE(p.ok()) << "seed " << seed << ": " << p.failure().text() << c.program;
+    auto t = api::parse_trace(*p, "case.csv", c.trace);
+    ASSERT_TRUE(t.ok()) << t.failure().text();
+    api::RunOptions o, s;
+    o.backend = api::Backend::OracleCompiled;
+    s.backend = api::Backend::Stream;
+    auto want = api::run(*p, *t, o);
+    auto got = api::run(*p, *t, s);
+    ASSERT_TRUE(want.ok()) << want.failure().text();
+    ASSERT_TRUE(got.ok()) << got.failure().text();
+    api::Difference d = api::compare(want->chronogram, got->chronogram, {}, api::Tolerance{0, 0, 0});
+    EXPECT_EQ(d.kind, api::Difference::Kind::None) << "seed " << seed << ": " << d.describe() << "\n" << c.program << c.trace;
+  }
+  for (const char *shape : {"backfill", "tensor post"}) EXPECT_TRUE(shapes.count(shape)) << shape;
+}
+
+// Negative control of the law: a chronogram with one cell changed is caught at that cell.
+TEST(Api, AChangedCellIsCaught) {
+  api::GeneratedCase c = api::generate(7);
+  auto p = api::accept("case.rml", c.program, c.main);
+  ASSERT_TRUE(p.ok()) << p.failure().text();
+  auto t = api::parse_trace(*p, "case.csv", c.trace);
+  ASSERT_TRUE(t.ok());
+  auto want = api::run(*p, *t);
+  ASSERT_TRUE(want.ok());
+  api::Chronogram bad = want->chronogram;
+  api::Cell &x = bad.columns.back()[3];
+  x = x.kind == api::Cell::Kind::Absent ? api::Cell::of(api::Value::of_int(0)) : api::Cell::absent();
+  api::Difference d = api::compare(want->chronogram, bad);
+  EXPECT_EQ(d.kind, api::Difference::Kind::Cell);
+  EXPECT_EQ(d.cycle, 3u);
+  EXPECT_EQ(d.stream, bad.names.back());
+}
+
+TEST(Api, GenerationIsAFunctionOfTheSeed) {
+  api::GeneratedCase a = api::generate(42), b = api::generate(42), c = api::generate(43);
+  EXPECT_EQ(a.program, b.program);
+  EXPECT_EQ(a.trace, b.trace);
+  EXPECT_NE(a.program, c.program);
+  api::GenerateOptions lustre;
+  lustre.lustre = true;
+  api::GeneratedCase l = api::generate(42, lustre);
+  EXPECT_NE(l.program.find("tel"), std::string::npos);
+  auto lp = api::load_text("case.lus", l.program, {l.main, {}});
+  EXPECT_TRUE(lp.ok()) << lp.failure().text() << l.program;
+}
+
+// Shrinking keeps what fails and what rml-check accepts: a "back end" that fails on every
+// program holding a `merge` ends on a small program that still holds one.
+TEST(Api, ShrinkKeepsTheFailureAndAcceptance) {
+  api::GeneratedCase c;
+  for (uint64_t seed = 1; seed < 200; ++seed) {
+    c = api::generate(seed);
+    if (c.program.find("merge") != std::string::npos && c.program.size() > 400) break;
+  }
+  ASSERT_NE(c.program.find("merge"), std::string::npos);
+  auto fails = [](const api::Case &k) { return k.program.find("merge") != std::string::npos; };
+  api::ShrinkOptions o;
+  o.main = c.main;
+  o.max_candidates = 300;
+  api::Case small = api::shrink(api::Case{c.program, c.trace}, fails, o);
+  EXPECT_TRUE(fails(small));
+  EXPECT_LT(small.program.size(), c.program.size());
+  EXPECT_TRUE(api::accept("small.rml", small.program, c.main).ok());
+  // The candidates are one edit smaller, and not filtered.
+  auto cands = api::shrink_candidates(api::Case{c.program, c.trace}, o);
+  ASSERT_FALSE(cands.empty());
+  for (auto &k : cands) EXPECT_FALSE(k == (api::Case{c.program, c.trace}));
+}
+
+// What a stage prints is cut into diagnostics at each headed line, the caret lines kept
+// with theirs.
+TEST(Api, PrintedDiagnosticsAreCutAtTheirHeads) {
+  auto ds = api::from_text(
+      "f.rml:3:7: error[type.mismatch]: expected bool\n  3 |   y = x + 1;\n    |       ^\n"
+      "warning[input.clock]: input x\n"
+      "rml: error[stream.unchecked]: 'm' cannot run\n");
+  ASSERT_EQ(ds.size(), 3u);
+  EXPECT_EQ(ds[0].file, "f.rml");
+  EXPECT_EQ(ds[0].line, 3u);
+  EXPECT_EQ(ds[0].column, 7u);
+  EXPECT_EQ(ds[0].rule, "type.mismatch");
+  EXPECT_NE(ds[0].rendered.find('^'), std::string::npos);
+  EXPECT_EQ(ds[1].severity, api::Diagnostic::Severity::Warning);
+  EXPECT_EQ(ds[1].rule, "input.clock");
+  EXPECT_EQ(ds[2].rule, "stream.unchecked");
+  EXPECT_EQ(ds[2].file, "");
+  EXPECT_EQ(ds[2].message, "'m' cannot run");
+}
