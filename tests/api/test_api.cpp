@@ -230,6 +230,53 @@ TEST(Api, CompileWritesTheStepClassOnceTheNodeIsProved) {
   EXPECT_EQ(no.failure().diagnostics.at(0).rule, "stream.unchecked") << no.failure().text();
 }
 
+// LoadOptions::assume is rml-check's --assume: backfill without its assumption in the
+// text is not productive (the future it waits for may never come), and is with it.
+TEST(Api, AssumptionsGivenAtLoadingAreTheNodesOwn) {
+  const char *bare = "node backfill(i: int, bp: bool) -> (o: int)\n  o = merge bp (i when bp) ((post o) when not bp);\n";
+  api::Program without = must_load("bare.rml", bare);
+  auto no = api::check(without);
+  ASSERT_TRUE(no.ok()) << no.failure().text();
+  EXPECT_NE(no->exit_code(), 0);
+  api::RunOptions s;
+  s.backend = api::Backend::Stream;
+  auto t = api::parse_trace(without, "t.csv", "i,bp\n1,T\n");
+  ASSERT_TRUE(t.ok());
+  auto refused = api::run(without, *t, s);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.failure().diagnostics.at(0).rule, "stream.unchecked") << refused.failure().text();
+  api::Program with = must_load("bare.rml", bare, {"", {"always eventually bp within 3"}});
+  auto yes = api::check(with);
+  ASSERT_TRUE(yes.ok()) << yes.failure().text();
+  EXPECT_EQ(yes->exit_code(), 0);
+  for (auto &q : yes->properties)
+    if (q.kind == "productivity") EXPECT_EQ(q.horizon, std::optional<int64_t>(4));  // as `rml-check examples/backfill.rml` says (README)
+  auto ran = api::run(with, *t, s);
+  ASSERT_TRUE(ran.ok()) << ran.failure().text();
+  EXPECT_EQ(ints(ran->chronogram, "o"), std::vector<int64_t>{1});
+  // An assumption that does not parse is the loading's failure, located in its own text.
+  auto bad = api::load_text("bare.rml", bare, {"", {"always eventually"}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.failure().exit_code, 2);
+  EXPECT_EQ(bad.failure().diagnostics.at(0).file, "<--assume 1>") << bad.failure().text();
+}
+
+// A node that applies an imported function (no body) cannot be compiled (exit 3, what rml
+// cannot do) and runs only on a trace that gives the imported output's values.
+TEST(Api, ImportedCallsAreRefusedWhereNoBackEndComputesThem) {
+  api::Program p = must_load("imp.rml", "imported node f(x: int) -> (y: int);\nnode m(x: int) -> (z: int) let z = f(x) + 1; tel\n", {"m", {}});
+  auto k = api::compile(p);
+  ASSERT_FALSE(k.ok());
+  EXPECT_EQ(k.failure().exit_code, 3);
+  EXPECT_EQ(k.failure().diagnostics.at(0).rule, "codegen.imported") << k.failure().text();
+  auto t = api::parse_trace(p, "t.csv", "x\n1\n");
+  ASSERT_TRUE(t.ok()) << t.failure().text();
+  auto r = api::run(p, *t);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.failure().diagnostics.at(0).rule, "run.imported") << r.failure().text();
+  EXPECT_EQ(r.failure().diagnostics.at(0).line, 2u);
+}
+
 TEST(Api, CompareFindsTheFirstDifferingCell) {
   api::Chronogram a;
   a.cycles = 3;
