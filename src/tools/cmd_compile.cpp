@@ -39,6 +39,7 @@ int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err) {
   // The work is the library's (api::load_file, api::compile); this command writes its files.
   auto program = api::load_file(c.file, {c.main_node, c.assume});
   if (!program) return print_failure(program.failure(), err);
+  for (auto &w : program->warnings()) err << w.rendered;  // the front end's, as every command says them
   const std::string main = program->main();
   api::CompileOptions opts;
   opts.ns = c.ns;

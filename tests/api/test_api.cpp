@@ -49,6 +49,19 @@ TEST(Api, LoadingGivesTheMainNodeAndItsInterface) {
   EXPECT_NE(p.normalized().find("post"), std::string::npos);
 }
 
+// A program that loads can still carry the front end's warnings, with their notes.
+TEST(Api, WarningsComeWithTheProgram) {
+  api::Program p = must_load("w.rml", "fun relu(x: real) : real = x;\nnode m(x: real) -> (y: real) let y = relu(x); tel\n");
+  auto ws = p.warnings();
+  ASSERT_EQ(ws.size(), 1u);
+  EXPECT_EQ(ws[0].severity, api::Diagnostic::Severity::Warning);
+  EXPECT_EQ(ws[0].rule, "name.shadows-prelude");
+  EXPECT_EQ(ws[0].line, 1u);
+  EXPECT_EQ(ws[0].column, 5u);
+  EXPECT_NE(ws[0].rendered.find("note: the prelude's 'relu'"), std::string::npos) << ws[0].rendered;
+  EXPECT_TRUE(must_load("backfill.rml", kBackfill).warnings().empty());
+}
+
 // Errors are values: the front end's diagnostics, located, with their rule and the exit
 // code the command line uses.
 TEST(Api, AFrontEndErrorIsAFailureWithLocatedDiagnostics) {
