@@ -10,6 +10,7 @@
 #include "driver/acceptance.hpp"
 #include "driver/compiled_funs.hpp"
 #include "driver/limits.hpp"
+#include "driver/show_names.hpp"
 #include "oracle/assumptions.hpp"
 #include "oracle/declared_clocks.hpp"
 #include "stream/plan.hpp"
@@ -26,30 +27,13 @@ Diagnostic said(Diagnostic::Severity sev, const std::string &rule, const std::st
   return from_stage(d);
 }
 
-// The streams to return: `show` by the names rml run prints or the core's, else inputs and
-// outputs. nullopt with `why` for a name that is no stream of the node.
+// The streams to return: `show` as rml run --show names them (resolve_shown), else inputs
+// and outputs. nullopt with `why` for a name that is no stream of the node.
 std::optional<std::vector<std::string>> shown(const core::Program &prog, const std::vector<std::string> &show, std::string &why) {
+  if (!show.empty()) return resolve_shown(prog, show, why);
   std::vector<std::string> vars;
-  if (show.empty()) {
-    for (auto &v : prog.inputs) vars.push_back(v.name);
-    for (auto &v : prog.outputs) vars.push_back(v.name);
-    return vars;
-  }
-  auto printed = core::printed_names(prog);
-  std::vector<std::string> all;
-  for (auto *vs : {&prog.inputs, &prog.outputs, &prog.locals})
-    for (auto &v : *vs) all.push_back(v.name);
-  for (auto &name : show) {
-    auto it = std::find_if(all.begin(), all.end(), [&](const std::string &v) {
-      auto p = printed.find(v);
-      return v == name || (p != printed.end() && p->second == name);
-    });
-    if (it == all.end()) {
-      why = "'" + name + "' is no stream of '" + prog.main + "'";
-      return std::nullopt;
-    }
-    vars.push_back(*it);
-  }
+  for (auto &v : prog.inputs) vars.push_back(v.name);
+  for (auto &v : prog.outputs) vars.push_back(v.name);
   return vars;
 }
 

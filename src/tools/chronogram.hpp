@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/normalize.hpp"
+#include "driver/show_names.hpp"
 #include "oracle/trace_io.hpp"
 
 namespace rml {
@@ -43,12 +44,6 @@ std::string format_chronogram(const oracle::Result &r, const std::vector<std::st
 // Per variable of `prog`, its enumeration's constructors (null for other types).
 std::vector<std::shared_ptr<const std::vector<std::string>>> enum_values_of(const core::Program &prog,
                                                                             const std::vector<std::string> &vars);
-
-// The variables `--show` names, as the program's own: each name may be spelt as `rml parse
-// --normalized` prints it (movavg_1_x1) or as the elaborator names it (movavg$1.x1).
-// Unknown names: nullopt and `error` lists the nearest variables (their printed spelling).
-std::optional<std::vector<std::string>> resolve_shown(const core::Program &prog, const std::vector<std::string> &show,
-                                                      std::string &error);
 
 // One cell as JSON text: null absent, "?" unknown, "error" (‖), "nil", true/false, numbers
 // (reals through array::format_real; "nan", "inf", "-inf" as strings), nested lists.
