@@ -11,7 +11,10 @@
 #include "driver/compiled_funs.hpp"
 #include "driver/limits.hpp"
 #include "driver/show_names.hpp"
+#include "array/eval.hpp"
+#include "array/tensor.hpp"
 #include "oracle/assumptions.hpp"
+#include "sema/types.hpp"
 #include "oracle/declared_clocks.hpp"
 #include "stream/plan.hpp"
 #include "stream/runner.hpp"
@@ -39,7 +42,9 @@ std::optional<std::vector<std::string>> shown(const core::Program &prog, const s
 
 // The trace as the oracle reads it: every input given, `cycles` rows (cut, or extended
 // with unknown cells as the oracle extends a trace).
-std::optional<oracle::Inputs> to_inputs(const core::Program &prog, const Chronogram &c, size_t cycles, std::string &why) {
+std::optional<oracle::Inputs> to_inputs(const core::Program &prog, const Chronogram &c, size_t cycles, std::string &rule,
+                                        std::string &why) {
+  rule = "trace.header";
   oracle::Inputs in;
   in.cycles = cycles ? cycles : c.names.empty() && prog.inputs.empty() ? 10 : c.cycles;
   for (size_t k = 0; k < c.names.size(); ++k) {
@@ -51,11 +56,25 @@ std::optional<oracle::Inputs> to_inputs(const core::Program &prog, const Chronog
     for (size_t n = 0; n < in.cycles; ++n) cells.push_back(n < c.cycles ? to_oracle(c.columns[k][n]) : oracle::Cell::bot());
     in.streams[c.names[k]] = std::move(cells);
   }
-  for (auto &v : prog.inputs)
-    if (!in.streams.count(v.name)) {
+  for (auto &v : prog.inputs) {
+    auto it = in.streams.find(v.name);
+    if (it == in.streams.end()) {
       why = "the trace has no column for the input '" + v.name + "'";
       return std::nullopt;
     }
+    // A chronogram built by hand may hold values of another type than the input's: said
+    // here, as a bad trace (rml run's trace reader refuses them the same way).
+    const std::vector<int64_t> shape = array::concrete_shape(v.type.shape);
+    for (size_t n = 0; n < it->second.size(); ++n) {
+      const oracle::Cell &x = it->second[n];
+      if (x.tag == oracle::Tag::Val && (x.value.elem != v.type.elem || x.value.shape != shape ||
+                                        x.value.numel() != (x.value.elem == Scalar::Real ? x.value.r.size() : x.value.i.size()))) {
+        rule = "trace.cell";
+        why = "the input '" + v.name + "' at cycle " + std::to_string(n) + " holds " + x.str() + ", not a value of its type " + type_str(v.type);
+        return std::nullopt;
+      }
+    }
+  }
   return in;
 }
 
@@ -193,8 +212,9 @@ Result<RunResult> run(const Program &p, const Chronogram &inputs, const RunOptio
   if (o.backend == Backend::Stream && o.cycles && !prog.inputs.empty())
     return Failure{kFrontendError, {said(Diagnostic::Severity::Error, "run.cycles",
                                          "cycles with the stream back end are for nodes without inputs: it runs the trace's rows")}};
-  auto in = to_inputs(prog, inputs, o.cycles, why);
-  if (!in) return Failure{kFrontendError, {said(Diagnostic::Severity::Error, "trace.header", why)}};
+  std::string rule;
+  auto in = to_inputs(prog, inputs, o.cycles, rule, why);
+  if (!in) return Failure{kFrontendError, {said(Diagnostic::Severity::Error, rule, why)}};
   std::ostringstream err;
   if (refuse_imported(prog, "run.imported", "no back end can run it", err, &*in)) return failure(kFrontendError, err.str());
   return o.backend == Backend::Stream ? run_stream(s, *in, *vars, o) : run_oracle(s, *in, *vars, o);

@@ -183,7 +183,24 @@ TEST(Api, RunRefusesAShowNameAndAMissingInputColumn) {
   auto m = api::run(p, half);
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.failure().exit_code, 2);
+  EXPECT_EQ(m.failure().diagnostics.at(0).rule, "trace.header");
   EXPECT_NE(m.failure().text().find("'bp'"), std::string::npos) << m.failure().text();
+  // A chronogram built by hand with a value of another type, or a tensor whose elements do
+  // not fill its shape, is a bad trace on every back end (never read past its elements).
+  api::Chronogram wrong = *t;
+  wrong.columns[0][0] = api::Cell::of(api::Value::of_real(1.5));
+  api::Chronogram torn = *t;
+  torn.columns[0][0] = api::Cell::of(api::Value{api::ElementType::Int, {}, {1, 2, 3}, {}});
+  for (auto *bad : {&wrong, &torn})
+    for (api::Backend b : {api::Backend::Oracle, api::Backend::Stream}) {
+      api::RunOptions ob;
+      ob.backend = b;
+      auto w = api::run(p, *bad, ob);
+      ASSERT_FALSE(w.ok());
+      EXPECT_EQ(w.failure().exit_code, 2);
+      EXPECT_EQ(w.failure().diagnostics.at(0).rule, "trace.cell") << w.failure().text();
+      EXPECT_NE(w.failure().diagnostics.at(0).message.find("'i' at cycle 0"), std::string::npos) << w.failure().text();
+    }
 }
 
 // rml-check's verdicts, with the counterexample as a chronogram that the oracle replays
