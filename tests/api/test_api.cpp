@@ -418,8 +418,9 @@ TEST(Api, PrintedDiagnosticsAreCutAtTheirHeads) {
   auto ds = api::from_text(
       "f.rml:3:7: error[type.mismatch]: expected bool\n  3 |   y = x + 1;\n    |       ^\n"
       "warning[input.clock]: input x\n"
-      "rml: error[stream.unchecked]: 'm' cannot run\n");
-  ASSERT_EQ(ds.size(), 3u);
+      "rml: error[stream.unchecked]: 'm' cannot run\n"
+      "two.rml: error[main.none]: no node\n");
+  ASSERT_EQ(ds.size(), 4u);
   EXPECT_EQ(ds[0].file, "f.rml");
   EXPECT_EQ(ds[0].line, 3u);
   EXPECT_EQ(ds[0].column, 7u);
@@ -430,4 +431,6 @@ TEST(Api, PrintedDiagnosticsAreCutAtTheirHeads) {
   EXPECT_EQ(ds[2].rule, "stream.unchecked");
   EXPECT_EQ(ds[2].file, "");
   EXPECT_EQ(ds[2].message, "'m' cannot run");
+  EXPECT_EQ(ds[3].file, "two.rml");
+  EXPECT_EQ(ds[3].rule, "main.none");
 }
