@@ -1,12 +1,13 @@
 # `cmake --install`: rml as a library for other projects, and its two commands. It puts
 # the public headers (include/rml: rml.hpp, rapidcheck.hpp), the shared library librml
-# (src/api: it exports rml::api only, its dependencies stay inside), rml and rml-check,
+# (src/api: it exports rml::api only; its dependencies are its own: header-only ones
+# compiled in, Z3, SLEEF and fmt loaded by it at run time), rml and rml-check,
 # and a CMake package:
 #   find_package(rml REQUIRED)
 #   target_link_libraries(my_tests PRIVATE rml::rml)
-# The consumer needs nothing else: no Z3, Eigen, SLEEF, Boost, fmt or nlohmann-json, and
-# no compiler flag of rml's. tests/downstream is such a project, configured against an
-# installed copy in CI.
+# The consumer finds and links nothing else (no Z3, Eigen, SLEEF, Boost, fmt or
+# nlohmann-json) and gets no compiler flag of rml's. tests/downstream is such a
+# project, configured against an installed copy in CI.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 

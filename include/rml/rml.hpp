@@ -15,8 +15,9 @@
 // here throws for bad input; std::bad_alloc is reported as a Failure with exit code 3.
 //
 // Link `rml::rml` from `find_package(rml)`: one shared library that keeps its own
-// dependencies (Z3, Eigen, SLEEF, Boost, fmt, nlohmann-json) private. This header needs
-// only the C++20 standard library, and imposes no compiler flags.
+// dependencies private (Eigen, Boost, nlohmann-json compiled in; Z3, SLEEF and fmt loaded
+// by it at run time, never found or linked by you). This header needs only the C++20
+// standard library, and imposes no compiler flags.
 #pragma once
 #include <cstddef>
 #include <cstdint>
