@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "codegen/emit_cpp.hpp"
@@ -64,9 +65,7 @@ class Session {
   // `known`: the case's program is already accepted (a fresh draw), with these outputs.
   Outcome run(const diff::Case &k, const std::string &main, const diff::Acceptance *known = nullptr) {
     Outcome o;
-    diff::Acceptance a;
-    if (known) a.accepted = true, a.main = known->main, a.outputs = known->outputs;
-    else a = diff::accept("<case>", k.program, main, c_.check_budget);
+    const Accepted &a = known ? Accepted{true, "", known->main, known->outputs} : acceptance(k.program, main);
     if (!a.accepted) {
       o.kind = Outcome::Unusable;
       o.message = a.why;
@@ -117,6 +116,24 @@ class Session {
     return o;
   }
 
+  // rml-check's answer for a program, once per program text: it does not depend on the
+  // trace, and shrinking tries many traces (prefixes) of one program.
+  struct Accepted {
+    bool accepted;
+    std::string why, main;
+    std::vector<std::string> outputs;
+  };
+  const Accepted &acceptance(const std::string &program, const std::string &main) {
+    auto key = std::make_pair(program, main);
+    auto it = accepted_.find(key);
+    if (it == accepted_.end()) {
+      if (accepted_.size() >= 4096) accepted_.clear();  // a long campaign's failures: memory stays bounded
+      diff::Acceptance a = diff::accept("<case>", program, main, c_.check_budget);
+      it = accepted_.emplace(key, Accepted{a.accepted, a.why, a.main, a.outputs}).first;
+    }
+    return it->second;
+  }
+
   static std::string first_lines(const std::string &s, int n) {
     size_t at = 0;
     for (int i = 0; i < n && at != std::string::npos; ++i) at = s.find('\n', at + 1);
@@ -128,6 +145,7 @@ class Session {
   std::string work_;
   bool lustre_;
   diff::BackendCommand cmd_;
+  std::map<std::pair<std::string, std::string>, Accepted> accepted_;
 };
 
 // The chronogram of a failing case: inputs, then each output as the oracle and the back
