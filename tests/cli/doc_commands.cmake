@@ -130,8 +130,9 @@ foreach(doc IN LISTS docs)
       if(NOT DEFINED EXIT_${key})
         string(APPEND failures "${readme}: '${cmd}' is not in tests/cli/doc_commands.txt (add it with its exit code)\n")
       elseif(SANITIZE AND RELEASE_ONLY_${key})
-        # A campaign of programs (each a check and a process): its paths run under the
-        # sanitizers in cli.diff_bad and diff_tests; here only in the Release build.
+        # A campaign of programs (each a check and a process: its paths run under the
+        # sanitizers in cli.diff_bad and diff_tests), or a build of generated code with the
+        # system's compiler: here only in the Release build.
       else()
         execute_process(COMMAND ${CMAKE_COMMAND} -E env "PATH=${WORK}/.bin:$ENV{PATH}" sh -c "${cmd}"
                         WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
