@@ -14,6 +14,10 @@
 // a Failure (the exit code the command line would use, and located diagnostics). Nothing
 // here throws for bad input; std::bad_alloc is reported as a Failure with exit code 3.
 //
+// Threads: a Program is immutable once loaded and may be shared; calls may run at once
+// from different threads, on one Program or on different ones (each call has its own
+// solver contexts and run state).
+//
 // Link `rml::rml` from `find_package(rml)`: one shared library that keeps its own
 // dependencies private (Eigen, Boost, nlohmann-json compiled in; Z3, SLEEF and fmt loaded
 // by it at run time, never found or linked by you). This header needs only the C++20
@@ -205,24 +209,59 @@ enum class Backend {
   Stream,          // rml-check proves the node, then the stream runner computes it in a bounded window
 };
 
+// How the oracle computes its fixed point: the worklist, or Kleene's iteration from ⊥
+// over the whole trace (the same chronogram, slower: a cross-check).
+enum class OracleSolver { Worklist, Kleene };
+
+// A cell the run must determine: `stream` (named as `show` names it) at `cycle` must hold
+// a value, not be unknown (⊥) or nil, and with `must_be_true` be true. rml-check's replay
+// commands ask it of a counterexample's property cell.
+struct RequiredCell {
+  std::string stream;
+  size_t cycle = 0;
+  bool must_be_true = false;
+  std::string asked_by = "the caller";  // who asks, as the diagnostics say it (`rml run`: its option)
+};
+
 struct RunOptions {
   Backend backend = Backend::Oracle;
   size_t cycles = 0;        // 0: the trace's length (10 for a node without inputs)
   std::vector<std::string> show;  // streams to return (as `rml run --show`); empty: inputs and outputs
+  bool show_all = false;    // every stream: inputs, outputs, then each equation's (`rml run --all`); `show` unused
   CheckOptions check;       // Backend::Stream: rml-check's budget
-  uint64_t max_memory = uint64_t{2} << 30;  // the oracle's memory cap
+  // The memory cap of an oracle run: its store, its inputs and the returned chronogram,
+  // checked before they are allocated (`rml run --max-memory`).
+  uint64_t max_memory = uint64_t{2} << 30;
+  // The oracle's own (Backend::Oracle and OracleCompiled; the stream back end refuses them):
+  OracleSolver solver = OracleSolver::Worklist;
+  // The semantics' alternatives (docs/semantics.md): post takes its presence from its
+  // argument, when/merge strict in every operand, `if` lazy in the branch not taken.
+  bool post_clock_data = false, strict_when_merge = false, lazy_if = false;
+  std::vector<RequiredCell> required;
+  bool strict_assume = false;  // a broken assumption of the main node is an error, not a warning
+  // How far the oracle is (cycles done, of how many), every 1024 cycles: a progress line.
+  std::function<void(size_t done, size_t cycles)> progress;
 };
 
 struct RunResult {
   Chronogram chronogram;
-  // What the run breaks or leaves open, as `rml run` says it: error values (rule
-  // "run.error-value"), broken assumptions, inputs off their clocks, unknown cells,
-  // non-finite reals.
+  // What the run says besides its cells, as `rml run` says it and in its order: the
+  // oracle's clock clashes, the compiled path's note, inputs off their clocks
+  // ("input.clock"), non-finite reals ("run.non-finite"), error values
+  // ("run.error-value", located), declared clocks broken ("clock.declared"), unknown
+  // cells ("run.unknown"), broken assumptions ("run.assume"), required cells not as
+  // asked ("run.unknown", "run.nil", "run.false").
   std::vector<Diagnostic> diagnostics;
   bool has_error_values = false;
+  // An error value, a declared clock broken, a required cell not as asked, or (with
+  // strict_assume) a broken assumption: what makes `rml run` exit 1.
+  bool failed = false;
 };
 
 Result<RunResult> run(const Program &p, const Chronogram &inputs, const RunOptions &o = {});
+// The same on a trace in CSV or JSON text (`rml run --inputs`'s formats; `name` locates
+// its diagnostics), read only once the memory the run needs is known to fit.
+Result<RunResult> run_trace(const Program &p, const std::string &name, const std::string &text, const RunOptions &o = {});
 
 // ---------------------------------------------------------------------------------------
 // Compiling (rml compile)

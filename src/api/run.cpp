@@ -6,6 +6,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "api/run_findings.hpp"
 #include "api/state.hpp"
 #include "driver/acceptance.hpp"
 #include "driver/compiled_funs.hpp"
@@ -16,6 +17,8 @@
 #include "oracle/assumptions.hpp"
 #include "sema/types.hpp"
 #include "oracle/declared_clocks.hpp"
+#include "oracle/trace_io.hpp"
+#include "core/normalize.hpp"
 #include "stream/plan.hpp"
 #include "stream/runner.hpp"
 #include "syntax/diag.hpp"
@@ -24,20 +27,97 @@ namespace rml::api {
 
 namespace {
 
-Diagnostic said(Diagnostic::Severity sev, const std::string &rule, const std::string &message, Span span = {}) {
-  rml::Diagnostic d{sev == Diagnostic::Severity::Error ? Severity::Error : sev == Diagnostic::Severity::Warning ? Severity::Warning : Severity::Note,
-                    rule, message, span, {}};
-  return from_stage(d);
+using Sev = Diagnostic::Severity;
+
+// A failure of the run, after what it had said already (the oracle's clock clashes).
+Failure failed_with(int code, std::vector<Diagnostic> before, const std::string &printed) {
+  for (auto &d : from_text(printed)) before.push_back(std::move(d));
+  return Failure{code, std::move(before)};
 }
 
-// The streams to return: `show` as rml run --show names them (resolve_shown), else inputs
-// and outputs. nullopt with `why` for a name that is no stream of the node.
-std::optional<std::vector<std::string>> shown(const core::Program &prog, const std::vector<std::string> &show, std::string &why) {
-  if (!show.empty()) return resolve_shown(prog, show, why);
+// The streams to return, as rml run chooses them: `show` (as --show names them), or with
+// show_all every stream (inputs, outputs, then each equation's), else inputs and outputs.
+// nullopt with `why` for a name that is no stream of the node.
+std::optional<std::vector<std::string>> shown(const core::Program &prog, const RunOptions &o, std::string &why) {
   std::vector<std::string> vars;
-  for (auto &v : prog.inputs) vars.push_back(v.name);
-  for (auto &v : prog.outputs) vars.push_back(v.name);
+  if (!o.show.empty()) {
+    auto r = resolve_shown(prog, o.show, why);
+    if (!r) return std::nullopt;
+    vars = *r;
+  }
+  if (o.show_all) {
+    vars.clear();
+    auto add = [&](const std::string &v) {
+      if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
+    };
+    for (auto &v : prog.inputs) add(v.name);
+    for (auto &v : prog.outputs) add(v.name);
+    for (auto &eq : prog.equations) add(eq.lhs);
+  }
+  if (vars.empty()) {
+    for (auto &v : prog.inputs) vars.push_back(v.name);
+    for (auto &v : prog.outputs) vars.push_back(v.name);
+  }
   return vars;
+}
+
+Diagnostic show_error(const std::string &file, const std::string &why) {
+  return said_as(Sev::Error, "run.show", why, file + ": error[run.show]: " + why + "\n");
+}
+
+struct Required {
+  std::string var;  // elaborated
+  RequiredCell cell;
+};
+
+// The required cells' streams; a name that is no stream of the node is said as the
+// show option's error, prefixed by who asks.
+std::optional<std::vector<Required>> resolve_required(const core::Program &prog, const std::string &file, const RunOptions &o,
+                                                      Diagnostic &error) {
+  std::vector<Required> out;
+  for (auto &r : o.required) {
+    std::string why;
+    auto var = resolve_shown(prog, {r.stream}, why);
+    if (!var) {
+      error = show_error(file, r.asked_by + ": " + why);
+      return std::nullopt;
+    }
+    out.push_back({var->front(), r});
+  }
+  return out;
+}
+
+// What the required cells hold, said as errors; true when one is not as asked.
+bool check_required(const std::vector<Required> &required, const oracle::Result &res,
+                    const std::function<std::string(const std::string &)> &label, std::vector<Diagnostic> &out) {
+  bool failed = false;
+  auto error = [&](const char *rule, const std::string &msg) {
+    out.push_back(said_as(Sev::Error, rule, msg, std::string("error[") + rule + "]: " + msg + "\n"));
+    failed = true;
+  };
+  for (auto &[v, r] : required) {
+    const std::string at = "'" + label(v) + "' at cycle " + std::to_string(r.cycle);
+    if (r.cycle >= res.cycles) {
+      error("run.unknown", at + " is past the run's " + std::to_string(res.cycles) + " cycles, but " + r.asked_by + " asks for its value");
+      continue;
+    }
+    const oracle::Cell cell = res.at(v, r.cycle);
+    if (cell.tag == oracle::Tag::Bot) {
+      error("run.unknown", at + " is unknown, but " + r.asked_by + " asks for its value");
+    } else if (cell.tag == oracle::Tag::Nil) {
+      error("run.nil", at + " is nil (the first value of a 'pre' not guarded by '->', or a 'current' before its clock first ticks), but " +
+                           r.asked_by + " asks for its value");
+    } else if (r.must_be_true &&
+               !(cell.tag == oracle::Tag::Val && cell.value.elem == Scalar::Bool && cell.value.i.size() == 1 && cell.value.i[0] != 0)) {
+      error("run.false", at + " is " +
+                             (cell.tag == oracle::Tag::Abs   ? std::string("absent")
+                              : cell.tag == oracle::Tag::Err ? std::string("an error value (‖)")
+                              : cell.value.elem == Scalar::Bool && cell.value.i.size() == 1 ? std::string("false")
+                                                                                           : cell.value.str() + " (not a bool)") +
+                             ", but " + r.asked_by + " asks for true");
+    }
+  }
+  return failed;
 }
 
 // The trace as the oracle reads it: every input given, `cycles` rows (cut, or extended
@@ -78,86 +158,170 @@ std::optional<oracle::Inputs> to_inputs(const core::Program &prog, const Chronog
   return in;
 }
 
-std::string range_text(const std::vector<Cell> &col) {
-  std::string ranges;
-  for (size_t n = 0; n < col.size();) {
-    if (col[n].kind != Cell::Kind::Unknown) {
-      ++n;
-      continue;
-    }
-    size_t m = n;
-    while (m + 1 < col.size() && col[m + 1].kind == Cell::Kind::Unknown) ++m;
-    ranges += (ranges.empty() ? "" : ", ") + (m == n ? std::to_string(n) : std::to_string(n) + "-" + std::to_string(m));
-    n = m + 1;
-  }
-  return ranges;
-}
+// Where the inputs of a run come from: a chronogram, or a trace's text read once the
+// memory check for its rows has passed.
+struct Source {
+  const Chronogram *chronogram = nullptr;
+  const std::string *name = nullptr, *text = nullptr;
+};
 
-// What every back end reports the same way: non-finite reals and unknown cells of what
-// is returned.
-void report_cells(const Chronogram &c, std::vector<Diagnostic> &out) {
-  for (size_t k = 0; k < c.names.size(); ++k) {
-    for (size_t n = 0; n < c.columns[k].size(); ++n) {
-      const Cell &x = c.columns[k][n];
-      if (x.kind != Cell::Kind::Value || x.value.type != ElementType::Real) continue;
-      auto bad = std::find_if(x.value.reals.begin(), x.value.reals.end(), [](double r) { return !std::isfinite(r); });
-      if (bad == x.value.reals.end()) continue;
-      out.push_back(said(Diagnostic::Severity::Warning, "run.non-finite",
-                         "'" + c.names[k] + "' is " + (std::isnan(*bad) ? "nan" : *bad > 0 ? "inf" : "-inf") + " at cycle " +
-                             std::to_string(n) + ", its first non-finite value"));
-      break;
-    }
-    if (std::string r = range_text(c.columns[k]); !r.empty())
-      out.push_back(said(Diagnostic::Severity::Warning, "run.unknown",
-                         "'" + c.names[k] + "' is unknown at cycles " + r + " (not determined by this prefix)"));
-  }
-}
-
-std::string label_of(const std::unordered_map<std::string, std::string> &printed, const std::string &v) {
-  auto it = printed.find(v);
-  return it == printed.end() ? v : it->second;
-}
-
-Result<RunResult> run_oracle(const Program::State &s, const oracle::Inputs &in, const std::vector<std::string> &vars,
-                             const RunOptions &o) {
+Result<RunResult> run_oracle(const Program::State &s, const Source &src, const RunOptions &o) {
   const core::Program &prog = s.elab.prog;
-  oracle::Options opts;
-  opts.max_memory = o.max_memory;
-  auto funs = std::make_shared<driver::CompiledFuns>(s.frontend->checked);
-  if (o.backend == Backend::OracleCompiled)
-    opts.apply_fun = [funs](const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<array::Tensor> &args) {
-      return funs->apply(fn, statics, args);
+  std::vector<Diagnostic> said;
+  auto fail = [&](int code, Diagnostic d) {
+    said.push_back(std::move(d));
+    return Failure{code, said};
+  };
+  try {
+    oracle::Options opts;
+    opts.post_clock_data = o.post_clock_data;
+    opts.strict_when_merge = o.strict_when_merge;
+    opts.lazy_if = o.lazy_if;
+    opts.max_memory = o.max_memory;
+    opts.progress = o.progress;
+    auto funs = std::make_shared<driver::CompiledFuns>(s.frontend->checked);
+    if (o.backend == Backend::OracleCompiled)
+      opts.apply_fun = [funs](const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<array::Tensor> &args) {
+        return funs->apply(fn, statics, args);
+      };
+    oracle::Oracle orc(s.frontend->checked, prog, s.elab.clocks, opts);
+    for (auto &clash : orc.clocks().clashes) {
+      std::string msg = clash.message + " (the oracle continues with the first unification)";
+      said.push_back(said_as(Sev::Warning, "clock.clash", msg,
+                             (clash.span.valid() ? location(clash.span) + ": " : std::string()) + "warning[clock.clash]: " + msg + "\n", clash.span));
+    }
+    const oracle::Solver solver = o.solver == OracleSolver::Kleene ? oracle::Solver::Kleene : oracle::Solver::Worklist;
+    std::string why;
+    auto vars = shown(prog, o, why);
+    if (!vars) return fail(kFrontendError, show_error(s.file, why));
+    Diagnostic bad;
+    auto required = resolve_required(prog, s.file, o, bad);
+    if (!required) return fail(kFrontendError, bad);
+    // The memory cap covers the oracle's store and inputs, and the returned chronogram (a
+    // cell's value, and its text when printed: ~26 bytes an element, held about three
+    // times while formatting).
+    auto memory_check = [&](size_t cycles) {
+      long double cells = 48;
+      for (auto &v : *vars) cells += 128.0L + 80.0L * static_cast<long double>(orc.cell_elements(v));
+      long double need = static_cast<long double>(orc.memory_needed(cycles, solver)) + cells * static_cast<long double>(cycles);
+      orc.check_memory(cycles, need >= 1.8e19L ? UINT64_MAX : static_cast<uint64_t>(need), o.max_memory);
     };
-  oracle::Oracle orc(s.frontend->checked, prog, s.elab.clocks, opts);
-  orc.check_memory(in.cycles, orc.memory_needed(in.cycles), o.max_memory);
-  oracle::Result res = orc.run(in, oracle::Solver::Worklist);
-  auto printed = core::printed_names(prog);
-  RunResult out;
-  out.chronogram.cycles = res.cycles;
-  for (auto &v : vars) {
-    out.chronogram.names.push_back(label_of(printed, v));
-    std::vector<Cell> col;
-    for (size_t n = 0; n < res.cycles; ++n) col.push_back(from_oracle(res.at(v, n)));
-    out.chronogram.columns.push_back(std::move(col));
+    oracle::Inputs in;
+    if (src.text) {
+      // Before reading: at most a cycle per line (CSV) or per object (JSON).
+      const std::string &text = *src.text;
+      bool json = oracle::is_json_trace(text);
+      size_t rows = json ? static_cast<size_t>(std::count(text.begin(), text.end(), '{'))
+                         : static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+      memory_check(std::max(rows, o.cycles));
+      try {
+        in = oracle::read_trace(*src.name, text, prog, o.cycles);
+      } catch (oracle::TraceError &e) {
+        return failed_with(kFrontendError, said, render_trace_error(e, text));
+      }
+    } else {
+      std::string rule;
+      auto converted = to_inputs(prog, *src.chronogram, o.cycles, rule, why);
+      if (!converted) return fail(kFrontendError, said_as(Sev::Error, rule, why, "rml: error[" + rule + "]: " + why + "\n"));
+      in = std::move(*converted);
+    }
+    // An imported call runs on the values the trace gives for its output.
+    std::ostringstream refused;
+    if (refuse_imported(prog, "run.imported", "the oracle cannot run it", refused, &in)) return failed_with(kFrontendError, said, refused.str());
+    memory_check(in.cycles);
+    oracle::Result res = orc.run(in, solver);
+    auto printed = core::printed_names(prog);
+    auto label = [&](const std::string &v) {
+      auto it = printed.find(v);
+      return it == printed.end() ? v : it->second;
+    };
+    RunResult out;
+    out.chronogram.cycles = res.cycles;
+    RunFindings f;
+    f.label = label;
+    for (auto &v : *vars) {
+      out.chronogram.names.push_back(label(v));
+      f.labels.push_back(label(v));
+      CellWatch watch;
+      std::vector<Cell> col;
+      col.reserve(res.cycles);
+      for (size_t n = 0; n < res.cycles; ++n) {
+        oracle::Cell c = res.at(v, n);
+        watch.see(n, c);
+        col.push_back(from_oracle(c));
+      }
+      watch.close(res.cycles);
+      f.cells.push_back(std::move(watch));
+      out.chronogram.columns.push_back(std::move(col));
+    }
+    if (o.backend == Backend::OracleCompiled) {
+      std::string msg = "compiled backend: " + std::to_string(funs->executables()) + " executable" + (funs->executables() == 1 ? "" : "s") +
+                        " (fun at argument types) for " + std::to_string(funs->applications()) + " fun application" +
+                        (funs->applications() == 1 ? "" : "s");
+      said.push_back(said_as(Sev::Note, "run.compiled", msg, "note: " + msg + "\n"));
+    }
+    f.input_clock = res.input_clock_violations;
+    f.errors = res.errors;
+    f.declared = oracle::declared_clock_violations(prog, res, label);
+    f.broken = broken_assumptions(prog, res);
+    out.diagnostics = std::move(said);
+    for (auto &d : diagnostics_of(f, o.strict_assume)) out.diagnostics.push_back(std::move(d));
+    bool required_failed = check_required(*required, res, label, out.diagnostics);
+    out.has_error_values = res.any_error();
+    out.failed = out.has_error_values || !f.declared.empty() || (!f.broken.empty() && o.strict_assume) || required_failed;
+    return out;
+  } catch (core::ElabError &e) {
+    return failed_with(kFrontendError, said, (e.span.valid() ? location(e.span) + ": " : std::string("rml: ")) + "error[elab]: " + e.message + "\n");
+  } catch (oracle::TraceError &e) {
+    return failed_with(kFrontendError, said, std::string(e.what()) + "\n");
+  } catch (oracle::MemoryLimitError &e) {
+    std::string text = "rml: error[run.memory]: " + std::string(e.what()) + "; ";
+    const char *instead = e.cycles > 1 ? "run fewer cycles" : "use smaller tensors";
+    if (e.needed <= kMaxMaxMemory)
+      text += "raise the limit with --max-memory (e.g. --max-memory " + std::to_string((e.needed + (1ull << 30) - 1) >> 30) + "G) or " + instead + "\n";
+    else
+      text += "that is more than --max-memory allows (" + format_bytes(kMaxMaxMemory) + "): " + instead + "\n";
+    return failed_with(kFrontendError, said, text);
+  } catch (oracle::ImportedError &e) {  // the trace's values for an imported call's output do not do
+    return fail(kFrontendError, from_stage(rml::Diagnostic{Severity::Error, "run.imported", e.what(), e.span, {}}));
+  } catch (oracle::OracleError &e) {  // a broken invariant: rml cannot answer
+    return failed_with(kUnknown, said, "rml: error: " + std::string(e.what()) + "\n");
+  } catch (driver::CompiledFunError &e) {  // the compiled path is not the user's input
+    return failed_with(kUnknown, said, "rml: error: " + std::string(e.what()) + "\n");
+  } catch (std::bad_alloc &) {
+    return failed_with(kUnknown, said, "rml: error: out of memory while running '" + s.main + "' in the oracle: run fewer cycles or use smaller tensors\n");
   }
-  for (auto &v : res.input_clock_violations) out.diagnostics.push_back(said(Diagnostic::Severity::Warning, "input.clock", "input " + v));
-  report_cells(out.chronogram, out.diagnostics);
-  for (auto &e : res.errors)
-    out.diagnostics.push_back(said(Diagnostic::Severity::Error, "run.error-value",
-                                   "error value at cycle " + std::to_string(e.cycle) + " in '" + label_of(printed, e.var) + "' [" +
-                                       e.rule + "]: " + e.message, e.span));
-  for (auto &v : oracle::declared_clock_violations(prog, res, [&](const std::string &x) { return label_of(printed, x); }))
-    out.diagnostics.push_back(said(Diagnostic::Severity::Error, "clock.declared", v.message, v.span));
-  for (auto &b : broken_assumptions(prog, res))
-    for (auto &d : from_text(render_broken(b, false))) out.diagnostics.push_back(d);
-  out.has_error_values = !res.errors.empty();
-  return out;
 }
 
-Result<RunResult> run_stream(const Program::State &s, const oracle::Inputs &in, const std::vector<std::string> &vars,
-                             const RunOptions &o) {
+Result<RunResult> run_stream(const Program::State &s, const Source &src, const RunOptions &o) {
   const core::Program &prog = s.elab.prog;
+  const char *refused = o.solver != OracleSolver::Worklist ? "solver"
+                        : o.post_clock_data                ? "post_clock_data"
+                        : o.strict_when_merge              ? "strict_when_merge"
+                        : o.lazy_if                        ? "lazy_if"
+                        : !o.required.empty()              ? "required"
+                                                           : nullptr;
+  if (refused) return failure(kFrontendError, std::string("rml: error[run.option]: ") + refused + " is an option of the oracle, not of the stream back end\n");
+  if (o.cycles && !prog.inputs.empty())
+    return failure(kFrontendError, "rml: error[run.cycles]: cycles with the stream back end are for nodes without inputs: it runs the trace's rows\n");
+  std::string why;
+  auto vars = shown(prog, o, why);
+  if (!vars) return Failure{kFrontendError, {show_error(s.file, why)}};
+  oracle::Inputs in;
+  if (src.text) {
+    try {
+      in = oracle::read_trace(*src.name, *src.text, prog, o.cycles);
+    } catch (oracle::TraceError &e) {
+      return failure(kFrontendError, render_trace_error(e, *src.text));
+    }
+  } else {
+    std::string rule;
+    auto converted = to_inputs(prog, *src.chronogram, o.cycles, rule, why);
+    if (!converted) return Failure{kFrontendError, {said_as(Sev::Error, rule, why, "rml: error[" + rule + "]: " + why + "\n")}};
+    in = std::move(*converted);
+  }
   std::ostringstream err;
+  if (refuse_imported(prog, "run.imported", "the stream path cannot run it", err, &in)) return failure(kFrontendError, err.str());
   int rc = kOk;
   std::optional<int64_t> H = accepted_horizon(*s.frontend, s.elab, s.file, s.main, CheckBudget{o.check.seconds, o.check.rlimit},
                                               "run on the stream path", err, rc, o.check.progress);
@@ -173,15 +337,31 @@ Result<RunResult> run_stream(const Program::State &s, const oracle::Inputs &in, 
     return &funs->executable(fn, statics, types);
   };
   auto printed = core::printed_names(prog);
+  auto label = [&](const std::string &v) {
+    auto it = printed.find(v);
+    return it == printed.end() ? v : it->second;
+  };
   RunResult out;
-  std::vector<int> slots;
-  for (auto &v : vars) {
-    out.chronogram.names.push_back(label_of(printed, v));
+  RunFindings f;
+  f.label = label;
+  std::vector<int> slots, assumed;
+  for (auto &v : *vars) {
+    out.chronogram.names.push_back(label(v));
     out.chronogram.columns.emplace_back();
+    f.labels.push_back(label(v));
+    f.cells.emplace_back();
     slots.push_back(plan.slot(v));
   }
-  stream::Runner runner(s.frontend->checked, plan, sopts, [&](const stream::FrameView &f) {
-    for (size_t k = 0; k < slots.size(); ++k) out.chronogram.columns[k].push_back(from_oracle(f.cell(slots[k])));
+  for (auto &a : prog.assumptions) assumed.push_back(plan.slot_of.count(a.var) ? plan.slot(a.var) : -1);
+  AssumptionMonitor assumptions(prog);
+  stream::Runner runner(s.frontend->checked, plan, sopts, [&](const stream::FrameView &frame) {
+    for (size_t k = 0; k < slots.size(); ++k) {
+      oracle::Cell c = frame.cell(slots[k]);
+      f.cells[k].see(frame.cycle, c);
+      out.chronogram.columns[k].push_back(from_oracle(c));
+    }
+    for (size_t k = 0; k < assumed.size(); ++k)
+      if (assumed[k] >= 0) assumptions.observe(k, frame.cell(assumed[k]));
   });
   for (size_t n = 0; n < in.cycles; ++n) {
     std::vector<oracle::Cell> row;
@@ -190,52 +370,41 @@ Result<RunResult> run_stream(const Program::State &s, const oracle::Inputs &in, 
   }
   runner.finish();
   out.chronogram.cycles = in.cycles;
-  for (auto &v : runner.input_clock_violations()) out.diagnostics.push_back(said(Diagnostic::Severity::Warning, "input.clock", "input " + v));
-  report_cells(out.chronogram, out.diagnostics);
-  for (auto &e : runner.errors())
-    out.diagnostics.push_back(said(Diagnostic::Severity::Error, "run.error-value",
-                                   "error value at cycle " + std::to_string(e.cycle) + " in '" + label_of(printed, e.var) + "' [" +
-                                       e.rule + "]: " + e.message, e.span));
-  out.has_error_values = !runner.errors().empty();
+  for (auto &w : f.cells) w.close(in.cycles);
+  f.input_clock = runner.input_clock_violations();
+  f.errors = runner.errors();
+  f.broken = assumptions.broken();
+  out.diagnostics = diagnostics_of(f, o.strict_assume);
+  out.has_error_values = !f.errors.empty();
+  out.failed = out.has_error_values || (!f.broken.empty() && o.strict_assume);
   return out;
+}
+
+Result<RunResult> run_from(const Program &p, const Source &src, const RunOptions &o) try {
+  if (o.cycles > kMaxCycles)
+    return failure(kFrontendError, "rml: error[run.cycles]: cycles: at most " + std::to_string(kMaxCycles) + "\n");
+  const Program::State &s = p.state();
+  return o.backend == Backend::Stream ? run_stream(s, src, o) : run_oracle(s, src, o);
+} catch (stream::WindowLimitError &e) {
+  return failure(kUnknown, std::string("rml: error[stream.window]: ") + e.what() + "\n");
+} catch (stream::ExactnessLost &e) {
+  return failure(kUnknown, std::string("rml: error[stream.exactness]: ") + e.what() + "\n");
+} catch (stream::StreamError &e) {
+  return failure(kFrontendError, std::string("rml: error[stream.input]: ") + e.what() + "\n");
+} catch (stream::PlanError &e) {
+  return failure(kUnknown, std::string("rml: error[stream.plan]: ") + e.what() + "\n");
+} catch (std::bad_alloc &) {
+  return failure(kUnknown, "rml: error[run.memory]: out of memory while running '" + p.main() + "'\n");
+} catch (std::exception &e) {  // the compiled path's own failure: rml cannot answer
+  return failure(kUnknown, std::string("rml: error[run.internal]: ") + e.what() + "\n");
 }
 
 }  // namespace
 
-Result<RunResult> run(const Program &p, const Chronogram &inputs, const RunOptions &o) try {
-  const Program::State &s = p.state();
-  const core::Program &prog = s.elab.prog;
-  std::string why;
-  if (o.cycles > kMaxCycles) return Failure{kFrontendError, {said(Diagnostic::Severity::Error, "run.cycles", "cycles: at most " + std::to_string(kMaxCycles))}};
-  auto vars = shown(prog, o.show, why);
-  if (!vars) return Failure{kFrontendError, {said(Diagnostic::Severity::Error, "run.show", why)}};
-  if (o.backend == Backend::Stream && o.cycles && !prog.inputs.empty())
-    return Failure{kFrontendError, {said(Diagnostic::Severity::Error, "run.cycles",
-                                         "cycles with the stream back end are for nodes without inputs: it runs the trace's rows")}};
-  std::string rule;
-  auto in = to_inputs(prog, inputs, o.cycles, rule, why);
-  if (!in) return Failure{kFrontendError, {said(Diagnostic::Severity::Error, rule, why)}};
-  std::ostringstream err;
-  if (refuse_imported(prog, "run.imported", "no back end can run it", err, &*in)) return failure(kFrontendError, err.str());
-  return o.backend == Backend::Stream ? run_stream(s, *in, *vars, o) : run_oracle(s, *in, *vars, o);
-} catch (core::ElabError &e) {
-  return Failure{kFrontendError, {said(Diagnostic::Severity::Error, "elab", e.message, e.span)}};
-} catch (oracle::MemoryLimitError &e) {
-  return Failure{kFrontendError, {said(Diagnostic::Severity::Error, "run.memory", std::string(e.what()) + "; raise max_memory or run fewer cycles")}};
-} catch (oracle::ImportedError &e) {
-  return Failure{kFrontendError, {said(Diagnostic::Severity::Error, "run.imported", e.what(), e.span)}};
-} catch (stream::WindowLimitError &e) {
-  return Failure{kUnknown, {said(Diagnostic::Severity::Error, "stream.window", e.what())}};
-} catch (stream::ExactnessLost &e) {
-  return Failure{kUnknown, {said(Diagnostic::Severity::Error, "stream.exactness", e.what())}};
-} catch (stream::StreamError &e) {
-  return Failure{kFrontendError, {said(Diagnostic::Severity::Error, "stream.input", e.what())}};
-} catch (stream::PlanError &e) {
-  return Failure{kUnknown, {said(Diagnostic::Severity::Error, "stream.plan", e.what())}};
-} catch (std::bad_alloc &) {
-  return Failure{kUnknown, {said(Diagnostic::Severity::Error, "run.memory", "out of memory while running '" + p.main() + "'")}};
-} catch (std::exception &e) {  // the oracle's or the compiled path's own failure: rml cannot answer
-  return Failure{kUnknown, {said(Diagnostic::Severity::Error, "run.internal", e.what())}};
+Result<RunResult> run(const Program &p, const Chronogram &inputs, const RunOptions &o) { return run_from(p, Source{&inputs, nullptr, nullptr}, o); }
+
+Result<RunResult> run_trace(const Program &p, const std::string &name, const std::string &text, const RunOptions &o) {
+  return run_from(p, Source{nullptr, &name, &text}, o);
 }
 
 }  // namespace rml::api

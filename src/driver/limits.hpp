@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace rml {
 
@@ -12,5 +13,7 @@ inline constexpr uint64_t kMaxRlimit = 1'000'000'000'000;  // --rlimit: 1..10^12
 inline constexpr uint64_t kDefaultMaxMemory = 2ull << 30;  // --max-memory default: 2 GiB
 inline constexpr uint64_t kMinMaxMemory = 1ull << 20;      // --max-memory: 1 MiB..1 TiB
 inline constexpr uint64_t kMaxMaxMemory = 1ull << 40;
+
+std::string format_bytes(uint64_t bytes);  // "2 GiB", "1.5 MiB", "812 bytes" (the limits' messages)
 
 }  // namespace rml

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <memory>
 
+#include "api/run_findings.hpp"
 #include "syntax/lexer.hpp"
 #include "driver/compiled_funs.hpp"
 #include "driver/elaborated.hpp"
@@ -123,33 +124,18 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
   ChronogramWriter writer(out, c.format, labels);
   writer.name_values(enum_values_of(prog, vars));
   AssumptionMonitor assumptions(prog);
-  // Per shown variable: its first non-finite element, and its unknown cycles as ranges.
-  std::vector<std::string> non_finite(vars.size()), unknown(vars.size());
-  std::vector<long> unknown_from(vars.size(), -1);
+  // What the run says after its rows, watched as they leave (api/run_findings.hpp).
+  api::RunFindings findings;
+  findings.labels = labels;
+  findings.cells.resize(vars.size());
+  findings.label = label;
   size_t emitted = 0;
-  auto close_unknown = [&](size_t k, size_t upto) {
-    if (unknown_from[k] < 0) return;
-    size_t a = static_cast<size_t>(unknown_from[k]), b = upto - 1;
-    unknown[k] += (unknown[k].empty() ? "" : ", ") + (a == b ? std::to_string(a) : std::to_string(a) + "-" + std::to_string(b));
-    unknown_from[k] = -1;
-  };
   std::vector<oracle::Cell> row(vars.size());
   // A cycle's row, its cells given by slot (from the runner's frame or the machine).
   auto emit_row = [&](size_t cycle, auto &&cell_of) {
     for (size_t k = 0; k < vars.size(); ++k) {
       row[k] = cell_of(shown_slots[k]);
-      if (row[k].tag == oracle::Tag::Bot) {
-        if (unknown_from[k] < 0) unknown_from[k] = static_cast<long>(cycle);
-      } else {
-        close_unknown(k, cycle);
-      }
-      if (non_finite[k].empty() && row[k].tag == oracle::Tag::Val && row[k].value.elem == Scalar::Real) {
-        auto &v = row[k].value.r;
-        auto bad = std::find_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); });
-        if (bad != v.end())
-          non_finite[k] = std::string(std::isnan(*bad) ? "nan" : *bad > 0 ? "inf" : "-inf") + " at cycle " + std::to_string(cycle) +
-                          (v.size() > 1 ? " (element " + std::to_string(bad - v.begin()) + ")" : "");
-      }
+      findings.cells[k].see(cycle, row[k]);
     }
     for (size_t k = 0; k < assumed_slots.size(); ++k)
       if (assumed_slots[k] >= 0) assumptions.observe(k, cell_of(assumed_slots[k]));
@@ -313,7 +299,7 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
   }
   progress.done();
   writer.finish();
-  for (size_t k = 0; k < vars.size(); ++k) close_unknown(k, emitted);
+  for (auto &w : findings.cells) w.close(emitted);
   if (machine_ran) {
     err << "note: stream backend: " << emitted << " cycle" << (emitted == 1 ? "" : "s") << ", horizon " << H
         << ", on the clock-directed machine (" << machine->instructions() << " instructions a cycle, no frame held)\n";
@@ -322,24 +308,10 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
         << runner->max_window() << " frame" << (runner->max_window() == 1 ? "" : "s") << " held (window " << sopts.max_window << ")"
         << (machine ? ", on the runner from cycle " + std::to_string(resume_at) + " (the trace leaves the clocks there)" : "") << "\n";
   }
-  static const std::vector<std::string> kNone;
-  static const std::vector<oracle::ErrorOrigin> kNoErrors;
-  const std::vector<std::string> &violations = runner ? runner->input_clock_violations() : kNone;
-  const std::vector<oracle::ErrorOrigin> &errors = runner ? runner->errors() : kNoErrors;
-  for (auto &v : violations) err << "warning[input.clock]: input " << v << "\n";
-  for (size_t k = 0; k < vars.size(); ++k)
-    if (!non_finite[k].empty()) err << "warning[run.non-finite]: '" << labels[k] << "' is " << non_finite[k] << ", its first non-finite value\n";
-  for (auto &e : errors)
-    err << (e.span.valid() ? location(e.span) + ": " : std::string()) << "error value at cycle " << e.cycle << " in '" << label(e.var)
-        << "' [" << e.rule << "]: " << e.message << "\n";
-  for (size_t k = 0; k < vars.size(); ++k)
-    if (!unknown[k].empty()) err << "unknown: '" << labels[k] << "' at cycles " << unknown[k] << " (not determined by this prefix)\n";
-  bool broken = false;
-  for (auto &b : assumptions.broken()) {
-    err << render_broken(b, c.strict_assume);
-    broken = true;
-  }
-  return !errors.empty() || (broken && c.strict_assume) ? kFalsified : kOk;
+  if (runner) findings.input_clock = runner->input_clock_violations(), findings.errors = runner->errors();
+  findings.broken = assumptions.broken();
+  for (auto &d : api::diagnostics_of(findings, c.strict_assume)) err << d.rendered;
+  return !findings.errors.empty() || (!findings.broken.empty() && c.strict_assume) ? kFalsified : kOk;
 }
 
 }  // namespace rml

@@ -34,7 +34,6 @@ std::optional<uint64_t> parse_memory(const std::string &text, std::string &error
 // (a NaN would compare false and silently mean 0).
 std::optional<double> parse_rel_tol(const std::string &text, std::string &error);
 std::optional<double> parse_abs_tol(const std::string &text, std::string &error);
-std::string format_bytes(uint64_t bytes);  // "2 GiB", "1.5 MiB", "812 bytes"
 
 // A library call's Failure as the command line says it (its diagnostics, then their
 // summary, on `err`), and its exit code: the commands that are clients of the library

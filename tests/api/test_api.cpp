@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <set>
+#include <thread>
 
 #include "api/state.hpp"
 #include "rml/rapidcheck.hpp"
@@ -201,6 +202,181 @@ TEST(Api, RunRefusesAShowNameAndAMissingInputColumn) {
       EXPECT_EQ(w.failure().diagnostics.at(0).rule, "trace.cell") << w.failure().text();
       EXPECT_NE(w.failure().diagnostics.at(0).message.find("'i' at cycle 0"), std::string::npos) << w.failure().text();
     }
+}
+
+// Required cells (rml run's --require-known/--require-true, rml-check's replays): one that
+// holds a value passes; unknown, past the run, nil, or not true fails the run, said at the
+// cell and naming who asks; a name that is no stream is refused. The trace's three cycles
+// are the boundary: cycle 2 is the last (unknown here), cycle 3 is past it.
+TEST(Api, RequiredCellsFailTheRunWhereTheyAreNotAsAsked) {
+  api::Program p = must_load("backfill.rml", kBackfill);
+  auto t = api::parse_trace(p, "t.csv", "i,bp\n2,F\n6,T\n8,F\n");
+  ASSERT_TRUE(t.ok()) << t.failure().text();
+  auto failed_with = [&](api::RequiredCell cell) -> std::string {
+    api::RunOptions o;
+    o.required = {std::move(cell)};
+    auto r = api::run(p, *t, o);
+    if (!r) return "refused: " + r.failure().text();
+    if (!r->failed) return "";
+    return r->diagnostics.back().rendered;
+  };
+  EXPECT_EQ(failed_with({"o", 1, false, "--require-known"}), "");
+  EXPECT_EQ(failed_with({"bp", 1, true, "--require-true"}), "");
+  EXPECT_EQ(failed_with({"o", 2, false, "--require-known"}),
+            "error[run.unknown]: 'o' at cycle 2 is unknown, but --require-known asks for its value\n");
+  EXPECT_EQ(failed_with({"o", 3, false, "--require-known"}),
+            "error[run.unknown]: 'o' at cycle 3 is past the run's 3 cycles, but --require-known asks for its value\n");
+  EXPECT_EQ(failed_with({"bp", 0, true, "--require-true"}), "error[run.false]: 'bp' at cycle 0 is false, but --require-true asks for true\n");
+  EXPECT_EQ(failed_with({"i", 0, true, "the replay"}), "error[run.false]: 'i' at cycle 0 is 2 (not a bool), but the replay asks for true\n");
+  std::string refused = failed_with({"nope", 0, false, "--require-known"});
+  EXPECT_EQ(refused.rfind("refused: backfill.rml: error[run.show]: --require-known: ", 0), 0u) << refused;
+  // nil: Lustre's `pre` at the first cycle.
+  api::Program pre = must_load("pre.rml", "node p(x: int) -> (y: int)\n  y = pre x;\n");
+  auto tx = api::parse_trace(pre, "x.csv", "x\n1\n2\n");
+  api::RunOptions o;
+  o.required = {{"y", 0, false, "--require-known"}, {"y", 1, true, "--require-true"}};
+  auto r = api::run(pre, *tx, o);
+  ASSERT_TRUE(r.ok()) << r.failure().text();
+  EXPECT_TRUE(r->failed);
+  ASSERT_GE(r->diagnostics.size(), 2u);
+  EXPECT_EQ(r->diagnostics[r->diagnostics.size() - 2].rule, "run.nil");
+  EXPECT_EQ(r->diagnostics.back().rendered, "error[run.false]: 'y' at cycle 1 is 1 (not a bool), but --require-true asks for true\n");
+}
+
+// The oracle's options: Kleene's iteration computes the worklist's chronogram; show_all
+// returns every stream (a local too), inputs and outputs first; strict_assume turns a
+// broken assumption into a failed run, on the oracle and the stream runner alike; the
+// stream runner refuses the oracle's own options.
+TEST(Api, TheOraclesOptionsAreRunOptions) {
+  api::Program p = must_load("m.rml", "node m(c: bool, x: int) -> (o: int)\n  a = x when c;\n  o = merge c a ((x * 2) when not c);\n");
+  auto t = api::parse_trace(p, "t.csv", "c,x\nT,1\nF,2\nT,_\n");
+  ASSERT_TRUE(t.ok()) << t.failure().text();
+  api::RunOptions w, k;
+  k.solver = api::OracleSolver::Kleene;
+  auto rw = api::run(p, *t, w), rk = api::run(p, *t, k);
+  ASSERT_TRUE(rw.ok() && rk.ok());
+  EXPECT_EQ(rw->chronogram.columns, rk->chronogram.columns);
+  api::RunOptions all;
+  all.show_all = true;
+  auto ra = api::run(p, *t, all);
+  ASSERT_TRUE(ra.ok()) << ra.failure().text();
+  // inputs, outputs, then the equations' streams: the local a, and the normalisation's
+  // own (t1, ...), as rml run --all prints them.
+  ASSERT_GE(ra->chronogram.names.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(ra->chronogram.names.begin(), ra->chronogram.names.begin() + 4), (std::vector<std::string>{"c", "x", "o", "a"}));
+  api::Program b = must_load("backfill.rml", kBackfill);
+  auto gap = api::parse_trace(b, "gap.csv", "i,bp\n1,T\n2,F\n3,F\n4,F\n5,F\n6,T\n");
+  ASSERT_TRUE(gap.ok()) << gap.failure().text();
+  for (api::Backend be : {api::Backend::Oracle, api::Backend::Stream}) {
+    for (bool strict : {false, true}) {
+      api::RunOptions o;
+      o.backend = be;
+      o.strict_assume = strict;
+      auto r = api::run(b, *gap, o);
+      ASSERT_TRUE(r.ok()) << r.failure().text();
+      auto said = std::find_if(r->diagnostics.begin(), r->diagnostics.end(), [](const api::Diagnostic &d) { return d.rule == "run.assume"; });
+      ASSERT_NE(said, r->diagnostics.end()) << static_cast<int>(be);
+      EXPECT_EQ(said->severity, strict ? api::Diagnostic::Severity::Error : api::Diagnostic::Severity::Warning);
+      EXPECT_EQ(said->line, 2u);
+      EXPECT_EQ(r->failed, strict) << static_cast<int>(be);
+    }
+  }
+  api::RunOptions oracle_only;
+  oracle_only.backend = api::Backend::Stream;
+  oracle_only.solver = api::OracleSolver::Kleene;
+  auto refused = api::run(b, *gap, oracle_only);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.failure().diagnostics.at(0).rule, "run.option") << refused.failure().text();
+}
+
+// What a run says is one implementation for every back end (api/run_findings.hpp): the
+// oracle and the stream runner say the same things, in the same words and order, about
+// the same run — error values, inputs off their clocks, unknown cells, broken assumptions.
+TEST(Api, TheOracleAndTheStreamRunnerSayTheSame) {
+  api::Program p = must_load("backfill.rml", kBackfill);
+  size_t compared = 0;
+  for (const char *trace : {"i,bp\n1,T\n_,F\n3,T\n", "i,bp\n2,F\n6,T\n8,F\n", "i,bp\n1,T\n2,F\n3,F\n4,F\n5,F\n6,T\n7,F\n"}) {
+    auto t = api::parse_trace(p, "t.csv", trace);
+    ASSERT_TRUE(t.ok()) << t.failure().text();
+    api::RunOptions s;
+    s.backend = api::Backend::Stream;
+    auto ro = api::run(p, *t), rs = api::run(p, *t, s);
+    ASSERT_TRUE(ro.ok() && rs.ok()) << trace;
+    std::vector<std::string> said_o, said_s;
+    for (auto &d : ro->diagnostics) said_o.push_back(d.rendered);
+    for (auto &d : rs->diagnostics) said_s.push_back(d.rendered);
+    EXPECT_FALSE(said_o.empty()) << trace;
+    EXPECT_EQ(said_o, said_s) << trace;
+    EXPECT_EQ(ro->chronogram.columns, rs->chronogram.columns) << trace;
+    EXPECT_EQ(ro->failed, rs->failed) << trace;
+    compared += said_o.size();
+  }
+  EXPECT_GE(compared, 4u);
+}
+
+// run_trace reads the trace's text only once the memory the run needs fits: a trace of
+// 4000 rows against a 1 MiB cap is refused before it is read (exit 2, the cap named);
+// under the default cap it runs; a bad cell is located in the trace.
+TEST(Api, RunTraceChecksTheMemoryBeforeReading) {
+  api::Program p = must_load("backfill.rml", kBackfill);
+  std::string text = "i,bp\n";
+  for (int n = 0; n < 4000; ++n) text += std::to_string(n) + ",T\n";
+  api::RunOptions small;
+  small.max_memory = 1 << 20;
+  auto r = api::run_trace(p, "long.csv", text, small);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.failure().exit_code, 2);
+  EXPECT_EQ(r.failure().diagnostics.at(0).rule, "run.memory") << r.failure().text();
+  EXPECT_NE(r.failure().text().find("--max-memory"), std::string::npos) << r.failure().text();
+  auto ok = api::run_trace(p, "long.csv", text);
+  ASSERT_TRUE(ok.ok()) << ok.failure().text();
+  EXPECT_EQ(ok->chronogram.cycles, 4000u);
+  auto bad = api::run_trace(p, "bad.csv", "i,bp\n1,maybe\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.failure().diagnostics.at(0).file, "bad.csv");
+  EXPECT_EQ(bad.failure().diagnostics.at(0).line, 2u);
+}
+
+// Calls may run at once from different threads (the header says so), on different
+// programs or on one shared Program: two threads, each checking and running a program on
+// the oracle and the stream runner, get what one thread gets alone, three rounds over.
+TEST(Api, CallsFromTwoThreadsGiveWhatOneThreadGets) {
+  auto work = [](const api::Program &p, const std::string &trace) -> std::string {
+    auto c = api::check(p);
+    if (!c) return "check: " + c.failure().text();
+    std::string out;
+    for (auto &prop : c->properties) out += prop.kind + " " + prop.name + ": " + api::verdict_name(prop.verdict) + "\n";
+    auto t = api::parse_trace(p, "t.csv", trace);
+    if (!t) return "trace: " + t.failure().text();
+    for (api::Backend b : {api::Backend::Oracle, api::Backend::Stream}) {
+      api::RunOptions o;
+      o.backend = b;
+      auto r = api::run(p, *t, o);
+      out += r ? r->chronogram.csv() : "run: " + r.failure().text();
+      if (r)
+        for (auto &d : r->diagnostics) out += d.rendered;
+    }
+    return out;
+  };
+  const api::Program a = must_load("a.rml", kBackfill);
+  const api::Program b = must_load("b.rml", "node count(reset: bool, x: int) -> (n: int)\n  n = if reset then 0 else (0 fby n) + x;\n  check n <= 100;\n");
+  const std::string a_trace = "i,bp\n2,F\n6,F\n8,T\n5,T\n1,F\n4,T\n7,F\n", b_trace = "reset,x\nF,50\nF,40\nF,20\nT,1\nF,3\n";
+  const std::string a_alone = work(a, a_trace), b_alone = work(b, b_trace);
+  EXPECT_NE(a_alone.find("8\n"), std::string::npos) << a_alone;
+  EXPECT_NE(b_alone.find("falsified"), std::string::npos) << b_alone;
+  for (int round = 0; round < 3; ++round) {
+    std::string x, y, z, w;
+    std::thread ta([&] { x = work(a, a_trace); }), tb([&] { y = work(b, b_trace); });
+    ta.join();
+    tb.join();
+    EXPECT_EQ(x, a_alone) << "round " << round;
+    EXPECT_EQ(y, b_alone) << "round " << round;
+    std::thread t1([&] { z = work(b, b_trace); }), t2([&] { w = work(b, b_trace); });  // one Program, shared
+    t1.join();
+    t2.join();
+    EXPECT_EQ(z, b_alone) << "round " << round;
+    EXPECT_EQ(w, b_alone) << "round " << round;
+  }
 }
 
 // rml-check's verdicts, with the counterexample as a chronogram that the oracle replays
