@@ -296,7 +296,8 @@ struct GenerateOptions {
   int size = 6, depth = 3, cycles = 20;
   bool post = true, arrows = true, clocks = true, instances = true, resets = true, funs = true, tensors = true,
        reals = true, ints = true;
-  bool lustre = false;  // the Lustre dialect (what it cannot say turned off)
+  bool lustre = false;        // the Lustre dialect (what it cannot say turned off)
+  bool lustre_v6_types = false;  // with lustre: Lustre V6's type syntax (`rml gen --dialect lustre-v6`)
 };
 
 // A program built to be accepted by rml-check (well clocked, causal, productive), and an
@@ -310,6 +311,23 @@ struct GeneratedCase {
   std::vector<std::string> shapes;  // the hard shapes it holds ("backfill", "tensor post", ...)
 };
 GeneratedCase generate(uint64_t seed, const GenerateOptions &o = {});
+
+// Program `k` of the campaign of seed `seed`: what `rml gen --seed SEED` writes as prog_K
+// (and `rml diff --seed SEED` runs as program K), whatever the campaign's count or shard,
+// so that a harness of one's own can run or split a campaign as the commands do. With
+// `confirm`, rml-check confirms the draw first and a refused draw is drawn again (at most
+// 50 draws; `refusals` says each); without, the draw is taken as built (accepted by
+// construction). A Failure (exit 3) when every draw was refused.
+struct CampaignCase {
+  GeneratedCase generated;
+  std::vector<Diagnostic> refusals;  // notes, one per refused draw
+};
+Result<CampaignCase> generate_in_campaign(uint64_t seed, uint64_t k, const GenerateOptions &o = {}, bool confirm = true,
+                                          const CheckOptions &check = {});
+
+// Whether program k of a campaign is confirmed by rml-check (`--check-every N`): one in N
+// by a hash of k (N = 1 all, N = 0 none), so that every shard gets its share.
+bool confirmed_in_campaign(uint64_t k, int every);
 
 // Whether rml-check accepts the program's main node (clocks, causality, productivity):
 // what every shrinking step keeps. A Failure says why not (exit code 2 refused, 3 unknown).

@@ -1,10 +1,13 @@
 // What a differential or property-based test suite needs (include/rml/rml.hpp): programs
 // generated from a seed, rml-check's acceptance, the comparison of two chronograms, and
 // shrinking a failing case. Each is rml gen's and rml diff's own code (src/gen, src/diff).
+#include <sstream>
+
 #include "api/state.hpp"
 #include "diff/accept.hpp"
 #include "diff/case_hooks.hpp"
 #include "diff/compare.hpp"
+#include "diff/draw.hpp"
 #include "diff/shrink.hpp"
 #include "gen/program_gen.hpp"
 
@@ -14,24 +17,58 @@ namespace rml::api {
 static_assert(static_cast<int>(Difference::Kind::Cell) == diff::Difference::Cell &&
               static_cast<int>(Difference::Kind::ExtraCycles) == diff::Difference::ExtraCycles);
 
-GeneratedCase generate(uint64_t seed, const GenerateOptions &o) {
+namespace {
+
+gen::GenOptions gen_options_of(const GenerateOptions &o) {
   gen::GenOptions g;
   g.size = o.size;
   g.depth = o.depth;
   g.cycles = o.cycles;
   g.post = o.post, g.arrows = o.arrows, g.clocks = o.clocks, g.instances = o.instances, g.resets = o.resets;
   g.funs = o.funs, g.tensors = o.tensors, g.reals = o.reals, g.ints = o.ints;
-  if (o.lustre) g = g.for_lustre();
-  gen::GeneratedProgram p = gen::generate_program(seed, g);
+  if (o.lustre) {
+    g = g.for_lustre();
+    g.lustre_types = o.lustre_v6_types;
+  }
+  return g;
+}
+
+GeneratedCase case_of(const gen::GeneratedProgram &p, uint64_t seed, const std::string &trace) {
   GeneratedCase c;
   c.seed = seed;
-  c.trace = gen::generate_trace(p, seed, g.cycles);
+  c.trace = trace;
   c.program = p.text;
   c.main = p.main;
   c.outputs = p.outputs;
   c.shapes = p.shapes;
   return c;
 }
+
+}  // namespace
+
+GeneratedCase generate(uint64_t seed, const GenerateOptions &o) {
+  gen::GenOptions g = gen_options_of(o);
+  gen::GeneratedProgram p = gen::generate_program(seed, g);
+  return case_of(p, seed, gen::generate_trace(p, seed, g.cycles));
+}
+
+Result<CampaignCase> generate_in_campaign(uint64_t seed, uint64_t k, const GenerateOptions &o, bool confirm, const CheckOptions &check) try {
+  gen::GenOptions g = gen_options_of(o);
+  const uint64_t s = gen::program_seed(seed, k);
+  gen::GeneratedProgram p;
+  int refused = 0;
+  std::ostringstream said;
+  if (!draw_accepted(s, g, CheckBudget{check.seconds, check.rlimit}, p, refused, said, nullptr, confirm))
+    return failure(kUnknown, said.str() + "rml gen: error: 50 draws for program " + std::to_string(k) + " were all refused by rml-check\n");
+  CampaignCase c;
+  c.generated = case_of(p, s, gen::generate_trace(p, s, g.cycles));
+  c.refusals = from_text(said.str());
+  return c;
+} catch (std::bad_alloc &) {
+  return failure(kUnknown, "rml gen: error: out of memory while drawing program " + std::to_string(k) + "\n");
+}
+
+bool confirmed_in_campaign(uint64_t k, int every) { return checked_draw(k, every); }
 
 Result<Program> accept(const std::string &name, const std::string &text, const std::string &main, const CheckOptions &o) try {
   diff::Acceptance a = diff::accept(name, text, main, CheckBudget{o.seconds, o.rlimit});

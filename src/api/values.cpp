@@ -99,8 +99,8 @@ std::vector<Diagnostic> from_text(const std::string &printed) {
         d.file = m[1];
         d.line = static_cast<unsigned>(std::stoul(m[2]));
         d.column = static_cast<unsigned>(std::stoul(m[3]));
-      } else if (m[4].matched && m[4] != "rml" && m[4] != "rml-check") {  // `FILE: error...`, not `rml: error...`
-        d.file = m[4];
+      } else if (m[4].matched && m[4] != "rml" && m[4] != "rml-check" && m[4].str().rfind("rml ", 0) != 0) {
+        d.file = m[4];  // `FILE: error...`, not `rml: error...` or `rml gen: note...`
       }
       d.severity = m[5] == "warning" ? Diagnostic::Severity::Warning : m[5] == "note" ? Diagnostic::Severity::Note
                                                                      : Diagnostic::Severity::Error;

@@ -1,11 +1,11 @@
-// rml gen: programs drawn from a seed, each kept only once rml-check accepts it (another
-// draw from the same seed otherwise), written with an admissible trace.
+// rml gen: programs drawn from a seed, built to be accepted by rml-check and confirmed by
+// it in a sample (another draw from the same seed when it refuses one), written with an
+// admissible trace: the library's campaign draws (include/rml/rml.hpp), written out.
 #include <filesystem>
 #include <fstream>
 #include <vector>
 
-#include "diff/accept.hpp"
-#include "diff/draw.hpp"
+#include "gen/program_gen.hpp"
 #include "tools/cmd_diff.hpp"
 #include "tools/commands.hpp"
 #include "driver/progress.hpp"
@@ -15,6 +15,17 @@ namespace rml {
 namespace {
 
 const char *extension(const gen::GenOptions &o) { return o.dialect == gen::Dialect::Lustre ? ".lus" : ".rml"; }
+
+// The generator's options as the command line parsed them (gen_options), for the library.
+api::GenerateOptions api_options(const gen::GenOptions &g) {
+  api::GenerateOptions o;
+  o.size = g.size, o.depth = g.depth, o.cycles = g.cycles;
+  o.post = g.post, o.arrows = g.arrows, o.clocks = g.clocks, o.instances = g.instances, o.resets = g.resets;
+  o.funs = g.funs, o.tensors = g.tensors, o.reals = g.reals, o.ints = g.ints;
+  o.lustre = g.dialect == gen::Dialect::Lustre;
+  o.lustre_v6_types = g.lustre_types;
+  return o;
+}
 
 }  // namespace
 
@@ -32,27 +43,27 @@ int cmd_gen(const GenCmd &c, std::ostream &out, std::ostream &err) {
   size_t confirmed = 0;  // programs rml-check confirmed (--check-every)
   for (int k = 0; k < c.count; ++k)
     if (c.shard.holds(static_cast<uint64_t>(k))) mine.push_back(k);
+  const api::GenerateOptions options = api_options(c.options);
+  const api::CheckOptions budget{c.check_budget.rlimit, c.check_budget.seconds, {}};
   for (size_t n = 0; n < mine.size(); ++n) {
     const int k = mine[n];
     progress.update(std::to_string(n) + "/" + std::to_string(mine.size()) + " programs written" +
                     (refused ? " (" + std::to_string(refused) + " draws refused by rml-check)" : ""));
-    uint64_t seed = gen::program_seed(c.seed, static_cast<uint64_t>(k));
-    gen::GeneratedProgram p;
-    const bool check = checked_draw(static_cast<uint64_t>(k), c.check_every);
+    const bool check = api::confirmed_in_campaign(static_cast<uint64_t>(k), c.check_every);
     confirmed += check;
-    if (!draw_accepted(seed, c.options, c.check_budget, p, refused, err, nullptr, check)) {
-      err << "rml gen: error: 50 draws for program " << k << " were all refused by rml-check\n";
-      return kUnknown;
-    }
-    std::string trace = gen::generate_trace(p, seed, c.options.cycles);
+    auto drawn = api::generate_in_campaign(c.seed, static_cast<uint64_t>(k), options, check, budget);
+    if (!drawn) return print_failure(drawn.failure(), err);
+    for (auto &note : drawn->refusals) err << note.rendered;
+    refused += static_cast<int>(drawn->refusals.size());
+    const api::GeneratedCase &p = drawn->generated;
     std::string base = c.out_dir + "/prog_" + std::to_string(k);
-    std::ofstream(base + extension(c.options)) << p.text;
-    std::ofstream(base + ".csv") << trace;
+    std::ofstream(base + extension(c.options)) << p.program;
+    std::ofstream(base + ".csv") << p.trace;
     if (!std::ofstream(base + ".csv", std::ios::app)) {
       err << "rml: error: cannot write '" << base << ".csv'\n";
       return kFrontendError;
     }
-    if (c.print) out << p.text << "\n// trace (" << base << ".csv)\n" << trace << "\n";
+    if (c.print) out << p.program << "\n// trace (" << base << ".csv)\n" << p.trace << "\n";
   }
   progress.done();
   const std::string ext = extension(c.options), refusals = refused ? " (" + std::to_string(refused) + " draws refused and drawn again)" : "";
