@@ -35,32 +35,6 @@ Failure failed_with(int code, std::vector<Diagnostic> before, const std::string 
   return Failure{code, std::move(before)};
 }
 
-// The streams to return, as rml run chooses them: `show` (as --show names them), or with
-// show_all every stream (inputs, outputs, then each equation's), else inputs and outputs.
-// nullopt with `why` for a name that is no stream of the node.
-std::optional<std::vector<std::string>> shown(const core::Program &prog, const RunOptions &o, std::string &why) {
-  std::vector<std::string> vars;
-  if (!o.show.empty()) {
-    auto r = resolve_shown(prog, o.show, why);
-    if (!r) return std::nullopt;
-    vars = *r;
-  }
-  if (o.show_all) {
-    vars.clear();
-    auto add = [&](const std::string &v) {
-      if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
-    };
-    for (auto &v : prog.inputs) add(v.name);
-    for (auto &v : prog.outputs) add(v.name);
-    for (auto &eq : prog.equations) add(eq.lhs);
-  }
-  if (vars.empty()) {
-    for (auto &v : prog.inputs) vars.push_back(v.name);
-    for (auto &v : prog.outputs) vars.push_back(v.name);
-  }
-  return vars;
-}
-
 Diagnostic show_error(const std::string &file, const std::string &why) {
   return said_as(Sev::Error, "run.show", why, file + ": error[run.show]: " + why + "\n");
 }
@@ -192,7 +166,7 @@ Result<RunResult> run_oracle(const Program::State &s, const Source &src, const R
     }
     const oracle::Solver solver = o.solver == OracleSolver::Kleene ? oracle::Solver::Kleene : oracle::Solver::Worklist;
     std::string why;
-    auto vars = shown(prog, o, why);
+    auto vars = streams_shown(prog, o.show, o.show_all, why);
     if (!vars) return fail(kFrontendError, show_error(s.file, why));
     Diagnostic bad;
     auto required = resolve_required(prog, s.file, o, bad);
@@ -305,7 +279,7 @@ Result<RunResult> run_stream(const Program::State &s, const Source &src, const R
   if (o.cycles && !prog.inputs.empty())
     return failure(kFrontendError, "rml: error[run.cycles]: cycles with the stream back end are for nodes without inputs: it runs the trace's rows\n");
   std::string why;
-  auto vars = shown(prog, o, why);
+  auto vars = streams_shown(prog, o.show, o.show_all, why);
   if (!vars) return Failure{kFrontendError, {show_error(s.file, why)}};
   oracle::Inputs in;
   if (src.text) {

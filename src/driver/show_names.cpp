@@ -33,4 +33,28 @@ std::optional<std::vector<std::string>> resolve_shown(const core::Program &prog,
   return out;
 }
 
+std::optional<std::vector<std::string>> streams_shown(const core::Program &prog, const std::vector<std::string> &show, bool all,
+                                                      std::string &error) {
+  std::vector<std::string> vars;
+  if (!show.empty()) {
+    auto r = resolve_shown(prog, show, error);
+    if (!r) return std::nullopt;
+    vars = *r;
+  }
+  if (all) {
+    vars.clear();
+    auto add = [&](const std::string &v) {
+      if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
+    };
+    for (auto &v : prog.inputs) add(v.name);
+    for (auto &v : prog.outputs) add(v.name);
+    for (auto &eq : prog.equations) add(eq.lhs);
+  }
+  if (vars.empty()) {
+    for (auto &v : prog.inputs) vars.push_back(v.name);
+    for (auto &v : prog.outputs) vars.push_back(v.name);
+  }
+  return vars;
+}
+
 }  // namespace rml

@@ -15,4 +15,10 @@ namespace rml {
 std::optional<std::vector<std::string>> resolve_shown(const core::Program &prog, const std::vector<std::string> &show,
                                                       std::string &error);
 
+// The variables a run shows: `show` resolved (when not empty), or with `all` every stream
+// (inputs, outputs, then each equation's), else inputs then outputs. nullopt with `error`
+// for a name of `show` that is no stream of the node.
+std::optional<std::vector<std::string>> streams_shown(const core::Program &prog, const std::vector<std::string> &show, bool all,
+                                                      std::string &error);
+
 }  // namespace rml
