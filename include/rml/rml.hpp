@@ -292,6 +292,8 @@ Result<CompiledClass> compile(const Program &p, const CompileOptions &o = {});
 // ---------------------------------------------------------------------------------------
 // Generating, comparing, shrinking (rml gen, rml diff)
 
+// As `rml gen`'s options: size 1..200 (locals of the main node), depth 0..8, cycles
+// 1..100000, and the features to draw.
 struct GenerateOptions {
   int size = 6, depth = 3, cycles = 20;
   bool post = true, arrows = true, clocks = true, instances = true, resets = true, funs = true, tensors = true,
@@ -317,7 +319,8 @@ GeneratedCase generate(uint64_t seed, const GenerateOptions &o = {});
 // so that a harness of one's own can run or split a campaign as the commands do. With
 // `confirm`, rml-check confirms the draw first and a refused draw is drawn again (at most
 // 50 draws; `refusals` says each); without, the draw is taken as built (accepted by
-// construction). A Failure (exit 3) when every draw was refused.
+// construction). A Failure: exit 2 for options out of their ranges, 3 when every draw was
+// refused.
 struct CampaignCase {
   GeneratedCase generated;
   std::vector<Diagnostic> refusals;  // notes, one per refused draw

@@ -54,6 +54,10 @@ GeneratedCase generate(uint64_t seed, const GenerateOptions &o) {
 
 Result<CampaignCase> generate_in_campaign(uint64_t seed, uint64_t k, const GenerateOptions &o, bool confirm, const CheckOptions &check) try {
   gen::GenOptions g = gen_options_of(o);
+  std::string why;
+  if (!gen_sizes_valid(g, why))
+    return failure(kFrontendError, "rml gen: error[gen.options]: size must be 1..200, depth 0..8 and cycles 1..100000 (as rml gen's "
+                                   "options)\n");
   const uint64_t s = gen::program_seed(seed, k);
   gen::GeneratedProgram p;
   int refused = 0;

@@ -22,6 +22,10 @@ bool gen_options(const std::vector<std::string> &without, const std::string &dia
     error = "--dialect: expected rml, lustre or lustre-v6, got '" + dialect + "'";
     return false;
   }
+  return gen_sizes_valid(o, error);
+}
+
+bool gen_sizes_valid(const gen::GenOptions &o, std::string &error) {
   if (o.size < 1 || o.size > 200 || o.depth < 0 || o.depth > 8 || o.cycles < 1 || o.cycles > 100000) {
     error = "--size must be 1..200, --depth 0..8 and --cycles 1..100000";
     return false;

@@ -16,6 +16,10 @@ namespace rml {
 // false with `error` for an unknown feature or dialect.
 bool gen_options(const std::vector<std::string> &without, const std::string &dialect, gen::GenOptions &o, std::string &error);
 
+// The generator's sizes within their limits (--size 1..200, --depth 0..8, --cycles
+// 1..100000); false with `error` otherwise. gen_options checks them too.
+bool gen_sizes_valid(const gen::GenOptions &o, std::string &error);
+
 // Draws the program of `seed` until rml-check accepts it (at most 50 draws, each refusal
 // said on `err`): programs are built to be accepted, so a refusal is rare. `accepted`
 // receives the check's result (main node, outputs). With `check` false the first draw is

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "api/state.hpp"
 #include "rml/rapidcheck.hpp"
@@ -576,7 +577,8 @@ TEST(Api, GenerationIsAFunctionOfTheSeed) {
 // Program k of a campaign is a function of the seed and k alone: the same call gives the
 // same case, and every one rml-check confirms is accepted by it. Confirmation only filters:
 // where no draw was refused the confirmed case is the unconfirmed one. The sample of
-// confirmed programs: every program with 1, none with 0, about one in 20 with 20.
+// confirmed programs: every program with 1, none with 0, about one in 20 with 20. Sizes
+// outside rml gen's ranges are refused, just past each end; the ends themselves draw.
 TEST(Api, CampaignDrawsAreTheSeedsProgramK) {
   api::GenerateOptions o;
   o.size = 3;
@@ -606,6 +608,19 @@ TEST(Api, CampaignDrawsAreTheSeedsProgramK) {
   }
   EXPECT_GT(sampled, 60u);
   EXPECT_LT(sampled, 140u);
+  // Options out of rml gen's ranges are refused (exit 2), at each end.
+  for (auto [size, depth, cycles] : {std::tuple{0, 3, 20}, std::tuple{201, 3, 20}, std::tuple{6, 9, 20}, std::tuple{6, 3, 0},
+                                     std::tuple{6, 3, 100001}}) {
+    api::GenerateOptions bad;
+    bad.size = size, bad.depth = depth, bad.cycles = cycles;
+    auto r = api::generate_in_campaign(7, 0, bad, false);
+    ASSERT_FALSE(r.ok()) << size << " " << depth << " " << cycles;
+    EXPECT_EQ(r.failure().exit_code, 2);
+    EXPECT_EQ(r.failure().diagnostics.at(0).rule, "gen.options");
+  }
+  api::GenerateOptions edge;
+  edge.size = 200, edge.depth = 0, edge.cycles = 1;
+  EXPECT_TRUE(api::generate_in_campaign(7, 0, edge, false).ok());
 }
 
 TEST(Api, ShrinkKeepsTheFailureAndAcceptance) {
