@@ -174,31 +174,101 @@ const char *verdict_name(Verdict v);  // "valid", "falsified", "unknown"
 struct CheckOptions {
   std::optional<uint64_t> rlimit;
   std::optional<double> seconds;
-  // Told which property the proof is at, as it moves on ("proving 'm' before it can be
-  // compiled: productivity (3 s)"): for a progress line. Not called by check().
+  // Told which property the proof is at, as it moves on: for a progress line. check()
+  // says the property ("productivity"), check_file() the node too ("node m: productivity"),
+  // the stream run and compile() why ("proving 'm' before it can be compiled: productivity").
   std::function<void(const std::string &)> progress;
+  bool explain = false;  // Property::smt: the obligations behind each verdict, in SMT-LIB
 };
+
+// A cell the run must determine: `stream` (named as `show` names it) at `cycle` must hold
+// a value, not be unknown (⊥) or nil, and with `must_be_true` be true. rml-check's replay
+// commands ask it of a counterexample's property cell.
+struct RequiredCell {
+  std::string stream;
+  size_t cycle = 0;
+  bool must_be_true = false;
+  std::string asked_by = "the caller";  // who asks, as the diagnostics say it (`rml run`: its option)
+};
+
 
 struct Property {
   std::string kind;      // "clocks", "causality", "productivity", "initialisation", "property"
-  std::string name;      // a user property: its name, or its condition as written
+  // A user property (`check e;`, `check "P1" e;`, `--%PROPERTY e;`): its name, or its
+  // condition as written when it has none (`named` false); `text` is the condition, and
+  // `line`/`column` where it is stated.
+  std::string name;
+  bool named = false;
+  std::string text;
+  unsigned line = 0, column = 0;
   Verdict verdict = Verdict::Unknown;
   std::string method;    // how the verdict was reached ("k-induction", "bmc", ...)
-  std::vector<Diagnostic> findings;   // why (a located explanation), when not valid
+  // Why (a located explanation), when not valid: errors when falsified, else warnings.
+  std::vector<Diagnostic> findings;
   std::optional<int64_t> horizon;     // productivity: ticks of lookahead the node needs
-  // Falsified: the inputs that show it, replayed in the oracle, and what goes wrong.
+  // Falsified: the inputs that show it, and what goes wrong.
   std::optional<Chronogram> counterexample;
   std::string counterexample_what;    // "error value in 'x' at cycle 3", ...
+  std::string counterexample_csv;     // the inputs as a trace `rml run --inputs` reads
+  // The cell the replay finds wrong, which a replay asks for so that it fails as the
+  // property does (`rml run --require-known`/`--require-true`); none for an error value.
+  std::optional<RequiredCell> counterexample_cell;
+  // The counterexample replayed in the oracle: its inputs and the streams it blames, named
+  // as `rml run --show` names them; `replay_error` says why when it could not be replayed.
+  std::optional<Chronogram> replay;
+  std::string replay_error;
+  // `rml run --show` to see the replay's streams besides the inputs and outputs `rml run`
+  // shows by default (all of them, in order); empty when the default shows them all.
+  std::vector<std::string> replay_show;
   uint64_t resources = 0;             // Z3 resource units spent (to size a budget)
+  std::string smt;                    // CheckOptions::explain: the obligations, in SMT-LIB
 };
 
+// The verdicts of one node's properties (clocks, causality, productivity, initialisation
+// and the user's), in rml-check's order.
 struct CheckReport {
   std::string main;
   std::vector<Property> properties;
   int exit_code() const;  // 0 all valid, 1 one falsified, 3 otherwise
 };
 
+// The program's main node checked: its own properties only (a property written in another
+// node is not among them; check_file() checks those too).
 Result<CheckReport> check(const Program &p, const CheckOptions &o = {});
+
+// What `rml-check FILE` checks: the node `main`, else the file's `// main: N` header's
+// (or Kind 2's `--%MAIN;` node's), else every node that can be a main; and besides them
+// every node with a property of its own, in its own context (its assumptions, any
+// inputs: what holds there holds wherever it is called).
+struct FileCheckOptions {
+  std::string main;
+  std::vector<std::string> assume;  // extra assumptions on the main node (needs one main)
+  CheckOptions check;               // `seconds` is the whole file's: each node gets what is left
+  bool frontend_only = false;       // names, types and shapes only: no node checked
+};
+
+// One node's report. `program` is the node loaded as the main node (to run a
+// counterexample on, say). A node that cannot be checked is reported still: a limit
+// reached (the oracle's memory cap, out of memory) leaves its properties unknown, with
+// `error` saying why and no property listed; a generic node (static parameters) has no
+// values of its own, and each of its properties is unknown with the reason as method.
+struct NodeCheck {
+  std::string node;
+  std::optional<Program> program;
+  std::string error;
+  std::vector<Property> properties;
+};
+
+struct FileCheckReport {
+  std::string file;
+  std::vector<std::string> nodes;     // the file's own nodes, in source order
+  std::vector<Diagnostic> warnings;   // the front end's
+  std::vector<NodeCheck> checked;     // in the order checked (none with frontend_only)
+  int exit_code() const;  // 1 when a property is falsified, else 3 when one is unknown, else 0
+};
+
+Result<FileCheckReport> check_file(const std::string &file, const FileCheckOptions &o = {});
+Result<FileCheckReport> check_text(const std::string &name, const std::string &text, const FileCheckOptions &o = {});
 
 // ---------------------------------------------------------------------------------------
 // Running
@@ -212,16 +282,6 @@ enum class Backend {
 // How the oracle computes its fixed point: the worklist, or Kleene's iteration from ⊥
 // over the whole trace (the same chronogram, slower: a cross-check).
 enum class OracleSolver { Worklist, Kleene };
-
-// A cell the run must determine: `stream` (named as `show` names it) at `cycle` must hold
-// a value, not be unknown (⊥) or nil, and with `must_be_true` be true. rml-check's replay
-// commands ask it of a counterexample's property cell.
-struct RequiredCell {
-  std::string stream;
-  size_t cycle = 0;
-  bool must_be_true = false;
-  std::string asked_by = "the caller";  // who asks, as the diagnostics say it (`rml run`: its option)
-};
 
 struct RunOptions {
   Backend backend = Backend::Oracle;

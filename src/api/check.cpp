@@ -1,8 +1,18 @@
-// rml-check through the library: the checker's report as verdicts per property, each
-// counterexample as a chronogram of inputs (include/rml/rml.hpp).
+// rml-check through the library: a node's report as verdicts per property, each
+// counterexample as a chronogram of inputs and its replay in the oracle; and a whole
+// file's, every node with a property checked as `rml-check FILE` does (include/rml/rml.hpp).
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+#include <unordered_map>
+
 #include "api/state.hpp"
 #include "checker/checker.hpp"
+#include "core/normalize.hpp"
 #include "driver/acceptance.hpp"
+#include "driver/load.hpp"
+#include "driver/main_node.hpp"
+#include "syntax/parser.hpp"
 
 namespace rml::api {
 
@@ -10,13 +20,29 @@ const char *verdict_name(Verdict v) {
   return v == Verdict::Valid ? "valid" : v == Verdict::Falsified ? "falsified" : "unknown";
 }
 
-int CheckReport::exit_code() const {
-  bool unknown = false;
-  for (auto &p : properties) {
+namespace {
+
+// 1 when a property is falsified, else 3 when one is unknown, else 0.
+int worst_of(const std::vector<Property> &ps, int worst = kOk) {
+  for (auto &p : ps) {
     if (p.verdict == Verdict::Falsified) return kFalsified;
-    if (p.verdict == Verdict::Unknown) unknown = true;
+    if (p.verdict == Verdict::Unknown && worst == kOk) worst = kUnknown;
   }
-  return unknown ? kUnknown : kOk;
+  return worst;
+}
+
+}  // namespace
+
+int CheckReport::exit_code() const { return worst_of(properties); }
+
+int FileCheckReport::exit_code() const {
+  int worst = kOk;
+  for (auto &n : checked) {
+    if (!n.error.empty() && worst == kOk) worst = kUnknown;
+    worst = worst_of(n.properties, worst);
+    if (worst == kFalsified) return worst;
+  }
+  return worst;
 }
 
 Chronogram from_inputs(const core::Program &prog, const oracle::Inputs &in) {
@@ -35,33 +61,221 @@ Chronogram from_inputs(const core::Program &prog, const oracle::Inputs &in) {
   return c;
 }
 
-Result<CheckReport> check(const Program &p, const CheckOptions &o) try {
-  const Program::State &s = p.state();
+namespace {
+
+using Labels = std::unordered_map<std::string, std::string>;
+
+std::string label_of(const Labels &printed, const std::string &var) {
+  auto it = printed.find(var);
+  return it == printed.end() ? var : it->second;
+}
+
+// The counterexample run in the oracle: its inputs, then the streams it blames, each named
+// as `rml run --show` names it; and the --show that makes `rml run` print the same.
+void replay(const check::Counterexample &cex, const Program::State &s, const Labels &printed, Property &q) try {
+  const core::Program &prog = s.elab.prog;
+  oracle::Oracle orc(s.frontend->checked, prog, s.elab.clocks);
+  oracle::Result res = orc.run(cex.inputs);
+  std::vector<std::string> show;
+  for (auto &v : prog.inputs) show.push_back(v.name);
+  for (auto &v : cex.show)
+    if (std::find(show.begin(), show.end(), v) == show.end() && res.has(v)) show.push_back(v);
+  Chronogram c;
+  c.cycles = res.cycles;
+  for (auto &v : show) {
+    c.names.push_back(label_of(printed, v));
+    std::vector<Cell> col;
+    for (size_t n = 0; n < res.cycles; ++n) col.push_back(from_oracle(res.at(v, n)));
+    c.columns.push_back(std::move(col));
+  }
+  q.replay = std::move(c);
+  // `rml run` shows the inputs and outputs by default: --show only when a blamed stream
+  // is neither, and then all of them.
+  std::vector<std::string> shown(show.begin(), show.begin() + static_cast<std::ptrdiff_t>(prog.inputs.size()));
+  for (auto &v : prog.outputs) shown.push_back(v.name);
+  bool extra = false;
+  for (auto &v : show)
+    if (std::find(shown.begin(), shown.end(), v) == shown.end()) shown.push_back(v), extra = true;
+  if (extra)
+    for (auto &v : shown) q.replay_show.push_back(label_of(printed, v));
+} catch (oracle::OracleError &e) {
+  q.replay_error = e.what();
+} catch (std::bad_alloc &) {
+  q.replay_error = "out of memory";
+}
+
+Property to_property(const check::PropertyResult &r, const Program::State &s, const Labels &printed) {
+  const core::Program &prog = s.elab.prog;
+  Property q;
+  q.kind = r.kind;
+  q.name = r.name;
+  q.verdict = r.verdict == check::Verdict::Valid ? Verdict::Valid
+            : r.verdict == check::Verdict::Falsified ? Verdict::Falsified : Verdict::Unknown;
+  q.method = r.method;
+  if (r.kind == "property") {
+    // By its index: the obligations of one node call share that call's span.
+    const core::CoreProperty *user = r.index >= 0 ? &prog.properties.at(static_cast<size_t>(r.index)) : nullptr;
+    q.text = r.name;
+    q.named = user && !user->name.empty();
+    if (q.named) q.name = user->name;
+    if (r.span.valid()) std::tie(q.line, q.column) = r.span.file->line_col(r.span.begin);
+  }
+  const Severity severity = q.verdict == Verdict::Falsified ? Severity::Error : Severity::Warning;
+  for (auto &f : r.findings) q.findings.push_back(from_stage(rml::Diagnostic{severity, f.rule, f.message, f.span, {}}));
+  q.horizon = r.horizon;
+  q.resources = r.resources;
+  q.smt = r.smt;
+  if (r.cex) {
+    q.counterexample = from_inputs(prog, r.cex->inputs);
+    q.counterexample_what = r.cex->what;
+    q.counterexample_csv = r.cex->csv;
+    if (auto &c = r.cex->required) q.counterexample_cell = RequiredCell{label_of(printed, c->var), c->cycle, c->must_be_true, "the counterexample"};
+    replay(*r.cex, s, printed, q);
+  }
+  return q;
+}
+
+check::Options checker_options(const CheckOptions &o) {
   check::Options copts = CheckBudget{o.seconds, o.rlimit}.options();
-  check::Report rep = check::check_program(s.frontend->checked, s.elab.prog, s.elab.clocks, copts);
-  CheckReport out;
-  out.main = rep.main.empty() ? s.main : rep.main;
-  for (auto &r : rep.properties) {
+  copts.explain = o.explain;
+  return copts;
+}
+
+// One node checked: its properties, or the limit that stopped it (the checker replays
+// counterexamples in the oracle, so a node one cycle of which exceeds the oracle's memory
+// cap is not checked).
+NodeCheck check_node(const Program &p, check::Options copts) {
+  const Program::State &s = p.state();
+  NodeCheck out;
+  out.node = s.main;
+  out.program = p;
+  check::Report rep;
+  try {
+    oracle::Oracle probe(s.frontend->checked, s.elab.prog, s.elab.clocks);
+    rep = check::check_program(s.frontend->checked, s.elab.prog, s.elab.clocks, copts);
+  } catch (oracle::MemoryLimitError &e) {
+    out.error = std::string(e.what()) + " (rml-check runs counterexamples in the oracle)";
+  } catch (oracle::OracleError &e) {
+    out.error = e.what();
+  } catch (std::bad_alloc &) {
+    out.error = "out of memory while checking '" + s.main + "'";
+  }
+  if (!out.error.empty()) return out;
+  // Streams as `rml parse --normalized` and `rml run --show` spell them (once a node: a
+  // large node's map takes a while).
+  const Labels printed = core::printed_names(s.elab.prog);
+  for (auto &r : rep.properties) out.properties.push_back(to_property(r, s, printed));
+  return out;
+}
+
+// A generic node's properties: unknown, and why.
+NodeCheck generic_node(const NodeDecl &n) {
+  NodeCheck out;
+  out.node = n.name;
+  const std::string why = "not checked: '" + n.name + "' has static parameters, so no values of its own; a property "
+                          "is checked in its node's own context (state it on an instance's outputs in a node that calls it)";
+  for (auto &a : n.assumptions) {
+    if (!a.property) continue;
     Property q;
-    q.kind = r.kind;
-    q.name = r.name;
-    q.verdict = r.verdict == check::Verdict::Valid ? Verdict::Valid
-              : r.verdict == check::Verdict::Falsified ? Verdict::Falsified : Verdict::Unknown;
-    q.method = r.method;
-    for (auto &f : r.findings) q.findings.push_back(from_stage(rml::Diagnostic{Severity::Error, f.rule, f.message, f.span, {}}));
-    q.horizon = r.horizon;
-    if (r.cex) {
-      q.counterexample = from_inputs(s.elab.prog, r.cex->inputs);
-      q.counterexample_what = r.cex->what;
-    }
-    q.resources = r.resources;
+    q.kind = "property";
+    q.text = a.cond && a.cond->span.valid() ? core::property_text(a.cond->span) : std::string("property");
+    q.named = !a.name.empty();
+    q.name = q.named ? a.name : q.text;
+    if (a.span.valid()) std::tie(q.line, q.column) = a.span.file->line_col(a.span.begin);
+    q.method = why;
     out.properties.push_back(std::move(q));
   }
   return out;
+}
+
+}  // namespace
+
+Result<CheckReport> check(const Program &p, const CheckOptions &o) try {
+  check::Options copts = checker_options(o);
+  if (o.progress) copts.starting = o.progress;
+  NodeCheck n = check_node(p, copts);
+  if (!n.error.empty()) return failure(kUnknown, "rml-check: error: " + n.error + ": the properties of '" + p.main() + "' are unknown\n");
+  return CheckReport{n.node, std::move(n.properties)};
 } catch (std::bad_alloc &) {
   return failure(kUnknown, "rml-check: error: out of memory while checking '" + p.main() + "'\n");
 } catch (std::exception &e) {
   return failure(kUnknown, std::string("rml-check: error: checking '") + p.main() + "' failed: " + e.what() + "\n");
+}
+
+Result<FileCheckReport> check_text(const std::string &name, const std::string &text, const FileCheckOptions &o) try {
+  // The whole file's wall-clock budget: every node checked gets what is left of it.
+  const auto started = std::chrono::steady_clock::now();
+  std::shared_ptr<FrontendResult> r = run_frontend(name, text);
+  if (r->diags.has_errors()) return frontend_failure(*r);
+  FileCheckReport out;
+  out.file = name;
+  out.nodes = user_nodes(*r);
+  // Which nodes: `main`, the file's `// main:` header, or every node that can be a main.
+  std::vector<std::string> mains;
+  if (!o.main.empty()) {
+    std::ostringstream why;
+    if (!check_main_name(*r, o.main, why)) return failure(kFrontendError, why.str());
+    mains.push_back(o.main);
+  } else if (std::string h = header_main(*r); !h.empty()) {
+    mains.push_back(h);
+  } else {
+    mains = main_candidates(*r);
+  }
+  for (auto &d : r->diags.all())
+    if (d.severity == Severity::Warning) out.warnings.push_back(from_stage(d));
+  if (o.frontend_only) return out;
+  if (mains.empty()) {  // nothing to check is not a success
+    size_t n = out.nodes.size();
+    std::string why = n == 0 ? "the file declares no node"
+                             : std::to_string(n) + (n == 1 ? " node, generic" : " nodes, all generic") + " (static parameters)";
+    Diagnostic d{Diagnostic::Severity::Error, "check.no-node", "no node to check: " + why, name, 0, 0,
+                 "rml-check: error: " + name + ": no node to check: " + why + "; --frontend-only checks names, types and shapes only\n"};
+    return Failure(kFrontendError, {d});
+  }
+  if (!o.assume.empty()) {
+    if (mains.size() != 1) return failure(kFrontendError, "rml-check: error: --assume needs one main node (use --main)\n");
+    r = run_frontend(name, text, assume_options(mains[0], o.assume));
+    if (r->diags.has_errors()) {
+      Failure f = frontend_failure(*r);
+      std::vector<Diagnostic> head = from_text("rml-check: error: in --assume:\n");
+      f.diagnostics.insert(f.diagnostics.begin(), head.begin(), head.end());
+      return f;
+    }
+  }
+  // Properties are checked wherever they are written: a node with a property that is not
+  // among those chosen is checked too, in its own context. An imported node's contract is
+  // assumed at its calls: it has nothing to check alone.
+  std::vector<const NodeDecl *> generic;
+  for (auto &d : r->user.decls) {
+    auto *n = std::get_if<NodeDecl>(&d);
+    if (!n || n->imported || std::find(mains.begin(), mains.end(), n->name) != mains.end()) continue;
+    if (std::none_of(n->assumptions.begin(), n->assumptions.end(), [](const Assumption &a) { return a.property; })) continue;
+    if (core::can_be_main(r->checked, n->name)) mains.push_back(n->name);
+    else generic.push_back(n);
+  }
+  std::shared_ptr<const FrontendResult> shared = r;
+  for (auto &main : mains) {
+    Result<Program> p = from_frontend(name, shared, main);
+    if (!p) return p.failure();
+    check::Options copts = checker_options(o.check);
+    if (o.check.seconds) {  // a node reached after the deadline has a budget already spent
+      double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      copts.timeout_s = std::max(*o.check.seconds - used, 1e-3);
+    }
+    if (o.check.progress) copts.starting = [&](const std::string &what) { o.check.progress("node " + main + ": " + what); };
+    out.checked.push_back(check_node(*p, copts));
+  }
+  for (const NodeDecl *n : generic) out.checked.push_back(generic_node(*n));
+  return out;
+} catch (std::bad_alloc &) {
+  return failure(kUnknown, "rml-check: error: out of memory while checking " + name + "\n");
+}
+
+Result<FileCheckReport> check_file(const std::string &file, const FileCheckOptions &o) {
+  std::string io;
+  auto text = read_file(file, io);
+  if (!text) return failure(kFrontendError, "rml: error: " + io + "\n");
+  return check_text(file, *text, o);
 }
 
 }  // namespace rml::api

@@ -13,8 +13,6 @@
 
 namespace rml::api {
 
-namespace {
-
 Failure frontend_failure(const FrontendResult &r) {
   Failure f(kFrontendError, {});
   for (auto &d : r.diags.all()) f.diagnostics.push_back(from_stage(d));
@@ -22,6 +20,8 @@ Failure frontend_failure(const FrontendResult &r) {
   f.summary = std::to_string(n) + " error" + (n == 1 ? "" : "s") + (n >= Diagnostics::kMaxErrors ? " (stopped at the limit)" : "");
   return f;
 }
+
+namespace {
 
 std::vector<Variable> variables(const std::vector<core::Var> &vs) {
   std::vector<Variable> out;
@@ -45,7 +45,7 @@ Result<Program> finish(const std::string &file, std::unique_ptr<FrontendResult> 
 
 }  // namespace
 
-Result<Program> from_frontend(const std::string &file, std::unique_ptr<FrontendResult> r, const std::string &main) {
+Result<Program> from_frontend(const std::string &file, std::shared_ptr<const FrontendResult> r, const std::string &main) {
   auto s = std::make_shared<Program::State>();
   s->file = file;
   s->main = main;

@@ -14,14 +14,15 @@ namespace rml::api {
 
 struct Program::State {
   std::string file;
-  std::unique_ptr<FrontendResult> frontend;  // owns the text every span points into
+  // Owns the text every span points into; shared by the nodes of one file (check_file).
+  std::shared_ptr<const FrontendResult> frontend;
   std::string main;
   driver::Elaborated elab;
   std::vector<Variable> inputs, outputs;
 };
 
 // A Program over a front end's result (its main node chosen): elaborated here.
-Result<Program> from_frontend(const std::string &file, std::unique_ptr<FrontendResult> r, const std::string &main);
+Result<Program> from_frontend(const std::string &file, std::shared_ptr<const FrontendResult> r, const std::string &main);
 
 // A counterexample's inputs (or any oracle trace) as a chronogram: the main node's inputs
 // in order, then any other stream the trace gives.
@@ -34,6 +35,9 @@ Diagnostic from_stage(const rml::Diagnostic &d);
 // line `[FILE:LINE:COL: ]error|warning|note|unknown[RULE]: MESSAGE` (or `TOOL: error...`);
 // the lines after it (the caret excerpt) belong to it.
 std::vector<Diagnostic> from_text(const std::string &printed);
+
+// The front end's errors (and warnings) as a Failure (exit 2), with "N errors" after them.
+Failure frontend_failure(const FrontendResult &r);
 
 // A Failure with `exit_code` and the diagnostics of `printed`.
 Failure failure(int exit_code, const std::string &printed);

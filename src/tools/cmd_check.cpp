@@ -1,49 +1,35 @@
-// rml-check / rml check: the properties of each main node, their counterexamples written
-// as traces with the commands that replay them, as text or JSON.
+// rml-check / rml check: the properties of each node with properties, their
+// counterexamples written as traces with the commands that replay them, as text or JSON:
+// the library's check_file (include/rml/rml.hpp), printed.
 #include "tools/commands.hpp"
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <unistd.h>
-#include <unordered_map>
 #include <nlohmann/json.hpp>
 
+#include "driver/progress.hpp"
 #include "formats/svg.hpp"
 #include "formats/vcd.hpp"
 #include "tools/check_formats.hpp"
-
-#include "checker/checker.hpp"
-#include "core/normalize.hpp"
-#include "driver/elaborated.hpp"
-#include "oracle/oracle.hpp"
-#include "oracle/trace_io.hpp"
-#include "syntax/parser.hpp"
-#include "tools/chronogram.hpp"
-#include "driver/load.hpp"
-#include "driver/main_node.hpp"
-#include "driver/progress.hpp"
+#include "tools/run_common.hpp"
 
 namespace rml {
 
 namespace {
 
-void print_findings(const check::PropertyResult &p, std::ostream &out) {
+// A finding with a place is rendered with its excerpt (an error when the property is
+// falsified, else a warning); one without is a line of its own.
+void print_findings(const api::Property &p, std::ostream &out) {
   for (auto &f : p.findings) {
-    Diagnostic d;
-    d.severity = p.verdict == check::Verdict::Falsified ? Severity::Error : Severity::Warning;
-    d.rule = f.rule;
-    d.message = f.message;
-    d.span = f.span;
-    if (f.span.valid()) out << render(d);
+    if (f.line) out << f.rendered;
     else out << "  " << f.rule << ": " << f.message << "\n";
   }
 }
@@ -78,17 +64,16 @@ bool write_own_file(const std::string &path, const std::string &text) {
 // Next to a counterexample's trace NAME.csv, its replayed chronogram as a waveform
 // (NAME.vcd, a signal per tensor element) and a drawing (NAME.svg, the failing cell boxed);
 // a picture that cannot be made (too long to draw) is left out, never the trace.
-void write_pictures(const std::string &cex_csv, const std::string &csv, const std::string &title, const check::PropertyResult &p,
-                    const std::string &main, const std::unordered_map<std::string, std::string> &printed) {
+void write_pictures(const std::string &cex_csv, const std::string &csv, const std::string &title, const api::Property &p,
+                    const std::string &main) {
   formats::ChronogramTable t;
   std::string why;
   if (csv.empty() || !formats::read_csv_chronogram(csv, t, why)) return;
   std::string base = cex_csv.substr(0, cex_csv.size() - 4);
   std::vector<formats::CellMark> marks;
-  if (p.cex->required) {
-    const std::string &v = p.cex->required->var;
-    auto col = std::find(t.names.begin(), t.names.end(), printed.count(v) ? printed.at(v) : v);
-    if (col != t.names.end()) marks.push_back({static_cast<size_t>(col - t.names.begin()), p.cex->required->cycle});
+  if (auto &cell = p.counterexample_cell) {
+    auto col = std::find(t.names.begin(), t.names.end(), cell->stream);
+    if (col != t.names.end()) marks.push_back({static_cast<size_t>(col - t.names.begin()), cell->cycle});
   }
   try {
     write_own_file(base + ".svg", formats::write_svg(t, title, marks));
@@ -115,42 +100,52 @@ std::string file_safe(const std::string &name) {
   return out.empty() ? std::string("_") : out;
 }
 
-// The user property a result judges (null for clocks, causality, ...): by its index, since
-// the obligations of one call share that call's span.
-const core::CoreProperty *user_property(const check::PropertyResult &p, const core::Program &prog) {
-  return p.kind == "property" && p.index >= 0 ? &prog.properties.at(static_cast<size_t>(p.index)) : nullptr;
-}
-
 // The stems of the counterexample files of one node's report (`<stem>.csv`, `.vcd`,
-// `.svg`), one per result with a counterexample, else empty: MAIN.KIND.N, N counting the
-// node's counterexamples of results without a name, and MAIN.property.NAME for a named
+// `.svg`), one per property with a counterexample, else empty: NODE.KIND.N, N counting the
+// node's counterexamples of properties without a name, and NODE.property.NAME for a named
 // property (NAME made file-safe; a stem already taken, compared without case as some file
 // systems do, gets -2, -3, ...).
-std::vector<std::string> cex_stems(const check::Report &rep, const core::Program &prog) {
-  std::vector<std::string> stems(rep.properties.size());
+std::vector<std::string> cex_stems(const api::NodeCheck &node) {
+  const std::vector<api::Property> &ps = node.properties;
+  std::vector<std::string> stems(ps.size());
   std::set<std::string> taken;
   auto lower = [](std::string t) {
     for (char &ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     return t;
   };
   size_t number = 0;
-  for (size_t k = 0; k < rep.properties.size(); ++k) {
-    const check::PropertyResult &p = rep.properties[k];
-    const core::CoreProperty *pp = user_property(p, prog);
-    if (!p.cex || (pp && !pp->name.empty())) continue;
-    stems[k] = prog.main + "." + p.kind + "." + std::to_string(++number);
+  for (size_t k = 0; k < ps.size(); ++k) {
+    if (!ps[k].counterexample || ps[k].named) continue;
+    stems[k] = node.node + "." + ps[k].kind + "." + std::to_string(++number);
     taken.insert(lower(stems[k]));
   }
-  for (size_t k = 0; k < rep.properties.size(); ++k) {
-    const check::PropertyResult &p = rep.properties[k];
-    const core::CoreProperty *pp = user_property(p, prog);
-    if (!p.cex || !pp || pp->name.empty()) continue;
-    std::string base = prog.main + ".property." + file_safe(pp->name), stem = base;
+  for (size_t k = 0; k < ps.size(); ++k) {
+    if (!ps[k].counterexample || !ps[k].named) continue;
+    std::string base = node.node + ".property." + file_safe(ps[k].name), stem = base;
     for (int n = 2; taken.count(lower(stem)); ++n) stem = base + "-" + std::to_string(n);
     stems[k] = stem;
     taken.insert(lower(stem));
   }
   return stems;
+}
+
+// The diagnostics of a failure as the JSON report's front-end errors.
+nlohmann::json json_diagnostics(const api::Failure &f) {
+  nlohmann::json j = nlohmann::json::array();
+  for (auto &d : f.diagnostics) {
+    using S = api::Diagnostic::Severity;
+    nlohmann::json o{{"kind", "frontend"},
+                     {"severity", d.severity == S::Error ? "error" : d.severity == S::Warning ? "warning" : "note"},
+                     {"rule", d.rule.empty() ? "check.error" : d.rule},
+                     {"message", d.message}};
+    if (d.line) {
+      o["file"] = d.file;
+      o["line"] = d.line;
+      o["col"] = d.column;
+    }
+    j.push_back(o);
+  }
+  return j;
 }
 
 int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err);
@@ -189,83 +184,11 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     err << "rml-check: error: " << timeout_message(got.str()) << "\n";
     return kFrontendError;
   }
-  // --timeout is the whole file's: every node checked gets what is left of it.
-  const auto started = std::chrono::steady_clock::now();
-  auto r = load(c.file, err);
-  if (!r) return kFrontendError;
-  if (c.json && r->diags.has_errors()) {
-    nlohmann::json j = nlohmann::json::array();
-    for (auto &d : r->diags.all()) {
-      nlohmann::json o;
-      o["kind"] = "frontend";
-      o["severity"] = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
-      o["rule"] = d.rule;
-      o["message"] = d.message;
-      if (d.span.valid()) {
-        auto [l, col] = d.span.file->line_col(d.span.begin);
-        o["file"] = d.span.file->path;
-        o["line"] = l;
-        o["col"] = col;
-      }
-      j.push_back(o);
-    }
-    out << render_check_report(nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", j}}, c.format, c.version);
-    return kFrontendError;
-  }
-  if (int rc = report(*r, err)) return rc;
-  // Which nodes: --main, the file's `// main:` header, or every node that can be a main.
-  std::vector<std::string> mains;
-  if (!c.main_node.empty()) {
-    std::ostringstream why;
-    if (!check_main_name(*r, c.main_node, why)) {
-      if (!c.json) err << why.str();
-      else  // the diagnostic's text, in the JSON shape of the other front-end errors
-        out << render_check_report(nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", nlohmann::json::array({{{"kind", "frontend"}, {"severity", "error"}, {"rule", "main.unknown"}, {"message", why.str()}}})}}, c.format, c.version);
-      return kFrontendError;
-    }
-    mains.push_back(c.main_node);
-  } else if (std::string h = header_main(*r); !h.empty()) mains.push_back(h);
-  else mains = main_candidates(*r);
-  if (c.frontend_only) {
-    if (!c.json) out << c.file << ": front end ok (" << user_nodes(*r).size() << " nodes)\n";
-    else out << render_check_report(nlohmann::json{{"file", c.file}, {"verdict", "ok"}, {"diagnostics", nlohmann::json::array()}}, c.format, c.version);
-    return kOk;
-  }
-  if (mains.empty()) {  // nothing to check is not a success (README "Limits and exit codes")
-    size_t n = user_nodes(*r).size();
-    std::string why = n == 0 ? "the file declares no node" : std::to_string(n) + (n == 1 ? " node, generic" : " nodes, all generic") + " (static parameters)";
-    if (!c.json)
-      err << "rml-check: error: " << c.file << ": no node to check: " << why
-          << "; --frontend-only checks names, types and shapes only\n";
-    else
-      out << render_check_report(nlohmann::json{{"file", c.file}, {"verdict", "error"}, {"diagnostics", nlohmann::json::array({{{"kind", "frontend"}, {"severity", "error"}, {"rule", "check.no-node"}, {"message", "no node to check: " + why}}})}}, c.format, c.version);
-    return kFrontendError;
-  }
-  if (!c.assume.empty()) {
-    if (mains.size() != 1) {
-      err << "rml-check: error: --assume needs one main node (use --main)\n";
-      return kFrontendError;
-    }
-    r = load_with_assumptions(std::move(r), c.file, mains[0], c.assume, "rml-check", err);
-    if (!r) return kFrontendError;
-  }
-  // Properties are checked wherever they are written: a node of the file with a property
-  // that is not among the nodes chosen is checked too, in its own context (its own
-  // assumptions, any inputs: what holds there holds wherever it is called). A generic
-  // node (static parameters) has no values of its own: its properties are said unchecked.
-  std::vector<const NodeDecl *> generic_with_properties;
-  for (auto &d : r->user.decls) {
-    auto *n = std::get_if<NodeDecl>(&d);
-    // An imported node's contract is assumed at its calls: it has nothing to check alone.
-    if (!n || n->imported || std::find(mains.begin(), mains.end(), n->name) != mains.end()) continue;
-    if (std::none_of(n->assumptions.begin(), n->assumptions.end(), [](const Assumption &a) { return a.property; })) continue;
-    if (core::can_be_main(r->checked, n->name)) mains.push_back(n->name);
-    else generic_with_properties.push_back(n);
-  }
+  auto report_json = [&](const nlohmann::json &j) { out << render_check_report(j, c.format, c.version); };
   // --cex-dir: made before checking, so that a counterexample has somewhere to go (the
   // default folder is made when the first counterexample is found).
   bool cex_dir_made = false;
-  if (c.cex_dir_given && !c.no_cex_files) {
+  if (c.cex_dir_given && !c.no_cex_files && !c.frontend_only) {
     std::error_code ec;
     std::filesystem::create_directories(c.cex_dir, ec);
     if (ec || !std::filesystem::is_directory(c.cex_dir)) {
@@ -275,97 +198,58 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     }
     cex_dir_made = true;
   }
-  check::Options opts = c.budget.options();
-  opts.explain = c.explain;
+  api::FileCheckOptions o;
+  o.main = c.main_node;
+  o.assume = c.assume;
+  o.check.rlimit = c.budget.rlimit;
+  o.check.seconds = c.budget.seconds;
+  o.check.explain = c.explain;
+  o.frontend_only = c.frontend_only;
   Progress progress(err, "rml-check", !c.quiet);
-  std::string node_now;
-  opts.starting = [&](const std::string &what) {
+  o.check.progress = [&](const std::string &what) {
     char t[32];
     std::snprintf(t, sizeof t, " (%.0f s)", progress.seconds());
-    progress.update("node " + node_now + ": " + what + t);
+    progress.update(what + t);
   };
-  int worst = kOk;
+  auto checked = api::check_file(c.file, o);
+  progress.done();
+  if (!checked) {
+    if (!c.json) return print_failure(checked.failure(), err);
+    report_json({{"file", c.file}, {"verdict", "error"}, {"diagnostics", json_diagnostics(checked.failure())}});
+    return checked.failure().exit_code;
+  }
+  const api::FileCheckReport &rep = *checked;
+  for (auto &w : rep.warnings) err << w.rendered;
+  if (c.frontend_only) {
+    if (!c.json) out << c.file << ": front end ok (" << rep.nodes.size() << " nodes)\n";
+    else report_json({{"file", c.file}, {"verdict", "ok"}, {"diagnostics", nlohmann::json::array()}});
+    return kOk;
+  }
   nlohmann::json jreports = nlohmann::json::array();
-  for (auto &main : mains) {
-    driver::Elaborated elab;
-    try {
-      elab = driver::elaborate(r->checked, main);
-    } catch (core::ElabError &e) {
-      err << (e.span.valid() ? location(e.span) + ": " : std::string("rml-check: ")) << "error[elab]: " << e.message << "\n";
-      return kFrontendError;
-    }
-    const core::Program &prog = elab.prog;
-    // A limit reached while checking (the oracle's memory cap, out of memory) leaves the
-    // node's properties unknown (exit 3), never falsified; the other mains are checked.
-    check::Report rep;
-    std::string failure;
-    if (c.budget.seconds) {  // a node reached after the deadline has a budget already spent
-      double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      opts.timeout_s = std::max(*c.budget.seconds - used, 1e-3);
-    }
-    try {
-      // The checker replays counterexamples in the oracle: a program one cycle of which
-      // exceeds the oracle's memory cap (oracle::Options::max_memory) is not checked.
-      oracle::Oracle probe(r->checked, prog, elab.clocks);
-      node_now = main;
-      rep = check::check_program(r->checked, prog, elab.clocks, opts);
-      progress.done();
-    } catch (oracle::MemoryLimitError &e) {
-      failure = std::string(e.what()) + " (rml-check runs counterexamples in the oracle)";
-    } catch (oracle::OracleError &e) {
-      failure = e.what();  // exit_for(e): kUnknown, as every failure here
-    } catch (std::bad_alloc &) {
-      failure = "out of memory while checking '" + main + "'";
-    }
-    if (!failure.empty()) {
-      err << "rml-check: error: " << failure << ": the properties of '" << main << "' are unknown\n";
-      if (worst == kOk) worst = kUnknown;
-      jreports.push_back({{"main", main}, {"verdict", "unknown"}, {"error", failure}});
+  for (const api::NodeCheck &node : rep.checked) {
+    const std::string &main = node.node;
+    if (!node.error.empty()) {  // a limit reached: the node's properties are unknown (exit 3), never falsified
+      err << "rml-check: error: " << node.error << ": the properties of '" << main << "' are unknown\n";
+      jreports.push_back({{"main", main}, {"verdict", "unknown"}, {"error", node.error}});
       continue;
     }
-    int rc = rep.exit_code();
-    if (rc == kFalsified || (rc == kUnknown && worst == kOk)) worst = rc;
     nlohmann::json jr;
     jr["main"] = main;
     jr["properties"] = nlohmann::json::array();
     if (!c.json) out << c.file << ": node " << main << "\n";
-    const std::vector<std::string> stems = cex_stems(rep, prog);
-    // Variables as rml parse --normalized and rml run --show spell them (once a node: a
-    // large node's map takes a while).
-    const auto printed = core::printed_names(prog);
-    for (size_t at = 0; at < rep.properties.size(); ++at) {
-      const check::PropertyResult &p = rep.properties[at];
-      // A named property (`check "P1" e;`) is reported by its name and its text.
-      const core::CoreProperty *named = user_property(p, prog);
-      if (named && named->name.empty()) named = nullptr;
-      std::string chronogram, chronogram_csv, cex_file, replay_show;
-      if (p.cex) {
-        try {
-          oracle::Oracle orc(r->checked, prog, elab.clocks);
-          oracle::Result res = orc.run(p.cex->inputs);
-          std::vector<std::string> show;
-          for (auto &v : prog.inputs) show.push_back(v.name);
-          for (auto &v : p.cex->show)
-            if (std::find(show.begin(), show.end(), v) == show.end() && res.has(v)) show.push_back(v);
-          // Labelled as rml parse --normalized and rml run --show spell the variables.
-          std::vector<std::string> labels;
-          for (auto &v : show) labels.push_back(printed.count(v) ? printed.at(v) : v);
-          chronogram = format_chronogram(res, show, oracle::Format::Table, labels, &prog);
-          chronogram_csv = format_chronogram(res, show, oracle::Format::Csv, labels, &prog);
-          // The replay shows what rml run shows by default (inputs, outputs) and the
-          // variables the counterexample blames, which it would not.
-          std::vector<std::string> replay = show;
-          replay.resize(prog.inputs.size());
-          for (auto &v : prog.outputs) replay.push_back(v.name);
-          bool extra = false;
-          for (auto &v : show)
-            if (std::find(replay.begin(), replay.end(), v) == replay.end()) replay.push_back(v), extra = true;
-          for (size_t k = 0; extra && k < replay.size(); ++k)
-            replay_show += (k ? "," : " --show ") + (printed.count(replay[k]) ? printed.at(replay[k]) : replay[k]);
-        } catch (oracle::OracleError &e) {
-          chronogram = std::string("(not replayed: ") + e.what() + ")\n";
-        } catch (std::bad_alloc &) {
-          chronogram = "(not replayed: out of memory)\n";
+    const std::vector<std::string> stems = cex_stems(node);
+    for (size_t at = 0; at < node.properties.size(); ++at) {
+      const api::Property &p = node.properties[at];
+      std::string chronogram, chronogram_csv, cex_file;
+      if (p.counterexample) {
+        if (p.replay) {
+          std::ostringstream table, csv;
+          write_chronogram(*node.program, *p.replay, oracle::Format::Table, table);
+          write_chronogram(*node.program, *p.replay, oracle::Format::Csv, csv);
+          chronogram = table.str();
+          chronogram_csv = csv.str();
+        } else {
+          chronogram = "(not replayed: " + p.replay_error + ")\n";
         }
         if (!c.no_cex_files && !cex_dir_made) {
           std::error_code ec;
@@ -380,95 +264,92 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
           // (an input-less node's CSV has no rows: the comment says so).
           cex_file = (std::filesystem::path(c.cex_dir) / (stems[at] + ".csv")).string();
           std::string text;
-          if (prog.inputs.empty())
-            text = "# '" + main + "' has no inputs: replay " + std::to_string(p.cex->inputs.cycles) + " cycles with --cycles " +
-                   std::to_string(p.cex->inputs.cycles) + "\n";
-          text += p.cex->csv;
+          if (node.program->inputs().empty())
+            text = "# '" + main + "' has no inputs: replay " + std::to_string(p.counterexample->cycles) + " cycles with --cycles " +
+                   std::to_string(p.counterexample->cycles) + "\n";
+          text += p.counterexample_csv;
           if (!write_own_file(cex_file, text)) {  // never lose it: say so, and print the trace inline below
             err << "rml-check: error: cannot write the counterexample trace to '" << cex_file << "': " << std::strerror(errno)
                 << " (printed inline instead)\n";
             cex_file.clear();
           } else {
             write_pictures(cex_file, chronogram_csv,
-                           main + ": " + p.kind + (named ? " \"" + named->name + "\"" : std::string()) + " " +
-                               check::verdict_name(p.verdict),
-                           p, prog.main, printed);
+                           main + ": " + p.kind + (p.named ? " \"" + p.name + "\"" : std::string()) + " " + api::verdict_name(p.verdict), p,
+                           main);
           }
         }
       }
       // The command that replays the counterexample and fails (exit 1) as the property does.
       std::string replay_cmd;
-      if (p.cex) {
+      if (p.counterexample) {
         replay_cmd = "rml run " + c.file + " --main " + main;
         if (!cex_file.empty()) replay_cmd += " --inputs " + cex_file;
-        else if (!prog.inputs.empty()) replay_cmd += " --inputs <this trace>";
-        replay_cmd += " --cycles " + std::to_string(p.cex->inputs.cycles) + replay_show;
-        if (p.cex->required) {
-          const std::string &v = p.cex->required->var;
-          replay_cmd += (p.cex->required->must_be_true ? " --require-true " : " --require-known ") + (printed.count(v) ? printed.at(v) : v) +
-                        "@" + std::to_string(p.cex->required->cycle);
-        }
+        else if (!node.program->inputs().empty()) replay_cmd += " --inputs <this trace>";
+        replay_cmd += " --cycles " + std::to_string(p.counterexample->cycles);
+        for (size_t k = 0; k < p.replay_show.size(); ++k) replay_cmd += (k ? "," : " --show ") + p.replay_show[k];
+        if (auto &cell = p.counterexample_cell)
+          replay_cmd += (cell->must_be_true ? " --require-true " : " --require-known ") + cell->stream + "@" + std::to_string(cell->cycle);
       }
       if (c.json) {
-        nlohmann::json o;
-        o["kind"] = p.kind;
+        nlohmann::json j;
+        j["kind"] = p.kind;
         if (p.kind == "property") {
-          o["name"] = named ? named->name : p.name;  // unnamed: the text is the property's name
-          if (named) o["text"] = p.name;
-          if (p.span.valid()) {
-            auto [l, col] = p.span.file->line_col(p.span.begin);
-            o["line"] = l;
-            o["col"] = col;
+          j["name"] = p.name;  // unnamed: the text is the property's name
+          if (p.named) j["text"] = p.text;
+          if (p.line) {
+            j["line"] = p.line;
+            j["col"] = p.column;
           }
         }
-        o["verdict"] = check::verdict_name(p.verdict);
-        o["method"] = p.method;
-        o["horizon"] = p.horizon ? nlohmann::json(*p.horizon) : nlohmann::json(nullptr);
-        o["resources"] = p.resources;  // Z3 resource units spent: what --rlimit bounds
-        o["findings"] = nlohmann::json::array();
+        j["verdict"] = api::verdict_name(p.verdict);
+        j["method"] = p.method;
+        j["horizon"] = p.horizon ? nlohmann::json(*p.horizon) : nlohmann::json(nullptr);
+        j["resources"] = p.resources;  // Z3 resource units spent: what --rlimit bounds
+        j["findings"] = nlohmann::json::array();
         for (auto &f : p.findings) {
           nlohmann::json fj{{"rule", f.rule}, {"message", f.message}};
-          if (f.span.valid()) {
-            auto [l, col] = f.span.file->line_col(f.span.begin);
-            fj["file"] = f.span.file->path;
-            fj["line"] = l;
-            fj["col"] = col;
+          if (f.line) {
+            fj["file"] = f.file;
+            fj["line"] = f.line;
+            fj["col"] = f.column;
           }
-          o["findings"].push_back(fj);
+          j["findings"].push_back(fj);
         }
-        if (p.cex) {
-          o["counterexample"] = {{"what", p.cex->what}, {"trace_csv", p.cex->csv}, {"chronogram", chronogram}, {"cycles", p.cex->inputs.cycles}};
-          if (!cex_file.empty()) o["counterexample"]["trace_file"] = cex_file;
-          o["counterexample"]["replay"] = replay_cmd;
+        if (p.counterexample) {
+          j["counterexample"] = {{"what", p.counterexample_what}, {"trace_csv", p.counterexample_csv}, {"chronogram", chronogram},
+                                 {"cycles", p.counterexample->cycles}};
+          if (!cex_file.empty()) j["counterexample"]["trace_file"] = cex_file;
+          j["counterexample"]["replay"] = replay_cmd;
+        } else {
+          j["counterexample"] = nullptr;
         }
-        else o["counterexample"] = nullptr;
-        if (c.explain) o["smt"] = p.smt;
-        jr["properties"].push_back(o);
+        if (c.explain) j["smt"] = p.smt;
+        jr["properties"].push_back(j);
         continue;
       }
       out << "  " << p.kind;
       if (p.kind == "property") {
-        if (named) out << " \"" << named->name << "\"";
-        out << " '" << p.name << "'";
-        if (p.span.valid()) out << " (line " << p.span.file->line_col(p.span.begin).first << ")";
+        if (p.named) out << " \"" << p.name << "\"";
+        out << " '" << p.text << "'";
+        if (p.line) out << " (line " << p.line << ")";
       }
-      out << ": " << check::verdict_name(p.verdict);
+      out << ": " << api::verdict_name(p.verdict);
       if (p.horizon)
         out << " (horizon " << *p.horizon << (*p.horizon == 1 ? " cycle" : " cycles")
             << (*p.horizon ? ", buffering " + std::to_string(*p.horizon + 1) + " cycles" : "") << ")";
       out << " -- " << p.method << "\n";
       print_findings(p, out);
-      if (p.cex) {
-        out << "  counterexample: " << p.cex->what << "\n";
+      if (p.counterexample) {
+        out << "  counterexample: " << p.counterexample_what << "\n";
         std::istringstream lines(chronogram);
         std::string line;
         while (std::getline(lines, line)) out << "    " << line << "\n";
         out << "  replay: " << replay_cmd << "\n";
-        if (cex_file.empty() && !prog.inputs.empty()) {
+        if (cex_file.empty() && !node.program->inputs().empty()) {
           // Indented only: a '|' prefix would look like a source excerpt's, and be
           // copied with the trace.
           out << "  trace (CSV; save it and pass it with --inputs):\n";
-          std::istringstream csv(p.cex->csv);
+          std::istringstream csv(p.counterexample_csv);
           while (std::getline(csv, line)) out << "    " << line << "\n";
         }
       }
@@ -476,34 +357,8 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     }
     jreports.push_back(jr);
   }
-  for (const NodeDecl *n : generic_with_properties) {
-    const std::string why = "not checked: '" + n->name + "' has static parameters, so no values of its own; a property "
-                            "is checked in its node's own context (state it on an instance's outputs in a node that calls it)";
-    nlohmann::json jr{{"main", n->name}, {"properties", nlohmann::json::array()}};
-    if (!c.json) out << c.file << ": node " << n->name << "\n";
-    for (auto &a : n->assumptions) {
-      if (!a.property) continue;
-      std::string text = a.cond && a.cond->span.valid() ? core::property_text(a.cond->span) : std::string("property");
-      size_t line = a.span.valid() ? a.span.file->line_col(a.span.begin).first : 0;
-      if (c.json) {
-        nlohmann::json o{{"kind", "property"}, {"name", a.name.empty() ? text : a.name}, {"verdict", "unknown"}, {"method", why},
-                         {"horizon", nullptr}, {"resources", 0}, {"findings", nlohmann::json::array()}, {"counterexample", nullptr}};
-        if (!a.name.empty()) o["text"] = text;
-        if (a.span.valid()) {
-          o["line"] = line;
-          o["col"] = a.span.file->line_col(a.span.begin).second;
-        }
-        jr["properties"].push_back(o);
-      } else {
-        out << "  property " << (a.name.empty() ? std::string() : "\"" + a.name + "\" ") << "'" << text << "'" << (line ? " (line " + std::to_string(line) + ")" : std::string()) << ": unknown -- "
-            << why << "\n";
-      }
-    }
-    jreports.push_back(jr);
-    if (worst == kOk) worst = kUnknown;
-  }
-  if (c.json) out << render_check_report(nlohmann::json{{"file", c.file}, {"reports", jreports}}, c.format, c.version);
-  return worst;
+  if (c.json) report_json({{"file", c.file}, {"reports", jreports}});
+  return rep.exit_code();
 }
 
 }  // namespace

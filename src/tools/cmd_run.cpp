@@ -8,14 +8,11 @@
 #include <cstdlib>
 #include <optional>
 #include <sstream>
-#include <unordered_map>
 
 #include "api/state.hpp"
-#include "core/normalize.hpp"
 #include "driver/progress.hpp"
 #include "formats/svg.hpp"
 #include "formats/vcd.hpp"
-#include "tools/chronogram.hpp"
 #include "tools/run_common.hpp"
 
 namespace rml {
@@ -116,23 +113,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
   progress.done();
   if (!*run) return print_failure(run->failure(), err);
   const api::RunResult &result = **run;
-  const api::Chronogram &ch = result.chronogram;
-  // Enumeration values print as their constructors' names: the streams' types by the
-  // names the chronogram gives them.
-  const core::Program &prog = program->state().elab.prog;
-  std::vector<std::string> vars;
-  auto printed = core::printed_names(prog);
-  std::unordered_map<std::string, std::string> var_of;
-  for (auto &[var, label] : printed) var_of[label] = var;
-  for (auto &name : ch.names) vars.push_back(var_of.count(name) ? var_of.at(name) : name);
-  ChronogramWriter writer(out, c.format, ch.names);
-  writer.name_values(enum_values_of(prog, vars));
-  std::vector<oracle::Cell> row(ch.names.size());
-  for (size_t n = 0; n < ch.cycles; ++n) {
-    for (size_t k = 0; k < ch.names.size(); ++k) row[k] = api::to_oracle(ch.columns[k][n]);
-    writer.row(row);
-  }
-  writer.finish();
+  write_chronogram(*program, result.chronogram, c.format, out);
   for (auto &d : result.diagnostics) err << d.rendered;
   return result.failed ? kFalsified : kOk;
 }

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <unordered_map>
 
+#include "api/state.hpp"
 #include "oracle/trace_io.hpp"
 #include "tools/chronogram.hpp"
 
@@ -13,6 +15,24 @@ std::optional<std::vector<std::string>> run_variables(const RunCmd &c, const cor
   auto vars = streams_shown(prog, c.show, c.show_all, why);
   if (!vars) err << c.file << ": error[run.show]: " << why << "\n";
   return vars;
+}
+
+void write_chronogram(const api::Program &p, const api::Chronogram &ch, oracle::Format f, std::ostream &out) {
+  // Enumeration values print as their constructors' names: the streams' types by the
+  // variables the chronogram's names spell.
+  const core::Program &prog = p.state().elab.prog;
+  std::unordered_map<std::string, std::string> var_of;
+  for (auto &[var, label] : core::printed_names(prog)) var_of[label] = var;
+  std::vector<std::string> vars;
+  for (auto &name : ch.names) vars.push_back(var_of.count(name) ? var_of.at(name) : name);
+  ChronogramWriter writer(out, f, ch.names);
+  writer.name_values(enum_values_of(prog, vars));
+  std::vector<oracle::Cell> row(ch.names.size());
+  for (size_t n = 0; n < ch.cycles; ++n) {
+    for (size_t k = 0; k < ch.names.size(); ++k) row[k] = api::to_oracle(ch.columns[k][n]);
+    writer.row(row);
+  }
+  writer.finish();
 }
 
 }  // namespace rml

@@ -417,6 +417,160 @@ tel
   EXPECT_TRUE(std::any_of(n.begin(), n.end(), [](int64_t v) { return v >= 3; })) << "the replay shows n >= 3";
 }
 
+// A whole file as rml-check checks it: the main node, every other node with a property
+// in its own context (any input), and a generic node's property said unchecked, with the
+// reason. check() of the main node alone does not see the other nodes' properties.
+TEST(Api, CheckFileChecksEveryNodeWithAProperty) {
+  const char *text = R"(// main: top
+node helper(x: int) returns (y: int);
+let
+  y = if x > 0 then x else 0;
+  --%PROPERTY y >= 0;
+tel
+
+node clip(x: int) returns (y: int);
+let
+  y = x;
+  (*%PROPERTY "clip.nonneg" y >= 0; *)
+tel
+
+node gen<<const n: int>>(x: int) returns (y: int);
+let
+  y = x + n;
+  --%PROPERTY y >= x;
+tel
+
+node top(a: int) returns (b: int);
+let
+  b = helper(a) + gen<<1>>(a);
+tel
+)";
+  auto rep = api::check_text("nodes.lus", text);
+  ASSERT_TRUE(rep.ok()) << rep.failure().text();
+  EXPECT_EQ(rep->nodes, (std::vector<std::string>{"helper", "clip", "gen", "top"}));
+  ASSERT_EQ(rep->checked.size(), 4u);
+  std::vector<std::string> order;
+  for (auto &n : rep->checked) order.push_back(n.node);
+  EXPECT_EQ(order, (std::vector<std::string>{"top", "helper", "clip", "gen"}));
+  auto user = [](const api::NodeCheck &n) {
+    std::vector<const api::Property *> out;
+    for (auto &q : n.properties)
+      if (q.kind == "property") out.push_back(&q);
+    return out;
+  };
+  // top has no property of its own: its four obligations hold.
+  const api::NodeCheck &top = rep->checked[0];
+  ASSERT_TRUE(top.program);
+  EXPECT_EQ(top.program->main(), "top");
+  EXPECT_TRUE(user(top).empty());
+  for (auto &q : top.properties) EXPECT_EQ(q.verdict, api::Verdict::Valid) << q.kind;
+  // helper's holds for any input.
+  auto helper = user(rep->checked[1]);
+  ASSERT_EQ(helper.size(), 1u);
+  EXPECT_EQ(helper[0]->verdict, api::Verdict::Valid);
+  EXPECT_EQ(helper[0]->name, "y >= 0");
+  EXPECT_FALSE(helper[0]->named);
+  EXPECT_EQ(helper[0]->line, 5u);
+  // clip's, named, fails at the first cycle on a negative input; the replay shows the
+  // input and the property's cell, which a replay must find false.
+  auto clip = user(rep->checked[2]);
+  ASSERT_EQ(clip.size(), 1u);
+  const api::Property &nonneg = *clip[0];
+  EXPECT_EQ(nonneg.name, "clip.nonneg");
+  EXPECT_TRUE(nonneg.named);
+  EXPECT_EQ(nonneg.text, "y >= 0");
+  EXPECT_EQ(nonneg.line, 11u);
+  EXPECT_EQ(nonneg.column, 3u);
+  ASSERT_EQ(nonneg.verdict, api::Verdict::Falsified);
+  ASSERT_EQ(nonneg.findings.size(), 1u);
+  EXPECT_EQ(nonneg.findings[0].severity, api::Diagnostic::Severity::Error);
+  EXPECT_EQ(nonneg.findings[0].rule, "property.falsified");
+  ASSERT_TRUE(nonneg.counterexample && nonneg.replay && nonneg.counterexample_cell) << nonneg.replay_error;
+  EXPECT_EQ(nonneg.counterexample->names, std::vector<std::string>{"x"});
+  EXPECT_LT(ints(*nonneg.counterexample, "x").at(0), 0);
+  EXPECT_TRUE(nonneg.counterexample_cell->must_be_true);
+  EXPECT_EQ(nonneg.counterexample_cell->cycle, 0u);
+  const std::string cell = nonneg.counterexample_cell->stream;
+  ASSERT_TRUE(nonneg.replay->column(cell)) << cell;
+  EXPECT_EQ(nonneg.replay->column(cell)->at(0), api::Cell::of(api::Value::of_bool(false)));
+  EXPECT_EQ(nonneg.replay->names.at(0), "x");
+  // The property's cell is neither an input nor an output: rml run must be told to show it.
+  EXPECT_EQ(nonneg.replay_show.at(0), "x");
+  EXPECT_NE(std::find(nonneg.replay_show.begin(), nonneg.replay_show.end(), cell), nonneg.replay_show.end());
+  // The trace text is the counterexample, and replays to the failure through the library.
+  ASSERT_TRUE(rep->checked[2].program);
+  auto trace = api::parse_trace(*rep->checked[2].program, "cex.csv", nonneg.counterexample_csv);
+  ASSERT_TRUE(trace.ok()) << trace.failure().text();
+  EXPECT_EQ(trace->names, nonneg.counterexample->names);
+  EXPECT_EQ(trace->columns, nonneg.counterexample->columns);
+  api::RunOptions ro;
+  ro.required.push_back(*nonneg.counterexample_cell);
+  ro.show = nonneg.replay_show;
+  auto replayed = api::run(*rep->checked[2].program, *trace, ro);
+  ASSERT_TRUE(replayed.ok()) << replayed.failure().text();
+  EXPECT_TRUE(replayed->failed);
+  // gen's has no values of its own.
+  const api::NodeCheck &gen = rep->checked[3];
+  EXPECT_FALSE(gen.program);
+  ASSERT_EQ(gen.properties.size(), 1u);
+  EXPECT_EQ(gen.properties[0].verdict, api::Verdict::Unknown);
+  EXPECT_EQ(gen.properties[0].name, "y >= x");
+  EXPECT_NE(gen.properties[0].method.find("static parameters"), std::string::npos) << gen.properties[0].method;
+  EXPECT_EQ(rep->exit_code(), 1);
+  // Without clip, the worst is gen's unknown.
+  std::string no_clip = text;
+  no_clip.replace(no_clip.find("(*%PROPERTY"), std::string("(*%PROPERTY \"clip.nonneg\" y >= 0; *)").size(), "");
+  auto rest = api::check_text("nodes.lus", no_clip);
+  ASSERT_TRUE(rest.ok()) << rest.failure().text();
+  EXPECT_EQ(rest->checked.size(), 3u);
+  EXPECT_EQ(rest->exit_code(), 3);
+  // The main node alone: none of the others' properties.
+  auto alone = api::check(*top.program);
+  ASSERT_TRUE(alone.ok());
+  EXPECT_EQ(alone->properties.size(), top.properties.size());
+  EXPECT_EQ(alone->exit_code(), 0);
+}
+
+// What check_file refuses, as values with rml-check's exit code 2 and a rule.
+TEST(Api, CheckFileRefusesWhatItCannotCheck) {
+  auto empty = api::check_text("empty.lus", "");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.failure().exit_code, 2);
+  EXPECT_EQ(empty.failure().diagnostics.at(0).rule, "check.no-node");
+  EXPECT_EQ(empty.failure().text(), "rml-check: error: empty.lus: no node to check: the file declares no node; --frontend-only checks names, types and shapes only\n");
+  const char *two = "node a(x: int) returns (y: int); let y = x; tel\nnode b(x: int) returns (y: int); let y = x; tel\n";
+  api::FileCheckOptions c;
+  c.main = "c";
+  auto unknown = api::check_text("two.lus", two, c);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.failure().diagnostics.at(0).rule, "main.unknown") << unknown.failure().text();
+  api::FileCheckOptions assume;
+  assume.assume = {"always x > 0"};
+  auto both = api::check_text("two.lus", two, assume);
+  ASSERT_FALSE(both.ok());
+  EXPECT_EQ(both.failure().text(), "rml-check: error: --assume needs one main node (use --main)\n");
+  assume.main = "a";
+  assume.assume = {"always x >"};
+  auto bad = api::check_text("two.lus", two, assume);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.failure().exit_code, 2);
+  EXPECT_EQ(bad.failure().text().rfind("rml-check: error: in --assume:\n<--assume 1>:1:", 0), 0u) << bad.failure().text();
+  // Both nodes are mains when none is chosen; with frontend_only, none is checked.
+  auto all = api::check_text("two.lus", two);
+  ASSERT_TRUE(all.ok()) << all.failure().text();
+  EXPECT_EQ(all->checked.size(), 2u);
+  EXPECT_EQ(all->exit_code(), 0);
+  api::FileCheckOptions fo;
+  fo.frontend_only = true;
+  auto front = api::check_text("two.lus", two, fo);
+  ASSERT_TRUE(front.ok());
+  EXPECT_TRUE(front->checked.empty());
+  EXPECT_EQ(front->nodes.size(), 2u);
+  auto missing = api::check_file("/nonexistent/x.lus");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.failure().exit_code, 2);
+}
+
 TEST(Api, CompileWritesTheStepClassOnceTheNodeIsProved) {
   api::Program p = must_load("backfill.rml", kBackfill);
   auto k = api::compile(p);
@@ -595,7 +749,9 @@ TEST(Api, CampaignDrawsAreTheSeedsProgramK) {
     auto built = api::generate_in_campaign(7, k, o, false);
     ASSERT_TRUE(built.ok());
     refused += c->refusals.size();
-    if (c->refusals.empty()) EXPECT_EQ(built->generated.program, c->generated.program) << k;
+    if (c->refusals.empty()) {
+      EXPECT_EQ(built->generated.program, c->generated.program) << k;
+    }
   }
   EXPECT_EQ(refused, 0u) << "programs are built to be accepted";
   EXPECT_NE(api::generate_in_campaign(7, 0, o, false)->generated.program, api::generate_in_campaign(7, 1, o, false)->generated.program);
