@@ -271,6 +271,34 @@ Result<FileCheckReport> check_file(const std::string &file, const FileCheckOptio
 Result<FileCheckReport> check_text(const std::string &name, const std::string &text, const FileCheckOptions &o = {});
 
 // ---------------------------------------------------------------------------------------
+// Training programs (rml adjoint)
+
+struct AdjointOptions {
+  std::string name;  // the derived node's name; empty: MAIN_adjoint (made unique)
+  // What a `param` becomes: a gradient step on its value (Update), or an output of its
+  // gradient while it keeps its value (Gradient: `rml adjoint --params gradient`).
+  enum class Params { Update, Gradient } params = Params::Update;
+};
+
+// The training program of the main node, derived by reverse AD over streams
+// (semantics/adjoint.md): ordinary R(ML)² source, the program's file followed by the
+// gradient funs and the derived node, which load_text reads like any program.
+struct Adjoint {
+  std::string source;   // the whole file
+  std::string derived;  // the gradient funs and the derived node alone
+  std::string node;     // the derived node's name
+  std::string bp;       // its backprop-clock input
+  std::vector<std::pair<std::string, std::string>> seeds;      // forward output -> its cotangent input
+  std::vector<std::pair<std::string, std::string>> gradients;  // forward input -> its gradient output
+  std::vector<std::string> params;                             // the parameters found
+  std::vector<std::pair<std::string, std::string>> param_gradients;  // Params::Gradient: parameter -> its gradient output
+};
+
+// A node that cannot be derived is a located Failure (exit 2: adjoint.interface-clock,
+// adjoint.lowering, ...); a derived text rml refuses is exit 3 (adjoint.internal).
+Result<Adjoint> adjoint(const Program &p, const AdjointOptions &o = {});
+
+// ---------------------------------------------------------------------------------------
 // Running
 
 enum class Backend {

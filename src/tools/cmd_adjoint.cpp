@@ -1,51 +1,24 @@
+// rml adjoint: the training program of a node, derived through the library
+// (api::adjoint, include/rml/rml.hpp), printed or written whole to a file.
 #include "tools/cmd_adjoint.hpp"
 
+#include <cstdio>
 #include <fstream>
 
-#include "adjoint/adjoint.hpp"
-#include "core/normalize.hpp"
-#include "syntax/diag.hpp"
 #include "tools/commands.hpp"
-#include "driver/load.hpp"
-#include "driver/main_node.hpp"
 
 namespace rml {
 
 int cmd_adjoint(const AdjointCmd &c, std::ostream &out, std::ostream &err) {
-  auto r = load(c.file, err);
-  if (!r) return kFrontendError;
-  if (int rc = report(*r, err)) return rc;
-  if (!c.node.empty() && !check_main_name(*r, c.node, err)) return kFrontendError;
-  auto main = choose_main(*r, c.node, err);
-  if (!main) return kFrontendError;
-  std::string error;
-  auto text = read_file(c.file, error);
-  if (!text) {
-    err << "rml: error: " << error << "\n";
-    return kFrontendError;
-  }
-  adjoint::Result res;
-  try {
-    adjoint::Options o;
-    o.name = c.name;
-    o.params = c.param_gradients ? adjoint::ParamMode::Gradient : adjoint::ParamMode::Update;
-    res = adjoint::derive(*r, input_name(c.file), *text, *main, o);
-  } catch (const core::ElabError &e) {
-    Diagnostic d;
-    d.rule = "adjoint.elaborate";
-    d.span = e.span;
-    d.message = e.message;
-    err << render(d);
-    return kFrontendError;
-  } catch (const adjoint::AdjointError &e) {
-    Diagnostic d;
-    d.rule = e.rule;
-    d.span = e.span;
-    d.message = e.what();
-    if (d.span.valid()) err << render(d);
-    else err << "rml: error[" << e.rule << "]: " << e.what() << "\n";
-    return e.rule == "adjoint.internal" || e.rule == "adjoint.unprintable" ? kUnknown : kFrontendError;
-  }
+  auto program = api::load_file(c.file, {c.node, {}});
+  if (!program) return print_failure(program.failure(), err);
+  for (auto &w : program->warnings()) err << w.rendered;
+  api::AdjointOptions o;
+  o.name = c.name;
+  o.params = c.param_gradients ? api::AdjointOptions::Params::Gradient : api::AdjointOptions::Params::Update;
+  auto derived = api::adjoint(*program, o);
+  if (!derived) return print_failure(derived.failure(), err);
+  const api::Adjoint &res = *derived;
   if (c.out.empty()) {
     out << res.source;
     return kOk;
@@ -67,7 +40,7 @@ int cmd_adjoint(const AdjointCmd &c, std::ostream &out, std::ostream &err) {
     std::remove(tmp.c_str());
     return kFrontendError;
   }
-  err << "rml adjoint: wrote " << res.node << " (training program of " << *main << ") to " << c.out << "\n";
+  err << "rml adjoint: wrote " << res.node << " (training program of " << program->main() << ") to " << c.out << "\n";
   return kOk;
 }
 
