@@ -111,7 +111,10 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
   // once every property has had its first (a hard property met first gets the budget the
   // easy ones after it did not need).
   const Budget whole = c.budget;
-  int to_check = 2 + static_cast<int>(prog.properties.size());
+  // Acceptance asks no user property; a node it refuses needs no initialisation verdict.
+  const std::vector<core::CoreProperty> no_properties;
+  const std::vector<core::CoreProperty> &properties = opts.acceptance ? no_properties : prog.properties;
+  int to_check = 2 + static_cast<int>(properties.size());
   auto shared = [&](const char *kind, auto &&run) {
     c.budget = whole.share(to_check--);
     guarded(kind, run);
@@ -121,12 +124,14 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
   };
   shared("clocks", [&] { return c.check_clocks(); });
   std::rotate(rep.properties.begin(), rep.properties.end() - 1, rep.properties.end());
+  if (opts.acceptance && std::any_of(rep.properties.begin(), rep.properties.end(), [](const PropertyResult &p) { return p.verdict != Verdict::Valid; }))
+    return rep;
   shared("initialisation", [&] { return c.check_initialisation(); });
   std::vector<std::pair<size_t, const core::CoreProperty *>> again;  // (index in the report, property)
   size_t number = 0;
-  for (auto &pp : prog.properties) {
+  for (auto &pp : properties) {
     if (opts.starting)
-      opts.starting("property " + std::to_string(++number) + " of " + std::to_string(prog.properties.size()) + ": " + property_label(pp));
+      opts.starting("property " + std::to_string(++number) + " of " + std::to_string(properties.size()) + ": " + property_label(pp));
     if (shared("property", [&] { return c.check_property(pp); }) && rep.properties.back().verdict == Verdict::Unknown)
       again.emplace_back(rep.properties.size() - 1, &pp);
     rep.properties.back().name = pp.text;

@@ -94,6 +94,11 @@ struct Options {
   // Tests only: user properties go straight to the solvers (no oracle runs or interval
   // analysis first), so that a test reaches the engine it is about.
   bool solver_only = false;
+  // What a back end asks before it runs a node (driver/acceptance.hpp): clocks, causality
+  // and productivity, then initialisation only when those three are valid; no user
+  // property. The verdicts given are the ones a full check gives (their budget shares
+  // aside: with no user property, clocks and initialisation get more of it).
+  bool acceptance = false;
   // Told, when the check of each property starts, what it is ("initialisation", "property
   // 2 of 5: 'y >= 0'"): a command's progress line. Never changes a verdict.
   std::function<void(const std::string &)> starting;

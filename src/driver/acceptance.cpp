@@ -37,6 +37,7 @@ std::optional<int64_t> accepted_horizon(const FrontendResult &r, const driver::E
                                         const std::string &main, const CheckBudget &budget, const std::string &what, std::ostream &err,
                                         int &rc, const std::function<void(const std::string &)> &progress) {
   check::Options copts = budget.options();
+  copts.acceptance = true;  // no user property; no initialisation once one of the others fails
   // The proof can take as long as its budget: said to `progress` (a command's progress line).
   const auto start = std::chrono::steady_clock::now();
   if (progress)

@@ -30,8 +30,9 @@ struct CheckBudget {
 // FILE:LINE:COL, the rule, and the trace's line with a caret (`text` is the trace).
 std::string render_trace_error(const oracle::TraceError &e, const std::string &text);
 
-// rml-check's clocks, causality and productivity on the main node (user properties are
-// not asked): the productivity horizon when all three are valid; else nullopt, said on
+// rml-check's clocks, causality, productivity and initialisation on the main node
+// (check::Options::acceptance: no user property, and initialisation only once the other
+// three hold): the productivity horizon when all four are valid; else nullopt, said on
 // `err` as error[stream.unchecked] ("'main' cannot <what>: ..."), with `rc` 2 when one is
 // falsified and 3 when one is unknown. `progress`, when given, is told which property the
 // proof is at ("proving 'm' before it can be compiled: productivity (3 s)").

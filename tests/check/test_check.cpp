@@ -248,6 +248,36 @@ TEST(Check, ContradictoryAssumptionsMakeProofsVacuousNotValid) {
   }
 }
 
+// Acceptance (what a back end asks before it runs a node) gives the verdicts a full check
+// gives, asks no user property, and stops before initialisation, the costly one, once
+// clocks, causality or productivity fails.
+TEST(Check, AcceptanceAsksNoUserPropertyAndStopsAtTheFirstRefusal) {
+  check::Options accept;
+  accept.acceptance = true;
+  auto kinds = [](const check::Report &r) {
+    std::string out;
+    for (auto &p : r.properties) out += p.kind + ":" + check::verdict_name(p.verdict) + " ";
+    return out;
+  };
+  // Every obligation holds: the four of acceptance, the property left out.
+  const std::string good = "node main(x: int) -> (y: int)\n  y = 0 -> pre x;\n  check y < 3;\n";
+  auto full = run_check("a.rml", good, "main");
+  EXPECT_EQ(kinds(full.rep), "clocks:valid causality:valid productivity:valid initialisation:valid property:falsified ");
+  EXPECT_EQ(kinds(run_check("a.rml", good, "main", accept).rep), "clocks:valid causality:valid productivity:valid initialisation:valid ");
+  // A clock clash (f ticks with c, x on the base clock): clocks falsified as in the full
+  // check, and initialisation not asked.
+  const std::string clash = "node main(c: bool, x: real) -> (y: real)\n  f = 0.0 fby (x when c);\n  y = f + x;\n";
+  auto refused = run_check("b.rml", clash, "main", accept);
+  EXPECT_EQ(kinds(refused.rep), "clocks:falsified causality:valid productivity:valid ");
+  auto all = run_check("b.rml", clash, "main");
+  ASSERT_EQ(all.rep.properties.size(), 4u);
+  EXPECT_EQ(all.rep.properties[3].kind, "initialisation");
+  // Contradictory assumptions: the three hold before vacuity is found, which then makes
+  // every verdict unknown, as in the full check.
+  auto vacuous = run_check("v.rml", "node main(i: int, bp: bool) -> (o: int)\n  assume always bp and not bp;\n  o = merge bp (i when bp) ((post o) when not bp);\n", "main", accept);
+  EXPECT_EQ(kinds(vacuous.rep), "clocks:unknown causality:unknown productivity:unknown initialisation:unknown ");
+}
+
 // Property annotations written as block comments are properties, never comments: Kind 2's
 // `(*%PROPERTY e; *)` and JKind's `/*%PROPERTY e; */`, `/*!PROPERTY : e; */`, with a
 // name or not, over several lines; a plain comment mentioning PROPERTY stays a comment.
