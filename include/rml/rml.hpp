@@ -245,6 +245,9 @@ struct FileCheckOptions {
   std::vector<std::string> assume;  // extra assumptions on the main node (needs one main)
   CheckOptions check;               // `seconds` is the whole file's: each node gets what is left
   bool frontend_only = false;       // names, types and shapes only: no node checked
+  // Nodes checked at once, each on a thread of its own (`rml-check --jobs`). Under the
+  // resource budget alone, the report is the same for any number.
+  unsigned jobs = 1;
 };
 
 // One node's report. `program` is the node loaded as the main node (to run a

@@ -2,8 +2,11 @@
 // counterexample as a chronogram of inputs and its replay in the oracle; and a whole
 // file's, every node with a property checked as `rml-check FILE` does (include/rml/rml.hpp).
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <mutex>
 #include <sstream>
+#include <thread>
 #include <unordered_map>
 
 #include "api/state.hpp"
@@ -254,21 +257,52 @@ Result<FileCheckReport> check_text(const std::string &name, const std::string &t
     else generic.push_back(n);
   }
   std::shared_ptr<const FrontendResult> shared = r;
+  std::vector<Program> programs;
   for (auto &main : mains) {
     Result<Program> p = from_frontend(name, shared, main);
     if (!p) return p.failure();
-    check::Options copts = checker_options(o.check);
-    if (o.check.seconds) {  // a node reached after the deadline has a budget already spent
-      double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      copts.timeout_s = std::max(*o.check.seconds - used, 1e-3);
+    programs.push_back(*p);
+  }
+  // `jobs` nodes at once, each on a thread of its own with its own solver contexts: under
+  // the resource budget a node's verdicts do not depend on what runs beside it.
+  out.checked.resize(programs.size());
+  std::atomic<size_t> next{0};
+  std::mutex said;  // one progress line at a time
+  auto check_next = [&] {
+    for (size_t k; (k = next++) < programs.size();) {
+      const std::string &main = programs[k].main();
+      check::Options copts = checker_options(o.check);
+      if (o.check.seconds) {  // a node reached after the deadline has a budget already spent
+        double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        copts.timeout_s = std::max(*o.check.seconds - used, 1e-3);
+      }
+      if (o.check.progress)
+        copts.starting = [&](const std::string &what) {
+          std::lock_guard<std::mutex> one(said);
+          o.check.progress("node " + main + ": " + what);
+        };
+      try {
+        out.checked[k] = check_node(programs[k], copts);
+      } catch (std::exception &e) {  // on a thread: said as the node's, never an escape
+        out.checked[k].node = main;
+        out.checked[k].error = std::string("checking failed: ") + e.what();
+      }
     }
-    if (o.check.progress) copts.starting = [&](const std::string &what) { o.check.progress("node " + main + ": " + what); };
-    out.checked.push_back(check_node(*p, copts));
+  };
+  const size_t threads = std::min<size_t>(std::max<size_t>(o.jobs, 1), programs.size());
+  if (threads <= 1) {
+    check_next();
+  } else {
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < threads; ++t) pool.emplace_back(check_next);
+    for (auto &t : pool) t.join();
   }
   for (const NodeDecl *n : generic) out.checked.push_back(generic_node(*n));
   return out;
 } catch (std::bad_alloc &) {
   return failure(kUnknown, "rml-check: error: out of memory while checking " + name + "\n");
+} catch (std::exception &e) {  // a thread that could not be started, say
+  return failure(kUnknown, "rml-check: error: checking " + name + " failed: " + e.what() + "\n");
 }
 
 Result<FileCheckReport> check_file(const std::string &file, const FileCheckOptions &o) {

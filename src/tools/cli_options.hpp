@@ -102,6 +102,10 @@ inline void add_check_options(CLI::App *app, CheckCmd &check) {
   app->add_flag("--no-cex-files", check.no_cex_files, "print counterexample traces inline instead of writing them")
       ->excludes("--cex-dir");
   app->add_flag("--frontend-only", check.frontend_only, "stop after the front end (names, types, shapes)");
+  app->add_option("--jobs", check.jobs,
+                  "nodes checked at once, 1..64, each on a thread of its own (default 1); under --rlimit alone the report "
+                  "is the same for any number")
+      ->check(CLI::Range(1u, 64u));
 }
 
 }  // namespace rml

@@ -205,6 +205,7 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
   o.check.seconds = c.budget.seconds;
   o.check.explain = c.explain;
   o.frontend_only = c.frontend_only;
+  o.jobs = c.jobs;
   Progress progress(err, "rml-check", !c.quiet);
   o.check.progress = [&](const std::string &what) {
     char t[32];

@@ -74,6 +74,7 @@ struct CheckCmd {
   bool no_cex_files = false;
   bool frontend_only = false;
   bool quiet = false;               // no progress line on stderr
+  unsigned jobs = 1;                // nodes checked at once (api::FileCheckOptions::jobs)
 };
 int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err);
 

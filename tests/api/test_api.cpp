@@ -524,6 +524,23 @@ tel
   ASSERT_TRUE(rest.ok()) << rest.failure().text();
   EXPECT_EQ(rest->checked.size(), 3u);
   EXPECT_EQ(rest->exit_code(), 3);
+  // Nodes checked at once give the same report, node by node and cell by cell.
+  api::FileCheckOptions jobs;
+  jobs.jobs = 4;
+  auto parallel = api::check_text("nodes.lus", text, jobs);
+  ASSERT_TRUE(parallel.ok()) << parallel.failure().text();
+  ASSERT_EQ(parallel->checked.size(), rep->checked.size());
+  for (size_t k = 0; k < rep->checked.size(); ++k) {
+    const api::NodeCheck &a = rep->checked[k], &b = parallel->checked[k];
+    EXPECT_EQ(a.node, b.node);
+    ASSERT_EQ(a.properties.size(), b.properties.size()) << a.node;
+    for (size_t j = 0; j < a.properties.size(); ++j) {
+      const api::Property &p = a.properties[j], &q = b.properties[j];
+      EXPECT_EQ(std::tie(p.kind, p.name, p.verdict, p.method, p.resources, p.counterexample_csv),
+                std::tie(q.kind, q.name, q.verdict, q.method, q.resources, q.counterexample_csv))
+          << a.node << " " << p.kind;
+    }
+  }
   // The main node alone: none of the others' properties.
   auto alone = api::check(*top.program);
   ASSERT_TRUE(alone.ok());

@@ -54,6 +54,13 @@ foreach(want "node top\n" "property 'b >= 1' \\(line 25\\): falsified"
     message(FATAL_ERROR "properties of other nodes: no /${want}/ in:\n${LAST_OUT}")
   endif()
 endforeach()
+# --jobs: the nodes checked at once, the same report (in the same order) as one by one.
+set(one_by_one "${LAST_OUT}")
+expect_exit(1 ${RMLCHECK} --no-cex-files --jobs 3 ${SRC}/tests/cli/properties_in_other_nodes.lus)
+if(NOT LAST_OUT STREQUAL one_by_one)
+  message(FATAL_ERROR "--jobs 3 reports otherwise than --jobs 1:\n${LAST_OUT}\n--- one by one:\n${one_by_one}")
+endif()
+expect_exit(2 ${RMLCHECK} --jobs 0 ${SRC}/tests/cli/properties_in_other_nodes.lus)
 expect_exit(1 ${RMLCHECK} --main helper ${SRC}/tests/cli/properties_in_other_nodes.lus --no-cex-files --json)
 if(NOT LAST_OUT MATCHES "\"main\": \"gen\"" OR NOT LAST_OUT MATCHES "not checked")
   message(FATAL_ERROR "the generic node's property is not reported in JSON:\n${LAST_OUT}")
