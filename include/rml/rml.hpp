@@ -158,6 +158,12 @@ class Program {
 Result<Program> load_file(const std::string &file, const LoadOptions &o = {});
 Result<Program> load_text(const std::string &name, const std::string &text, const LoadOptions &o = {});
 
+// `rml fmt`: the canonical layout of a source text, comments kept. The text is parsed, not
+// type-checked; a syntax error is a Failure (exit 2), and so is a file with Kind 2
+// contracts or refinement types (fmt.contract: formatting would write each as the
+// assumptions and properties it stands for).
+Result<std::string> format_text(const std::string &name, const std::string &text);
+
 // A trace of the main node's inputs from CSV or JSON text (`rml run --inputs`'s formats);
 // `name` locates its diagnostics.
 Result<Chronogram> parse_trace(const Program &p, const std::string &name, const std::string &text);

@@ -95,6 +95,27 @@ std::string Program::normalized() const {
   return (defs.decls.empty() ? std::string() : print_program(defs) + "\n") + core::print_core(s_->elab.prog);
 }
 
+Result<std::string> format_text(const std::string &name, const std::string &text) try {
+  FrontendOptions opts;
+  opts.check = false;
+  std::unique_ptr<FrontendResult> r = run_frontend(name, text, opts);
+  if (r->diags.has_errors()) return frontend_failure(*r);
+  // Comments are kept (format_source, src/syntax/README.md "Formatting"). A contract is
+  // expanded by the parser: printed, it would become the locals, assumptions and
+  // properties it stands for, its items lost.
+  if (!r->user.contracts.empty()) {
+    rml::Diagnostic d;
+    d.rule = "fmt.contract";
+    d.span = r->user.contracts.front();
+    d.message = "rml fmt does not format a file with Kind 2 contracts or refinement types (it would write each as the "
+                "assumptions and properties it stands for); the file is left unchanged";
+    return Failure(kFrontendError, {from_stage(d)});
+  }
+  return format_source(r->user, *r->files.back());
+} catch (std::bad_alloc &) {
+  return failure(kUnknown, "rml: error: out of memory while formatting " + name + "\n");
+}
+
 Result<Chronogram> parse_trace(const Program &p, const std::string &name, const std::string &text) try {
   const core::Program &prog = p.state().elab.prog;
   oracle::Inputs in = oracle::read_trace(name, text, prog, 0);

@@ -46,32 +46,22 @@ int cmd_parse(const ParseCmd &c, std::ostream &out, std::ostream &err) {
 }
 
 int cmd_fmt(const FmtCmd &c, std::ostream &out, std::ostream &err) {
-  FrontendOptions opts;
-  opts.check = false;
-  auto r = load(c.file, err, opts);
-  if (!r) return kFrontendError;
-  if (int rc = report(*r, err)) return rc;
-  // Comments are kept (format_source, src/syntax/README.md "Formatting"). A contract is
-  // expanded by the parser: printed, it would become the locals, assumptions and
-  // properties it stands for, its items lost.
-  if (!r->user.contracts.empty()) {
-    Diagnostic d;
-    d.rule = "fmt.contract";
-    d.span = r->user.contracts.front();
-    d.message = "rml fmt does not format a file with Kind 2 contracts or refinement types (it would write each as the "
-                "assumptions and properties it stands for); the file is left unchanged";
-    err << render(d);
+  std::string io;
+  std::optional<std::string> source = read_file(c.file, io);
+  if (!source) {
+    err << "rml: error: " << io << "\n";
     return kFrontendError;
   }
-  const SourceFile &src = *r->files.back();
-  std::string text = format_source(r->user, src);
+  auto formatted = api::format_text(c.file, *source);
+  if (!formatted) return print_failure(formatted.failure(), err);
+  const std::string &text = *formatted;
   if (c.check) {
-    bool same = text == src.text;
+    bool same = text == *source;
     if (!same) err << c.file << ": not formatted (run 'rml fmt -i " << c.file << "')\n";
     return same ? kOk : kFalsified;
   }
   if (c.in_place) {
-    if (text == src.text) return kOk;  // already formatted: leave the file untouched
+    if (text == *source) return kOk;  // already formatted: leave the file untouched
     // Write a temporary file next to the original, then rename it over the original:
     // a failed write leaves the original as it was.
     namespace fs = std::filesystem;

@@ -101,6 +101,27 @@ TEST(Api, TheMainNodeIsChosenOrTheChoiceIsAnError) {
   EXPECT_NE(missing.failure().text().find("/nonexistent/x.rml"), std::string::npos);
 }
 
+// rml fmt through the library: the canonical layout, comments kept, idempotent; a syntax
+// error and a Kind 2 contract are located refusals.
+TEST(Api, FormatTextLaysOutAndKeepsComments) {
+  const std::string messy = "node  m(x:int)->(y:int) // doubles\n  y=x+x ;\n";
+  auto once = api::format_text("m.rml", messy);
+  ASSERT_TRUE(once.ok()) << once.failure().text();
+  EXPECT_NE(*once, messy);
+  EXPECT_NE(once->find("// doubles"), std::string::npos) << *once;
+  EXPECT_NE(once->find("y = x + x;"), std::string::npos) << *once;
+  auto twice = api::format_text("m.rml", *once);
+  ASSERT_TRUE(twice.ok());
+  EXPECT_EQ(*twice, *once) << "formatting a formatted text changes nothing";
+  auto bad = api::format_text("bad.rml", "node m(x: int) -> (y: int)\n  y = x +;\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.failure().exit_code, 2);
+  EXPECT_EQ(bad.failure().diagnostics.at(0).line, 2u);
+  auto contract = api::format_text("c.lus", "node m(x: int) returns (y: int);\n(*@contract guarantee y >= 0; *)\nlet\n  y = x;\ntel\n");
+  ASSERT_FALSE(contract.ok());
+  EXPECT_EQ(contract.failure().diagnostics.at(0).rule, "fmt.contract") << contract.failure().text();
+}
+
 TEST(Api, ABadTraceIsALocatedFailure) {
   api::Program p = must_load("backfill.rml", kBackfill);
   auto t = api::parse_trace(p, "t.csv", "i,bp\n1,T\n2,maybe\n");
