@@ -48,8 +48,9 @@ CLI::Option *add_choice_option(CLI::App *app, const std::string &name, E &dest,
 // rml-check's budget (README "Budgets"): `timeout` seconds of wall clock and `rlimit` Z3
 // resource units (deterministic: the same verdicts on any machine at any load); by
 // default the resource budget check::kDefaultRlimit, none when only seconds are given.
+// `timeout_what`, when given, is what the wall-clock budget covers if not `what`.
 inline void add_budget_options(CLI::App *app, const std::string &timeout, const std::string &rlimit, CheckBudget &b,
-                               const std::string &what) {
+                               const std::string &what, const std::string &timeout_what = {}) {
   app->add_option_function<std::string>(
       timeout,
       [&b](const std::string &text) {
@@ -58,7 +59,7 @@ inline void add_budget_options(CLI::App *app, const std::string &timeout, const 
         if (!v) throw CLI::ValidationError(error);
         b.seconds = *v;
       },
-      "wall-clock seconds for " + what + ", > 0 and <= 86400 (default: none; given alone, no resource limit); reaching "
+      "wall-clock seconds for " + (timeout_what.empty() ? what : timeout_what) + ", > 0 and <= 86400 (default: none; given alone, no resource limit); reaching "
       "it gives 'unknown', and the verdict may depend on the machine's load");
   app->add_option_function<std::string>(
       rlimit,
@@ -89,7 +90,8 @@ inline void add_check_options(CLI::App *app, CheckCmd &check) {
          "text (default), json, sarif (SARIF 2.1.0 for code scanning), junit (JUnit XML for CI test reports) or kind2 "
          "(Kind 2's JSON results)")
       ->check(CLI::IsMember({"text", "json", "sarif", "junit", "kind2"}));
-  add_budget_options(app, "--timeout", "--rlimit", check.budget, "the whole check of each main node");
+  add_budget_options(app, "--timeout", "--rlimit", check.budget, "the whole check of each node",
+                     "the whole file (a node reached after the deadline has its properties 'unknown')");
   app->add_option("--assume", check.assume, "an extra assumption on the main node, e.g. 'always eventually bp within 8'");
   app->add_flag("--explain", check.explain, "print the proof obligations in SMT-LIB");
   app->add_option_function<std::string>(

@@ -63,7 +63,7 @@ struct CheckCmd {
   bool json = false;                 // a structured report (--json, --format json|sarif|junit|kind2)
   std::string format = "json";       // which, when json (tools/check_formats.hpp)
   std::string version;               // the tool's version, for SARIF and Kind 2's options object
-  CheckBudget budget;                // for the whole check of each main node
+  CheckBudget budget;                // rlimit: each node's whole check; seconds: the whole file's
   std::vector<std::string> assume;  // extra assumptions, e.g. "always eventually bp within 8"
   bool explain = false;             // print the SMT-LIB obligations
   // Counterexample traces are written as files, each with the command that replays it:
