@@ -124,9 +124,9 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
   };
   shared("clocks", [&] { return c.check_clocks(); });
   std::rotate(rep.properties.begin(), rep.properties.end() - 1, rep.properties.end());
-  if (opts.acceptance && std::any_of(rep.properties.begin(), rep.properties.end(), [](const PropertyResult &p) { return p.verdict != Verdict::Valid; }))
-    return rep;
-  shared("initialisation", [&] { return c.check_initialisation(); });
+  const bool refused =
+      opts.acceptance && std::any_of(rep.properties.begin(), rep.properties.end(), [](const PropertyResult &p) { return p.verdict != Verdict::Valid; });
+  if (!refused) shared("initialisation", [&] { return c.check_initialisation(); });
   std::vector<std::pair<size_t, const core::CoreProperty *>> again;  // (index in the report, property)
   size_t number = 0;
   for (auto &pp : properties) {

@@ -96,8 +96,9 @@ struct Options {
   bool solver_only = false;
   // What a back end asks before it runs a node (driver/acceptance.hpp): clocks, causality
   // and productivity, then initialisation only when those three are valid; no user
-  // property. The verdicts given are the ones a full check gives (their budget shares
-  // aside: with no user property, clocks and initialisation get more of it).
+  // property. The verdicts given (vacuous assumptions included) are the ones a full check
+  // gives, their budget shares aside: with no user property, clocks and initialisation
+  // get more of it, so one may be decided where the full check says unknown.
   bool acceptance = false;
   // Told, when the check of each property starts, what it is ("initialisation", "property
   // 2 of 5: 'y >= 0'"): a command's progress line. Never changes a verdict.

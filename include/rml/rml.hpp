@@ -158,6 +158,26 @@ class Program {
 Result<Program> load_file(const std::string &file, const LoadOptions &o = {});
 Result<Program> load_text(const std::string &name, const std::string &text, const LoadOptions &o = {});
 
+// `rml parse`: a source text as the front end reads it, printed in the canonical layout
+// (comments dropped); with `normalized`, the file's constants and funs, then the
+// elaborated core of the node `main` (else the `// main:` header's, else of every node
+// that can be a main), as `rml parse --normalized` prints it.
+struct PrintOptions {
+  bool normalized = false;
+  std::string main;
+};
+
+struct Printed {
+  std::string text;
+  std::vector<Diagnostic> warnings;     // the front end's
+  // A main node that cannot be elaborated (error[elab]): said here, its text left out, the
+  // others printed; `failed` then (exit 2).
+  std::vector<Diagnostic> diagnostics;
+  bool failed = false;
+};
+
+Result<Printed> print_text(const std::string &name, const std::string &text, const PrintOptions &o = {});
+
 // `rml fmt`: the canonical layout of a source text, comments kept. The text is parsed, not
 // type-checked; a syntax error is a Failure (exit 2), and so is a file with Kind 2
 // contracts or refinement types (fmt.contract: formatting would write each as the
@@ -257,10 +277,11 @@ struct FileCheckOptions {
 };
 
 // One node's report. `program` is the node loaded as the main node (to run a
-// counterexample on, say). A node that cannot be checked is reported still: a limit
-// reached (the oracle's memory cap, out of memory) leaves its properties unknown, with
-// `error` saying why and no property listed; a generic node (static parameters) has no
-// values of its own, and each of its properties is unknown with the reason as method.
+// counterexample on, say); none for a generic node. A node that cannot be checked is
+// reported still: a limit reached (the oracle's memory cap, out of memory) leaves its
+// properties unknown, with `error` saying why and no property listed; a generic node
+// (static parameters) has no values of its own, and each of its properties is unknown
+// with the reason as method.
 struct NodeCheck {
   std::string node;
   std::optional<Program> program;
@@ -272,10 +293,17 @@ struct FileCheckReport {
   std::string file;
   std::vector<std::string> nodes;     // the file's own nodes, in source order
   std::vector<Diagnostic> warnings;   // the front end's
-  std::vector<NodeCheck> checked;     // in the order checked (none with frontend_only)
-  int exit_code() const;  // 1 when a property is falsified, else 3 when one is unknown, else 0
+  // The main nodes in the order chosen, then the other nodes with properties, generic ones
+  // last, whatever `jobs` is (none with frontend_only). Every node is checked before the
+  // report returns.
+  std::vector<NodeCheck> checked;
+  // 1 when a property is falsified, else 3 when one is unknown or a node has an error, else 0.
+  int exit_code() const;
 };
 
+// A refusal after the front end (no node to check, an unknown `main`, `assume` with
+// several mains, a node that cannot be elaborated, a time budget not > 0) is a Failure
+// (exit 2) whose diagnostics start with the front end's warnings.
 Result<FileCheckReport> check_file(const std::string &file, const FileCheckOptions &o = {});
 Result<FileCheckReport> check_text(const std::string &name, const std::string &text, const FileCheckOptions &o = {});
 

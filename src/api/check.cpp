@@ -6,6 +6,7 @@
 #include <chrono>
 #include <mutex>
 #include <sstream>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 
@@ -208,11 +209,21 @@ Result<CheckReport> check(const Program &p, const CheckOptions &o) try {
 Result<FileCheckReport> check_text(const std::string &name, const std::string &text, const FileCheckOptions &o) try {
   // The whole file's wall-clock budget: every node checked gets what is left of it.
   const auto started = std::chrono::steady_clock::now();
+  if (o.check.seconds && !(*o.check.seconds > 0))  // NaN fails too
+    return failure(kFrontendError, "rml-check: error: the time budget must be a number of seconds > 0\n");
   std::shared_ptr<FrontendResult> r = run_frontend(name, text);
   if (r->diags.has_errors()) return frontend_failure(*r);
   FileCheckReport out;
   out.file = name;
   out.nodes = user_nodes(*r);
+  for (auto &d : r->diags.all())
+    if (d.severity == Severity::Warning) out.warnings.push_back(from_stage(d));
+  // A refusal after the front end says its warnings first, as a report would.
+  auto failure = [&out](int code, const std::string &printed) {
+    Failure f = api::failure(code, printed);
+    f.diagnostics.insert(f.diagnostics.begin(), out.warnings.begin(), out.warnings.end());
+    return f;
+  };
   // Which nodes: `main`, the file's `// main:` header, or every node that can be a main.
   std::vector<std::string> mains;
   if (!o.main.empty()) {
@@ -224,8 +235,6 @@ Result<FileCheckReport> check_text(const std::string &name, const std::string &t
   } else {
     mains = main_candidates(*r);
   }
-  for (auto &d : r->diags.all())
-    if (d.severity == Severity::Warning) out.warnings.push_back(from_stage(d));
   if (o.frontend_only) return out;
   if (mains.empty()) {  // nothing to check is not a success
     size_t n = out.nodes.size();
@@ -233,7 +242,9 @@ Result<FileCheckReport> check_text(const std::string &name, const std::string &t
                              : std::to_string(n) + (n == 1 ? " node, generic" : " nodes, all generic") + " (static parameters)";
     Diagnostic d{Diagnostic::Severity::Error, "check.no-node", "no node to check: " + why, name, 0, 0,
                  "rml-check: error: " + name + ": no node to check: " + why + "; --frontend-only checks names, types and shapes only\n"};
-    return Failure(kFrontendError, {d});
+    Failure f(kFrontendError, out.warnings);
+    f.diagnostics.push_back(d);
+    return f;
   }
   if (!o.assume.empty()) {
     if (mains.size() != 1) return failure(kFrontendError, "rml-check: error: --assume needs one main node (use --main)\n");
@@ -260,7 +271,11 @@ Result<FileCheckReport> check_text(const std::string &name, const std::string &t
   std::vector<Program> programs;
   for (auto &main : mains) {
     Result<Program> p = from_frontend(name, shared, main);
-    if (!p) return p.failure();
+    if (!p) {
+      Failure f = p.failure();
+      f.diagnostics.insert(f.diagnostics.begin(), out.warnings.begin(), out.warnings.end());
+      return f;
+    }
     programs.push_back(*p);
   }
   // `jobs` nodes at once, each on a thread of its own with its own solver contexts: under
@@ -271,32 +286,34 @@ Result<FileCheckReport> check_text(const std::string &name, const std::string &t
   auto check_next = [&] {
     for (size_t k; (k = next++) < programs.size();) {
       const std::string &main = programs[k].main();
-      check::Options copts = checker_options(o.check);
-      if (o.check.seconds) {  // a node reached after the deadline has a budget already spent
-        double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        copts.timeout_s = std::max(*o.check.seconds - used, 1e-3);
-      }
-      if (o.check.progress)
-        copts.starting = [&](const std::string &what) {
-          std::lock_guard<std::mutex> one(said);
-          o.check.progress("node " + main + ": " + what);
-        };
-      try {
+      try {  // on a thread: whatever fails is said as the node's, never an escape
+        check::Options copts = checker_options(o.check);
+        if (o.check.seconds) {  // a node reached after the deadline has a budget already spent
+          double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+          copts.timeout_s = std::max(*o.check.seconds - used, 1e-3);
+        }
+        if (o.check.progress)
+          copts.starting = [&](const std::string &what) {
+            std::lock_guard<std::mutex> one(said);
+            o.check.progress("node " + main + ": " + what);
+          };
         out.checked[k] = check_node(programs[k], copts);
-      } catch (std::exception &e) {  // on a thread: said as the node's, never an escape
+      } catch (std::exception &e) {
         out.checked[k].node = main;
+        out.checked[k].program = programs[k];
         out.checked[k].error = std::string("checking failed: ") + e.what();
       }
     }
   };
-  const size_t threads = std::min<size_t>(std::max<size_t>(o.jobs, 1), programs.size());
-  if (threads <= 1) {
-    check_next();
-  } else {
-    std::vector<std::thread> pool;
-    for (size_t t = 0; t < threads; ++t) pool.emplace_back(check_next);
-    for (auto &t : pool) t.join();
+  // The threads that could be started, and this one: a thread the system refuses leaves
+  // its nodes to the others.
+  std::vector<std::thread> pool;
+  try {
+    for (size_t t = 1; t < std::min<size_t>(std::max<size_t>(o.jobs, 1), programs.size()); ++t) pool.emplace_back(check_next);
+  } catch (std::system_error &) {
   }
+  check_next();
+  for (auto &t : pool) t.join();
   for (const NodeDecl *n : generic) out.checked.push_back(generic_node(*n));
   return out;
 } catch (std::bad_alloc &) {

@@ -31,10 +31,19 @@ std::vector<Variable> variables(const std::vector<core::Var> &vs) {
 
 Result<Program> finish(const std::string &file, std::unique_ptr<FrontendResult> r, const LoadOptions &o) {
   if (r->diags.has_errors()) return frontend_failure(*r);
+  // A refusal after the front end says its warnings first, as a command's output would.
+  auto refused = [&r](const std::string &printed) {
+    Failure f = failure(kFrontendError, printed);
+    std::vector<Diagnostic> warnings;
+    for (auto &d : r->diags.all())
+      if (d.severity == Severity::Warning) warnings.push_back(from_stage(d));
+    f.diagnostics.insert(f.diagnostics.begin(), warnings.begin(), warnings.end());
+    return f;
+  };
   std::ostringstream err;
-  if (!o.main.empty() && !check_main_name(*r, o.main, err)) return failure(kFrontendError, err.str());
+  if (!o.main.empty() && !check_main_name(*r, o.main, err)) return refused(err.str());
   std::optional<std::string> chosen = choose_main(*r, o.main, err);
-  if (!chosen) return failure(kFrontendError, err.str());
+  if (!chosen) return refused(err.str());
   if (!o.assume.empty()) {
     std::string text = r->files.back()->text;
     r = run_frontend(file, std::move(text), assume_options(*chosen, o.assume));
@@ -93,6 +102,48 @@ std::string Program::normalized() const {
   for (auto &d : s_->frontend->user.decls)
     if (!std::holds_alternative<NodeDecl>(d)) defs.decls.push_back(clone_decl(d));
   return (defs.decls.empty() ? std::string() : print_program(defs) + "\n") + core::print_core(s_->elab.prog);
+}
+
+Result<Printed> print_text(const std::string &name, const std::string &text, const PrintOptions &o) try {
+  std::unique_ptr<FrontendResult> r = run_frontend(name, text);
+  if (r->diags.has_errors()) return frontend_failure(*r);
+  Printed out;
+  for (auto &d : r->diags.all())
+    if (d.severity == Severity::Warning) out.warnings.push_back(from_stage(d));
+  if (!o.normalized) {
+    out.text = print_program(r->user);
+    return out;
+  }
+  std::vector<std::string> mains;
+  if (!o.main.empty()) {
+    std::ostringstream why;
+    if (!check_main_name(*r, o.main, why)) return failure(kFrontendError, why.str());
+    mains.push_back(o.main);
+  } else if (std::string h = header_main(*r); !h.empty()) {
+    mains.push_back(h);
+  } else {
+    mains = main_candidates(*r);
+  }
+  // The user's constants and funs first: the elaborated nodes call the funs (and the funs
+  // may name the constants), so the output parses and checks on its own.
+  rml::Program defs;
+  for (auto &d : r->user.decls)
+    if (!std::holds_alternative<NodeDecl>(d)) defs.decls.push_back(clone_decl(d));
+  if (!defs.decls.empty()) out.text += print_program(defs) + (mains.empty() ? "" : "\n");
+  bool first = true;
+  for (auto &main : mains) {
+    try {
+      core::Program p = core::elaborate(r->checked, main);
+      out.text += (first ? "" : "\n") + core::print_core(p);
+      first = false;
+    } catch (core::ElabError &e) {
+      out.diagnostics.push_back(from_stage(rml::Diagnostic{Severity::Error, "elab", e.message, e.span, {}}));
+      out.failed = true;
+    }
+  }
+  return out;
+} catch (std::bad_alloc &) {
+  return failure(kUnknown, "rml: error: out of memory while reading " + name + "\n");
 }
 
 Result<std::string> format_text(const std::string &name, const std::string &text) try {

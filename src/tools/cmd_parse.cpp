@@ -1,48 +1,26 @@
-// rml parse (the program, or its elaborated core with --normalized) and rml fmt.
+// rml parse (the program, or its elaborated core with --normalized) and rml fmt: the
+// library's print_text and format_text (include/rml/rml.hpp), printed or written.
 #include "tools/commands.hpp"
 
 #include <filesystem>
 #include <fstream>
-
-#include "core/normalize.hpp"
-#include "syntax/printer.hpp"
-#include "driver/load.hpp"
-#include "driver/main_node.hpp"
+#include <optional>
 
 namespace rml {
 
 int cmd_parse(const ParseCmd &c, std::ostream &out, std::ostream &err) {
-  auto r = load(c.file, err);
-  if (!r) return kFrontendError;
-  if (int rc = report(*r, err)) return rc;
-  if (!c.normalized) {
-    out << print_program(r->user);
-    return kOk;
+  std::string io;
+  std::optional<std::string> source = read_file(c.file, io);
+  if (!source) {
+    err << "rml: error: " << io << "\n";
+    return kFrontendError;
   }
-  // --main, else the '// main:' header, else every node that can be a main.
-  std::vector<std::string> mains;
-  if (!c.main_node.empty() && !check_main_name(*r, c.main_node, err)) return kFrontendError;
-  if (!c.main_node.empty()) mains.push_back(c.main_node);
-  else if (std::string h = header_main(*r); !h.empty()) mains.push_back(h);
-  else mains = main_candidates(*r);
-  // The user's constants and funs first: the elaborated nodes call the funs (and the
-  // funs may name the constants), so the output parses and checks on its own.
-  Program defs;
-  for (auto &d : r->user.decls)
-    if (!std::holds_alternative<NodeDecl>(d)) defs.decls.push_back(clone_decl(d));
-  if (!defs.decls.empty()) out << print_program(defs) << (mains.empty() ? "" : "\n");
-  int rc = kOk;
-  for (size_t i = 0; i < mains.size(); ++i) {
-    try {
-      core::Program p = core::elaborate(r->checked, mains[i]);
-      if (i) out << "\n";
-      out << print_core(p);
-    } catch (core::ElabError &e) {
-      err << (e.span.valid() ? location(e.span) + ": " : std::string("rml: ")) << "error[elab]: " << e.message << "\n";
-      rc = kFrontendError;
-    }
-  }
-  return rc;
+  auto printed = api::print_text(c.file, *source, {c.normalized, c.main_node});
+  if (!printed) return print_failure(printed.failure(), err);
+  for (auto &w : printed->warnings) err << w.rendered;
+  out << printed->text;
+  for (auto &d : printed->diagnostics) err << d.rendered;
+  return printed->failed ? kFrontendError : kOk;
 }
 
 int cmd_fmt(const FmtCmd &c, std::ostream &out, std::ostream &err) {

@@ -101,6 +101,35 @@ TEST(Api, TheMainNodeIsChosenOrTheChoiceIsAnError) {
   EXPECT_NE(missing.failure().text().find("/nonexistent/x.rml"), std::string::npos);
 }
 
+// rml parse through the library: the program printed back, or each main node's core
+// after the file's constants (so the text checks on its own), or a refusal.
+TEST(Api, PrintTextGivesTheProgramOrEachMainNodesCore) {
+  const std::string src = "const k: int = 3;\nnode f(x: int) -> (y: int) // one\n  y = x + k;\n\nnode g(x: int) -> (y: int)\n  y = f(x) * 2;\n";
+  auto plain = api::print_text("two.rml", src);
+  ASSERT_TRUE(plain.ok()) << plain.failure().text();
+  EXPECT_EQ(plain->text.find("// one"), std::string::npos) << "comments dropped";
+  EXPECT_NE(plain->text.find("node g"), std::string::npos);
+  EXPECT_FALSE(plain->failed);
+  api::PrintOptions o;
+  o.normalized = true;
+  auto both = api::print_text("two.rml", src, o);
+  ASSERT_TRUE(both.ok()) << both.failure().text();
+  EXPECT_EQ(both->text.rfind("const k", 0), 0u) << both->text;
+  EXPECT_LT(both->text.find("node f"), both->text.find("node g")) << both->text;
+  auto again = api::load_text("core.rml", both->text, {"g", {}});
+  EXPECT_TRUE(again.ok()) << "the normalized text loads on its own: " << (again ? "" : again.failure().text()) << both->text;
+  o.main = "g";
+  auto g = api::print_text("two.rml", src, o);
+  ASSERT_TRUE(g.ok());
+  EXPECT_EQ(g->text.find("node f"), std::string::npos) << g->text;
+  EXPECT_EQ(*g->text.rbegin(), '\n');
+  EXPECT_EQ(g->text, both->text.substr(0, both->text.find("node f")) + both->text.substr(both->text.find("node g"))) << "g's core, as among both";
+  o.main = "h";
+  auto none = api::print_text("two.rml", src, o);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.failure().diagnostics.at(0).rule, "main.unknown");
+}
+
 // rml fmt through the library: the canonical layout, comments kept, idempotent; a syntax
 // error and a Kind 2 contract are located refusals.
 TEST(Api, FormatTextLaysOutAndKeepsComments) {
@@ -604,6 +633,20 @@ TEST(Api, CheckFileRefusesWhatItCannotCheck) {
   ASSERT_TRUE(front.ok());
   EXPECT_TRUE(front->checked.empty());
   EXPECT_EQ(front->nodes.size(), 2u);
+  api::FileCheckOptions no_time;
+  no_time.check.seconds = 0.0;
+  auto zero = api::check_text("two.lus", two, no_time);
+  ASSERT_FALSE(zero.ok());
+  EXPECT_EQ(zero.failure().exit_code, 2);
+  // A refusal after the front end keeps the front end's warnings, first.
+  const char *shadow = "fun relu(x: real) : real = x;\nnode m(x: real) -> (y: real)\n  y = relu(x);\n";
+  auto warned = api::check_text("w.rml", shadow, c);
+  ASSERT_FALSE(warned.ok());
+  EXPECT_EQ(warned.failure().diagnostics.at(0).rule, "name.shadows-prelude") << warned.failure().text();
+  EXPECT_EQ(warned.failure().diagnostics.at(1).rule, "main.unknown") << warned.failure().text();
+  auto loaded = api::load_text("w.rml", shadow, {"c", {}});
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.failure().diagnostics.at(0).rule, "name.shadows-prelude") << loaded.failure().text();
   auto missing = api::check_file("/nonexistent/x.lus");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.failure().exit_code, 2);

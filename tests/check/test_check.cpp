@@ -276,6 +276,14 @@ TEST(Check, AcceptanceAsksNoUserPropertyAndStopsAtTheFirstRefusal) {
   // every verdict unknown, as in the full check.
   auto vacuous = run_check("v.rml", "node main(i: int, bp: bool) -> (o: int)\n  assume always bp and not bp;\n  o = merge bp (i when bp) ((post o) when not bp);\n", "main", accept);
   EXPECT_EQ(kinds(vacuous.rep), "clocks:unknown causality:unknown productivity:unknown initialisation:unknown ");
+  // Vacuous and refused (no bound on the post): the full check's verdicts, vacuity
+  // included, so a back end says what rml-check says first.
+  const std::string both = "node main(x: int) -> (o: int)\n  assume always x > 1 and x < 0;\n  o = post o;\n";
+  std::string first_three;
+  auto whole = run_check("w.rml", both, "main");
+  for (size_t k = 0; k < 3; ++k) first_three += whole.rep.properties.at(k).kind + ":" + check::verdict_name(whole.rep.properties[k].verdict) + " ";
+  EXPECT_EQ(kinds(run_check("w.rml", both, "main", accept).rep), first_three);
+  EXPECT_EQ(whole.rep.properties[0].verdict, check::Verdict::Unknown) << "vacuity demotes clocks: " << kinds(whole.rep);
 }
 
 // Property annotations written as block comments are properties, never comments: Kind 2's
