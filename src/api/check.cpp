@@ -218,36 +218,24 @@ Result<FileCheckReport> check_text(const std::string &name, const std::string &t
   out.nodes = user_nodes(*r);
   for (auto &d : r->diags.all())
     if (d.severity == Severity::Warning) out.warnings.push_back(from_stage(d));
-  // A refusal after the front end says its warnings first, as a report would.
-  auto failure = [&out](int code, const std::string &printed) {
-    Failure f = api::failure(code, printed);
-    f.diagnostics.insert(f.diagnostics.begin(), out.warnings.begin(), out.warnings.end());
-    return f;
-  };
   // Which nodes: `main`, the file's `// main:` header, or every node that can be a main.
-  std::vector<std::string> mains;
-  if (!o.main.empty()) {
-    std::ostringstream why;
-    if (!check_main_name(*r, o.main, why)) return failure(kFrontendError, why.str());
-    mains.push_back(o.main);
-  } else if (std::string h = header_main(*r); !h.empty()) {
-    mains.push_back(h);
-  } else {
-    mains = main_candidates(*r);
-  }
+  std::ostringstream why;
+  std::optional<std::vector<std::string>> chosen = chosen_mains(*r, o.main, why);
+  if (!chosen) return refused(*r, why.str());
+  std::vector<std::string> mains = std::move(*chosen);
   if (o.frontend_only) return out;
   if (mains.empty()) {  // nothing to check is not a success
     size_t n = out.nodes.size();
-    std::string why = n == 0 ? "the file declares no node"
-                             : std::to_string(n) + (n == 1 ? " node, generic" : " nodes, all generic") + " (static parameters)";
-    Diagnostic d{Diagnostic::Severity::Error, "check.no-node", "no node to check: " + why, name, 0, 0,
-                 "rml-check: error: " + name + ": no node to check: " + why + "; --frontend-only checks names, types and shapes only\n"};
+    std::string none = n == 0 ? "the file declares no node"
+                              : std::to_string(n) + (n == 1 ? " node, generic" : " nodes, all generic") + " (static parameters)";
+    Diagnostic d{Diagnostic::Severity::Error, "check.no-node", "no node to check: " + none, name, 0, 0,
+                 "rml-check: error: " + name + ": no node to check: " + none + "; --frontend-only checks names, types and shapes only\n"};
     Failure f(kFrontendError, out.warnings);
     f.diagnostics.push_back(d);
     return f;
   }
   if (!o.assume.empty()) {
-    if (mains.size() != 1) return failure(kFrontendError, "rml-check: error: --assume needs one main node (use --main)\n");
+    if (mains.size() != 1) return refused(*r, "rml-check: error: --assume needs one main node (use --main)\n");
     r = run_frontend(name, text, assume_options(mains[0], o.assume));
     if (r->diags.has_errors()) {
       Failure f = frontend_failure(*r);

@@ -21,6 +21,17 @@ Failure frontend_failure(const FrontendResult &r) {
   return f;
 }
 
+// A refusal after the front end (exit 2): its warnings first, as a command's output
+// would say them.
+Failure refused(const FrontendResult &r, const std::string &printed) {
+  Failure f = failure(kFrontendError, printed);
+  std::vector<Diagnostic> warnings;
+  for (auto &d : r.diags.all())
+    if (d.severity == Severity::Warning) warnings.push_back(from_stage(d));
+  f.diagnostics.insert(f.diagnostics.begin(), warnings.begin(), warnings.end());
+  return f;
+}
+
 namespace {
 
 std::vector<Variable> variables(const std::vector<core::Var> &vs) {
@@ -31,19 +42,10 @@ std::vector<Variable> variables(const std::vector<core::Var> &vs) {
 
 Result<Program> finish(const std::string &file, std::unique_ptr<FrontendResult> r, const LoadOptions &o) {
   if (r->diags.has_errors()) return frontend_failure(*r);
-  // A refusal after the front end says its warnings first, as a command's output would.
-  auto refused = [&r](const std::string &printed) {
-    Failure f = failure(kFrontendError, printed);
-    std::vector<Diagnostic> warnings;
-    for (auto &d : r->diags.all())
-      if (d.severity == Severity::Warning) warnings.push_back(from_stage(d));
-    f.diagnostics.insert(f.diagnostics.begin(), warnings.begin(), warnings.end());
-    return f;
-  };
   std::ostringstream err;
-  if (!o.main.empty() && !check_main_name(*r, o.main, err)) return refused(err.str());
+  if (!o.main.empty() && !check_main_name(*r, o.main, err)) return refused(*r, err.str());
   std::optional<std::string> chosen = choose_main(*r, o.main, err);
-  if (!chosen) return refused(err.str());
+  if (!chosen) return refused(*r, err.str());
   if (!o.assume.empty()) {
     std::string text = r->files.back()->text;
     r = run_frontend(file, std::move(text), assume_options(*chosen, o.assume));
@@ -114,16 +116,10 @@ Result<Printed> print_text(const std::string &name, const std::string &text, con
     out.text = print_program(r->user);
     return out;
   }
-  std::vector<std::string> mains;
-  if (!o.main.empty()) {
-    std::ostringstream why;
-    if (!check_main_name(*r, o.main, why)) return failure(kFrontendError, why.str());
-    mains.push_back(o.main);
-  } else if (std::string h = header_main(*r); !h.empty()) {
-    mains.push_back(h);
-  } else {
-    mains = main_candidates(*r);
-  }
+  std::ostringstream why;
+  std::optional<std::vector<std::string>> chosen = chosen_mains(*r, o.main, why);
+  if (!chosen) return refused(*r, why.str());
+  std::vector<std::string> mains = std::move(*chosen);
   // The user's constants and funs first: the elaborated nodes call the funs (and the funs
   // may name the constants), so the output parses and checks on its own.
   rml::Program defs;

@@ -39,6 +39,10 @@ std::vector<Diagnostic> from_text(const std::string &printed);
 // The front end's errors (and warnings) as a Failure (exit 2), with "N errors" after them.
 Failure frontend_failure(const FrontendResult &r);
 
+// A refusal after the front end (exit 2) with the diagnostics of `printed`, the front
+// end's warnings first.
+Failure refused(const FrontendResult &r, const std::string &printed);
+
 // A Failure with `exit_code` and the diagnostics of `printed`.
 Failure failure(int exit_code, const std::string &printed);
 

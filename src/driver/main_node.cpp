@@ -69,6 +69,15 @@ bool check_main_name(const FrontendResult &r, const std::string &name, std::ostr
   return false;
 }
 
+std::optional<std::vector<std::string>> chosen_mains(const FrontendResult &r, const std::string &given, std::ostream &err) {
+  if (!given.empty()) {
+    if (!check_main_name(r, given, err)) return std::nullopt;
+    return std::vector<std::string>{given};
+  }
+  if (std::string h = header_main(r); !h.empty()) return std::vector<std::string>{h};
+  return main_candidates(r);
+}
+
 std::optional<std::string> choose_main(const FrontendResult &r, const std::string &given, std::ostream &err) {
   if (!given.empty()) {
     if (!check_main_name(r, given, err)) return std::nullopt;

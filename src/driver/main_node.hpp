@@ -25,6 +25,11 @@ std::string header_main(const FrontendResult &r);
 // `FILE: error[main.unknown]` listing the file's nodes, with a note at the nearest one.
 bool check_main_name(const FrontendResult &r, const std::string &name, std::ostream &err);
 
+// The nodes to check or print (rml-check, rml parse --normalized): `given`, else the
+// header's, else every candidate; nullopt after check_main_name's error for a `given`
+// that names no node.
+std::optional<std::vector<std::string>> chosen_mains(const FrontendResult &r, const std::string &given, std::ostream &err);
+
 // The one node to run: `given`, else the header, else the only candidate. Otherwise an
 // error (main.ambiguous at the candidates, or main.none) naming what to write, and nullopt.
 std::optional<std::string> choose_main(const FrontendResult &r, const std::string &given, std::ostream &err);

@@ -128,6 +128,9 @@ TEST(Api, PrintTextGivesTheProgramOrEachMainNodesCore) {
   auto none = api::print_text("two.rml", src, o);
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(none.failure().diagnostics.at(0).rule, "main.unknown");
+  auto warned = api::print_text("w.rml", "fun relu(x: real) : real = x;\nnode m(x: real) -> (y: real)\n  y = relu(x);\n", o);
+  ASSERT_FALSE(warned.ok());
+  EXPECT_EQ(warned.failure().diagnostics.at(0).rule, "name.shadows-prelude") << "the front end's warnings first";
 }
 
 // rml fmt through the library: the canonical layout, comments kept, idempotent; a syntax
