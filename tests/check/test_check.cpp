@@ -979,6 +979,40 @@ TEST(Check, RealClockErrorIsFalsifiedWithAReplayableTrace) {
 // declaration broken (o2 is sometimes declared `when c`), and no ⊥ at any cycle n < N − H.
 // Its negative control for declarations: tests/check/ko/73 and 74, which rml-check said
 // valid while Z3 looked for ‖ only.
+// Law: on a node without user properties (so that both get the same budget shares),
+// acceptance gives the full check's verdicts and methods for clocks, causality and
+// productivity, and for initialisation too when those three hold; it asks no
+// initialisation otherwise. Its negative control is the clock clash of
+// Check.AcceptanceAsksNoUserPropertyAndStopsAtTheFirstRefusal, where the two reports differ.
+RC_GTEST_PROP(CheckSoundness, AcceptanceDecidesAsTheFullCheck, ()) {
+  testgen::ProgGen g;
+  g.well_clocked = *rc::gen::arbitrary<bool>();
+  g.sub_clocked_state = g.well_clocked && *rc::gen::arbitrary<bool>();
+  g.resets = *rc::gen::arbitrary<bool>() && *rc::gen::arbitrary<bool>();
+  std::string text = g.program();
+  if (sampled_out_in_ci(text, 1)) RC_SUCCEED("sampled out in CI (two checks a case)");
+  RC_LOG() << text;
+  check::Options o;
+  o.rlimit = 2'000'000;
+  o.max_depth = 4;
+  o.max_horizon = 6;
+  Checked full = run_check("gen.rml", text, "main", o);
+  if (!full.prog.properties.empty()) RC_SUCCEED("a user property: other budget shares");
+  o.acceptance = true;
+  Checked accept = run_check("gen.rml", text, "main", o);
+  const bool three = std::all_of(full.rep.properties.begin(), full.rep.properties.begin() + 3,
+                                 [](const check::PropertyResult &p) { return p.verdict == check::Verdict::Valid; });
+  RC_TAG(three ? "the three hold" : "refused before initialisation");
+  RC_ASSERT(accept.rep.properties.size() == (three ? 4u : 3u));
+  for (size_t k = 0; k < accept.rep.properties.size(); ++k) {
+    const check::PropertyResult &a = accept.rep.properties[k], &f = full.rep.properties[k];
+    RC_ASSERT(a.kind == f.kind);
+    RC_ASSERT(a.verdict == f.verdict);
+    RC_ASSERT(a.method == f.method);
+    RC_ASSERT(a.horizon == f.horizon);
+  }
+}
+
 RC_GTEST_PROP(CheckSoundness, AcceptedProgramsRunWithoutErrorsOrUnknowns, ()) {
   testgen::ProgGen g;
   g.well_clocked = *rc::gen::arbitrary<bool>();
