@@ -266,6 +266,7 @@ Result<CheckReport> check(const Program &p, const CheckOptions &o = {});
 // (or Kind 2's `--%MAIN;` node's), else every node that can be a main; and besides them
 // every node with a property of its own, in its own context (its assumptions, any
 // inputs: what holds there holds wherever it is called).
+struct FileCheckReport;
 struct FileCheckOptions {
   std::string main;
   std::vector<std::string> assume;  // extra assumptions on the main node (needs one main)
@@ -274,6 +275,12 @@ struct FileCheckOptions {
   // Nodes checked at once, each on a thread of its own (`rml-check --jobs`). Under the
   // resource budget alone, the report is the same for any number.
   unsigned jobs = 1;
+  // Told of each node as soon as it and every node before it are checked, in the report's
+  // order (`rml-check` prints a node's report then): `so_far` holds the file, its nodes,
+  // its warnings and `checked[0..k]`, final; later entries are not to be read yet. Called
+  // on the checking threads, one call at a time. An exception it throws ends the check: the
+  // call fails with its message (exit 3) once the nodes being checked are done.
+  std::function<void(const FileCheckReport &so_far, std::size_t k)> on_node;
 };
 
 // One node's report. `program` is the node loaded as the main node (to run a

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <mutex>
 #include <sstream>
 #include <system_error>
@@ -270,7 +271,23 @@ Result<FileCheckReport> check_text(const std::string &name, const std::string &t
   // the resource budget a node's verdicts do not depend on what runs beside it.
   out.checked.resize(programs.size());
   std::atomic<size_t> next{0};
-  std::mutex said;  // one progress line at a time
+  std::mutex said;  // one progress line or on_node call at a time
+  // on_node in the report's order: node k is told once it and every node before it are
+  // checked (under `said`).
+  std::vector<char> finished(programs.size(), 0);
+  size_t told = 0;
+  std::exception_ptr on_node_threw;
+  auto tell = [&](size_t k) {
+    finished[k] = 1;
+    for (; told < programs.size() && finished[told]; ++told) {
+      if (!o.on_node || on_node_threw) continue;
+      try {
+        o.on_node(out, told);
+      } catch (...) {
+        on_node_threw = std::current_exception();
+      }
+    }
+  };
   auto check_next = [&] {
     for (size_t k; (k = next++) < programs.size();) {
       const std::string &main = programs[k].main();
@@ -291,6 +308,8 @@ Result<FileCheckReport> check_text(const std::string &name, const std::string &t
         out.checked[k].program = programs[k];
         out.checked[k].error = std::string("checking failed: ") + e.what();
       }
+      std::lock_guard<std::mutex> one(said);
+      tell(k);
     }
   };
   // The threads that could be started, and this one: a thread the system refuses leaves
@@ -302,12 +321,18 @@ Result<FileCheckReport> check_text(const std::string &name, const std::string &t
   }
   check_next();
   for (auto &t : pool) t.join();
-  for (const NodeDecl *n : generic) out.checked.push_back(generic_node(*n));
+  if (on_node_threw) std::rethrow_exception(on_node_threw);
+  for (const NodeDecl *n : generic) {
+    out.checked.push_back(generic_node(*n));
+    if (o.on_node) o.on_node(out, out.checked.size() - 1);
+  }
   return out;
 } catch (std::bad_alloc &) {
   return failure(kUnknown, "rml-check: error: out of memory while checking " + name + "\n");
-} catch (std::exception &e) {  // a thread that could not be started, say
+} catch (std::exception &e) {  // a thread that could not be started, or on_node's own
   return failure(kUnknown, "rml-check: error: checking " + name + " failed: " + e.what() + "\n");
+} catch (...) {
+  return failure(kUnknown, "rml-check: error: checking " + name + " failed\n");
 }
 
 Result<FileCheckReport> check_file(const std::string &file, const FileCheckOptions &o) {

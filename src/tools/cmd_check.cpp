@@ -212,27 +212,21 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
     std::snprintf(t, sizeof t, " (%.0f s)", progress.seconds());
     progress.update(what + t);
   };
-  auto checked = api::check_file(c.file, o);
-  progress.done();
-  if (!checked) {
-    if (!c.json) return print_failure(checked.failure(), err);
-    report_json({{"file", c.file}, {"verdict", "error"}, {"diagnostics", json_diagnostics(checked.failure())}});
-    return checked.failure().exit_code;
-  }
-  const api::FileCheckReport &rep = *checked;
-  for (auto &w : rep.warnings) err << w.rendered;
-  if (c.frontend_only) {
-    if (!c.json) out << c.file << ": front end ok (" << rep.nodes.size() << " nodes)\n";
-    else report_json({{"file", c.file}, {"verdict", "ok"}, {"diagnostics", nlohmann::json::array()}});
-    return kOk;
-  }
+  // Each node's report is printed (its counterexample files written) as soon as the node
+  // and those before it are checked, the front end's warnings before the first.
   nlohmann::json jreports = nlohmann::json::array();
-  for (const api::NodeCheck &node : rep.checked) {
+  bool warned = false;
+  auto warn = [&](const api::FileCheckReport &r) {
+    if (warned) return;
+    for (auto &w : r.warnings) err << w.rendered;
+    warned = true;
+  };
+  auto report_node = [&](const api::NodeCheck &node) {
     const std::string &main = node.node;
     if (!node.error.empty()) {  // a limit reached: the node's properties are unknown (exit 3), never falsified
       err << "rml-check: error: " << node.error << ": the properties of '" << main << "' are unknown\n";
       jreports.push_back({{"main", main}, {"verdict", "unknown"}, {"error", node.error}});
-      continue;
+      return;
     }
     nlohmann::json jr;
     jr["main"] = main;
@@ -357,6 +351,26 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
       if (c.explain && !p.smt.empty()) out << p.smt;
     }
     jreports.push_back(jr);
+  };
+  o.on_node = [&](const api::FileCheckReport &so_far, size_t k) {
+    progress.done();
+    warn(so_far);
+    report_node(so_far.checked[k]);
+    out.flush();
+  };
+  auto checked = api::check_file(c.file, o);
+  progress.done();
+  if (!checked) {
+    if (!c.json) return print_failure(checked.failure(), err);
+    report_json({{"file", c.file}, {"verdict", "error"}, {"diagnostics", json_diagnostics(checked.failure())}});
+    return checked.failure().exit_code;
+  }
+  const api::FileCheckReport &rep = *checked;
+  warn(rep);
+  if (c.frontend_only) {
+    if (!c.json) out << c.file << ": front end ok (" << rep.nodes.size() << " nodes)\n";
+    else report_json({{"file", c.file}, {"verdict", "ok"}, {"diagnostics", nlohmann::json::array()}});
+    return kOk;
   }
   if (c.json) report_json({{"file", c.file}, {"reports", jreports}});
   return rep.exit_code();

@@ -602,6 +602,68 @@ tel
 }
 
 // What check_file refuses, as values with rml-check's exit code 2 and a rule.
+// on_node tells each node once, in the report's order, as soon as the node and those
+// before it are checked, with the front end's warnings already there and the node's report
+// as it will be returned; whatever `jobs` is. The first node (a counter whose bound needs
+// induction) takes longer than the others, so with jobs 3 they may finish before it and
+// must wait. A callback that throws ends the check with its message (exit 3), telling no later
+// node.
+TEST(Api, CheckFileTellsEachNodeInTheReportsOrder) {
+  const char *text = R"(fun relu(x: real) : real = x;
+node count(reset: bool) -> (n: int)
+  n = if reset then 0 else (0 fby (if n >= 10 then 0 else n)) + 1;
+  check n <= 11;
+node twice(x: real) -> (y: real)
+  y = relu(x) + relu(x);
+  check y = 2.0 * x;
+node neg(x: int) -> (y: int)
+  y = 0 - x;
+  check y <= 0;
+)";
+  for (unsigned jobs : {1u, 3u}) {
+    SCOPED_TRACE("jobs " + std::to_string(jobs));
+    api::FileCheckOptions o;
+    o.main = "count";
+    o.jobs = jobs;
+    std::vector<size_t> told;
+    std::vector<std::string> names, verdicts;
+    size_t warnings_seen = 0;
+    o.on_node = [&](const api::FileCheckReport &so_far, size_t k) {
+      told.push_back(k);
+      warnings_seen = so_far.warnings.size();
+      names.push_back(so_far.checked[k].node);
+      std::string v;
+      for (auto &q : so_far.checked[k].properties) v += q.kind + "=" + api::verdict_name(q.verdict) + " ";
+      verdicts.push_back(v);
+    };
+    auto rep = api::check_text("told.rml", text, o);
+    ASSERT_TRUE(rep.ok()) << rep.failure().text();
+    ASSERT_EQ(rep->checked.size(), 3u);
+    EXPECT_EQ(told, (std::vector<size_t>{0, 1, 2}));
+    EXPECT_EQ(names, (std::vector<std::string>{"count", "twice", "neg"}));
+    EXPECT_EQ(warnings_seen, 1u);  // relu shadows the prelude's
+    for (size_t k = 0; k < rep->checked.size(); ++k) {
+      std::string v;
+      for (auto &q : rep->checked[k].properties) v += q.kind + "=" + api::verdict_name(q.verdict) + " ";
+      EXPECT_EQ(verdicts.at(k), v) << rep->checked[k].node;
+    }
+    // A falsified one among them (neg: y <= 0 fails on a negative input).
+    EXPECT_NE(verdicts.at(2).find("property=falsified"), std::string::npos) << verdicts.at(2);
+    // A callback that throws at the first node: the check fails with its message, and no
+    // other node is told.
+    size_t calls = 0;
+    o.on_node = [&](const api::FileCheckReport &, size_t) {
+      ++calls;
+      throw std::runtime_error("the disk is full");
+    };
+    auto stopped = api::check_text("told.rml", text, o);
+    ASSERT_FALSE(stopped.ok());
+    EXPECT_EQ(stopped.failure().exit_code, 3);
+    EXPECT_NE(stopped.failure().text().find("the disk is full"), std::string::npos) << stopped.failure().text();
+    EXPECT_EQ(calls, 1u);
+  }
+}
+
 TEST(Api, CheckFileRefusesWhatItCannotCheck) {
   auto empty = api::check_text("empty.lus", "");
   ASSERT_FALSE(empty.ok());
