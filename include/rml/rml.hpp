@@ -343,6 +343,44 @@ struct Adjoint {
 Result<Adjoint> adjoint(const Program &p, const AdjointOptions &o = {});
 
 // ---------------------------------------------------------------------------------------
+// Gradients of funs (rml grad)
+
+// A fun of a file (its own or the prelude's) with a real scalar result, differentiated by
+// reverse AD of its vectorised body (symbolic dual arrays, src/array/ad).
+struct GradOptions {
+  std::string fun;
+  std::vector<std::string> wrt;  // the real parameters to differentiate by; empty: every one
+  // Where the gradient program runs: the reference IR evaluator, or compiled for the Eigen
+  // executor (the default; `rml grad --backend`).
+  enum class Evaluator { Reference, Compiled } evaluator = Evaluator::Compiled;
+};
+
+struct Gradient {
+  Value value;                                          // the objective at the point
+  std::vector<std::pair<std::string, Value>> gradient;  // parameter -> its partial derivative (its shape)
+  std::vector<Diagnostic> warnings;                     // the front end's
+};
+
+// The value and gradient at a point: `at` is `rml grad --at`'s JSON text, an object from
+// each argument's name to its value (nested lists for a tensor; a static argument: an int
+// or a list of sizes), named `at_name` in diagnostics. A wrong fun, `wrt` or argument is
+// a located Failure (exit 2: grad.unknown-fun, grad.not-a-fun, grad.wrt, grad.arguments,
+// grad.objective, lower.*); what the compiled path cannot do is exit 3.
+Result<Gradient> grad_text(const std::string &name, const std::string &text, const std::string &at_name, const std::string &at,
+                           const GradOptions &o);
+// The same from files (the point's file is read once the fun is known).
+Result<Gradient> grad_file(const std::string &file, const std::string &at_file, const GradOptions &o);
+
+// `rml grad` without a point: the vectorised objective and the gradient program, printed
+// (`text`, as the command prints them) at the static sizes `sizes` ("n=3", "s=[2, 3]").
+struct GradPrograms {
+  std::string text;
+  std::vector<Diagnostic> warnings;  // the front end's
+};
+Result<GradPrograms> grad_programs(const std::string &name, const std::string &text, const std::vector<std::string> &sizes,
+                                   const GradOptions &o);
+
+// ---------------------------------------------------------------------------------------
 // Running
 
 enum class Backend {

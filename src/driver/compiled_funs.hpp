@@ -16,7 +16,7 @@
 namespace rml::driver {
 
 // The compiled path failed on a fun the front end accepted (lowering, the IR, the
-// executor): never the user's input, hence tools/exit_policy's exit_for_compiled_path.
+// executor): never the user's input, hence driver/exit_policy's exit_for_compiled_path.
 struct CompiledFunError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

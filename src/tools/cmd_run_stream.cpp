@@ -21,7 +21,7 @@
 #include "stream/runner.hpp"
 #include "oracle/assumptions.hpp"
 #include "tools/chronogram.hpp"
-#include "tools/exit_policy.hpp"
+#include "driver/exit_policy.hpp"
 #include "driver/progress.hpp"
 #include "tools/run_common.hpp"
 

@@ -10,7 +10,7 @@
 
 #include "array/lower/lower.hpp"
 #include "sema/frontend.hpp"
-#include "tools/grad_args.hpp"
+#include "driver/grad_args.hpp"
 #include "trace_probe.hpp"  // located_at
 
 namespace {

@@ -21,7 +21,7 @@
 #include "test_util.hpp"
 #include "oracle/oracle.hpp"
 #include "tools/commands.hpp"
-#include "tools/exit_policy.hpp"
+#include "driver/exit_policy.hpp"
 
 using namespace rml;
 
@@ -254,7 +254,7 @@ INSTANTIATE_TEST_SUITE_P(GradFuns, GradAt, ::testing::Values("scaled_norm", "los
 
 }  // namespace
 
-// The exit-code policy (src/tools/exit_policy.hpp, README "Limits and exit codes"): every
+// The exit-code policy (src/driver/exit_policy.hpp, README "Limits and exit codes"): every
 // rule the lowering can fail with has its documented code, 3 for what rml cannot do or
 // got wrong, 2 for the fun's or the arguments' fault; a rule added to lower.cpp without a
 // decision here fails the test. The oracle's errors are 3.

@@ -1,4 +1,4 @@
-#include "tools/grad_args.hpp"
+#include "driver/grad_args.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "tools/exit_policy.hpp"
+#include "driver/exit_policy.hpp"
 
 #include "array/lower/lower.hpp"
 #include "oracle/oracle.hpp"

@@ -9,7 +9,7 @@
 #pragma once
 #include <string>
 
-#include "tools/commands.hpp"
+#include "driver/exit_codes.hpp"
 
 namespace rml {
 namespace lower {
