@@ -14,6 +14,7 @@ breaks one rule of the language everywhere it is used, and runs the result with
 Each is a bug a real code generator could have; rml diff must catch it and shrink the
 program to a few equations.
 """
+import os
 import re
 import subprocess
 import sys
@@ -30,10 +31,13 @@ RULES = {
 }
 pattern, repl = RULES[mode]
 broken = re.sub(pattern, repl, norm, flags=re.M)
-with tempfile.NamedTemporaryFile("w", suffix=".rml", delete=False) as f:
-    f.write(broken)
-run = subprocess.run([rml, "run", f.name, "--main", main, "--inputs", inputs, "--format", "csv"],
-                     capture_output=True, text=True)
+# A scratch folder removed on the way out: a campaign calls this back end thousands of times.
+with tempfile.TemporaryDirectory() as tmp:
+    broken_file = os.path.join(tmp, "broken.rml")
+    with open(broken_file, "w") as f:
+        f.write(broken)
+    run = subprocess.run([rml, "run", broken_file, "--main", main, "--inputs", inputs, "--format", "csv"],
+                         capture_output=True, text=True)
 sys.stdout.write(run.stdout)
 # rml run exits 1 when its chronogram holds an error value: the output is still a result.
 sys.exit(0 if run.stdout else 2)

@@ -285,12 +285,20 @@ TEST(Generator, LustreV6DrawsReachEveryConstruct) {
     EXPECT_TRUE(seen.count(want)) << "never drawn in 300 programs: " << want;
 }
 
-// Writes a generated case to a scratch folder; `rml run` reads files.
+// Writes a generated case to a scratch folder (this process's, removed when it ends);
+// `rml run` reads files.
 struct CaseFiles {
   std::string program, trace;
 };
 CaseFiles write_case(const std::string &text, const std::string &trace) {
-  auto dir = std::filesystem::temp_directory_path() / ("rml-diff-tests-" + std::to_string(::getpid()));
+  static const struct Scratch {
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / ("rml-diff-tests-" + std::to_string(::getpid()));
+    ~Scratch() {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  } scratch;
+  const std::filesystem::path &dir = scratch.dir;
   std::filesystem::create_directories(dir);
   CaseFiles f{(dir / "p.rml").string(), (dir / "p.csv").string()};
   std::ofstream(f.program) << text;
