@@ -275,10 +275,11 @@ Result<FileCheckReport> check_text(const std::string &name, const std::string &t
   // on_node in the report's order: node k is told once it and every node before it are
   // checked (under `said`).
   std::vector<char> finished(programs.size(), 0);
-  size_t told = 0;
+  size_t told = 0, done = 0;
   std::exception_ptr on_node_threw;
   auto tell = [&](size_t k) {
     finished[k] = 1;
+    ++done;
     for (; told < programs.size() && finished[told]; ++told) {
       if (!o.on_node || on_node_threw) continue;
       try {
@@ -300,7 +301,9 @@ Result<FileCheckReport> check_text(const std::string &name, const std::string &t
         if (o.check.progress)
           copts.starting = [&](const std::string &what) {
             std::lock_guard<std::mutex> one(said);
-            o.check.progress("node " + main + ": " + what);
+            // With several nodes (several at once under `jobs`), how many are done too.
+            std::string of = programs.size() > 1 ? std::to_string(done) + "/" + std::to_string(programs.size()) + " nodes checked; " : "";
+            o.check.progress(of + "node " + main + ": " + what);
           };
         out.checked[k] = check_node(programs[k], copts);
       } catch (std::exception &e) {
