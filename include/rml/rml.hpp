@@ -276,10 +276,14 @@ struct FileCheckOptions {
   // resource budget alone, the report is the same for any number.
   unsigned jobs = 1;
   // Told of each node as soon as it and every node before it are checked, in the report's
-  // order (`rml-check` prints a node's report then): `so_far` holds the file, its nodes,
-  // its warnings and `checked[0..k]`, final; later entries are not to be read yet. Called
-  // on the checking threads, one call at a time. An exception it throws ends the check: the
-  // call fails with its message (exit 3) once the nodes being checked are done.
+  // order (`rml-check` prints a node's report then). During the call, `so_far.file`,
+  // `nodes`, `warnings` and `checked[0]` to `checked[k]` (k included) are final and may be
+  // read; the later entries are being written by other threads, so neither they,
+  // `so_far.exit_code()` nor a copy of `so_far` may be taken, and no reference into it
+  // kept after the call. Called on the checking threads, one call at a time, under the lock
+  // the progress line takes: a slow callback delays the other nodes' reports, not their
+  // checking. An exception it throws stops the check (no node is started after it) and the
+  // call fails with its message, exit 3.
   std::function<void(const FileCheckReport &so_far, std::size_t k)> on_node;
 };
 
@@ -365,7 +369,9 @@ struct Gradient {
 // each argument's name to its value (nested lists for a tensor; a static argument: an int
 // or a list of sizes), named `at_name` in diagnostics. A wrong fun, `wrt` or argument is
 // a located Failure (exit 2: grad.unknown-fun, grad.not-a-fun, grad.wrt, grad.arguments,
-// grad.objective, lower.*); what the compiled path cannot do is exit 3.
+// grad.objective, and the lowering's rules on the fun or its arguments: lower.static,
+// lower.argument-type, ...); a builtin the lowering cannot take (lower.unsupported), an
+// internal error of the lowering, or a failure of AD or of either evaluator is exit 3.
 Result<Gradient> grad_text(const std::string &name, const std::string &text, const std::string &at_name, const std::string &at,
                            const GradOptions &o);
 // The same from files (the point's file is read once the fun is known).
@@ -373,6 +379,7 @@ Result<Gradient> grad_file(const std::string &file, const std::string &at_file, 
 
 // `rml grad` without a point: the vectorised objective and the gradient program, printed
 // (`text`, as the command prints them) at the static sizes `sizes` ("n=3", "s=[2, 3]").
+// Nothing is evaluated: `o.evaluator` plays no part.
 struct GradPrograms {
   std::string text;
   std::vector<Diagnostic> warnings;  // the front end's

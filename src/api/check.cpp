@@ -269,62 +269,80 @@ Result<FileCheckReport> check_text(const std::string &name, const std::string &t
   }
   // `jobs` nodes at once, each on a thread of its own with its own solver contexts: under
   // the resource budget a node's verdicts do not depend on what runs beside it.
+  out.checked.reserve(programs.size() + generic.size());  // never moved once a node is told
   out.checked.resize(programs.size());
   std::atomic<size_t> next{0};
-  std::mutex said;  // one progress line or on_node call at a time
+  std::atomic<bool> stop{false};  // on_node threw, or a handler ran out of memory: no new node
+  std::mutex said;                // one progress line or on_node call at a time
   // on_node in the report's order: node k is told once it and every node before it are
   // checked (under `said`).
   std::vector<char> finished(programs.size(), 0);
   size_t told = 0, done = 0;
-  std::exception_ptr on_node_threw;
+  std::exception_ptr escaped;  // on_node's exception, or one of the handlers' own
   auto tell = [&](size_t k) {
     finished[k] = 1;
     ++done;
     for (; told < programs.size() && finished[told]; ++told) {
-      if (!o.on_node || on_node_threw) continue;
+      if (!o.on_node || escaped) continue;
       try {
         o.on_node(out, told);
       } catch (...) {
-        on_node_threw = std::current_exception();
+        escaped = std::current_exception();
+        stop = true;
       }
     }
   };
   auto check_next = [&] {
-    for (size_t k; (k = next++) < programs.size();) {
-      const std::string &main = programs[k].main();
-      try {  // on a thread: whatever fails is said as the node's, never an escape
-        check::Options copts = checker_options(o.check);
-        if (o.check.seconds) {  // a node reached after the deadline has a budget already spent
-          double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-          copts.timeout_s = std::max(*o.check.seconds - used, 1e-3);
+    try {  // on a thread: nothing escapes it
+      for (size_t k; !stop && (k = next++) < programs.size();) {
+        const std::string &main = programs[k].main();
+        try {  // whatever fails checking is said as the node's
+          check::Options copts = checker_options(o.check);
+          if (o.check.seconds) {  // a node reached after the deadline has a budget already spent
+            double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            copts.timeout_s = std::max(*o.check.seconds - used, 1e-3);
+          }
+          if (o.check.progress)
+            copts.starting = [&](const std::string &what) {
+              std::lock_guard<std::mutex> one(said);
+              // With several nodes (several at once under `jobs`), how many are done too.
+              std::string of =
+                  programs.size() > 1 ? std::to_string(done) + "/" + std::to_string(programs.size()) + " nodes checked; " : "";
+              o.check.progress(of + "node " + main + ": " + what);
+            };
+          out.checked[k] = check_node(programs[k], copts);
+        } catch (std::exception &e) {
+          out.checked[k].node = main;
+          out.checked[k].program = programs[k];
+          out.checked[k].error = std::string("checking failed: ") + e.what();
+        } catch (...) {
+          out.checked[k].node = main;
+          out.checked[k].program = programs[k];
+          out.checked[k].error = "checking failed";
         }
-        if (o.check.progress)
-          copts.starting = [&](const std::string &what) {
-            std::lock_guard<std::mutex> one(said);
-            // With several nodes (several at once under `jobs`), how many are done too.
-            std::string of = programs.size() > 1 ? std::to_string(done) + "/" + std::to_string(programs.size()) + " nodes checked; " : "";
-            o.check.progress(of + "node " + main + ": " + what);
-          };
-        out.checked[k] = check_node(programs[k], copts);
-      } catch (std::exception &e) {
-        out.checked[k].node = main;
-        out.checked[k].program = programs[k];
-        out.checked[k].error = std::string("checking failed: ") + e.what();
+        std::lock_guard<std::mutex> one(said);
+        tell(k);
       }
+    } catch (...) {  // out of memory in the handlers above: the call fails once the others stop
       std::lock_guard<std::mutex> one(said);
-      tell(k);
+      if (!escaped) escaped = std::current_exception();
+      stop = true;
     }
   };
-  // The threads that could be started, and this one: a thread the system refuses leaves
-  // its nodes to the others.
-  std::vector<std::thread> pool;
-  try {
-    for (size_t t = 1; t < std::min<size_t>(std::max<size_t>(o.jobs, 1), programs.size()); ++t) pool.emplace_back(check_next);
-  } catch (std::system_error &) {
+  {
+    // The threads that could be started, and this one: a thread the system refuses leaves
+    // its nodes to the others. Joined on the way out, however it is left.
+    std::vector<std::jthread> pool;
+    try {
+      for (size_t t = 1; t < std::min<size_t>(std::max<size_t>(o.jobs, 1), programs.size()); ++t) pool.emplace_back(check_next);
+    } catch (std::system_error &) {
+    } catch (...) {  // out of memory: the threads started stop after their node
+      stop = true;
+      throw;
+    }
+    check_next();
   }
-  check_next();
-  for (auto &t : pool) t.join();
-  if (on_node_threw) std::rethrow_exception(on_node_threw);
+  if (escaped) std::rethrow_exception(escaped);
   for (const NodeDecl *n : generic) {
     out.checked.push_back(generic_node(*n));
     if (o.on_node) o.on_node(out, out.checked.size() - 1);

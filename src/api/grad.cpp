@@ -176,13 +176,13 @@ Result<Gradient> grad_with(const std::string &name, const std::string &text, con
       out.gradient.emplace_back(k < g.output_names.size() ? g.output_names[k] : std::to_string(k), value(res[k]));
     out.warnings = l->warnings;
     return out;
-  } catch (std::bad_alloc &) {
-    throw;
-  } catch (std::exception &e) {
+  } catch (std::exception &e) {  // out of memory included: said with the front end's warnings
     return computing_failed(*l->frontend, o.fun, e);
   }
 } catch (std::bad_alloc &) {
   return failure(kUnknown, "rml: error: out of memory while computing the gradient of '" + o.fun + "'\n");
+} catch (std::exception &e) {  // nothing escapes the library
+  return failure(kUnknown, "rml: error: computing the gradient of '" + o.fun + "' failed: " + e.what() + "\n");
 }
 
 }  // namespace
@@ -232,13 +232,13 @@ Result<GradPrograms> grad_programs(const std::string &name, const std::string &t
                ": gradient program (inputs: the arguments, then the cotangent of the value)\n" + ir::print(cf.gradient);
     out.warnings = l->warnings;
     return out;
-  } catch (std::bad_alloc &) {
-    throw;
-  } catch (std::exception &e) {
+  } catch (std::exception &e) {  // out of memory included: said with the front end's warnings
     return computing_failed(*l->frontend, o.fun, e);
   }
 } catch (std::bad_alloc &) {
   return failure(kUnknown, "rml: error: out of memory while computing the gradient of '" + o.fun + "'\n");
+} catch (std::exception &e) {  // nothing escapes the library
+  return failure(kUnknown, "rml: error: computing the gradient of '" + o.fun + "' failed: " + e.what() + "\n");
 }
 
 }  // namespace rml::api

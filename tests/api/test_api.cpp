@@ -602,13 +602,12 @@ tel
   EXPECT_EQ(alone->exit_code(), 0);
 }
 
-// What check_file refuses, as values with rml-check's exit code 2 and a rule.
 // on_node tells each node once, in the report's order, as soon as the node and those
 // before it are checked, with the front end's warnings already there and the node's report
 // as it will be returned; whatever `jobs` is. The first node (a counter whose bound needs
 // induction) takes longer than the others, so with jobs 3 they may finish before it and
-// must wait. A callback that throws ends the check with its message (exit 3), telling no later
-// node.
+// must wait. A callback that throws ends the check with its message (exit 3), telling no
+// later node and, one node at a time, beginning none.
 TEST(Api, CheckFileTellsEachNodeInTheReportsOrder) {
   const char *text = R"(fun relu(x: real) : real = x;
 node count(reset: bool) -> (n: int)
@@ -657,11 +656,18 @@ node neg(x: int) -> (y: int)
       ++calls;
       throw std::runtime_error("the disk is full");
     };
+    std::vector<std::string> started;  // the progress line's: which nodes were begun
+    o.check.progress = [&](const std::string &what) { started.push_back(what); };
     auto stopped = api::check_text("told.rml", text, o);
     ASSERT_FALSE(stopped.ok());
     EXPECT_EQ(stopped.failure().exit_code, 3);
     EXPECT_NE(stopped.failure().text().find("the disk is full"), std::string::npos) << stopped.failure().text();
     EXPECT_EQ(calls, 1u);
+    // One node at a time: none is begun after the throw.
+    if (jobs == 1) {
+      ASSERT_FALSE(started.empty());
+      for (auto &line : started) EXPECT_NE(line.find("node count:"), std::string::npos) << line;
+    }
   }
 }
 
@@ -773,6 +779,7 @@ TEST(Api, GradAtAPointIsTheClosedFormAndTheCentralDifferences) {
   EXPECT_EQ(with_warning->warnings[0].rule, "name.shadows-prelude");
 }
 
+// What check_file refuses, as values with rml-check's exit code 2 and a rule.
 TEST(Api, CheckFileRefusesWhatItCannotCheck) {
   auto empty = api::check_text("empty.lus", "");
   ASSERT_FALSE(empty.ok());
