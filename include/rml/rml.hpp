@@ -406,8 +406,8 @@ struct RunOptions {
   std::vector<std::string> show;  // streams to return (as `rml run --show`); empty: inputs and outputs
   bool show_all = false;    // every stream: inputs, outputs, then each equation's (`rml run --all`); `show` unused
   CheckOptions check;       // Backend::Stream: rml-check's budget
-  // The memory cap of an oracle run: its store, its inputs and the returned chronogram,
-  // checked before they are allocated (`rml run --max-memory`).
+  // The memory cap of a run, checked before anything is allocated (`rml run --max-memory`):
+  // an oracle run's store, inputs and returned chronogram; the stream back end's window.
   uint64_t max_memory = uint64_t{2} << 30;
   // The oracle's own (Backend::Oracle and OracleCompiled; the stream back end refuses them):
   OracleSolver solver = OracleSolver::Worklist;

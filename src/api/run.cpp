@@ -8,6 +8,7 @@
 
 #include "api/run_findings.hpp"
 #include "api/state.hpp"
+#include "api/stream_window.hpp"
 #include "driver/acceptance.hpp"
 #include "driver/compiled_funs.hpp"
 #include "driver/limits.hpp"
@@ -301,15 +302,9 @@ Result<RunResult> run_stream(const Program::State &s, const Source &src, const R
                                               "run on the stream path", err, rc, o.check.progress);
   if (!H) return failure(rc, err.str());
   stream::Plan plan = stream::build_plan(prog, s.elab.clocks);
-  stream::Options sopts;
-  sopts.lag = static_cast<size_t>(*H);
-  sopts.max_window = 2 * static_cast<size_t>(*H) + 2;
-  if (std::any_of(plan.slots.begin(), plan.slots.end(), [](const stream::Slot &x) { return x.numel != 1; }))
-    stream::keep_tensor_blocks_in_heap();
-  auto funs = std::make_shared<driver::CompiledFuns>(s.frontend->checked);
-  sopts.fun_executable = [funs](const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<ir::Type> &types) {
-    return &funs->executable(fn, statics, types);
-  };
+  StreamWindow window = stream_window(plan, *H, s.frontend->checked);
+  if (std::string too_big = window_memory_error(window, o.max_memory); !too_big.empty()) return failure(kFrontendError, too_big);
+  const stream::Options &sopts = window.options;
   auto printed = core::printed_names(prog);
   auto label = [&](const std::string &v) {
     auto it = printed.find(v);

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "api/run_findings.hpp"
+#include "api/stream_window.hpp"
 #include "syntax/lexer.hpp"
 #include "driver/compiled_funs.hpp"
 #include "driver/elaborated.hpp"
@@ -92,25 +93,12 @@ int cmd_run_stream(const RunCmd &c, const FrontendResult &r, const std::string &
     err << "rml: error[stream.plan]: " << e.what() << "\n";
     return kUnknown;
   }
-  // Frames: H + 1 wait for the future, H more before one leaves (the lag that keeps a late
-  // ‖ from reaching an emitted frame).
-  stream::Options sopts;
-  sopts.lag = static_cast<size_t>(H);
-  sopts.max_window = 2 * static_cast<size_t>(H) + 2;
-  long double frame = 8.0L * static_cast<long double>(plan.real_words + plan.int_words) + 2.0L * static_cast<long double>(plan.slots.size() + plan.steps.size());
-  if (frame * static_cast<long double>(sopts.max_window) > static_cast<long double>(c.max_memory)) {
-    err << "rml: error[run.memory]: the stream window of " << sopts.max_window << " frames needs about "
-        << format_bytes(static_cast<uint64_t>(frame * static_cast<long double>(sopts.max_window))) << ", more than --max-memory "
-        << format_bytes(c.max_memory) << "\n";
+  api::StreamWindow window = api::stream_window(plan, H, r.checked);
+  if (std::string too_big = api::window_memory_error(window, c.max_memory); !too_big.empty()) {
+    err << too_big;
     return kFrontendError;
   }
-  if (std::any_of(plan.slots.begin(), plan.slots.end(), [](const stream::Slot &s) { return s.numel != 1; }))
-    stream::keep_tensor_blocks_in_heap();
-  auto funs = std::make_shared<driver::CompiledFuns>(r.checked);
-  // Funs on the compiled path, each executable run on its operands in place.
-  sopts.fun_executable = [funs](const std::string &fn, const std::vector<StaticValue> &statics, const std::vector<ir::Type> &types) {
-    return &funs->executable(fn, statics, types);
-  };
+  const stream::Options &sopts = window.options;
 
   auto printed = core::printed_names(prog);
   auto label = [&](const std::string &v) {

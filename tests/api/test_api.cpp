@@ -392,6 +392,24 @@ TEST(Api, RunTraceChecksTheMemoryBeforeReading) {
   EXPECT_EQ(bad.failure().diagnostics.at(0).line, 2u);
 }
 
+// The stream back end's window (2H + 2 frames, H the proved horizon) is under the same
+// cap, checked before a frame is allocated: backfill's fits the default cap, not 64 bytes.
+TEST(Api, StreamRunChecksItsWindowAgainstTheMemoryCap) {
+  api::Program p = must_load("backfill.rml", kBackfill);
+  api::RunOptions o;
+  o.backend = api::Backend::Stream;
+  o.max_memory = 64;
+  auto r = api::run_trace(p, "t.csv", "i,bp\n1,T\n2,T\n", o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.failure().exit_code, 2);
+  EXPECT_EQ(r.failure().diagnostics.at(0).rule, "run.memory") << r.failure().text();
+  EXPECT_NE(r.failure().text().find("the stream window of"), std::string::npos) << r.failure().text();
+  o.max_memory = api::RunOptions{}.max_memory;
+  auto ok = api::run_trace(p, "t.csv", "i,bp\n1,T\n2,T\n", o);
+  ASSERT_TRUE(ok.ok()) << ok.failure().text();
+  EXPECT_EQ(ok->chronogram.cycles, 2u);
+}
+
 // Calls may run at once from different threads (the header says so), on different
 // programs or on one shared Program: two threads, each checking and running a program on
 // the oracle and the stream runner, get what one thread gets alone, three rounds over.

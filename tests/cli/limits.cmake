@@ -170,6 +170,11 @@ if(selected)
   file(WRITE ${WORK}/big.csv "x\n_\n")
   expect_exit(2 ${RML} run ${WORK}/big.rml --main big --inputs ${WORK}/big.csv)
   expect_text(ERR "'x': real\\[10000, 10000\\], takes 762.9 MiB per cycle.*memory limit of 2.0 GiB")
+  # The stream back end's window (2H + 2 frames) under the same cap, before a frame is
+  # allocated: 200000-element streams take about 3 MiB a frame, 2 frames at H = 0.
+  file(WRITE ${WORK}/wide.rml "node wide(x: real[200000]) -> (o: real[200000])\n  o = x fby x;\n")
+  expect_exit(2 ${RML} run ${WORK}/wide.rml --backend stream --inputs ${WORK}/big.csv --max-memory 1M -q)
+  expect_text(ERR "^rml: error\\[run.memory\\]: the stream window of 2 frames needs about 6.1 MiB, more than --max-memory 1 MiB\n$")
   foreach(ok 1M 1048576 4G 1T 1024G)
     expect_exit(0 ${RML} run ${COUNTER} --cycles 3 --max-memory ${ok})
   endforeach()
