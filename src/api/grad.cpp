@@ -150,6 +150,20 @@ Result<Lowered> lower_at(const std::string &name, const std::string &text, const
   return out;
 }
 
+// What escaped the steps of a grad call (called in a catch block): nothing leaves the
+// library, and nothing here is the user's input, so exit 3.
+Failure escaped(const std::string &fun) {
+  try {
+    throw;
+  } catch (std::bad_alloc &) {
+    return failure(kUnknown, "rml: error: out of memory while computing the gradient of '" + fun + "'\n");
+  } catch (std::exception &e) {
+    return failure(kUnknown, "rml: error: computing the gradient of '" + fun + "' failed: " + e.what() + "\n");
+  } catch (...) {
+    return failure(kUnknown, "rml: error: computing the gradient of '" + fun + "' failed\n");
+  }
+}
+
 Failure computing_failed(const FrontendResult &r, const std::string &fun, const std::exception &e) {
   // ir::IrError from AD, exec::ExecError: not the user's fault.
   return refused_with(r, "rml: error: computing the gradient of '" + fun + "' failed: " + e.what() + "\n", kUnknown);
@@ -179,10 +193,8 @@ Result<Gradient> grad_with(const std::string &name, const std::string &text, con
   } catch (std::exception &e) {  // out of memory included: said with the front end's warnings
     return computing_failed(*l->frontend, o.fun, e);
   }
-} catch (std::bad_alloc &) {
-  return failure(kUnknown, "rml: error: out of memory while computing the gradient of '" + o.fun + "'\n");
-} catch (std::exception &e) {  // nothing escapes the library
-  return failure(kUnknown, "rml: error: computing the gradient of '" + o.fun + "' failed: " + e.what() + "\n");
+} catch (...) {
+  return escaped(o.fun);
 }
 
 }  // namespace
@@ -235,10 +247,8 @@ Result<GradPrograms> grad_programs(const std::string &name, const std::string &t
   } catch (std::exception &e) {  // out of memory included: said with the front end's warnings
     return computing_failed(*l->frontend, o.fun, e);
   }
-} catch (std::bad_alloc &) {
-  return failure(kUnknown, "rml: error: out of memory while computing the gradient of '" + o.fun + "'\n");
-} catch (std::exception &e) {  // nothing escapes the library
-  return failure(kUnknown, "rml: error: computing the gradient of '" + o.fun + "' failed: " + e.what() + "\n");
+} catch (...) {
+  return escaped(o.fun);
 }
 
 }  // namespace rml::api
