@@ -164,37 +164,54 @@ Failure escaped(const std::string &fun) {
   }
 }
 
+// The gradient program (and the vectorised objective, to print), compiled for the
+// executor or not.
+driver::CompiledFun programs_of(const Lowered &l, const GradOptions &o, bool objective, bool compile) {
+  driver::FunRequest request;
+  request.objective = objective;
+  request.gradient = true;
+  request.wrt = o.wrt;
+  request.compile = compile;
+  return driver::compile_lowered(l.lowered, request);
+}
+
 Failure computing_failed(const FrontendResult &r, const std::string &fun, const std::exception &e) {
   // ir::IrError from AD, exec::ExecError: not the user's fault.
   return refused_with(r, "rml: error: computing the gradient of '" + fun + "' failed: " + e.what() + "\n", kUnknown);
 }
 
-Result<Gradient> grad_with(const std::string &name, const std::string &text, const GradOptions &o, const ReadArgs &read_args) try {
+// The fun lowered at its arguments, then `make` on it: what `make` throws is said as the
+// computation's failure (with the front end's warnings), what escapes before as escaped().
+template <class T, class Make>
+Result<T> computed(const std::string &name, const std::string &text, const GradOptions &o, const ReadArgs &read_args, Make make) try {
   Result<Lowered> l = lower_at(name, text, o, read_args);
   if (!l) return l.failure();
   try {
-    driver::FunRequest request;
-    request.objective = false;
-    request.gradient = true;
-    request.wrt = o.wrt;
-    request.compile = o.evaluator == GradOptions::Evaluator::Compiled;
-    driver::CompiledFun cf = driver::compile_lowered(l->lowered, request);
+    T out = make(*l);
+    out.warnings = l->warnings;
+    return out;
+  } catch (std::exception &e) {  // out of memory included
+    return computing_failed(*l->frontend, o.fun, e);
+  }
+} catch (...) {
+  return escaped(o.fun);
+}
+
+Result<Gradient> grad_with(const std::string &name, const std::string &text, const GradOptions &o, const ReadArgs &read_args) {
+  return computed<Gradient>(name, text, o, read_args, [&](const Lowered &l) {
+    const bool compiled = o.evaluator == GradOptions::Evaluator::Compiled;
+    driver::CompiledFun cf = programs_of(l, o, /*objective=*/false, compiled);
     const ir::Program &g = cf.gradient;
-    std::vector<array::Tensor> in = l->args.values;
+    std::vector<array::Tensor> in = l.args.values;
     in.push_back(array::Tensor::real(1.0));  // the cotangent of the objective
-    std::vector<array::Tensor> res = request.compile ? cf.gradient_exe->run(in) : ir::evaluate(g, in);
+    std::vector<array::Tensor> res = compiled ? cf.gradient_exe->run(in) : ir::evaluate(g, in);
     Gradient out;
     auto value = [](const array::Tensor &t) { return from_oracle(oracle::Cell::of(t)).value; };
     out.value = value(res.at(0));
     for (size_t k = 1; k < res.size(); ++k)
       out.gradient.emplace_back(k < g.output_names.size() ? g.output_names[k] : std::to_string(k), value(res[k]));
-    out.warnings = l->warnings;
     return out;
-  } catch (std::exception &e) {  // out of memory included: said with the front end's warnings
-    return computing_failed(*l->frontend, o.fun, e);
-  }
-} catch (...) {
-  return escaped(o.fun);
+  });
 }
 
 }  // namespace
@@ -222,33 +239,20 @@ Result<Gradient> grad_file(const std::string &file, const std::string &at_file, 
 }
 
 Result<GradPrograms> grad_programs(const std::string &name, const std::string &text, const std::vector<std::string> &sizes,
-                                   const GradOptions &o) try {
-  Result<Lowered> l = lower_at(name, text, o, [&](const CheckedProgram &cp, std::string &) {
-    return std::optional<GradArgs>(read_grad_sizes(sizes, cp, o.fun));
-  });
-  if (!l) return l.failure();
-  try {
-    driver::FunRequest request;
-    request.objective = true;
-    request.gradient = true;
-    request.wrt = o.wrt;
-    request.compile = false;
-    driver::CompiledFun cf = driver::compile_lowered(l->lowered, request);
-    ir::Program v = as_program(cf.objective.outputs.at(0), l->lowered.inputs, "value");
+                                   const GradOptions &o) {
+  auto read_sizes = [&](const CheckedProgram &cp, std::string &) { return std::optional<GradArgs>(read_grad_sizes(sizes, cp, o.fun)); };
+  return computed<GradPrograms>(name, text, o, read_sizes, [&](const Lowered &l) {
+    driver::CompiledFun cf = programs_of(l, o, /*objective=*/true, /*compile=*/false);
+    ir::Program v = as_program(cf.objective.outputs.at(0), l.lowered.inputs, "value");
     std::vector<std::string> fixed;  // the static names the programs are specialised to
-    for (auto &[n, p] : l->lowered.statics.sizes) fixed.push_back(n + " = " + p.str());
-    for (auto &[n, sh] : l->lowered.statics.shapes) fixed.push_back(n + " = " + shape_str(sh));
+    for (auto &[n, p] : l.lowered.statics.sizes) fixed.push_back(n + " = " + p.str());
+    for (auto &[n, sh] : l.lowered.statics.shapes) fixed.push_back(n + " = " + shape_str(sh));
     std::string at = fixed.empty() ? "" : " at " + join_names(fixed);
     GradPrograms out;
     out.text = "-- " + o.fun + at + ": vectorised objective\n" + ir::print(v) + "-- " + o.fun + at +
                ": gradient program (inputs: the arguments, then the cotangent of the value)\n" + ir::print(cf.gradient);
-    out.warnings = l->warnings;
     return out;
-  } catch (std::exception &e) {  // out of memory included: said with the front end's warnings
-    return computing_failed(*l->frontend, o.fun, e);
-  }
-} catch (...) {
-  return escaped(o.fun);
+  });
 }
 
 }  // namespace rml::api
