@@ -26,8 +26,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <istream>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <variant>
@@ -416,14 +418,16 @@ struct RunOptions {
   bool post_clock_data = false, strict_when_merge = false, lazy_if = false;
   std::vector<RequiredCell> required;
   bool strict_assume = false;  // a broken assumption of the main node is an error, not a warning
-  // How far the oracle is (cycles done, of how many), every 1024 cycles: a progress line.
+  // How far the run is (cycles done, of how many), every 1024 cycles: a progress line. The
+  // stream back end also says (0, cycles) once its proof is done.
   std::function<void(size_t done, size_t cycles)> progress;
 };
 
 struct RunResult {
   Chronogram chronogram;
   // What the run says besides its cells, as `rml run` says it and in its order: the
-  // oracle's clock clashes, the compiled path's note, inputs off their clocks
+  // oracle's clock clashes, the compiled path's note or the stream back end's ("run.stream":
+  // its cycles, horizon and frames held), inputs off their clocks
   // ("input.clock"), non-finite reals ("run.non-finite"), error values
   // ("run.error-value", located), declared clocks broken ("clock.declared"), unknown
   // cells ("run.unknown"), broken assumptions ("run.assume"), required cells not as
@@ -439,6 +443,40 @@ Result<RunResult> run(const Program &p, const Chronogram &inputs, const RunOptio
 // The same on a trace in CSV or JSON text (`rml run --inputs`'s formats; `name` locates
 // its diagnostics), read only once the memory the run needs is known to fit.
 Result<RunResult> run_trace(const Program &p, const std::string &name, const std::string &text, const RunOptions &o = {});
+
+// A long trace, streamed (`rml run --backend stream`): read as the run goes and its rows
+// written as they leave the window, so that memory does not grow with the trace's length.
+
+enum class TextFormat { Table, Csv, Json };  // as `rml run --format` writes a chronogram
+
+// Where a streamed run reads its trace: CSV row by row (JSON is read whole, at most
+// 16 MiB). `open` gives the trace from its start, or null with `why` set ("cannot open
+// 'in.csv': No such file or directory"); with `rereadable` it may be called a second time
+// (a file, not a pipe: the fast machine runs first and hands over to the runner, which
+// reads the trace again, at a cycle outside the clocks).
+struct TraceStream {
+  std::string name;  // locates its diagnostics
+  std::function<std::shared_ptr<std::istream>(std::string &why)> open;
+  bool rereadable = false;
+};
+
+struct StreamedRun {
+  size_t cycles = 0;                    // the rows written
+  std::vector<Diagnostic> diagnostics;  // the run's note (cycles, horizon, frames held), then RunResult's findings
+  bool has_error_values = false;
+  bool failed = false;                  // as RunResult::failed
+};
+
+// The main node on the stream back end (`o.backend` is not read; the oracle's options are
+// refused), rml-check proving it first under `o.check`. `trace` is required for a node
+// with inputs; without inputs it runs `o.cycles` cycles (10 when 0). `o.progress` is told
+// (0, 0) when the proof is done and rows are about to be written, then every 1024 cycles
+// read (the length is not known ahead: 0). A run that stops half-way (a bad row, the
+// window's limit, exactness lost, a fun's failure, memory) is a Failure whose summary says
+// where the rows already written stop: "rml: the output above is incomplete: it stops
+// after cycle 41".
+Result<StreamedRun> run_streamed(const Program &p, const std::optional<TraceStream> &trace, std::ostream &out, TextFormat format,
+                                 const RunOptions &o = {});
 
 // ---------------------------------------------------------------------------------------
 // Compiling (rml compile)

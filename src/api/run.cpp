@@ -8,7 +8,7 @@
 
 #include "api/run_findings.hpp"
 #include "api/state.hpp"
-#include "api/stream_window.hpp"
+#include "api/stream_run.hpp"
 #include "driver/acceptance.hpp"
 #include "driver/compiled_funs.hpp"
 #include "driver/limits.hpp"
@@ -20,8 +20,6 @@
 #include "oracle/declared_clocks.hpp"
 #include "oracle/trace_io.hpp"
 #include "core/normalize.hpp"
-#include "stream/plan.hpp"
-#include "stream/runner.hpp"
 #include "syntax/diag.hpp"
 
 namespace rml::api {
@@ -268,20 +266,9 @@ Result<RunResult> run_oracle(const Program::State &s, const Source &src, const R
   }
 }
 
+// The stream back end on a trace held whole: stream_run.cpp's run, its rows kept.
 Result<RunResult> run_stream(const Program::State &s, const Source &src, const RunOptions &o) {
   const core::Program &prog = s.elab.prog;
-  const char *refused = o.solver != OracleSolver::Worklist ? "solver"
-                        : o.post_clock_data                ? "post_clock_data"
-                        : o.strict_when_merge              ? "strict_when_merge"
-                        : o.lazy_if                        ? "lazy_if"
-                        : !o.required.empty()              ? "required"
-                                                           : nullptr;
-  if (refused) return failure(kFrontendError, std::string("rml: error[run.option]: ") + refused + " is an option of the oracle, not of the stream back end\n");
-  if (o.cycles && !prog.inputs.empty())
-    return failure(kFrontendError, "rml: error[run.cycles]: cycles with the stream back end are for nodes without inputs: it runs the trace's rows\n");
-  std::string why;
-  auto vars = streams_shown(prog, o.show, o.show_all, why);
-  if (!vars) return Failure{kFrontendError, {show_error(s.file, why)}};
   oracle::Inputs in;
   if (src.text) {
     try {
@@ -290,62 +277,35 @@ Result<RunResult> run_stream(const Program::State &s, const Source &src, const R
       return failure(kFrontendError, render_trace_error(e, *src.text));
     }
   } else {
-    std::string rule;
+    std::string rule, why;
     auto converted = to_inputs(prog, *src.chronogram, o.cycles, rule, why);
     if (!converted) return Failure{kFrontendError, {said_as(Sev::Error, rule, why, "rml: error[" + rule + "]: " + why + "\n")}};
     in = std::move(*converted);
   }
-  std::ostringstream err;
-  if (refuse_imported(prog, "run.imported", "the stream path cannot run it", err, &in)) return failure(kFrontendError, err.str());
-  int rc = kOk;
-  std::optional<int64_t> H = accepted_horizon(*s.frontend, s.elab, s.file, s.main, CheckBudget{o.check.seconds, o.check.rlimit},
-                                              "run on the stream path", err, rc, o.check.progress);
-  if (!H) return failure(rc, err.str());
-  stream::Plan plan = stream::build_plan(prog, s.elab.clocks);
-  StreamWindow window = stream_window(plan, *H, s.frontend->checked);
-  if (std::string too_big = window_memory_error(window, o.max_memory); !too_big.empty()) return failure(kFrontendError, too_big);
-  const stream::Options &sopts = window.options;
-  auto printed = core::printed_names(prog);
-  auto label = [&](const std::string &v) {
-    auto it = printed.find(v);
-    return it == printed.end() ? v : it->second;
-  };
+  auto setup = stream_setup(s, o, &in);
+  if (!setup) return setup.failure();
   RunResult out;
-  RunFindings f;
-  f.label = label;
-  std::vector<int> slots, assumed;
-  for (auto &v : *vars) {
-    out.chronogram.names.push_back(label(v));
-    out.chronogram.columns.emplace_back();
-    f.labels.push_back(label(v));
-    f.cells.emplace_back();
-    slots.push_back(plan.slot(v));
-  }
-  for (auto &a : prog.assumptions) assumed.push_back(plan.slot_of.count(a.var) ? plan.slot(a.var) : -1);
-  AssumptionMonitor assumptions(prog);
-  stream::Runner runner(s.frontend->checked, plan, sopts, [&](const stream::FrameView &frame) {
-    for (size_t k = 0; k < slots.size(); ++k) {
-      oracle::Cell c = frame.cell(slots[k]);
-      f.cells[k].see(frame.cycle, c);
-      out.chronogram.columns[k].push_back(from_oracle(c));
+  out.chronogram.names = setup->labels;
+  out.chronogram.columns.resize(setup->labels.size());
+  std::vector<const std::vector<oracle::Cell> *> columns;
+  for (auto &v : prog.inputs) columns.push_back(&in.streams.at(v.name));
+  Feed feed = [&](const PushCycle &push) -> std::optional<Failure> {
+    std::vector<oracle::Cell> row(columns.size());
+    for (size_t n = 0; n < in.cycles; ++n) {
+      for (size_t k = 0; k < columns.size(); ++k) row[k] = (*columns[k])[n];
+      push(row);
     }
-    for (size_t k = 0; k < assumed.size(); ++k)
-      if (assumed[k] >= 0) assumptions.observe(k, frame.cell(assumed[k]));
-  });
-  for (size_t n = 0; n < in.cycles; ++n) {
-    std::vector<oracle::Cell> row;
-    for (auto &v : prog.inputs) row.push_back(in.streams.at(v.name)[n]);
-    runner.push(row);
-  }
-  runner.finish();
-  out.chronogram.cycles = in.cycles;
-  for (auto &w : f.cells) w.close(in.cycles);
-  f.input_clock = runner.input_clock_violations();
-  f.errors = runner.errors();
-  f.broken = assumptions.broken();
-  out.diagnostics = diagnostics_of(f, o.strict_assume);
-  out.has_error_values = !f.errors.empty();
-  out.failed = out.has_error_values || (!f.broken.empty() && o.strict_assume);
+    return std::nullopt;
+  };
+  auto keep = [&](size_t, const std::vector<oracle::Cell> &row) {
+    for (size_t k = 0; k < row.size(); ++k) out.chronogram.columns[k].push_back(from_oracle(row[k]));
+  };
+  auto rows = stream_rows(s, *setup, feed, true, in.cycles, keep, o, [](size_t) { return std::string(); });
+  if (!rows) return rows.failure();
+  out.chronogram.cycles = rows->cycles;
+  out.diagnostics = std::move(rows->diagnostics);
+  out.has_error_values = rows->has_error_values;
+  out.failed = rows->failed;
   return out;
 }
 
@@ -354,14 +314,6 @@ Result<RunResult> run_from(const Program &p, const Source &src, const RunOptions
     return failure(kFrontendError, "rml: error[run.cycles]: cycles: at most " + std::to_string(kMaxCycles) + "\n");
   const Program::State &s = p.state();
   return o.backend == Backend::Stream ? run_stream(s, src, o) : run_oracle(s, src, o);
-} catch (stream::WindowLimitError &e) {
-  return failure(kUnknown, std::string("rml: error[stream.window]: ") + e.what() + "\n");
-} catch (stream::ExactnessLost &e) {
-  return failure(kUnknown, std::string("rml: error[stream.exactness]: ") + e.what() + "\n");
-} catch (stream::StreamError &e) {
-  return failure(kFrontendError, std::string("rml: error[stream.input]: ") + e.what() + "\n");
-} catch (stream::PlanError &e) {
-  return failure(kUnknown, std::string("rml: error[stream.plan]: ") + e.what() + "\n");
 } catch (std::bad_alloc &) {
   return failure(kUnknown, "rml: error[run.memory]: out of memory while running '" + p.main() + "'\n");
 } catch (std::exception &e) {  // the compiled path's own failure: rml cannot answer

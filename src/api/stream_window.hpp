@@ -1,6 +1,5 @@
-// The stream back end's window for a node rml-check proved with horizon H, set up in one
-// place for the library's stream run (api/run.cpp) and `rml run --backend stream`
-// (tools/cmd_run_stream.cpp): H + 1 frames wait for the future and H more before one
+// The stream back end's window for a node rml-check proved with horizon H, set up for its
+// run (stream_run.cpp): H + 1 frames wait for the future and H more before one
 // leaves (the lag that keeps a late ‖ from reaching an emitted frame); funs run on the
 // compiled path, each executable on its operands in place.
 #pragma once

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/state.hpp"
-#include "tools/chronogram.hpp"
+#include "driver/chronogram.hpp"
 
 namespace rml {
 

@@ -67,7 +67,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
   auto program = api::load_file(c.file, {c.main_node, c.assume});
   if (!program) return print_failure(program.failure(), err);
   for (auto &w : program->warnings()) err << w.rendered;  // the front end's, as every command says them
-  if (c.backend == Backend::Stream) return cmd_run_stream(c, *program->state().frontend, program->main(), out, err);
+  if (c.backend == Backend::Stream) return cmd_run_stream(c, *program, out, err);
   // --require-known / --require-true VAR@CYCLE: the run checks the cells, named as --show
   // names streams.
   api::RunOptions o;

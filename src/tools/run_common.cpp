@@ -6,16 +6,9 @@
 
 #include "api/state.hpp"
 #include "oracle/trace_io.hpp"
-#include "tools/chronogram.hpp"
+#include "driver/chronogram.hpp"
 
 namespace rml {
-
-std::optional<std::vector<std::string>> run_variables(const RunCmd &c, const core::Program &prog, std::ostream &err) {
-  std::string why;
-  auto vars = streams_shown(prog, c.show, c.show_all, why);
-  if (!vars) err << c.file << ": error[run.show]: " << why << "\n";
-  return vars;
-}
 
 void write_chronogram(const api::Program &p, const api::Chronogram &ch, oracle::Format f, std::ostream &out) {
   // Enumeration values print as their constructors' names: the streams' types by the

@@ -360,6 +360,12 @@ TEST(Api, TheOracleAndTheStreamRunnerSayTheSame) {
     std::vector<std::string> said_o, said_s;
     for (auto &d : ro->diagnostics) said_o.push_back(d.rendered);
     for (auto &d : rs->diagnostics) said_s.push_back(d.rendered);
+    // The stream back end says first how it ran (its rows, horizon, frames); the rest is
+    // what both say.
+    ASSERT_FALSE(said_s.empty()) << trace;
+    EXPECT_EQ(rs->diagnostics.front().rule, "run.stream");
+    EXPECT_EQ(said_s.front().rfind("note: stream backend: " + std::to_string(t->cycles) + " cycles, horizon 4, ", 0), 0u) << said_s.front();
+    said_s.erase(said_s.begin());
     EXPECT_FALSE(said_o.empty()) << trace;
     EXPECT_EQ(said_o, said_s) << trace;
     EXPECT_EQ(ro->chronogram.columns, rs->chronogram.columns) << trace;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include <rml/rapidcheck.hpp>
@@ -123,4 +124,26 @@ TEST(Downstream, ACampaignsProgramKRunsFromItsTrace) {
     EXPECT_TRUE(r->failed);
     EXPECT_NE(r->diagnostics.back().rendered.find("is past the run's"), std::string::npos) << r->diagnostics.back().rendered;
   }
+}
+
+// A long trace streamed through the installed library: read from a stream of the
+// project's own, the rows written to another as they leave the window, the same text as
+// the stream back end's whole run prints.
+TEST(Downstream, AStreamedRunWritesTheWholeRunsRows) {
+  rml::api::GeneratedCase c = rml::api::generate(7);
+  auto p = rml::api::accept("case.rml", c.program, c.main);
+  ASSERT_TRUE(p.ok()) << p.failure().text();
+  rml::api::RunOptions o;
+  o.backend = rml::api::Backend::Stream;
+  auto whole = rml::api::run_trace(*p, "case.csv", c.trace, o);
+  ASSERT_TRUE(whole.ok()) << whole.failure().text();
+  rml::api::TraceStream trace{"case.csv", [&](std::string &) -> std::shared_ptr<std::istream> {
+                                return std::make_shared<std::istringstream>(c.trace);
+                              },
+                              true};
+  std::ostringstream out;
+  auto streamed = rml::api::run_streamed(*p, trace, out, rml::api::TextFormat::Csv);
+  ASSERT_TRUE(streamed.ok()) << streamed.failure().text();
+  EXPECT_EQ(out.str(), whole->chronogram.csv());
+  EXPECT_EQ(streamed->cycles, whole->chronogram.cycles);
 }

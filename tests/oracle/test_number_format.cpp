@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "oracle_util.hpp"
-#include "tools/chronogram.hpp"
+#include "driver/chronogram.hpp"
 
 using namespace rml;
 

@@ -1,4 +1,4 @@
-#include "tools/chronogram.hpp"
+#include "driver/chronogram.hpp"
 
 #include <algorithm>
 #include <cmath>
