@@ -595,4 +595,103 @@ std::vector<Case> shrink_candidates(const Case &c, const ShrinkOptions &o = {});
 // skipped, never passed to `still_fails`.
 Case shrink(const Case &c, const std::function<bool(const Case &)> &still_fails, const ShrinkOptions &o = {});
 
+// ---------------------------------------------------------------------------------------
+// Differential testing (rml diff)
+
+// A back end under test, run as a command on files (docs/backend-protocol.md): one of
+// rml's own ("worklist", "kleene", "compiled", "stream", "cpp"), run through the `rml`
+// executable `rml`, or a command template with {program}, {inputs}, {outputs}, {main}.
+struct BackEnd {
+  std::string builtin;
+  std::string command;
+  std::string rml = "rml";
+  double timeout_seconds = 0;  // one run's; 0: 10 s, 120 s for stream and cpp (they check the program again)
+  std::string name() const;    // as the summary names it: "stream, built in", or the command
+};
+
+// A campaign of `rml diff`: a given program and trace, or the programs of a seed (as
+// generate_in_campaign draws them), each run on the oracle and the back end and compared;
+// a failure shrunk to a small case that still fails the same way.
+struct DiffCampaign {
+  BackEnd back_end;
+  // A given program (its text, named `file` in diagnostics, and its trace's CSV text, read
+  // from `trace_file`); `file` empty: generated programs.
+  std::string file, program, trace_file, trace, main;
+  // Where the campaign's files go (empty: none written): each failure's in FOLDER
+  // (DiffFailure::folder) as cex.rml or cex.lus (the program), cex.csv (its trace),
+  // cex.oracle.csv, cex.backend.out and, for a difference, cex.svg and cex.vcd; and a
+  // generated campaign's summary.tsv, whatever the outcome. An earlier run's files there
+  // (cex.*, fail_K folders, summary.tsv) are removed first, except `file` and `trace_file`.
+  std::string dir = "rml-diff";
+  uint64_t seed = 1;
+  int count = 100;
+  int shard_index = 1, shard_count = 1;  // `--shard K/N`: programs k with k mod N = K - 1
+  GenerateOptions generate;
+  int check_every = 20;        // as confirmed_in_campaign; a failing program is always checked
+  bool keep_going = false;     // every failure shrunk and reported; else the first ends the campaign
+  bool shrink = true;
+  double shrink_seconds = 0;   // a wall-clock limit on shrinking one failure; 0: the candidate cap alone
+  Tolerance tolerance;
+  CheckOptions check;          // rml-check's budget for each program
+  // Told as the campaign goes: programs done of this run's, failures so far.
+  std::function<void(size_t done, size_t total, size_t failures)> progress;
+  // What the campaign says besides its results: a draw refused and drawn again, a failing
+  // draw left out because rml-check does not accept it, a failure being shrunk (rendered
+  // as `rml diff` prints them).
+  std::function<void(const Diagnostic &)> note;
+};
+
+// A failing program, shrunk (or as found, without shrinking): what `rml diff` prints, and
+// the files written for it.
+struct DiffFailure {
+  uint64_t program = 0;       // its number in the campaign (0 for a given program)
+  std::string label;          // "program 3 of seed 1", or the given file
+  bool differs = false;       // a cell differs; else the back end failed (crashed, hung, printed no chronogram)
+  std::string folder;         // where its files go, relative to the campaign's folder: "fail_K" with keep_going, else "."
+  std::string extension;      // the program's: ".rml" or ".lus"
+  std::string main;
+  Case shrunk;                // the case reported (the found one when not shrunk)
+  int equations_found = 0, cycles_found = 0, equations = 0, cycles = 0;
+  int tried = 0, kept = 0;    // shrinking's candidates
+  bool stopped_at_limit = false;
+  std::string what;           // what the shrunk case shows, run again
+  std::string first;          // its first difference, or how the back end failed
+  std::string chronogram;     // a difference: inputs and each output as the oracle and the back end give it, the first differing cell marked '*'
+  std::string oracle_csv, back_end_output;
+  std::string svg, vcd;       // a difference drawn and as a waveform; empty when it cannot be
+  std::string base;           // its files' path without extension (DiffCampaign::dir/folder/cex), when written
+};
+
+struct DiffReport {
+  int programs = 0;          // compared
+  int unconfirmed = 0;       // failing draws rml-check did not accept: left out
+  uint64_t cells = 0, unknown = 0;  // output cells compared; the oracle's unknown ones among them, excluded
+  bool stopped = false;      // stopped at its first failure with programs left
+  // The failures in the campaign's order, without their chronogram, outputs and pictures
+  // (on_failure had them), so that a long campaign's report stays small.
+  std::vector<DiffFailure> failures;
+  std::string summary_tsv;   // a generated campaign's summary (DIR/summary.tsv, what merge_campaigns reads)
+  std::string final_lines;   // what `rml diff` prints last: the count and the failures' table; empty when stopped
+  // The campaign stopped on a program it cannot compare (rml-check does not accept it,
+  // every draw refused, its files cannot be written): why, and exit_code is its.
+  std::optional<Failure> ended_by;
+  int exit_code = 0;         // 0 all equal, 1 a failure, 3 failing draws left out (else ended_by's)
+};
+
+// Runs the campaign; `on_failure` is told of each failure as soon as it is shrunk and its
+// files written, before the next program runs (`rml diff` prints it there). An exception
+// it throws stops the campaign, and the call fails with its message (exit 3). A Failure:
+// options out of their ranges or a folder that cannot be made (exit 2).
+Result<DiffReport> diff_campaign(const DiffCampaign &c, const std::function<void(const DiffFailure &)> &on_failure = {});
+
+// `rml diff --merge DIR...`: the shards' summaries (DIR/summary.tsv) as one campaign: its
+// text, and the exit code (0 all equal, 1 a failure in a shard, 3 shards missing or
+// stopped, or draws left out). A Failure (exit 2): a summary missing or malformed, shards
+// of different campaigns, a shard given twice.
+struct MergedCampaign {
+  std::string text;
+  int exit_code = 0;
+};
+Result<MergedCampaign> merge_campaigns(const std::vector<std::string> &dirs);
+
 }  // namespace rml::api

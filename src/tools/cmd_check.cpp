@@ -19,7 +19,7 @@
 #include "formats/svg.hpp"
 #include "formats/vcd.hpp"
 #include "tools/check_formats.hpp"
-#include "tools/run_common.hpp"
+#include "api/chronogram_text.hpp"
 
 namespace rml {
 
@@ -239,8 +239,8 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
       if (p.counterexample) {
         if (p.replay) {
           std::ostringstream table, csv;
-          write_chronogram(*node.program, *p.replay, oracle::Format::Table, table);
-          write_chronogram(*node.program, *p.replay, oracle::Format::Csv, csv);
+          api::write_chronogram(*node.program, *p.replay, oracle::Format::Table, table);
+          api::write_chronogram(*node.program, *p.replay, oracle::Format::Csv, csv);
           chronogram = table.str();
           chronogram_csv = csv.str();
         } else {

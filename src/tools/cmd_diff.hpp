@@ -27,6 +27,9 @@ struct GenCmd {
 };
 int cmd_gen(const GenCmd &c, std::ostream &out, std::ostream &err);
 
+// The generator's options as the command line parsed them (gen_options), for the library.
+api::GenerateOptions generate_options(const gen::GenOptions &g);
+
 struct DiffCmd {
   std::string file, inputs, main_node;  // a given program and trace; else generated ones
   int count = 100;

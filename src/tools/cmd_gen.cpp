@@ -16,8 +16,9 @@ namespace {
 
 const char *extension(const gen::GenOptions &o) { return o.dialect == gen::Dialect::Lustre ? ".lus" : ".rml"; }
 
-// The generator's options as the command line parsed them (gen_options), for the library.
-api::GenerateOptions api_options(const gen::GenOptions &g) {
+}  // namespace
+
+api::GenerateOptions generate_options(const gen::GenOptions &g) {
   api::GenerateOptions o;
   o.size = g.size, o.depth = g.depth, o.cycles = g.cycles;
   o.post = g.post, o.arrows = g.arrows, o.clocks = g.clocks, o.instances = g.instances, o.resets = g.resets;
@@ -26,8 +27,6 @@ api::GenerateOptions api_options(const gen::GenOptions &g) {
   o.lustre_v6_types = g.lustre_types;
   return o;
 }
-
-}  // namespace
 
 int cmd_gen(const GenCmd &c, std::ostream &out, std::ostream &err) {
   std::error_code ec;
@@ -43,7 +42,7 @@ int cmd_gen(const GenCmd &c, std::ostream &out, std::ostream &err) {
   size_t confirmed = 0;  // programs rml-check confirmed (--check-every)
   for (int k = 0; k < c.count; ++k)
     if (c.shard.holds(static_cast<uint64_t>(k))) mine.push_back(k);
-  const api::GenerateOptions options = api_options(c.options);
+  const api::GenerateOptions options = generate_options(c.options);
   const api::CheckOptions budget{c.check_budget.rlimit, c.check_budget.seconds, {}};
   for (size_t n = 0; n < mine.size(); ++n) {
     const int k = mine[n];

@@ -13,7 +13,7 @@
 #include "driver/progress.hpp"
 #include "formats/svg.hpp"
 #include "formats/vcd.hpp"
-#include "tools/run_common.hpp"
+#include "api/chronogram_text.hpp"
 
 namespace rml {
 
@@ -113,7 +113,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
   progress.done();
   if (!*run) return print_failure(run->failure(), err);
   const api::RunResult &result = **run;
-  write_chronogram(*program, result.chronogram, c.format, out);
+  api::write_chronogram(*program, result.chronogram, c.format, out);
   for (auto &d : result.diagnostics) err << d.rendered;
   return result.failed ? kFalsified : kOk;
 }

@@ -10,7 +10,7 @@
 
 #include "driver/progress.hpp"
 #include "sema/frontend.hpp"
-#include "tools/run_common.hpp"
+#include "tools/commands.hpp"
 
 namespace rml {
 

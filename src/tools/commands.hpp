@@ -102,6 +102,8 @@ struct RunCmd {
   bool quiet = false;                // no progress line on stderr
 };
 int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err);
+// Its stream back end (cmd_run_stream.cpp), once the program is loaded.
+int cmd_run_stream(const RunCmd &c, const api::Program &program, std::ostream &out, std::ostream &err);
 
 // `rml compile FILE --main NODE -o DIR`: the node's C++ step class (src/codegen).
 struct CompileCmd {

@@ -263,7 +263,7 @@ size_t count_equal(const std::vector<Case> &cases, const std::string &out, std::
   return equal;
 }
 
-// rml-check's acceptance, as rml compile asks it (tools/run_common.cpp, accepted_horizon):
+// rml-check's acceptance, as rml compile asks it (driver/acceptance.hpp, accepted_horizon):
 // every property but the user's valid; the productivity horizon, or nothing.
 std::optional<int64_t> accepted(const CheckedProgram &cp, const test::StreamProgram &p, const check::Options &o) {
   auto rep = check::check_program(cp, p.prog, p.clocks, o);

@@ -1,16 +1,13 @@
-#include "tools/run_common.hpp"
+#include "api/chronogram_text.hpp"
 
-#include <algorithm>
-#include <cstdio>
 #include <unordered_map>
 
 #include "api/state.hpp"
-#include "oracle/trace_io.hpp"
 #include "driver/chronogram.hpp"
 
-namespace rml {
+namespace rml::api {
 
-void write_chronogram(const api::Program &p, const api::Chronogram &ch, oracle::Format f, std::ostream &out) {
+void write_chronogram(const Program &p, const Chronogram &ch, oracle::Format f, std::ostream &out) {
   // Enumeration values print as their constructors' names: the streams' types by the
   // variables the chronogram's names spell.
   const core::Program &prog = p.state().elab.prog;
@@ -22,10 +19,10 @@ void write_chronogram(const api::Program &p, const api::Chronogram &ch, oracle::
   writer.name_values(enum_values_of(prog, vars));
   std::vector<oracle::Cell> row(ch.names.size());
   for (size_t n = 0; n < ch.cycles; ++n) {
-    for (size_t k = 0; k < ch.names.size(); ++k) row[k] = api::to_oracle(ch.columns[k][n]);
+    for (size_t k = 0; k < ch.names.size(); ++k) row[k] = to_oracle(ch.columns[k][n]);
     writer.row(row);
   }
   writer.finish();
 }
 
-}  // namespace rml
+}  // namespace rml::api
