@@ -46,10 +46,13 @@ inline rc::Seq<GeneratedCase> accepted_shrinks(const GeneratedCase &c, bool lust
 }
 
 // A case drawn from a random seed by generate(seed, o), shrinking structurally (above).
+// Options generate() refuses make the generator fail (rc::GenerationFailure, its message).
 inline rc::Gen<GeneratedCase> arbitrary_case(GenerateOptions o = {}, CheckOptions check = {}) {
   return rc::Gen<GeneratedCase>([o, check](const rc::Random &random, int size) {
     uint64_t seed = rc::gen::arbitrary<uint64_t>()(random, size).value();
-    return rc::shrinkable::shrinkRecur(generate(seed, o),
+    Result<GeneratedCase> drawn = generate(seed, o);
+    if (!drawn) throw rc::GenerationFailure(drawn.failure().text());
+    return rc::shrinkable::shrinkRecur(std::move(*drawn),
                                        [o, check](const GeneratedCase &c) { return accepted_shrinks(c, o.lustre, check); });
   });
 }

@@ -419,7 +419,8 @@ struct RunOptions {
   std::vector<RequiredCell> required;
   bool strict_assume = false;  // a broken assumption of the main node is an error, not a warning
   // How far the run is (cycles done, of how many), every 1024 cycles: a progress line. The
-  // stream back end also says (0, cycles) once its proof is done.
+  // stream back end also says (0, cycles) once its proof is done, and (cycles, cycles) at
+  // the end.
   std::function<void(size_t done, size_t cycles)> progress;
 };
 
@@ -445,7 +446,8 @@ Result<RunResult> run(const Program &p, const Chronogram &inputs, const RunOptio
 Result<RunResult> run_trace(const Program &p, const std::string &name, const std::string &text, const RunOptions &o = {});
 
 // A long trace, streamed (`rml run --backend stream`): read as the run goes and its rows
-// written as they leave the window, so that memory does not grow with the trace's length.
+// written as they leave the window, so that memory does not grow with the trace's length
+// (in CSV and JSON; a table, whose columns are cycles, is held until the end).
 
 enum class TextFormat { Table, Csv, Json };  // as `rml run --format` writes a chronogram
 
@@ -471,10 +473,12 @@ struct StreamedRun {
 // refused), rml-check proving it first under `o.check`. `trace` is required for a node
 // with inputs; without inputs it runs `o.cycles` cycles (10 when 0). `o.progress` is told
 // (0, 0) when the proof is done and rows are about to be written, then every 1024 cycles
-// read (the length is not known ahead: 0). A run that stops half-way (a bad row, the
-// window's limit, exactness lost, a fun's failure, memory) is a Failure whose summary says
-// where the rows already written stop: "rml: the output above is incomplete: it stops
-// after cycle 41".
+// read (the length is not known ahead: 0), and (N, N) when all N are read, before a table
+// is written. A run that stops half-way (a bad row, a trace that cannot be read again,
+// the window's limit, exactness lost, a fun's failure, memory) is a Failure whose summary
+// says where the rows already written stop: "rml: the output above is incomplete: it
+// stops after cycle 41". An exception from a callback, the opener or `out` ends the call
+// as a Failure (exit 3, run.internal).
 Result<StreamedRun> run_streamed(const Program &p, const std::optional<TraceStream> &trace, std::ostream &out, TextFormat format,
                                  const RunOptions &o = {});
 
@@ -527,7 +531,8 @@ struct GeneratedCase {
   std::string trace;    // CSV
   std::vector<std::string> shapes;  // the hard shapes it holds ("backfill", "tensor post", ...)
 };
-GeneratedCase generate(uint64_t seed, const GenerateOptions &o = {});
+// Options out of their ranges are a Failure (exit 2, gen.options).
+Result<GeneratedCase> generate(uint64_t seed, const GenerateOptions &o = {});
 
 // Program `k` of the campaign of seed `seed`: what `rml gen --seed SEED` writes as prog_K
 // (and `rml diff --seed SEED` runs as program K), whatever the campaign's count or shard,
@@ -596,6 +601,32 @@ std::vector<Case> shrink_candidates(const Case &c, const ShrinkOptions &o = {});
 Case shrink(const Case &c, const std::function<bool(const Case &)> &still_fails, const ShrinkOptions &o = {});
 
 // ---------------------------------------------------------------------------------------
+// Diagnostics corpora (rml corpus)
+
+// An error of the front end as a corpus file's header states it:
+// `// expect-error: LINE:COL RULE` (`// expect: ok` for a file it accepts).
+struct ExpectedError {
+  unsigned line = 0, column = 0;
+  std::string rule;
+  std::string text() const;  // "LINE:COL RULE"
+  bool operator==(const ExpectedError &) const = default;
+};
+
+// A file's front-end diagnostics against its header: it passes when the errors reported
+// in the file (not the prelude) are exactly the expected ones, or none for `expect: ok`.
+struct ExpectationCheck {
+  bool pass = false;
+  bool has_header = false;               // at least one expect line
+  bool rejected = false;                 // the front end reported errors
+  std::vector<ExpectedError> reported;   // in source order
+  std::vector<ExpectedError> missing, unexpected;
+  std::string rendered;                  // every diagnostic, as rml prints them
+};
+
+// A Failure (exit 2) when the file cannot be read.
+Result<ExpectationCheck> check_expectations(const std::string &file);
+
+// ---------------------------------------------------------------------------------------
 // Differential testing (rml diff)
 
 // A back end under test, run as a command on files (docs/backend-protocol.md): one of
@@ -655,6 +686,7 @@ struct DiffFailure {
   int tried = 0, kept = 0;    // shrinking's candidates
   bool stopped_at_limit = false;
   std::string what;           // what the shrunk case shows, run again
+  bool fails_again = true;    // false: run again, it no longer fails (a back end that does not always fail alike)
   std::string first;          // its first difference, or how the back end failed
   std::string chronogram;     // a difference: inputs and each output as the oracle and the back end give it, the first differing cell marked '*'
   std::string oracle_csv, back_end_output;
@@ -671,7 +703,9 @@ struct DiffReport {
   // (on_failure had them), so that a long campaign's report stays small.
   std::vector<DiffFailure> failures;
   std::string summary_tsv;   // a generated campaign's summary (DIR/summary.tsv, what merge_campaigns reads)
-  std::string final_lines;   // what `rml diff` prints last: the count and the failures' table; empty when stopped
+  // What `rml diff` prints last: the count and the failures' table. Empty when a failure
+  // ended the campaign (without keep_going) or it ended on `ended_by`.
+  std::string final_lines;
   // The campaign stopped on a program it cannot compare (rml-check does not accept it,
   // every draw refused, its files cannot be written): why, and exit_code is its.
   std::optional<Failure> ended_by;
@@ -680,8 +714,10 @@ struct DiffReport {
 
 // Runs the campaign; `on_failure` is told of each failure as soon as it is shrunk and its
 // files written, before the next program runs (`rml diff` prints it there). An exception
-// it throws stops the campaign, and the call fails with its message (exit 3). A Failure:
-// options out of their ranges or a folder that cannot be made (exit 2).
+// it (or `progress`, `note`) throws stops the campaign, its summary written, and the call
+// fails with its message (exit 3). A Failure before anything is written: options out of
+// their ranges (exit 2), a folder that cannot be made (exit 2). Two campaigns at once
+// need folders of their own: each clears an earlier run's results from its folder.
 Result<DiffReport> diff_campaign(const DiffCampaign &c, const std::function<void(const DiffFailure &)> &on_failure = {});
 
 // `rml diff --merge DIR...`: the shards' summaries (DIR/summary.tsv) as one campaign: its

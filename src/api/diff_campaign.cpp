@@ -310,6 +310,23 @@ Result<DiffReport> diff_campaign(const DiffCampaign &c, const std::function<void
     return failure(kFrontendError, "rml diff: error: --keep-going and --shard are for generated programs (--count), not a given one\n");
   if (c.shard_index < 1 || c.shard_index > c.shard_count)
     return failure(kFrontendError, "rml diff: error: --shard: expected K/N with 1 <= K <= N\n");
+  gen::GenOptions gen_options;
+  {
+    gen_options.size = c.generate.size, gen_options.depth = c.generate.depth, gen_options.cycles = c.generate.cycles;
+    gen_options.post = c.generate.post, gen_options.arrows = c.generate.arrows, gen_options.clocks = c.generate.clocks;
+    gen_options.instances = c.generate.instances, gen_options.resets = c.generate.resets, gen_options.funs = c.generate.funs;
+    gen_options.tensors = c.generate.tensors, gen_options.reals = c.generate.reals, gen_options.ints = c.generate.ints;
+    if (c.generate.lustre) {
+      gen_options.dialect = gen::Dialect::Lustre;
+      gen_options.lustre_types = c.generate.lustre_v6_types;
+    }
+    std::string why;
+    if (generated && !gen_sizes_valid(gen_options, why)) return failure(kFrontendError, "rml diff: error: " + why + "\n");
+    if (generated && c.count < 1) return failure(kFrontendError, "rml diff: error: --count: expected 1 or more\n");
+    if (c.check_every < 0) return failure(kFrontendError, "rml diff: error: --check-every: expected 0 or more\n");
+    if (!(c.back_end.timeout_seconds >= 0) || !(c.shrink_seconds >= 0))
+      return failure(kFrontendError, "rml diff: error: a time limit must be 0 (the default) or more seconds\n");
+  }
   std::error_code ec;
   if (!c.dir.empty()) fs::create_directories(c.dir, ec);
   // The scratch folder under $TMPDIR (std::filesystem's temporary directory), not /tmp.
@@ -332,19 +349,6 @@ Result<DiffReport> diff_campaign(const DiffCampaign &c, const std::function<void
   // Printing a shrinking candidate in the back end's dialect, and reading one back.
   diff::ShrinkHooks hooks = diff::case_hooks(lustre);
 
-  gen::GenOptions gen_options;
-  {
-    gen_options.size = c.generate.size, gen_options.depth = c.generate.depth, gen_options.cycles = c.generate.cycles;
-    gen_options.post = c.generate.post, gen_options.arrows = c.generate.arrows, gen_options.clocks = c.generate.clocks;
-    gen_options.instances = c.generate.instances, gen_options.resets = c.generate.resets, gen_options.funs = c.generate.funs;
-    gen_options.tensors = c.generate.tensors, gen_options.reals = c.generate.reals, gen_options.ints = c.generate.ints;
-    if (c.generate.lustre) {
-      gen_options.dialect = gen::Dialect::Lustre;
-      gen_options.lustre_types = c.generate.lustre_v6_types;
-    }
-    std::string why;
-    if (generated && !gen_sizes_valid(gen_options, why)) return failure(kFrontendError, "rml diff: error: " + why + "\n");
-  }
   const diff::Shard shard{c.shard_index, c.shard_count};
   diff::Summary summary;
   summary.seed = c.seed;
@@ -371,6 +375,8 @@ Result<DiffReport> diff_campaign(const DiffCampaign &c, const std::function<void
     if (shard.holds(static_cast<uint64_t>(k))) mine.push_back(static_cast<uint64_t>(k));
   const std::string shard_note = shard.count > 1 ? " (shard " + shard.text() + " of " + std::to_string(c.count) + ")" : "";
   int refused = 0;
+  // An exception from a callback (or a stage) ends the campaign with its summary written.
+  try {
   for (size_t n = 0; n < mine.size(); ++n) {
     const uint64_t k = mine[n];
     if (n && c.progress) c.progress(n, mine.size(), summary.failures.size());
@@ -468,6 +474,7 @@ Result<DiffReport> diff_campaign(const DiffCampaign &c, const std::function<void
       }
     }
     // What the shrunk case shows (its kind is the found one's: shrinking keeps it).
+    rec.fails_again = f.kind != Outcome::Equal;
     rec.what = f.kind == Outcome::Differs ? "the back end differs from the oracle: " + f.difference.describe()
              : f.kind == Outcome::Equal   ? "the shrunk case no longer fails when run again (a back end that does not always fail alike)"
                                           : f.message;
@@ -484,16 +491,12 @@ Result<DiffReport> diff_campaign(const DiffCampaign &c, const std::function<void
     row.folder = rec.folder;
     row.program_text = small.program;
     summary.failures.push_back(row);
-    if (!c.dir.empty() && !write_failure_files(rec, c.dir))
+    if (!c.dir.empty() && !write_failure_files(rec, c.dir)) {
+      report.failures.push_back(rec);
       return ended(kFrontendError, "rml diff: error: cannot write the counterexample's files in '" +
                                        (rec.folder == "." ? c.dir : c.dir + "/" + rec.folder) + "'\n");
-    if (on_failure) try {
-        on_failure(rec);
-      } catch (std::exception &e) {
-        return failure(kUnknown, std::string("rml diff: error: ") + e.what() + "\n");
-      } catch (...) {
-        return failure(kUnknown, "rml diff: error: the failure's report stopped the campaign\n");
-      }
+    }
+    if (on_failure) on_failure(rec);
     // Kept for the report without what on_failure had to write.
     rec.chronogram.clear(), rec.oracle_csv.clear(), rec.back_end_output.clear(), rec.svg.clear(), rec.vcd.clear();
     report.failures.push_back(std::move(rec));
@@ -501,6 +504,15 @@ Result<DiffReport> diff_campaign(const DiffCampaign &c, const std::function<void
       summary.stopped = n + 1 < mine.size();
       return ended(kFalsified, "");
     }
+  }
+  } catch (std::bad_alloc &) {
+    throw;
+  } catch (std::exception &e) {
+    ended(kUnknown, "");
+    return failure(kUnknown, std::string("rml diff: error: ") + e.what() + "\n");
+  } catch (...) {
+    ended(kUnknown, "");
+    return failure(kUnknown, "rml diff: error: a callback stopped the campaign\n");
   }
   const int ran = summary.programs;
   std::string last;
@@ -521,12 +533,14 @@ Result<DiffReport> diff_campaign(const DiffCampaign &c, const std::function<void
           " failed (" + std::to_string(distinct) + " distinct: " + (c.shrink ? "shrunk programs" : "programs") + " that differ), " +
           std::to_string(summary.cells) + " output cells compared, " + std::to_string(summary.unknown) +
           " unknown cells of the oracle excluded; back end: " + summary.backend + "\n" +
-          diff::failure_table(summary.failures, std::vector<std::string>(summary.failures.size(), c.dir)) + "summary: " + c.dir + "/summary.tsv\n";
+          diff::failure_table(summary.failures, std::vector<std::string>(summary.failures.size(), c.dir)) + (c.dir.empty() ? "" : "summary: " + c.dir + "/summary.tsv\n");
   DiffReport r = ended(kFalsified, "");
   r.final_lines = last;
   return r;
 } catch (std::bad_alloc &) {
   return failure(kUnknown, "rml diff: error: out of memory\n");
+} catch (std::exception &e) {
+  return failure(kUnknown, std::string("rml diff: error: ") + e.what() + "\n");
 }
 
 Result<MergedCampaign> merge_campaigns(const std::vector<std::string> &dirs) try {
@@ -536,6 +550,8 @@ Result<MergedCampaign> merge_campaigns(const std::vector<std::string> &dirs) try
   return MergedCampaign{out.str(), rc};
 } catch (std::bad_alloc &) {
   return failure(kUnknown, "rml diff: error: out of memory\n");
+} catch (std::exception &e) {
+  return failure(kUnknown, std::string("rml diff: error: ") + e.what() + "\n");
 }
 
 }  // namespace rml::api

@@ -34,10 +34,6 @@ Failure failed_with(int code, std::vector<Diagnostic> before, const std::string 
   return Failure{code, std::move(before)};
 }
 
-Diagnostic show_error(const std::string &file, const std::string &why) {
-  return said_as(Sev::Error, "run.show", why, file + ": error[run.show]: " + why + "\n");
-}
-
 struct Required {
   std::string var;  // elaborated
   RequiredCell cell;

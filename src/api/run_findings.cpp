@@ -68,4 +68,8 @@ std::vector<Diagnostic> diagnostics_of(const RunFindings &f, bool strict_assume)
   return out;
 }
 
+Diagnostic show_error(const std::string &file, const std::string &why) {
+  return said_as(Diagnostic::Severity::Error, "run.show", why, file + ": error[run.show]: " + why + "\n");
+}
+
 }  // namespace rml::api

@@ -42,6 +42,9 @@ struct RunFindings {
 // run.assume (an error with strict_assume, else a warning).
 std::vector<Diagnostic> diagnostics_of(const RunFindings &f, bool strict_assume);
 
+// A shown stream (or a required cell's) that is no stream of the node: error[run.show].
+Diagnostic show_error(const std::string &file, const std::string &why);
+
 // A diagnostic with the text rml prints for it, located at `span` when it is valid.
 Diagnostic said_as(Diagnostic::Severity sev, const std::string &rule, const std::string &message, const std::string &rendered,
                    Span span = {});

@@ -129,6 +129,8 @@ Result<StreamedRun> run_streamed(const Program &p, const std::optional<TraceStre
   return done;
 } catch (std::bad_alloc &) {
   return failure(kUnknown, "rml: error[run.memory]: out of memory while running '" + p.main() + "'\n");
+} catch (std::exception &e) {  // a callback's, an opener's or the output stream's: rml cannot answer
+  return failure(kUnknown, std::string("rml: error[run.internal]: ") + e.what() + "\n");
 }
 
 }  // namespace rml::api

@@ -53,7 +53,7 @@ Result<StreamSetup> stream_setup(const Program::State &s, const RunOptions &o, c
   StreamSetup setup;
   std::string why;
   auto vars = streams_shown(prog, o.show, o.show_all, why);
-  if (!vars) return failure(kFrontendError, s.file + ": error[run.show]: " + why + "\n");
+  if (!vars) return Failure{kFrontendError, {show_error(s.file, why)}};
   setup.vars = std::move(*vars);
   // rml-check first: the stream path runs what it proves, in the window its horizon gives.
   int rc = kOk;
@@ -107,6 +107,12 @@ Result<StreamRows> stream_rows(const Program::State &s, const StreamSetup &setup
     std::vector<Diagnostic> ds = from_text(rendered);
     return Failure{code, std::move(ds), incomplete(emitted)};
   };
+  // A trace that cannot be read (again, after the machine's rows): its failure says where
+  // the rows written stop too.
+  auto stopped_by = [&](Failure f) {
+    f.summary = incomplete(emitted);
+    return f;
+  };
   auto stopped_as = [&](const char *rule, const std::string &why, int code) {
     return stopped(code, std::string("rml: error[") + rule + "]: " + why + "\n");
   };
@@ -142,7 +148,7 @@ Result<StreamRows> stream_rows(const Program::State &s, const StreamSetup &setup
           emit_row(emitted, [&](int slot) { return machine->cell(slot); });
           cycle_fed();
         });
-        if (cannot) return *cannot;
+        if (cannot) return stopped_by(std::move(*cannot));
         machine_ran = true;
       } catch (OutsideTheClocks &) {
         resume_at = emitted;
@@ -157,7 +163,7 @@ Result<StreamRows> stream_rows(const Program::State &s, const StreamSetup &setup
         runner->push(cyc);
         cycle_fed();
       });
-      if (cannot) return *cannot;
+      if (cannot) return stopped_by(std::move(*cannot));
       runner->finish();
     }
   } catch (oracle::TraceError &e) {
@@ -175,6 +181,7 @@ Result<StreamRows> stream_rows(const Program::State &s, const StreamSetup &setup
   } catch (std::bad_alloc &) {
     return stopped_as("stream.memory", "out of memory", kUnknown);
   }
+  if (o.progress) o.progress(emitted, emitted);
   StreamRows out;
   out.cycles = emitted;
   for (auto &w : findings.cells) w.close(emitted);

@@ -54,8 +54,8 @@ struct StreamRows {
   bool has_error_values = false, failed = false;
 };
 
-// The rows, in order, to `sink`; `o.progress` is told (0, total) as they start and every
-// 1024 cycles read. A Failure when the trace cannot be read or the run stops half-way
+// The rows, in order, to `sink`; `o.progress` is told (0, total) as they start, every
+// 1024 cycles read and (cycles, cycles) once all are given. A Failure when the trace cannot be read or the run stops half-way
 // (the trace's row, the window, exactness, a fun, memory): `emitted` rows were given by
 // then, and `incomplete(emitted)` is the failure's summary (empty: none).
 Result<StreamRows> stream_rows(const Program::State &s, const StreamSetup &setup, const Feed &feed, bool rereadable,

@@ -44,20 +44,29 @@ GeneratedCase case_of(const gen::GeneratedProgram &p, uint64_t seed, const std::
   return c;
 }
 
+// The generator's sizes refused outside rml gen's ranges (a depth past 8 grows the
+// expressions exponentially).
+std::optional<Failure> refused_sizes(const gen::GenOptions &g) {
+  std::string why;
+  if (gen_sizes_valid(g, why)) return std::nullopt;
+  return failure(kFrontendError, "rml gen: error[gen.options]: size must be 1..200, depth 0..8 and cycles 1..100000 (as rml gen's "
+                                 "options)\n");
+}
+
 }  // namespace
 
-GeneratedCase generate(uint64_t seed, const GenerateOptions &o) {
+Result<GeneratedCase> generate(uint64_t seed, const GenerateOptions &o) try {
   gen::GenOptions g = gen_options_of(o);
+  if (auto refused = refused_sizes(g)) return *refused;
   gen::GeneratedProgram p = gen::generate_program(seed, g);
   return case_of(p, seed, gen::generate_trace(p, seed, g.cycles));
+} catch (std::bad_alloc &) {
+  return failure(kUnknown, "rml gen: error: out of memory while drawing the program of seed " + std::to_string(seed) + "\n");
 }
 
 Result<CampaignCase> generate_in_campaign(uint64_t seed, uint64_t k, const GenerateOptions &o, bool confirm, const CheckOptions &check) try {
   gen::GenOptions g = gen_options_of(o);
-  std::string why;
-  if (!gen_sizes_valid(g, why))
-    return failure(kFrontendError, "rml gen: error[gen.options]: size must be 1..200, depth 0..8 and cycles 1..100000 (as rml gen's "
-                                   "options)\n");
+  if (auto refused = refused_sizes(g)) return *refused;
   const uint64_t s = gen::program_seed(seed, k);
   gen::GeneratedProgram p;
   int refused = 0;

@@ -1,11 +1,10 @@
-// rml corpus: every .rml file of a folder against its `// expect:` header.
+// rml corpus: every .rml file of a folder against its `// expect:` header, through the
+// library's check_expectations.
 #include "tools/commands.hpp"
 
 #include <algorithm>
 #include <filesystem>
 
-#include "driver/expectations.hpp"
-#include "driver/load.hpp"
 
 namespace rml {
 
@@ -22,31 +21,25 @@ int cmd_corpus(const CorpusCmd &c, std::ostream &out, std::ostream &err) {
   std::sort(files.begin(), files.end());
   size_t pass = 0, fail = 0;
   for (auto &p : files) {
-    auto r = load(p.string(), err);
+    auto r = api::check_expectations(p.string());
     if (!r) {
+      err << r.failure().text();
       ++fail;
       continue;
     }
-    Expectations ex = parse_expectations(r->files.back()->text);
-    ExpectationCheck chk = compare(ex, *r);
-    std::string verdict = r->diags.has_errors() ? "rejected" : "accepted";
-    out << (chk.pass ? "PASS  " : "FAIL  ") << p.string() << "  " << verdict;
-    if (r->diags.has_errors()) {
+    out << (r->pass ? "PASS  " : "FAIL  ") << p.string() << "  " << (r->rejected ? "rejected" : "accepted");
+    if (r->rejected) {
       out << " (";
-      auto errs = reported_errors(*r);
-      for (size_t i = 0; i < errs.size() && i < 4; ++i) out << (i ? ", " : "") << errs[i].str();
-      if (errs.size() > 4) out << ", ...";
+      for (size_t i = 0; i < r->reported.size() && i < 4; ++i) out << (i ? ", " : "") << r->reported[i].text();
+      if (r->reported.size() > 4) out << ", ...";
       out << ")";
     }
     out << "\n";
-    if (!ex.has_header) out << "      no '// expect:' header\n";
-    for (auto &m : chk.missing) out << "      expected but not reported: " << m.str() << "\n";
-    for (auto &u : chk.unexpected) out << "      reported but not expected: " << u.str() << "\n";
-    if (c.verbose || !chk.pass) {
-      std::string text = render_all(r->diags);
-      if (!text.empty() && (c.verbose || !chk.unexpected.empty())) out << text;
-    }
-    (chk.pass ? pass : fail)++;
+    if (!r->has_header) out << "      no '// expect:' header\n";
+    for (auto &m : r->missing) out << "      expected but not reported: " << m.text() << "\n";
+    for (auto &u : r->unexpected) out << "      reported but not expected: " << u.text() << "\n";
+    if ((c.verbose || !r->pass) && !r->rendered.empty() && (c.verbose || !r->unexpected.empty())) out << r->rendered;
+    (r->pass ? pass : fail)++;
   }
   out << pass << " passed, " << fail << " failed\n";
   return fail == 0 ? kOk : kFalsified;

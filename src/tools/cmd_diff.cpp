@@ -21,6 +21,10 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
     out << merged->text;
     return merged->exit_code;
   }
+  if (c.out_dir.empty()) {
+    err << "rml diff: error: -o: give a folder for the counterexamples\n";
+    return kFrontendError;
+  }
   if (!c.file.empty() && c.inputs.empty()) {
     err << "rml diff: error: a given program needs its trace: --inputs TRACE.csv\n";
     return kFrontendError;
@@ -75,7 +79,7 @@ int cmd_diff(const DiffCmd &c, std::ostream &out, std::ostream &err) {
       out << f.chronogram << "\n";
       out << "first difference: " << f.first << "\n";
     } else {
-      out << f.what << "\n";
+      out << (f.fails_again ? f.what : "") << "\n";
     }
     const std::string &base = f.base;
     out << "files: " << base << f.extension << " (program), " << base << ".csv (trace), " << base << ".oracle.csv, " << base

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "driver/progress.hpp"
 #include "sema/frontend.hpp"
@@ -39,12 +40,18 @@ int cmd_run_stream(const RunCmd &c, const api::Program &program, std::ostream &o
   o.show_all = c.show_all;
   o.max_memory = c.max_memory;
   o.strict_assume = c.strict_assume;
-  // Two progress lines: the proof's, then the rows read.
-  Progress proving(err, "rml", !c.quiet), reading(err, "rml run", !c.quiet);
+  // Two progress lines: the proof's, then, from the first row, the rows read (cleared
+  // once all are read, before a table is printed).
+  Progress proving(err, "rml", !c.quiet);
+  std::optional<Progress> reading;
   o.check = {c.check_budget.rlimit, c.check_budget.seconds, [&](const std::string &line) { proving.update(line); }};
-  o.progress = [&](size_t done, size_t) {
-    if (done == 0) proving.done();
-    else reading.update(std::to_string(done) + " cycles read");
+  o.progress = [&](size_t done, size_t total) {
+    if (!reading) {
+      proving.done();
+      reading.emplace(err, "rml run", !c.quiet);
+    }
+    if (total && done == total) reading->done();
+    else if (done) reading->update(std::to_string(done) + " cycles read");
   };
   // The trace: a file, which the run may read twice, or standard input ('-'), read once.
   std::optional<api::TraceStream> trace;
@@ -71,7 +78,7 @@ int cmd_run_stream(const RunCmd &c, const api::Program &program, std::ostream &o
                                                                     : api::TextFormat::Table;
   auto run = api::run_streamed(program, trace, out, format, o);
   proving.done();
-  reading.done();
+  if (reading) reading->done();
   if (!run) return print_failure(run.failure(), err);
   for (auto &d : run->diagnostics) err << d.rendered;
   return run->failed ? kFalsified : kOk;

@@ -6,9 +6,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <thread>
 #include <tuple>
+
+#include <unistd.h>
 
 #include "api/state.hpp"
 #include "rml/rapidcheck.hpp"
@@ -1010,7 +1014,7 @@ TEST(Api, CompareFindsTheFirstDifferingCell) {
 TEST(Api, GeneratedProgramsRunAlikeOnTheOracleAndTheStreamRunner) {
   std::set<std::string> shapes;
   for (uint64_t seed = 1; seed <= 10; ++seed) {
-    api::GeneratedCase c = api::generate(seed);
+    api::GeneratedCase c = *api::generate(seed);
     shapes.insert(c.shapes.begin(), c.shapes.end());
     auto p = api::accept("case.rml", c.program, c.main);
     ASSERT_TRUE(p.ok()) << "seed " << seed << ": " << p.failure().text() << c.program;
@@ -1031,7 +1035,7 @@ TEST(Api, GeneratedProgramsRunAlikeOnTheOracleAndTheStreamRunner) {
 
 // Negative control of the law: a chronogram with one cell changed is caught at that cell.
 TEST(Api, AChangedCellIsCaught) {
-  api::GeneratedCase c = api::generate(7);
+  api::GeneratedCase c = *api::generate(7);
   auto p = api::accept("case.rml", c.program, c.main);
   ASSERT_TRUE(p.ok()) << p.failure().text();
   auto t = api::parse_trace(*p, "case.csv", c.trace);
@@ -1048,16 +1052,31 @@ TEST(Api, AChangedCellIsCaught) {
 }
 
 TEST(Api, GenerationIsAFunctionOfTheSeed) {
-  api::GeneratedCase a = api::generate(42), b = api::generate(42), c = api::generate(43);
+  api::GeneratedCase a = *api::generate(42), b = *api::generate(42), c = *api::generate(43);
   EXPECT_EQ(a.program, b.program);
   EXPECT_EQ(a.trace, b.trace);
   EXPECT_NE(a.program, c.program);
   api::GenerateOptions lustre;
   lustre.lustre = true;
-  api::GeneratedCase l = api::generate(42, lustre);
+  api::GeneratedCase l = *api::generate(42, lustre);
   EXPECT_NE(l.program.find("tel"), std::string::npos);
   auto lp = api::load_text("case.lus", l.program, {l.main, {}});
   EXPECT_TRUE(lp.ok()) << lp.failure().text() << l.program;
+  // Options out of rml gen's ranges are refused, just past each end (a depth of 30 would
+  // grow its expressions exponentially); the ends themselves draw.
+  for (auto edit : {+[](api::GenerateOptions &o) { o.depth = 9; }, +[](api::GenerateOptions &o) { o.depth = -1; },
+                    +[](api::GenerateOptions &o) { o.size = 0; }, +[](api::GenerateOptions &o) { o.size = 201; },
+                    +[](api::GenerateOptions &o) { o.cycles = 0; }, +[](api::GenerateOptions &o) { o.cycles = 100001; }}) {
+    api::GenerateOptions bad;
+    edit(bad);
+    auto r = api::generate(42, bad);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.failure().exit_code, 2);
+    EXPECT_EQ(r.failure().diagnostics.at(0).rule, "gen.options");
+  }
+  api::GenerateOptions edge;
+  edge.size = 200, edge.depth = 8, edge.cycles = 1;
+  EXPECT_TRUE(api::generate(42, edge).ok());
 }
 
 // Shrinking keeps what fails and what rml-check accepts: a "back end" that fails on every
@@ -1116,7 +1135,7 @@ TEST(Api, CampaignDrawsAreTheSeedsProgramK) {
 TEST(Api, ShrinkKeepsTheFailureAndAcceptance) {
   api::GeneratedCase c;
   for (uint64_t seed = 1; seed < 200; ++seed) {
-    c = api::generate(seed);
+    c = *api::generate(seed);
     if (c.program.find("merge") != std::string::npos && c.program.size() > 400) break;
   }
   ASSERT_NE(c.program.find("merge"), std::string::npos);
@@ -1158,4 +1177,39 @@ TEST(Api, PrintedDiagnosticsAreCutAtTheirHeads) {
   EXPECT_EQ(ds[3].rule, "main.none");
   EXPECT_EQ(ds[4].file, "") << "a command's own prefix is not a file";
   EXPECT_EQ(ds[4].severity, api::Diagnostic::Severity::Note);
+}
+
+// A corpus file's front-end errors against its `// expect:` header: exact agreement
+// passes; an error expected at another column is both missing and unexpected (negative
+// control); `expect: ok` on an accepted file passes; an unreadable file is a Failure.
+TEST(Api, CheckExpectationsComparesTheHeaderWithTheFrontEnd) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("rml-api-expect-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string body = "node f(x: int) returns (o: int);\nlet\n  o = x + $ 1;\ntel\n";
+  auto write = [&](const std::string &name, const std::string &text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  };
+  auto good = api::check_expectations(write("good.rml", "// expect-error: 4:11 lex.char\n" + body));
+  ASSERT_TRUE(good.ok()) << good.failure().text();
+  EXPECT_TRUE(good->pass);
+  EXPECT_TRUE(good->rejected);
+  EXPECT_TRUE(good->has_header);
+  ASSERT_EQ(good->reported.size(), 1u);
+  EXPECT_EQ(good->reported[0].text(), "4:11 lex.char");
+  EXPECT_NE(good->rendered.find("error[lex.char]"), std::string::npos) << good->rendered;
+  auto off = api::check_expectations(write("off.rml", "// expect-error: 4:12 lex.char\n" + body));
+  ASSERT_TRUE(off.ok());
+  EXPECT_FALSE(off->pass);
+  EXPECT_EQ(off->missing, (std::vector<api::ExpectedError>{{4, 12, "lex.char"}}));
+  EXPECT_EQ(off->unexpected, (std::vector<api::ExpectedError>{{4, 11, "lex.char"}}));
+  auto ok = api::check_expectations(write("ok.rml", "// expect: ok\nnode f(x: int) returns (o: int);\nlet\n  o = x + 1;\ntel\n"));
+  ASSERT_TRUE(ok.ok());
+  EXPECT_TRUE(ok->pass);
+  EXPECT_FALSE(ok->rejected);
+  auto none = api::check_expectations((dir / "missing.rml").string());
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.failure().exit_code, 2);
+  fs::remove_all(dir);
 }

@@ -68,7 +68,11 @@ api::DiffCampaign given(const fs::path &dir, const api::BackEnd &b) {
 TEST(DiffCampaign, AWrongCellIsReportedShrunkAndWritten) {
   fs::path dir = scratch("cell");
   std::vector<api::DiffFailure> seen;
-  auto r = api::diff_campaign(given(dir, sed_back_end("s/^3,T,3$/3,T,9/")), [&](const api::DiffFailure &f) { seen.push_back(f); });
+  std::vector<std::string> notes;
+  api::DiffCampaign wrong = given(dir, sed_back_end("s/^3,T,3$/3,T,9/"));
+  wrong.note = [&](const api::Diagnostic &d) { notes.push_back(d.rule); };
+  auto r = api::diff_campaign(wrong, [&](const api::DiffFailure &f) { seen.push_back(f); });
+  EXPECT_EQ(notes, std::vector<std::string>{"diff.shrinking"});
   ASSERT_TRUE(r.ok()) << r.failure().text();
   EXPECT_FALSE(r->ended_by) << r->ended_by->text();
   EXPECT_EQ(r->exit_code, 1);
@@ -191,6 +195,8 @@ TEST(DiffCampaign, RefusalsAndEndings) {
       {[](api::DiffCampaign &c) { c.keep_going = true; }, "--keep-going and --shard are for generated programs"},
       {[](api::DiffCampaign &c) { c.shard_count = 2; }, "--keep-going and --shard are for generated programs"},
       {[](api::DiffCampaign &c) { c.file.clear(), c.shard_index = 3, c.shard_count = 2; }, "--shard: expected K/N"},
+      {[](api::DiffCampaign &c) { c.file.clear(), c.count = 0; }, "--count: expected 1 or more"},
+      {[](api::DiffCampaign &c) { c.file.clear(), c.generate.depth = 9; }, "--depth 0..8"},
   };
   for (const Bad &b : bads) {
     api::DiffCampaign c = given(dir, sed_back_end("s/^$//"));
@@ -213,9 +219,19 @@ TEST(DiffCampaign, RefusalsAndEndings) {
 
   api::DiffCampaign gen;
   gen.back_end.command = "kill -SEGV $$";
-  gen.seed = 1, gen.count = 3, gen.keep_going = true, gen.shrink = false;
+  gen.seed = 1, gen.count = 3, gen.shrink = false;
   gen.generate.size = 3, gen.generate.cycles = 4;
   gen.dir = (dir / "gen").string();
+  // Without keep_going the first failure ends the campaign: the programs after it are not
+  // run, the summary says it stopped, and there are no final lines.
+  auto first = api::diff_campaign(gen);
+  ASSERT_TRUE(first.ok()) << first.failure().text();
+  EXPECT_EQ(first->exit_code, 1);
+  EXPECT_EQ(first->programs, 1);
+  EXPECT_TRUE(first->stopped);
+  EXPECT_EQ(first->final_lines, "");
+  EXPECT_NE(first->summary_tsv.find("stopped\tyes"), std::string::npos) << first->summary_tsv;
+  gen.keep_going = true;
   int reports = 0;
   auto stopped = api::diff_campaign(gen, [&](const api::DiffFailure &) {
     ++reports;
@@ -225,5 +241,6 @@ TEST(DiffCampaign, RefusalsAndEndings) {
   EXPECT_EQ(stopped.failure().exit_code, 3);
   EXPECT_NE(stopped.failure().text().find("the disk is full"), std::string::npos) << stopped.failure().text();
   EXPECT_EQ(reports, 1);
+  EXPECT_NE(slurp(dir / "gen" / "summary.tsv").find("programs\t1"), std::string::npos) << "the summary is written still";
   fs::remove_all(dir);
 }

@@ -47,7 +47,7 @@ TEST(RapidCheckCase, EveryShrinkOfferedIsAccepted) {
   o.post = false;  // each candidate costs a check: keep them cheap
   o.resets = false;
   o.instances = false;
-  api::GeneratedCase c = api::generate(3, o);
+  api::GeneratedCase c = *api::generate(3, o);
   auto raw = api::shrink_candidates(api::Case{c.program, c.trace});
   std::set<std::pair<std::string, std::string>> accepted;
   for (auto &k : raw)

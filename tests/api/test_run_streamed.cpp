@@ -217,9 +217,42 @@ TEST(RunStreamed, RefusalsComeBeforeARowAndProgressAfterTheProof) {
   std::ostringstream rows;
   auto r = api::run_streamed(p, lt.stream(true), rows, api::TextFormat::Csv, o);
   ASSERT_TRUE(r.ok()) << r.failure().text();
-  ASSERT_GE(said.size(), 4u);
+  ASSERT_GE(said.size(), 5u);
   EXPECT_EQ(said[0].rfind("proof: ", 0), 0u);
-  std::vector<std::string> tail(said.end() - 3, said.end());
-  EXPECT_EQ(tail, (std::vector<std::string>{"0/0", "1024/0", "2048/0"}));
-  for (size_t k = 0; k + 3 < said.size(); ++k) EXPECT_EQ(said[k].rfind("proof: ", 0), 0u) << said[k];
+  std::vector<std::string> tail(said.end() - 4, said.end());
+  EXPECT_EQ(tail, (std::vector<std::string>{"0/0", "1024/0", "2048/0", "2100/2100"}));
+  for (size_t k = 0; k + 4 < said.size(); ++k) EXPECT_EQ(said[k].rfind("proof: ", 0), 0u) << said[k];
+}
+
+// A JSON trace is read whole once and kept: the handover to the runner reads the kept
+// text, not the source again. A trace that cannot be read again after the machine's rows
+// says where the rows written stop.
+TEST(RunStreamed, TheHandoverRereadsWhatItMust) {
+  api::Program p = load_streamed("sum.rml", kSumStreamed);
+  const std::string json = R"([{"x": 1, "c": true}, {"x": 2, "c": false}, {"x": null, "c": true}, {"x": 4, "c": true}])";
+  auto oracle = api::run_trace(p, "t.json", json);
+  ASSERT_TRUE(oracle.ok()) << oracle.failure().text();
+  CountedTrace t{json};
+  std::ostringstream out;
+  auto r = api::run_streamed(p, t.stream(true), out, api::TextFormat::Csv);
+  ASSERT_TRUE(r.ok()) << r.failure().text();
+  EXPECT_EQ(out.str(), oracle->chronogram.csv());
+  EXPECT_EQ(t.opens, 1);
+  EXPECT_NE(r->diagnostics.at(0).message.find("on the runner from cycle 2"), std::string::npos) << r->diagnostics.at(0).message;
+
+  int opens = 0;
+  api::TraceStream once{"t.csv", [&](std::string &why) -> std::shared_ptr<std::istream> {
+                          if (opens++) {
+                            why = "'t.csv' is gone";
+                            return nullptr;
+                          }
+                          return std::make_shared<std::istringstream>("x,c\n1,T\n2,F\n_,T\n4,T\n");
+                        },
+                        true};
+  std::ostringstream rows;
+  auto gone = api::run_streamed(p, once, rows, api::TextFormat::Csv);
+  ASSERT_FALSE(gone.ok());
+  EXPECT_EQ(gone.failure().exit_code, 2);
+  EXPECT_EQ(gone.failure().text(), "rml: error: 't.csv' is gone\nrml: the output above is incomplete: it stops after cycle 1\n");
+  EXPECT_EQ(rows.str(), "x,c,s\n1,T,0\n2,F,0\n");
 }

@@ -49,7 +49,7 @@ RC_GTEST_PROP(Downstream, BackEndEqualsTheOracleOnGeneratedPrograms, ()) {
 
 // Negative control: a back end that changes one cell is caught, at that cell.
 TEST(Downstream, AWrongCellIsCaught) {
-  rml::api::GeneratedCase c = rml::api::generate(7);
+  rml::api::GeneratedCase c = *rml::api::generate(7);
   auto p = rml::api::accept("case.rml", c.program, c.main);
   ASSERT_TRUE(p.ok()) << p.failure().text();
   auto t = rml::api::parse_trace(*p, "case.csv", c.trace);
@@ -130,7 +130,7 @@ TEST(Downstream, ACampaignsProgramKRunsFromItsTrace) {
 // project's own, the rows written to another as they leave the window, the same text as
 // the stream back end's whole run prints.
 TEST(Downstream, AStreamedRunWritesTheWholeRunsRows) {
-  rml::api::GeneratedCase c = rml::api::generate(7);
+  rml::api::GeneratedCase c = *rml::api::generate(7);
   auto p = rml::api::accept("case.rml", c.program, c.main);
   ASSERT_TRUE(p.ok()) << p.failure().text();
   rml::api::RunOptions o;
