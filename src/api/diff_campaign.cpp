@@ -310,16 +310,8 @@ Result<DiffReport> diff_campaign(const DiffCampaign &c, const std::function<void
     return failure(kFrontendError, "rml diff: error: --keep-going and --shard are for generated programs (--count), not a given one\n");
   if (c.shard_index < 1 || c.shard_index > c.shard_count)
     return failure(kFrontendError, "rml diff: error: --shard: expected K/N with 1 <= K <= N\n");
-  gen::GenOptions gen_options;
+  const gen::GenOptions gen_options = gen_options_of(c.generate);
   {
-    gen_options.size = c.generate.size, gen_options.depth = c.generate.depth, gen_options.cycles = c.generate.cycles;
-    gen_options.post = c.generate.post, gen_options.arrows = c.generate.arrows, gen_options.clocks = c.generate.clocks;
-    gen_options.instances = c.generate.instances, gen_options.resets = c.generate.resets, gen_options.funs = c.generate.funs;
-    gen_options.tensors = c.generate.tensors, gen_options.reals = c.generate.reals, gen_options.ints = c.generate.ints;
-    if (c.generate.lustre) {
-      gen_options.dialect = gen::Dialect::Lustre;
-      gen_options.lustre_types = c.generate.lustre_v6_types;
-    }
     std::string why;
     if (generated && !gen_sizes_valid(gen_options, why)) return failure(kFrontendError, "rml diff: error: " + why + "\n");
     if (generated && c.count < 1) return failure(kFrontendError, "rml diff: error: --count: expected 1 or more\n");

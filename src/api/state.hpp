@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "driver/elaborated.hpp"
+#include "gen/program_gen.hpp"
 #include "oracle/oracle.hpp"
 #include "rml/rml.hpp"
 #include "sema/frontend.hpp"
@@ -45,6 +46,10 @@ Failure refused(const FrontendResult &r, const std::string &printed);
 
 // A Failure with `exit_code` and the diagnostics of `printed`.
 Failure failure(int exit_code, const std::string &printed);
+
+// The generator's options as src/gen takes them (a Lustre draw without what Lustre
+// cannot say); the sizes are checked by the caller (gen_sizes_valid).
+gen::GenOptions gen_options_of(const GenerateOptions &o);
 
 Cell from_oracle(const oracle::Cell &c);
 oracle::Cell to_oracle(const Cell &c);

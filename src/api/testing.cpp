@@ -17,8 +17,6 @@ namespace rml::api {
 static_assert(static_cast<int>(Difference::Kind::Cell) == diff::Difference::Cell &&
               static_cast<int>(Difference::Kind::ExtraCycles) == diff::Difference::ExtraCycles);
 
-namespace {
-
 gen::GenOptions gen_options_of(const GenerateOptions &o) {
   gen::GenOptions g;
   g.size = o.size;
@@ -32,6 +30,8 @@ gen::GenOptions gen_options_of(const GenerateOptions &o) {
   }
   return g;
 }
+
+namespace {
 
 GeneratedCase case_of(const gen::GeneratedProgram &p, uint64_t seed, const std::string &trace) {
   GeneratedCase c;

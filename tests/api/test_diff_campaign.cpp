@@ -44,6 +44,7 @@ fs::path scratch(const std::string &name) {
 // whose fault is known.
 api::BackEnd sed_back_end(const std::string &expr) {
   api::BackEnd b;
+  b.timeout_seconds = 3600;  // a limit for a hang only: a busy machine must not turn a slow run into a failure
   b.command = std::string("'") + RML_EXE + "' run {program} --main {main} --inputs {inputs} --format csv | sed '" + expr + "'";
   return b;
 }
@@ -121,6 +122,7 @@ TEST(DiffCampaign, AWrongCellIsReportedShrunkAndWritten) {
 // one run. Without a folder nothing is written.
 TEST(DiffCampaign, ShardsMergeIntoTheCampaignOfOneRun) {
   api::BackEnd crash;
+  crash.timeout_seconds = 3600;  // as sed_back_end's
   crash.command = std::string("grep -q 'merge ' {program} && kill -SEGV $$ || '") + RML_EXE +
                   "' run {program} --main {main} --inputs {inputs} --format csv";
   auto campaign = [&](int k, int n, const fs::path &dir) {
@@ -219,6 +221,7 @@ TEST(DiffCampaign, RefusalsAndEndings) {
 
   api::DiffCampaign gen;
   gen.back_end.command = "kill -SEGV $$";
+  gen.back_end.timeout_seconds = 3600;
   gen.seed = 1, gen.count = 3, gen.shrink = false;
   gen.generate.size = 3, gen.generate.cycles = 4;
   gen.dir = (dir / "gen").string();
