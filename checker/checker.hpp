@@ -88,6 +88,10 @@ struct Options {
   // The integer encoding does not count a wrap at a cycle where a latch of the property is
   // down (Checker::wrap_latches). Off: every wrap that matters is counted (tests compare).
   bool wrap_latches = true;
+  // Houdini is also offered the affine relations among int memories that oracle runs
+  // keep (checker/affine_relations.hpp: counters that sum to a constant). Off: ranges and
+  // flags only (tests compare).
+  bool affine_relations = true;
   // Tests only, unsound: a latch needs only "down makes the property true", not "stays
   // down". The negative control of the latch tests, which must catch it.
   bool unsound_latches = false;

@@ -115,6 +115,26 @@ struct Checker {
   void discover_invariants(Smt &smt);
   const std::map<std::string, std::pair<int64_t, int64_t>> &observed_ranges(const Budget &b);
   std::optional<std::map<std::string, std::pair<int64_t, int64_t>>> observed_ranges_;
+  // The values of the memories' sources on the base clock over the runs of
+  // observed_ranges and sparser ones (bools mostly false, as protocol models' one-event
+  // environments want): the samples of affine relations among int memories, computed
+  // once per guard (the empty name: none; else a latch's source, over the cycles where it
+  // holds) and proposed to Houdini.
+  struct ObservedRelation {
+    std::vector<std::pair<std::string, int64_t>> terms;
+    int64_t constant = 0;
+  };
+  struct ObservedRuns {
+    std::vector<std::string> ints, bools;  // the columns
+    struct Row {
+      std::vector<int64_t> ints;        // every int column has a value
+      std::vector<signed char> bools;   // 1 true, 0 false, -1 no value
+    };
+    std::vector<Row> rows;
+    std::map<std::string, std::vector<ObservedRelation>> relations;  // by guard
+  };
+  ObservedRuns observed_runs_;
+  const std::vector<ObservedRelation> &observed_relations(const std::string &guard);
   void real_candidates(const std::vector<TransitionSystem::Memory> &mems, std::vector<Interval> &out);
   void smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                      const std::string &what,
@@ -127,9 +147,18 @@ struct Checker {
   bool cover_is_invariant(Smt &smt, const z3::expr &cover, const std::function<z3::expr(const TransitionSystem::Frame &)> *bad,
                           bool ticking);
   enum class EngineEnd { Decided, Unknown, Wraps };
+  // How far one encoding went through the engines, so that a caller may run its BMC and
+  // k-induction, try another encoding, and come back for Spacer and deeper BMC.
+  struct EngineProgress {
+    int bmc_done = 0, induction_done = 0;
+    uint64_t steps_cost = 0;       // Z3 units of the failed k-induction steps (kInductionUnits)
+    bool spurious = false;         // a bounded run the oracle did not reproduce
+    bool induction_over = false;   // BMC and k-induction done (or their slice ran out)
+    bool finished = false;         // every engine tried
+  };
   EngineEnd run_engines(PropertyResult &r, Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                         const std::string &what, const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
-                        bool ticking, bool wraps, bool deep);
+                        bool ticking, bool wraps, bool deep, EngineProgress *progress = nullptr, bool induction_only = false);
   bool lia_applies() const;
 
   // latches.cpp

@@ -23,7 +23,20 @@ z3::expr Checker::inv_of(Smt &smt, const std::vector<Interval> &invariants, cons
   for (auto &iv : invariants) {
     z3::expr all = smt.ctx.bool_val(true);
     z3::expr m = state[iv.slot];
-    if (iv.is_real) {
+    if (!iv.terms.empty()) {  // Σ coeff·m = lo where every m is started and not nil
+      const bool lia = state[iv.terms[0].slot].is_int();
+      auto num = [&](int64_t c) { return lia ? smt.ctx.int_val(c) : smt.ctx.bv_val(c, 64); };
+      z3::expr_vector when(smt.ctx);
+      std::optional<z3::expr> sum;  // z3::sum is arithmetic only: a fold, which bit-vectors take too
+      for (auto &t : iv.terms) {
+        z3::expr x = state[t.slot];
+        z3::expr term = t.coeff == 1 ? x : t.coeff == -1 ? -x : num(t.coeff) * x;
+        sum = sum ? *sum + term : term;
+        when.push_back(state[t.started] && !state[t.nil_slot]);
+      }
+      if (iv.guarded) when.push_back(state[iv.guard] && !state[iv.guard_nil]);
+      all = z3::implies(z3::mk_and(when), *sum == num(iv.lo));
+    } else if (iv.is_real) {
       z3::expr ok = smt.ctx.bool_val(true);
       if (iv.not_nan) ok = !m.mk_is_nan();
       if (iv.rlo > -std::numeric_limits<double>::infinity()) ok = ok && z3::expr(smt.ctx, Z3_mk_fpa_leq(smt.ctx, real_val(smt.ctx, iv.rlo), m));
@@ -96,55 +109,6 @@ void Checker::real_candidates(const std::vector<TransitionSystem::Memory> &mems,
   }
 }
 
-// The range of values each int or bool memory of the node stores, over 8 oracle runs of
-// 64 cycles on random small inputs: computed once per check (every encoding's Houdini
-// reads it), none when an imported node stops the runs.
-const std::map<std::string, std::pair<int64_t, int64_t>> &Checker::observed_ranges(const Budget &b) {
-  if (observed_ranges_) return *observed_ranges_;
-  std::set<std::string> sources;
-  for (auto &eq : prog.equations)
-    if ((eq.prim == core::Prim::Fby || eq.prim == core::Prim::Pre) && eq.type.kind == Type::Tensor && eq.type.shape.empty() &&
-        eq.type.elem != Scalar::Real)
-      sources.insert(eq.prim == core::Prim::Pre ? eq.args[0] : eq.args[1]);
-  std::map<std::string, std::pair<int64_t, int64_t>> range;
-  uint64_t seed = 0x9e3779b97f4a7c15ull;
-  auto rnd = [&] { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; return seed; };
-  oracle::Oracle orc(cp, prog, clocks);
-  for (int run = 0; run < 8 && !sources.empty(); ++run) {
-    if (b.exhausted()) b.fail();  // oracle runs: rml's own work, looked at per run
-    oracle::Inputs in;
-    in.cycles = 64;
-    for (auto &v : prog.inputs) {
-      auto &cells = in.streams[v.name];
-      for (size_t n = 0; n < in.cycles; ++n) {
-        array::Tensor t = array::Tensor::zeros(v.type.elem, array::concrete_shape(v.type.shape));
-        for (auto &x : t.i) x = v.type.elem == Scalar::Bool ? static_cast<int64_t>(rnd() & 1) : static_cast<int64_t>(rnd() % 7) - 3;
-        for (auto &x : t.r) x = static_cast<double>(rnd() % 7) - 3;
-        cells.push_back(oracle::Cell::of(t));
-      }
-    }
-    oracle::Result res;
-    try {
-      res = orc.run(in);
-    } catch (oracle::ImportedError &) {
-      break;  // an imported node's values are unknown: no run to propose ranges from
-    }
-    for (auto &src : sources) {
-      if (!res.has(src)) continue;
-      for (size_t n = 0; n < res.cycles; ++n) {
-        oracle::Cell c = res.at(src, n);
-        if (c.tag != oracle::Tag::Val || c.value.i.size() != 1) continue;
-        int64_t x = c.value.i[0];
-        auto it = range.find(src);
-        if (it == range.end()) range[src] = {x, x};
-        else it->second = {std::min(it->second.first, x), std::max(it->second.second, x)};
-      }
-    }
-  }
-  observed_ranges_ = std::move(range);
-  return *observed_ranges_;
-}
-
 // Candidate ranges of integer memories from oracle runs on random inputs, kept only when
 // Z3 proves them inductive (Houdini). They let k-induction ignore unreachable states.
 void Checker::discover_invariants(Smt &smt) {
@@ -185,17 +149,37 @@ void Checker::discover_invariants(Smt &smt) {
     invariants.push_back(Interval{m.slot, m.started, lo, std::numeric_limits<int64_t>::max(), false});
     invariants.push_back(Interval{m.slot, m.started, std::numeric_limits<int64_t>::min(), hi, false});
   }
-  // Where a latch is up (the integer encoding of a property guarded by one), each int
-  // memory is a candidate to be non-negative: the counters of the classic protocol models,
-  // which need it to prove that no operation wraps.
-  if (smt.ts->lia_ints && !smt.ts->lia_modular)
-    for (auto &l : latch_memories(*smt.ts, latches_).mems)
-      for (auto &m : mems) {
-        if (m.type != Scalar::Int) continue;
-        Interval g{m.slot, m.started, 0, std::numeric_limits<int64_t>::max(), false};
-        g.guarded = true, g.guard = l.slot, g.guard_nil = l.nil_slot;
-        invariants.push_back(g);
+  // Affine relations of int memories the runs kept (affine_relations.hpp): the
+  // conservation laws of counters that a property's bound follows from. Where a latch is
+  // up (below), also the relations of the cycles where it holds, guarded by it: a model's
+  // law often holds only while its environment behaves.
+  auto relation_candidates = [&](const std::vector<ObservedRelation> &rels, const TransitionSystem::Memory *latch) {
+    for (auto &rel : rels) {
+      Interval a{0, 0, rel.constant, rel.constant};
+      if (latch) a.guarded = true, a.guard = latch->slot, a.guard_nil = latch->nil_slot;
+      for (auto &[src, coeff] : rel.terms) {
+        auto m = std::find_if(mems.begin(), mems.end(), [&](auto &x) { return x.source == src && x.type == Scalar::Int; });
+        if (m == mems.end()) break;
+        a.terms.push_back(Interval::Term{m->slot, m->started, m->nil_slot, coeff});
       }
+      if (a.terms.size() == rel.terms.size()) invariants.push_back(std::move(a));
+    }
+  };
+  if (opts.affine_relations) {
+    relation_candidates(observed_relations(""), nullptr);
+    for (auto &l : latch_memories(*smt.ts, latches_).mems) relation_candidates(observed_relations(l.source), &l);
+  }
+  // Where a latch is up (latches_: the integer attempts on a property guarded by one, in
+  // each of their encodings), each int memory is a candidate to be non-negative: the
+  // counters of the classic protocol models, which need it to prove that no operation
+  // wraps, or that a wrapped one changes nothing.
+  for (auto &l : latch_memories(*smt.ts, latches_).mems)
+    for (auto &m : mems) {
+      if (m.type != Scalar::Int) continue;
+      Interval g{m.slot, m.started, 0, std::numeric_limits<int64_t>::max(), false};
+      g.guarded = true, g.guard = l.slot, g.guard_nil = l.nil_slot;
+      invariants.push_back(g);
+    }
   // Houdini: from a state where every candidate holds, one transition; each candidate false
   // after it in the solver's model is dropped (all of them at once: one query a round, not
   // one per candidate), until the rest is inductive. A query the solver cannot decide
@@ -293,35 +277,72 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
     } reset{latches_};
     if (can_wrap && opts.wrap_latches) latches_ = wrap_latches(bad, roots, reals, smt.budget.slice(1, 16));
     bool deep_done = false;  // deep runs without a wrap: the 64-bit encoding has none either
-    try {
-      EngineEnd e = run_engines(lr, smt, bad, what, confirm, ticking, can_wrap, true);
-      if (e == EngineEnd::Decided || !can_wrap) {
-        r = std::move(lr);
-        return;
+    // The cheap engines of the exact encodings before the costly ones: when ints can wrap
+    // and the program is linear, BMC and k-induction over integers modulo 2^64 (half
+    // of what is left) go between this encoding's k-induction and its Spacer. A property
+    // that holds through a reachable wrap (a guard that wraps and is not taken) is often
+    // inductive there, where this encoding must first fail to exclude the wrap.
+    const bool modular_too = can_wrap && !smt.ts->nonlinear_ints;
+    EngineProgress lia_progress, mod_progress;
+    bool lia_over = false;  // this encoding has nothing more to try
+    auto lia_engines = [&](bool induction_only) {
+      try {
+        EngineEnd e = run_engines(lr, smt, bad, what, confirm, ticking, can_wrap, true, &lia_progress, induction_only);
+        if (e == EngineEnd::Decided || !can_wrap) return true;
+        lia_over = lia_progress.finished;
+        deep_done = lia_over && e == EngineEnd::Unknown;
+      } catch (BudgetExhausted &) {
+        if (budget.exhausted() || !can_wrap) throw;  // the check's budget, not only the slice
+        lia_over = true;
+      } catch (z3::exception &) {
+        if (budget.exhausted() || !can_wrap) throw;
+        lia_over = true;
       }
-      deep_done = e == EngineEnd::Unknown;
-    } catch (BudgetExhausted &) {
-      if (budget.exhausted() || !can_wrap) throw;  // the check's budget, not only the slice
-    } catch (z3::exception &) {
-      if (budget.exhausted() || !can_wrap) throw;
+      return false;
+    };
+    if (lia_engines(modular_too)) {
+      r = std::move(lr);
+      return;
     }
     // Then the oracle's ints exactly: over Ints wrapped modulo 2^64 (linear arithmetic
     // still, when every product and quotient has a constant operand) with three quarters of
     // what is left, then 64-bit vectors, where facts of bits (parity) are easy.
-    if (!smt.ts->nonlinear_ints) {
-      PropertyResult mr = r;
-      Smt mod(prog, clocks, budget.slice(3, 4), roots, reals);
-      mod.ts->lia_ints = mod.ts->lia_modular = true;
+    std::optional<Smt> mod;
+    PropertyResult mr = r;
+    auto mod_engines = [&](bool induction_only) {
       try {
-        if (run_engines(mr, mod, bad, what, confirm, ticking, false, !deep_done) == EngineEnd::Decided) {
-          r = std::move(mr);
-          return;
-        }
-        deep_done = true;  // the same runs as the 64-bit vectors'
-      } catch (BudgetExhausted &) {
+        if (run_engines(mr, *mod, bad, what, confirm, ticking, false, !deep_done, &mod_progress, induction_only) ==
+            EngineEnd::Decided)
+          return true;
+        if (!induction_only) deep_done = true;  // the same runs as the 64-bit vectors'
+      } catch (BudgetExhausted &) {  // its slice ran out: the next call goes on from there
         if (budget.exhausted()) throw;
       } catch (z3::exception &) {
         if (budget.exhausted()) throw;
+      }
+      return false;
+    };
+    if (modular_too && !lia_over) {
+      mod.emplace(prog, clocks, budget.slice(1, 2), roots, reals);
+      mod->ts->lia_ints = mod->ts->lia_modular = true;
+      if (mod_engines(true)) {
+        r = std::move(mr);
+        return;
+      }
+      if (lia_engines(false)) {
+        r = std::move(lr);
+        return;
+      }
+    }
+    if (!smt.ts->nonlinear_ints) {
+      if (mod) mod->budget = budget.slice(3, 4);
+      else {
+        mod.emplace(prog, clocks, budget.slice(3, 4), roots, reals);
+        mod->ts->lia_ints = mod->ts->lia_modular = true;
+      }
+      if (mod_engines(false)) {
+        r = std::move(mr);
+        return;
       }
     }
     Smt bv(prog, clocks, budget, roots, reals);
@@ -355,7 +376,10 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
                                         const std::function<z3::expr(const TransitionSystem::Frame &)> &bad_only,
                                         const std::string &what,
                                         const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
-                                        bool ticking, bool wraps, bool deep) {
+                                        bool ticking, bool wraps, bool deep, EngineProgress *progress, bool induction_only) {
+  EngineProgress local;
+  EngineProgress &pr = progress ? *progress : local;
+  bool &spurious = pr.spurious;  // a bounded run the oracle did not reproduce
   const bool lia = smt.ts->lia_ints, modular = smt.ts->lia_modular;
   std::string over = !lia ? "" : modular ? " over integers modulo 2^64" : " over mathematical integers, no int operation wrapping";
   if (wraps && !latches_.empty()) {
@@ -382,7 +406,6 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
     if (!ticking) return;
     for (auto &f : fs) s.add(main_ticks(f));
   };
-  bool spurious = false;
   const int look = lookahead();
   auto ticks_after = [&](z3::solver &s, const std::vector<TransitionSystem::Frame> &fs) {
     for (size_t j = fs.size() - static_cast<size_t>(look); j < fs.size(); ++j) s.add(main_ticks(fs[j]));
@@ -398,6 +421,7 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
       if (!any_bad) {
         r.verdict = Verdict::Unknown;
         r.method = "an int operation can wrap around within " + std::to_string(k) + " cycles";
+        pr.finished = true;
         return EngineEnd::Wraps;
       }
     }
@@ -423,13 +447,14 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
   // then to deeper BMC. A bound in units, not a part of the budget, so that what is tried
   // does not depend on the budget (a larger one never decides less). Not with binary64
   // reals, whose every query is costly and which Spacer does not decide.
-  int bmc_done = 0;        // no bad cycle among the first bmc_done from the initial state
-  int induction_done = 0;  // the deepest k-induction step that was tried
+  int &bmc_done = pr.bmc_done;              // no bad cycle among the first bmc_done from the initial state
+  int &induction_done = pr.induction_done;  // the deepest k-induction step that was tried
   const bool cap_steps = !smt.ts->float_values();
-  uint64_t steps_cost = 0;
-  for (int k = 1; k <= opts.max_depth; ++k) {
+  uint64_t &steps_cost = pr.steps_cost;
+  // From where an earlier call stopped (its slice ran out): no query that ended is asked again.
+  for (int k = induction_done + 1; k <= opts.max_depth && !pr.induction_over; ++k) {
     // Base: no bad cycle among the first k from the initial state.
-    {
+    if (bmc_done < k) {
       z3::solver s = smt.solver();
       auto fs = smt.unroll(k + look, true, s);
       ticks(s, fs);
@@ -452,6 +477,7 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
       if (c == z3::unknown) {
         r.verdict = Verdict::Unknown;
         r.method = "the solver gave up (timeout or incompleteness) at depth " + std::to_string(k);
+        pr.finished = true;
         return EngineEnd::Unknown;
       }
       if (c == z3::sat) {
@@ -483,6 +509,13 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
       if (cap_steps && steps_cost >= kInductionUnits) break;
     }
   }
+  pr.induction_over = true;
+  if (induction_only) {  // the caller goes on elsewhere, and comes back for the rest
+    r.verdict = Verdict::Unknown;
+    r.method = "not proved by k-induction (up to depth " + std::to_string(induction_done) + ")";
+    return EngineEnd::Unknown;
+  }
+  pr.finished = true;
   // With wraps, Spacer first on the property alone (a third of what is left): the
   // invariant it finds often bounds the ints too, which one query then checks. Spacer on
   // `bad ∨ wrap` learns the bounds of every operation, slowly (the classic protocol
