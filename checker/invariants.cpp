@@ -157,10 +157,10 @@ void Checker::discover_invariants(Smt &smt) {
     for (auto &rel : rels) {
       Interval a{0, 0, rel.constant, rel.constant};
       if (latch) a.guarded = true, a.guard = latch->slot, a.guard_nil = latch->nil_slot;
-      for (auto &[src, coeff] : rel.terms) {
-        auto m = std::find_if(mems.begin(), mems.end(), [&](auto &x) { return x.source == src && x.type == Scalar::Int; });
+      for (auto &term : rel.terms) {  // (a lambda may not capture a structured binding before Clang 16)
+        auto m = std::find_if(mems.begin(), mems.end(), [&](auto &x) { return x.source == term.first && x.type == Scalar::Int; });
         if (m == mems.end()) break;
-        a.terms.push_back(Interval::Term{m->slot, m->started, m->nil_slot, coeff});
+        a.terms.push_back(Interval::Term{m->slot, m->started, m->nil_slot, term.second});
       }
       if (a.terms.size() == rel.terms.size()) invariants.push_back(std::move(a));
     }
