@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <map>
 #include <set>
@@ -115,6 +116,17 @@ void Checker::discover_invariants(Smt &smt) {
   if (smt.invariants_done) return;
   smt.invariants_done = true;
   std::vector<Interval> &invariants = smt.invariants;
+  // Interrupted (its slice ran out, or Z3 failed), Houdini leaves candidates it has not
+  // proved: none is kept, and the next call on this encoding starts again. The engines
+  // resume an encoding after its slice ran out (EngineProgress), and would otherwise take
+  // the unproved candidates for invariants.
+  struct ClearIfThrown {
+    Smt &smt;
+    int before = std::uncaught_exceptions();
+    ~ClearIfThrown() {
+      if (std::uncaught_exceptions() > before) smt.invariants.clear(), smt.invariants_done = false;
+    }
+  } clear_if_thrown{smt};
   auto mems = smt.ts->memories();
   if (mems.empty()) return;
   for (auto &v : prog.inputs)
