@@ -44,7 +44,7 @@ struct Fraction {
   int64_t num, den;  // den > 0
 };
 
-// The fraction a/b with |a|, b < 2^30 (2·2^60 < p, so it is unique) whose residue is u,
+// The fraction a/b with |a|, b < 2^30 (2·(2^30 − 1)² < p, so it is unique) whose residue is u,
 // if any (the extended Euclidean algorithm stopped half way).
 std::optional<Fraction> reconstruct(uint64_t u) {
   constexpr int64_t kBound = (int64_t{1} << 30) - 1;

@@ -175,7 +175,7 @@ struct Checker {
   static Latches latch_memories(const TransitionSystem &ts, const std::vector<std::string> &sources);
   static z3::expr latch_down(const std::vector<z3::expr> &state, const Latches &l, const TransitionSystem::Memory &m);
   static z3::expr latch_down(const TransitionSystem::Frame &f, const Latches &latches);
-  std::vector<std::string> latches_;  // for the integer encoding's run_engines; empty otherwise
+  std::vector<std::string> latches_;  // the integer attempts' latches (wraps not counted, Houdini's guards); empty otherwise
   RunBound bound_runs(const std::function<z3::expr(const TransitionSystem::Frame &)> &cont,
                       const std::set<std::string> &roots, std::optional<int64_t> search = std::nullopt);
   bool assumptions_vacuous();

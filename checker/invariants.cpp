@@ -463,7 +463,7 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
   int &induction_done = pr.induction_done;  // the deepest k-induction step that was tried
   const bool cap_steps = !smt.ts->float_values();
   uint64_t &steps_cost = pr.steps_cost;
-  // From where an earlier call stopped (its slice ran out): no query that ended is asked again.
+  // From where an earlier call stopped (its slice ran out): no query that answered is asked again.
   for (int k = induction_done + 1; k <= opts.max_depth && !pr.induction_over; ++k) {
     // Base: no bad cycle among the first k from the initial state.
     if (bmc_done < k) {
