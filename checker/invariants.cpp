@@ -321,7 +321,17 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
     // what is left, then 64-bit vectors, where facts of bits (parity) are easy.
     std::optional<Smt> mod;
     PropertyResult mr = r;
+    // No context is made for a slice with nothing left (Smt's constructor says so).
+    auto make_mod = [&](int num, int den) {
+      try {
+        mod.emplace(prog, clocks, budget.slice(num, den), roots, reals);
+        mod->ts->lia_ints = mod->ts->lia_modular = true;
+      } catch (BudgetExhausted &) {
+        if (budget.exhausted()) throw;
+      }
+    };
     auto mod_engines = [&](bool induction_only) {
+      if (!mod) return false;
       try {
         if (run_engines(mr, *mod, bad, what, confirm, ticking, false, !deep_done, &mod_progress, induction_only) ==
             EngineEnd::Decided)
@@ -335,8 +345,7 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
       return false;
     };
     if (modular_too && !lia_over) {
-      mod.emplace(prog, clocks, budget.slice(1, 2), roots, reals);
-      mod->ts->lia_ints = mod->ts->lia_modular = true;
+      make_mod(1, 2);
       if (mod_engines(true)) {
         r = std::move(mr);
         return;
@@ -348,10 +357,7 @@ void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(cons
     }
     if (!smt.ts->nonlinear_ints) {
       if (mod) mod->budget = budget.slice(3, 4);
-      else {
-        mod.emplace(prog, clocks, budget.slice(3, 4), roots, reals);
-        mod->ts->lia_ints = mod->ts->lia_modular = true;
-      }
+      else make_mod(3, 4);
       if (mod_engines(false)) {
         r = std::move(mr);
         return;

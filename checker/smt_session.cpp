@@ -1,5 +1,6 @@
 #include "checker/smt_session.hpp"
 
+#include "checker/context_reaper.hpp"
 #include "checker/smt_reals.hpp"
 #include "oracle/trace_io.hpp"
 
@@ -8,7 +9,27 @@
 
 namespace rml::check {
 
-Smt::~Smt() { budget.leave(ctx); }
+std::unique_ptr<z3::context> Smt::fresh_context(const Budget &b) {
+  if (b.exhausted()) b.fail();
+  return std::make_unique<z3::context>();
+}
+
+Smt::~Smt() {
+  budget.leave(ctx);
+  // What refers to terms of this context and stays here is released first, on this thread;
+  // then only the reaper touches the context. Members go in reverse order of declaration:
+  // the transition system's terms before their context.
+  probe.reset();
+  covers.clear();
+  struct Remains {
+    std::unique_ptr<z3::context> ctx;
+    std::unique_ptr<TransitionSystem> ts;
+  };
+  auto remains = std::make_shared<Remains>();
+  remains->ctx = std::move(owned_ctx_);
+  remains->ts = std::move(ts);
+  dispose_later(std::move(remains));
+}
 
 namespace {
 // Z3 takes both limits per query as 32-bit numbers.

@@ -43,7 +43,17 @@ struct Interval {  // for a bool memory: lo = hi = the constant value (0 or 1)
 };
 
 struct Smt {
-  z3::context ctx;
+ private:
+  // Owned through a pointer so that the destructor can hand the context, with the terms
+  // that live in it, to the reaper (context_reaper.hpp) instead of freeing it here.
+  std::unique_ptr<z3::context> owned_ctx_;
+  // A new context, or BudgetExhausted when `b` has nothing left: making a context and its
+  // transition system takes a large node tenths of a second, which past the deadline
+  // only delay the report.
+  static std::unique_ptr<z3::context> fresh_context(const Budget &b);
+
+ public:
+  z3::context &ctx = *owned_ctx_;
   std::unique_ptr<TransitionSystem> ts;
   Budget budget;         // the check's (or a slice of it), charged with what ctx spends
   uint64_t counted = 0;  // what ctx had spent when last charged (after each query)
@@ -56,10 +66,12 @@ struct Smt {
   std::vector<z3::expr> covers;
   Smt(const core::Program &p, const core::Clocks &c, const Budget &b, const std::set<std::string> *roots = nullptr,
       bool reals = false, bool ints = true)
-      : budget(b) {
+      : owned_ctx_(fresh_context(b)), budget(b) {
     ts = std::make_unique<TransitionSystem>(ctx, p, c, roots, reals, ints);
     budget.enter(ctx);
   }
+  // Leaves the budget's watchdog; the context and the transition system are deleted on
+  // the reaper's thread.
   ~Smt();
   Smt(const Smt &) = delete;
   Smt &operator=(const Smt &) = delete;

@@ -15,6 +15,11 @@
 
 namespace rml {
 
+// Ends the process once its output is written, without waiting for the Z3 contexts the
+// checker is still freeing in the background (checker/context_reaper.hpp): that can take
+// seconds after the verdict is out, and the operating system frees them at once.
+[[noreturn]] void exit_now(int code);
+
 // Who applies the pointwise `fun`s (rml run) or evaluates the gradient program (rml grad
 // --at): the reference evaluator, or the compiled array path (lowering, bot, simplifier,
 // executor), one executable per (fun, static arguments, argument types).

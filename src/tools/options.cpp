@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <iomanip>
 #include <sstream>
 
@@ -107,4 +109,13 @@ std::optional<uint64_t> parse_memory(const std::string &text, std::string &error
   return std::nullopt;
 }
 
+}  // namespace rml
+
+namespace rml {
+void exit_now(int code) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(code);
+}
 }  // namespace rml

@@ -9,7 +9,8 @@
 #include "tools/cli_options.hpp"
 #include "tools/commands.hpp"
 
-int main(int argc, char **argv) {
+namespace {
+int run(int argc, char **argv) {
   CLI::App app{"rml-check: verify an R(ML)2 program before deployment"};
   app.set_version_flag("--version", std::string("rml-check ") + RML_VERSION);
   rml::CheckCmd check;
@@ -37,3 +38,6 @@ int main(int argc, char **argv) {
     return rml::kUnknown;
   }
 }
+}  // namespace
+
+int main(int argc, char **argv) { rml::exit_now(run(argc, argv)); }

@@ -10,7 +10,8 @@
 #include "tools/cmd_diff.hpp"
 #include "tools/commands.hpp"
 
-int main(int argc, char **argv) {
+namespace {
+int run(int argc, char **argv) {
   CLI::App app{"rml: reference implementation and verification toolkit for R(ML)2"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("rml ") + RML_VERSION);
@@ -272,3 +273,6 @@ int main(int argc, char **argv) {
   }
   return rml::kFrontendError;
 }
+}  // namespace
+
+int main(int argc, char **argv) { rml::exit_now(run(argc, argv)); }
