@@ -6,6 +6,7 @@
 #include <chrono>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <system_error>
 #include <thread>
@@ -77,9 +78,11 @@ std::string label_of(const Labels &printed, const std::string &var) {
 
 // The counterexample run in the oracle: its inputs, then the streams it blames, each named
 // as `rml run --show` names it; and the --show that makes `rml run` print the same.
-void replay(const check::Counterexample &cex, const Program::State &s, const Labels &printed, Property &q) try {
+// `orc` is the node's oracle, built once for every replay (building it takes a large node
+// a tenth of a second).
+void replay(const check::Counterexample &cex, const Program::State &s, oracle::Oracle &orc, const Labels &printed,
+            Property &q) try {
   const core::Program &prog = s.elab.prog;
-  oracle::Oracle orc(s.frontend->checked, prog, s.elab.clocks);
   oracle::Result res = orc.run(cex.inputs);
   std::vector<std::string> show;
   for (auto &v : prog.inputs) show.push_back(v.name);
@@ -109,7 +112,7 @@ void replay(const check::Counterexample &cex, const Program::State &s, const Lab
   q.replay_error = "out of memory";
 }
 
-Property to_property(const check::PropertyResult &r, const Program::State &s, const Labels &printed) {
+Property to_property(const check::PropertyResult &r, const Program::State &s, oracle::Oracle &orc, const Labels &printed) {
   const core::Program &prog = s.elab.prog;
   Property q;
   q.kind = r.kind;
@@ -135,7 +138,7 @@ Property to_property(const check::PropertyResult &r, const Program::State &s, co
     q.counterexample_what = r.cex->what;
     q.counterexample_csv = r.cex->csv;
     if (auto &c = r.cex->required) q.counterexample_cell = RequiredCell{label_of(printed, c->var), c->cycle, c->must_be_true, "the counterexample"};
-    replay(*r.cex, s, printed, q);
+    replay(*r.cex, s, orc, printed, q);
   }
   return q;
 }
@@ -155,8 +158,9 @@ NodeCheck check_node(const Program &p, check::Options copts) {
   out.node = s.main;
   out.program = p;
   check::Report rep;
+  std::optional<oracle::Oracle> orc;  // built first: it refuses a node too large for it
   try {
-    oracle::Oracle probe(s.frontend->checked, s.elab.prog, s.elab.clocks);
+    orc.emplace(s.frontend->checked, s.elab.prog, s.elab.clocks);
     rep = check::check_program(s.frontend->checked, s.elab.prog, s.elab.clocks, copts);
   } catch (oracle::MemoryLimitError &e) {
     out.error = std::string(e.what()) + " (rml-check runs counterexamples in the oracle)";
@@ -166,10 +170,8 @@ NodeCheck check_node(const Program &p, check::Options copts) {
     out.error = "out of memory while checking '" + s.main + "'";
   }
   if (!out.error.empty()) return out;
-  // Streams as `rml parse --normalized` and `rml run --show` spell them (once a node: a
-  // large node's map takes a while).
-  const Labels printed = core::printed_names(s.elab.prog);
-  for (auto &r : rep.properties) out.properties.push_back(to_property(r, s, printed));
+  const Labels &printed = s.labels();  // as `rml run --show` spells the streams
+  for (auto &r : rep.properties) out.properties.push_back(to_property(r, s, *orc, printed));
   return out;
 }
 

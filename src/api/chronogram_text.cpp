@@ -11,8 +11,7 @@ void write_chronogram(const Program &p, const Chronogram &ch, oracle::Format f, 
   // Enumeration values print as their constructors' names: the streams' types by the
   // variables the chronogram's names spell.
   const core::Program &prog = p.state().elab.prog;
-  std::unordered_map<std::string, std::string> var_of;
-  for (auto &[var, label] : core::printed_names(prog)) var_of[label] = var;
+  const auto &var_of = p.state().vars_of_labels();
   std::vector<std::string> vars;
   for (auto &name : ch.names) vars.push_back(var_of.count(name) ? var_of.at(name) : name);
   ChronogramWriter writer(out, f, ch.names);

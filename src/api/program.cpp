@@ -56,6 +56,23 @@ Result<Program> finish(const std::string &file, std::unique_ptr<FrontendResult> 
 
 }  // namespace
 
+void Program::State::make_names() const {
+  std::call_once(names_once_, [this] {
+    labels_ = core::printed_names(elab.prog);
+    for (auto &[var, label] : labels_) vars_of_labels_[label] = var;
+  });
+}
+
+const Program::State::Names &Program::State::labels() const {
+  make_names();
+  return labels_;
+}
+
+const Program::State::Names &Program::State::vars_of_labels() const {
+  make_names();
+  return vars_of_labels_;
+}
+
 Result<Program> from_frontend(const std::string &file, std::shared_ptr<const FrontendResult> r, const std::string &main) {
   auto s = std::make_shared<Program::State>();
   s->file = file;

@@ -2,7 +2,9 @@
 // library's types and the stages' own: diagnostics, cells, chronograms.
 #pragma once
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "driver/elaborated.hpp"
@@ -20,6 +22,18 @@ struct Program::State {
   std::string main;
   driver::Elaborated elab;
   std::vector<Variable> inputs, outputs;
+
+  using Names = std::unordered_map<std::string, std::string>;
+  // Streams as `rml parse --normalized` and `rml run --show` spell them
+  // (core::printed_names), and back: made once, when first asked (every chronogram of a
+  // check's report needs them, and a large node's take a while).
+  const Names &labels() const;
+  const Names &vars_of_labels() const;
+
+ private:
+  mutable std::once_flag names_once_;
+  mutable Names labels_, vars_of_labels_;
+  void make_names() const;
 };
 
 // A Program over a front end's result (its main node chosen): elaborated here.
