@@ -78,6 +78,12 @@ void Budget::charge(uint64_t now, uint64_t &counted) const {
   counted = std::max(counted, now);
 }
 
+void Budget::cancel() const {
+  std::lock_guard<std::mutex> lock(shared_->m);
+  shared_->expired = true;
+  for (z3::context *c : shared_->live) c->interrupt();
+}
+
 void Budget::enter(z3::context &ctx) const {
   std::lock_guard<std::mutex> lock(shared_->m);
   shared_->live.insert(&ctx);

@@ -70,6 +70,11 @@ class Budget {
   // Adds what a context spent since `counted`, given its count `now` (Z3 counts per
   // context, cumulatively).
   void charge(uint64_t now, uint64_t &counted) const;
+  // Ends the check of this budget now (the second lane's, once the first has decided):
+  // every slice is exhausted from here on, and every live context is interrupted. Safe
+  // from another thread; call it until that thread is done (an interrupt that lands
+  // before a query starts is lost).
+  void cancel() const;
   // A context the watchdog interrupts at the deadline, from enter to leave (Smt's life).
   void enter(z3::context &ctx) const;
   void leave(z3::context &ctx) const;

@@ -104,6 +104,13 @@ struct Options {
   // gives, their budget shares aside: with no user property, clocks and initialisation
   // get more of it, so one may be decided where the full check says unknown.
   bool acceptance = false;
+  // 2: a property that reaches the solvers in a program whose ints can be mathematical
+  // integers also runs IC3/PDR from the start on a thread of its own (a second core), with
+  // a Checker and a budget of its own: what the property had left when it started, counted
+  // on a meter of its own (portfolio.cpp). The first lane is unchanged; when it ends
+  // unknown, the second lane's proof is the verdict. Under a resource budget the report
+  // is then as deterministic as with one lane.
+  int lanes = 1;
   // Told, when the check of each property starts, what it is ("initialisation", "property
   // 2 of 5: 'y >= 0'"): a command's progress line. Never changes a verdict.
   std::function<void(const std::string &)> starting;

@@ -142,6 +142,9 @@ struct Checker {
                      bool ticking = false, const std::set<std::string> *roots = nullptr, bool reals = false,
                      bool values_free_first = false);
   // `invariant`: where to put Spacer's invariant when it proves; num/den: its part of what is left.
+  void one_lane(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad, const std::string &what,
+                const std::function<bool(const oracle::Result &, Counterexample &)> &confirm, bool ticking,
+                const std::set<std::string> *roots, bool reals, bool values_free_first);
   std::optional<bool> pdr_proves(Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad, bool ticking,
                                  std::optional<z3::expr> *invariant = nullptr, int num = 2, int den = 3);
   bool cover_is_invariant(Smt &smt, const z3::expr &cover, const std::function<z3::expr(const TransitionSystem::Frame &)> *bad,
@@ -155,11 +158,18 @@ struct Checker {
     bool spurious = false;         // a bounded run the oracle did not reproduce
     bool induction_over = false;   // BMC and k-induction done (or their slice ran out)
     bool finished = false;         // every engine tried
+    bool spacer_only = false;      // the second lane: Houdini and IC3/PDR on the whole budget, nothing else
   };
   EngineEnd run_engines(PropertyResult &r, Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                         const std::string &what, const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
                         bool ticking, bool wraps, bool deep, EngineProgress *progress = nullptr, bool induction_only = false);
   bool lia_applies() const;
+  bool spacer_proves(PropertyResult &r, Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad_only,
+                     const std::function<z3::expr(const TransitionSystem::Frame &)> &bad, const std::string &what,
+                     const std::string &over, bool ticking, bool wraps, int num, int den);
+  // The second lane's work (portfolio.cpp): IC3/PDR over integers, then modulo 2^64.
+  void spacer_lane(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
+                   const std::string &what, bool ticking, const std::set<std::string> *roots, bool reals);
 
   // latches.cpp
   // Bool memories that, once false, stay false and keep `bad` false: a wrap while one is

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "checker/engine.hpp"
+#include "checker/portfolio.hpp"
 #include "checker/smt_reals.hpp"
 #include "oracle/trace_io.hpp"
 
@@ -254,6 +255,26 @@ int Checker::lookahead() const {
 void Checker::smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                             const std::string &what, const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
                             bool ticking, const std::set<std::string> *roots, bool reals, bool values_free_first) {
+  // With two lanes, IC3/PDR at once beside what follows (portfolio.hpp), with what is left now.
+  std::optional<SecondLane> lane;
+  if (opts.lanes >= 2 && lia_applies()) lane.emplace(*this, budget, bad, what, ticking, roots, reals);
+  if (!lane) return one_lane(r, bad, what, confirm, ticking, roots, reals, values_free_first);
+  try {
+    one_lane(r, bad, what, confirm, ticking, roots, reals, values_free_first);
+  } catch (BudgetExhausted &) {  // the first lane's budget ran out: the second's proof stands
+    if (!lane->take_proof(r)) throw;
+    return;
+  } catch (z3::exception &) {
+    if (!lane->take_proof(r)) throw;
+    return;
+  }
+  if (r.verdict == Verdict::Unknown) lane->take_proof(r);
+}
+
+// smt_invariant's engines, in order, on one thread.
+void Checker::one_lane(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
+                       const std::string &what, const std::function<bool(const oracle::Result &, Counterexample &)> &confirm,
+                       bool ticking, const std::set<std::string> *roots, bool reals, bool values_free_first) {
   deep_reached = 0;
   // Nil flags and presence seldom depend on numbers: with `values_free_first`, a quarter of
   // what is left goes first to the system with every int and real free (bools and clocks
@@ -534,32 +555,14 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
     return EngineEnd::Unknown;
   }
   pr.finished = true;
-  // With wraps, Spacer first on the property alone (a third of what is left): the
-  // invariant it finds often bounds the ints too, which one query then checks. Spacer on
-  // `bad ∨ wrap` learns the bounds of every operation, slowly (the classic protocol
-  // models: seconds against minutes).
-  if (wraps) {
-    std::optional<z3::expr> cover;
-    if (auto proved = pdr_proves(smt, bad_only, ticking, &cover, 1, 3);
-        proved && *proved && cover && cover_is_invariant(smt, *cover, nullptr, ticking)) {
-      const std::function<z3::expr(const TransitionSystem::Frame &)> bad_or_wrap = bad;
-      if (cover_is_invariant(smt, *cover, &bad_or_wrap, ticking)) {
-        r.verdict = Verdict::Valid;
-        r.method = "proved by Z3's Spacer (IC3/PDR): " + what + " (an inductive invariant of the transition system" + over +
-                   ", checked to exclude every wrap)";
-        return EngineEnd::Decided;
-      }
-      // It lets a wrap through: being inductive (checked), it is given to the search below,
-      // which then has only the wraps to exclude.
-      if (smt.covers.empty()) smt.covers.push_back(*cover);
-    }
+  if (pr.spacer_only) {  // the second lane (portfolio.cpp): no k-induction ran Houdini
+    discover_invariants(smt);
+    if (spacer_proves(r, smt, bad_only, bad, what, over, ticking, wraps, 1, 1)) return EngineEnd::Decided;
+    r.verdict = Verdict::Unknown;
+    r.method = "not proved by IC3/PDR";
+    return EngineEnd::Unknown;
   }
-  // k-induction failed: IC3/PDR (Z3's Spacer) looks for an inductive invariant itself.
-  if (auto proved = pdr_proves(smt, bad, ticking); proved && *proved) {
-    r.verdict = Verdict::Valid;
-    r.method = "proved by Z3's Spacer (IC3/PDR): " + what + " (an inductive invariant of the transition system" + over + ")";
-    return EngineEnd::Decided;
-  }
+  if (spacer_proves(r, smt, bad_only, bad, what, over, ticking, wraps, 2, 3)) return EngineEnd::Decided;
   // Then deeper runs, one more cycle at a time on one solver, for as long as the budget
   // lasts (its end is this property's unknown): a falsifiable property whose shortest
   // counterexample is long.
@@ -600,6 +603,39 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
              ") or IC3/PDR nor falsified by runs of up to " + std::to_string(deep_reached) + " cycles" +
              (spurious ? " (the bounded runs found were not reproduced by the oracle)" : "");
   return EngineEnd::Unknown;
+}
+
+// IC3/PDR (Z3's Spacer) looks for an inductive invariant itself, on num/den of what is
+// left (run_engines keeps a third for deeper BMC; the second lane keeps nothing). With
+// wraps, Spacer first on the property alone (a third of what is left): the invariant it
+// finds often bounds the ints too, which one query then checks. Spacer on `bad ∨ wrap`
+// learns the bounds of every operation, slowly (the classic protocol models: seconds
+// against minutes). Valid or nothing: a reachable bad state of the system is not a
+// counterexample until BMC finds the run and the oracle replays it.
+bool Checker::spacer_proves(PropertyResult &r, Smt &smt, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad_only,
+                            const std::function<z3::expr(const TransitionSystem::Frame &)> &bad, const std::string &what,
+                            const std::string &over, bool ticking, bool wraps, int num, int den) {
+  if (wraps) {
+    std::optional<z3::expr> cover;
+    if (auto proved = pdr_proves(smt, bad_only, ticking, &cover, 1, 3);
+        proved && *proved && cover && cover_is_invariant(smt, *cover, nullptr, ticking)) {
+      if (cover_is_invariant(smt, *cover, &bad, ticking)) {
+        r.verdict = Verdict::Valid;
+        r.method = "proved by Z3's Spacer (IC3/PDR): " + what + " (an inductive invariant of the transition system" + over +
+                   ", checked to exclude every wrap)";
+        return true;
+      }
+      // It lets a wrap through: being inductive (checked), it is given to the search below,
+      // which then has only the wraps to exclude.
+      if (smt.covers.empty()) smt.covers.push_back(*cover);
+    }
+  }
+  if (auto proved = pdr_proves(smt, bad, ticking, nullptr, num, den); proved && *proved) {
+    r.verdict = Verdict::Valid;
+    r.method = "proved by Z3's Spacer (IC3/PDR): " + what + " (an inductive invariant of the transition system" + over + ")";
+    return true;
+  }
+  return false;
 }
 
 // Whether `cover` (Spacer's invariant over the state, its arguments as bound variables)

@@ -274,8 +274,11 @@ struct FileCheckOptions {
   std::vector<std::string> assume;  // extra assumptions on the main node (needs one main)
   CheckOptions check;               // `seconds` is the whole file's: each node gets what is left
   bool frontend_only = false;       // names, types and shapes only: no node checked
-  // Nodes checked at once, each on a thread of its own (`rml-check --jobs`). Under the
-  // resource budget alone, the report is the same for any number.
+  // Threads the check may use (`rml-check --jobs`): nodes checked at once, each on a
+  // thread of its own; with at least twice as many jobs as nodes, each property that
+  // reaches the solvers also runs IC3/PDR on a second lane (checker/portfolio.hpp). Under
+  // the resource budget alone, the report is the same for any number of jobs that gives
+  // the same lanes (1 or 2).
   unsigned jobs = 1;
   // Told of each node as soon as it and every node before it are checked, in the report's
   // order (`rml-check` prints a node's report then). During the call, `so_far.file`,

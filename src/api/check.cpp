@@ -300,6 +300,7 @@ Result<FileCheckReport> check_text(const std::string &name, const std::string &t
         const std::string &main = programs[k].main();
         try {  // whatever fails checking is said as the node's
           check::Options copts = checker_options(o.check);
+          copts.lanes = o.jobs >= 2 * programs.size() ? 2 : 1;  // a spare thread for each node: a second lane
           if (o.check.seconds) {  // a node reached after the deadline has a budget already spent
             double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
             copts.timeout_s = std::max(*o.check.seconds - used, 1e-3);

@@ -105,8 +105,9 @@ inline void add_check_options(CLI::App *app, CheckCmd &check) {
       ->excludes("--cex-dir");
   app->add_flag("--frontend-only", check.frontend_only, "stop after the front end (names, types, shapes)");
   app->add_option("--jobs", check.jobs,
-                  "nodes checked at once, 1..64, each on a thread of its own (default 1); under --rlimit alone the report "
-                  "is the same for any number")
+                  "threads, 1..64 (default 1): nodes checked at once, each on a thread of its own; with at least two per "
+                  "node, a second lane for each node (IC3/PDR from the start); under --rlimit alone the report is the same "
+                  "for any number that gives the same lanes")
       ->check(CLI::Range(1u, 64u));
 }
 

@@ -9,8 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <tuple>
+#include <utility>
 
 #include <unistd.h>
 
@@ -502,6 +505,37 @@ tel
 // A whole file as rml-check checks it: the main node, every other node with a property
 // in its own context (any input), and a generic node's property said unchecked, with the
 // reason. check() of the main node alone does not see the other nodes' properties.
+// `jobs` at least twice the nodes gives each node a second lane (IC3/PDR from the start,
+// checker/portfolio.hpp): x <> 200 is not k-inductive, and at 1 M units the engines in
+// their order reach Spacer with too little left, while the second lane proves it. Fewer
+// jobs: one lane, unknown. Resource budgets only.
+TEST(Api, TwoJobsForOneNodeGiveItASecondLane) {
+  const char *text = R"(
+node main(a : bool) returns (ok : bool);
+var x : int;
+let
+  x = 0 -> if pre x = 100 then 0 else pre x + 1;
+  ok = x <> 200;
+  --%PROPERTY ok;
+tel
+)";
+  auto verdict = [&](unsigned jobs) {
+    api::FileCheckOptions o;
+    o.check.rlimit = 1'000'000;
+    o.jobs = jobs;
+    auto rep = api::check_text("counter.lus", text, o);
+    if (!rep.ok()) throw std::runtime_error(rep.failure().text());
+    for (auto &q : rep->checked.at(0).properties)
+      if (q.kind == "property") return std::make_pair(q.verdict, q.method);
+    throw std::runtime_error("no user property");
+  };
+  auto [one, why_one] = verdict(1);
+  EXPECT_EQ(one, api::Verdict::Unknown) << why_one;
+  auto [two, why_two] = verdict(2);
+  EXPECT_EQ(two, api::Verdict::Valid) << why_two;
+  EXPECT_NE(why_two.find("on a second lane"), std::string::npos) << why_two;
+}
+
 TEST(Api, CheckFileChecksEveryNodeWithAProperty) {
   const char *text = R"(// main: top
 node helper(x: int) returns (y: int);

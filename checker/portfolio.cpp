@@ -1,0 +1,93 @@
+#include "checker/portfolio.hpp"
+
+#include <chrono>
+
+namespace rml::check {
+
+std::optional<Options> lane_options(const Options &o, const Budget &left) {
+  Options lane = o;
+  lane.lanes = 1;
+  lane.explain = false;
+  lane.starting = nullptr;  // no progress line of its own
+  auto units = left.units_left();
+  auto ms = left.ms_left();
+  if ((units && *units == 0) || (ms && *ms == 0)) return std::nullopt;
+  lane.rlimit = units ? *units : 0;
+  lane.timeout_s = ms ? static_cast<double>(*ms) / 1000.0 : 0;
+  return lane;
+}
+
+SecondLane::SecondLane(const Checker &first, const Budget &left,
+                       const std::function<z3::expr(const TransitionSystem::Frame &)> &bad, std::string what, bool ticking,
+                       const std::set<std::string> *roots, bool reals) {
+  std::optional<Options> o = lane_options(first.opts, left);
+  if (!o) return;
+  // Made here, so that the destructor can cancel its budget at any time.
+  checker_ = std::make_unique<Checker>(first.cp, first.prog, first.clocks, *o);
+  checker_->free_values = first.free_values;
+  checker_->proved_horizon = first.proved_horizon;
+  std::promise<void> finished;
+  finished_ = finished.get_future();
+  thread_ = std::thread([this, &bad, what = std::move(what), ticking, roots, reals, finished = std::move(finished)]() mutable {
+    try {
+      checker_->spacer_lane(result_, bad, what, ticking, roots, reals);
+    } catch (...) {  // its budget ran out or was cancelled, Z3 failed, memory: the lane says nothing
+      result_.verdict = Verdict::Unknown;
+    }
+    finished.set_value();
+  });
+}
+
+SecondLane::~SecondLane() {
+  if (!thread_.joinable()) return;
+  // Again until the thread ends: an interrupt that lands between two queries is lost (the
+  // lane looks at its budget before every query and frame, so it ends within one query).
+  do checker_->budget.cancel();
+  while (finished_.wait_for(std::chrono::milliseconds(10)) != std::future_status::ready);
+  thread_.join();
+}
+
+bool SecondLane::take_proof(PropertyResult &r) {
+  if (!thread_.joinable()) return false;
+  thread_.join();
+  if (result_.verdict != Verdict::Valid) return false;
+  r.verdict = Verdict::Valid;
+  r.method = result_.method + ", on a second lane beside the other engines";
+  return true;
+}
+
+// Over mathematical integers with half of the lane (the wraps counted as in the first
+// lane, its latches found again), then, when an int can wrap and the program is linear,
+// over integers modulo 2^64 with the rest.
+void Checker::spacer_lane(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
+                          const std::string &what, bool ticking, const std::set<std::string> *roots, bool reals) {
+  auto never = [](const oracle::Result &, Counterexample &) { return false; };  // no BMC here
+  auto spacer = [&](Smt &smt, bool wraps) {
+    EngineProgress only;
+    only.induction_over = only.spacer_only = true;
+    return run_engines(r, smt, bad, what, never, ticking, wraps, false, &only) == EngineEnd::Decided;
+  };
+  bool can_wrap = false, linear = false;
+  try {
+    Smt smt(prog, clocks, budget.slice(1, 2), roots, reals);
+    smt.ts->lia_ints = true;
+    can_wrap = !opts.ignore_wraps && !smt.ts->frame(0, nullptr, false).wrap.is_false();
+    linear = !smt.ts->nonlinear_ints;
+    struct Reset {
+      std::vector<std::string> &l;
+      ~Reset() { l.clear(); }
+    } reset{latches_};
+    if (can_wrap && opts.wrap_latches) latches_ = wrap_latches(bad, roots, reals, smt.budget.slice(1, 16));
+    if (spacer(smt, can_wrap)) return;
+  } catch (BudgetExhausted &) {
+    if (budget.exhausted()) throw;
+  } catch (z3::exception &) {
+    if (budget.exhausted()) throw;
+  }
+  if (!can_wrap || !linear) return;
+  Smt mod(prog, clocks, budget, roots, reals);
+  mod.ts->lia_ints = mod.ts->lia_modular = true;
+  spacer(mod, false);
+}
+
+}  // namespace rml::check
