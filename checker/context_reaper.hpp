@@ -16,7 +16,8 @@ inline constexpr int kMaxPendingContexts = 3;
 
 // Returns once everything handed over so far is deleted (what a process exiting normally
 // does too: the reaper's static destructor drains the queue). The command-line tools do
-// not wait: they end with std::_Exit once their output is written.
+// not wait: they end with std::_Exit once their output is written (except under a leak
+// checker, src/tools/options.cpp).
 void wait_until_disposed();
 
 }  // namespace rml::check

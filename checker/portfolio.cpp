@@ -1,6 +1,8 @@
 #include "checker/portfolio.hpp"
 
 #include <chrono>
+#include <new>
+#include <system_error>
 
 namespace rml::check {
 
@@ -22,20 +24,26 @@ SecondLane::SecondLane(const Checker &first, const Budget &left,
                        const std::set<std::string> *roots, bool reals) {
   std::optional<Options> o = lane_options(first.opts, left);
   if (!o) return;
-  // Made here, so that the destructor can cancel its budget at any time.
-  checker_ = std::make_unique<Checker>(first.cp, first.prog, first.clocks, *o);
-  checker_->free_values = first.free_values;
-  checker_->proved_horizon = first.proved_horizon;
-  std::promise<void> finished;
-  finished_ = finished.get_future();
-  thread_ = std::thread([this, &bad, what = std::move(what), ticking, roots, reals, finished = std::move(finished)]() mutable {
-    try {
-      checker_->spacer_lane(result_, bad, what, ticking, roots, reals);
-    } catch (...) {  // its budget ran out or was cancelled, Z3 failed, memory: the lane says nothing
-      result_.verdict = Verdict::Unknown;
-    }
-    finished.set_value();
-  });
+  try {
+    // Made here, so that the destructor can cancel its budget at any time.
+    checker_ = std::make_unique<Checker>(first.cp, first.prog, first.clocks, *o);
+    checker_->free_values = first.free_values;
+    checker_->proved_horizon = first.proved_horizon;
+    std::promise<void> finished;
+    finished_ = finished.get_future();
+    thread_ = std::thread([this, &bad, what = std::move(what), ticking, roots, reals, finished = std::move(finished)]() mutable {
+      try {
+        checker_->spacer_lane(result_, bad, what, ticking, roots, reals);
+      } catch (...) {  // its budget ran out or was cancelled, Z3 failed, memory: the lane says nothing
+        result_.verdict = Verdict::Unknown;
+      }
+      finished.set_value();
+    });
+  } catch (const std::system_error &) {  // no thread for it (or for its watchdog): one lane
+    checker_.reset();
+  } catch (const std::bad_alloc &) {
+    checker_.reset();
+  }
 }
 
 SecondLane::~SecondLane() {
@@ -69,10 +77,11 @@ void Checker::spacer_lane(PropertyResult &r, const std::function<z3::expr(const 
   };
   bool can_wrap = false, linear = false;
   try {
-    Smt smt(prog, clocks, budget.slice(1, 2), roots, reals);
+    Smt smt(prog, clocks, budget, roots, reals);
     smt.ts->lia_ints = true;
     can_wrap = !opts.ignore_wraps && !smt.ts->frame(0, nullptr, false).wrap.is_false();
     linear = !smt.ts->nonlinear_ints;
+    if (can_wrap && linear) smt.budget = budget.slice(1, 2);  // else this encoding is the only one
     struct Reset {
       std::vector<std::string> &l;
       ~Reset() { l.clear(); }

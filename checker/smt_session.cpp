@@ -25,10 +25,13 @@ Smt::~Smt() {
     std::unique_ptr<z3::context> ctx;
     std::unique_ptr<TransitionSystem> ts;
   };
-  auto remains = std::make_shared<Remains>();
-  remains->ctx = std::move(owned_ctx_);
-  remains->ts = std::move(ts);
-  dispose_later(std::move(remains));
+  try {
+    auto remains = std::make_shared<Remains>();
+    remains->ctx = std::move(owned_ctx_);
+    remains->ts = std::move(ts);
+    dispose_later(std::move(remains));
+  } catch (...) {  // no memory or no thread for the hand-over: freed here, as members are
+  }
 }
 
 namespace {
