@@ -18,6 +18,7 @@
 
 #include "checker/checker.hpp"
 #include "checker/smt_ints.hpp"
+#include "common/property_runs.hpp"
 #include "common/sanitized.hpp"
 #include "common/stream_prog_gen.hpp"
 #include "core/normalize.hpp"
@@ -64,15 +65,7 @@ const check::PropertyResult &property(const Checked &c) {
 bool over_integers(const check::PropertyResult &p) { return p.method.find("over mathematical integers") != std::string::npos; }
 
 // Whether the property (the program's first) is false or nil at some cycle of the run.
-bool fails_in(const Checked &c, const oracle::Inputs &in) {
-  oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(in);
-  const std::string &var = c.prog.properties.at(0).var;
-  for (size_t n = 0; n < res.cycles; ++n) {
-    oracle::Cell cell = res.at(var, n);
-    if (cell.tag == oracle::Tag::Nil || (cell.tag == oracle::Tag::Val && cell.value.i.at(0) == 0)) return true;
-  }
-  return false;
-}
+bool fails_in(const Checked &c, const oracle::Inputs &in) { return rml::test::first_property_fails_in(c.fe->checked, c.prog, in); }
 
 oracle::Inputs held(const std::string &name, int64_t v, size_t cycles) {
   oracle::Inputs in;

@@ -17,6 +17,7 @@
 #include "checker/checker.hpp"
 #include "checker/engine.hpp"
 #include "checker/portfolio.hpp"
+#include "common/property_runs.hpp"
 #include "common/sanitized.hpp"
 #include "common/stream_prog_gen.hpp"
 #include "core/clocks.hpp"
@@ -169,15 +170,7 @@ TEST(Portfolio, NoLaneForASpentBudget) {
 }
 
 // Whether the program's first property is false or nil at some cycle of an oracle run.
-bool fails_in(const Checked &c, const oracle::Inputs &in) {
-  oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(in);
-  const std::string &var = c.prog.properties.at(0).var;
-  for (size_t n = 0; n < res.cycles; ++n) {
-    oracle::Cell cell = res.at(var, n);
-    if (cell.tag == oracle::Tag::Nil || (cell.tag == oracle::Tag::Val && cell.value.i.at(0) == 0)) return true;
-  }
-  return false;
-}
+bool fails_in(const Checked &c, const oracle::Inputs &in) { return rml::test::first_property_fails_in(c.fe->checked, c.prog, in); }
 
 // Random inputs of the generator's main node (x: real, y: int, c: bool), ints at or next
 // to the 64-bit extremes.
