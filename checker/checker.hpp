@@ -92,6 +92,9 @@ struct Options {
   // keep (checker/affine_relations.hpp: counters that sum to a constant). Off: ranges and
   // flags only (tests compare).
   bool affine_relations = true;
+  // Houdini is also offered bounds on the differences of pairs of int memories
+  // (Checker::difference_candidates). Off: not (tests compare).
+  bool difference_bounds = true;
   // Tests only, unsound: a latch needs only "down makes the property true", not "stays
   // down". The negative control of the latch tests, which must catch it.
   bool unsound_latches = false;

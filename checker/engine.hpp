@@ -124,6 +124,12 @@ struct Checker {
     std::vector<std::pair<std::string, int64_t>> terms;
     int64_t constant = 0;
   };
+  // The largest difference `a − b` of two int columns over every row, for the ordered
+  // pairs whose difference is not the same on every row (that is an affine relation).
+  struct ObservedDifference {
+    std::string a, b;
+    int64_t max = 0;
+  };
   struct ObservedRuns {
     std::vector<std::string> ints, bools;  // the columns
     struct Row {
@@ -132,9 +138,12 @@ struct Checker {
     };
     std::vector<Row> rows;
     std::map<std::string, std::vector<ObservedRelation>> relations;  // by guard
+    std::optional<std::vector<ObservedDifference>> differences;
   };
   ObservedRuns observed_runs_;
   const std::vector<ObservedRelation> &observed_relations(const std::string &guard);
+  const std::vector<ObservedDifference> &observed_differences();
+  void difference_candidates(const std::vector<TransitionSystem::Memory> &mems, std::vector<Interval> &out);
   void real_candidates(const std::vector<TransitionSystem::Memory> &mems, std::vector<Interval> &out);
   void smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                      const std::string &what,

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <set>
@@ -25,7 +26,7 @@ z3::expr Checker::inv_of(Smt &smt, const std::vector<Interval> &invariants, cons
   for (auto &iv : invariants) {
     z3::expr all = smt.ctx.bool_val(true);
     z3::expr m = state[iv.slot];
-    if (!iv.terms.empty()) {  // Σ coeff·m = lo where every m is started and not nil
+    if (!iv.terms.empty()) {  // lo ≤ Σ coeff·m ≤ hi where every m is started and not nil
       const bool lia = state[iv.terms[0].slot].is_int();
       auto num = [&](int64_t c) { return lia ? smt.ctx.int_val(c) : smt.ctx.bv_val(c, 64); };
       z3::expr_vector when(smt.ctx);
@@ -37,7 +38,13 @@ z3::expr Checker::inv_of(Smt &smt, const std::vector<Interval> &invariants, cons
         when.push_back(state[t.started] && !state[t.nil_slot]);
       }
       if (iv.guarded) when.push_back(state[iv.guard] && !state[iv.guard_nil]);
-      all = z3::implies(z3::mk_and(when), *sum == num(iv.lo));
+      z3::expr in = smt.ctx.bool_val(true);
+      if (iv.lo == iv.hi) in = *sum == num(iv.lo);
+      else {
+        if (iv.lo != std::numeric_limits<int64_t>::min()) in = in && (lia ? num(iv.lo) <= *sum : z3::sge(*sum, num(iv.lo)));
+        if (iv.hi != std::numeric_limits<int64_t>::max()) in = in && (lia ? *sum <= num(iv.hi) : z3::sle(*sum, num(iv.hi)));
+      }
+      all = z3::implies(z3::mk_and(when), in);
     } else if (iv.is_real) {
       z3::expr ok = smt.ctx.bool_val(true);
       if (iv.not_nan) ok = !m.mk_is_nan();
@@ -111,6 +118,50 @@ void Checker::real_candidates(const std::vector<TransitionSystem::Memory> &mems,
   }
 }
 
+namespace {
+// The program's int constants (at most 64 of them) and 0: the bounds a counter saturates at.
+std::set<int64_t> int_constants(const core::Program &prog) {
+  std::set<int64_t> consts{0};
+  for (auto &eq : prog.equations)
+    if (eq.prim == core::Prim::Const && eq.lit.type == Scalar::Int && consts.size() < 64) consts.insert(eq.lit.i);
+  return consts;
+}
+}  // namespace
+
+// Difference bounds of pairs of int memories (a zone domain's constraints, a − b ≤ c), for
+// pairs whose difference the runs saw vary: c the runs' largest difference, and the
+// nearest differences of the program's int constants beyond it (up to four). Those are
+// the slack of counters that saturate at different constants (one counts to 100 while the
+// other stops at 60: x − y ≤ 40), which random runs seldom reach. At most kColumns
+// memories and kCandidates bounds (the pairs grow as the square of the memories, and each
+// candidate costs every one of Houdini's queries): with many pairs, fewer constants each.
+void Checker::difference_candidates(const std::vector<TransitionSystem::Memory> &mems, std::vector<Interval> &out) {
+  constexpr size_t kColumns = 16, kCandidates = 480, kMostBeyond = 4;
+  if (observed_runs_.ints.size() > kColumns) return;
+  const auto &observed = observed_differences();
+  if (observed.empty()) return;
+  const size_t beyond = std::min(kMostBeyond, kCandidates / observed.size() - 1);
+  const std::set<int64_t> consts = int_constants(prog);
+  std::set<int64_t> diffs;  // c1 − c2 of two constants, where it fits
+  for (int64_t c1 : consts)
+    for (int64_t c2 : consts)
+      if (int64_t d; !__builtin_sub_overflow(c1, c2, &d)) diffs.insert(d);
+  auto memory_of = [&](const std::string &source) {
+    return std::find_if(mems.begin(), mems.end(), [&](auto &m) { return m.source == source && m.type == Scalar::Int; });
+  };
+  for (auto &d : observed) {
+    auto a = memory_of(d.a), b = memory_of(d.b);
+    if (a == mems.end() || b == mems.end()) continue;
+    std::vector<int64_t> bounds{d.max};
+    for (auto it = diffs.upper_bound(d.max); it != diffs.end() && bounds.size() <= beyond; ++it) bounds.push_back(*it);
+    for (int64_t c : bounds) {
+      Interval iv{0, 0, std::numeric_limits<int64_t>::min(), c};
+      iv.terms = {Interval::Term{a->slot, a->started, a->nil_slot, 1}, Interval::Term{b->slot, b->started, b->nil_slot, -1}};
+      out.push_back(std::move(iv));
+    }
+  }
+}
+
 // Candidate ranges of integer memories from oracle runs on random inputs, kept only when
 // Z3 proves them inductive (Houdini). They let k-induction ignore unreachable states.
 void Checker::discover_invariants(Smt &smt) {
@@ -134,6 +185,7 @@ void Checker::discover_invariants(Smt &smt) {
     if (clocks.terms[static_cast<size_t>(clocks.of(v.name))].kind != core::ClockTerm::Base) return;
   if (smt.budget.exhausted()) smt.budget.fail();
   const auto &range = observed_ranges(smt.budget);
+  const std::set<int64_t> consts = int_constants(prog);
   real_candidates(mems, invariants);
   // started flags of memories on the same clock agree (a -> pre x, pairs of fby)
   std::vector<size_t> starts;
@@ -158,9 +210,15 @@ void Checker::discover_invariants(Smt &smt) {
       continue;
     }
     // Each bound a candidate of its own: a counter that only grows keeps its lower bound
-    // when the runs' largest value is not a bound.
+    // when the runs' largest value is not a bound. Also the nearest constant of the
+    // program beyond each bound: the ceiling a counter stops at, which runs seldom reach.
     invariants.push_back(Interval{m.slot, m.started, lo, std::numeric_limits<int64_t>::max(), false});
     invariants.push_back(Interval{m.slot, m.started, std::numeric_limits<int64_t>::min(), hi, false});
+    if (!opts.difference_bounds) continue;
+    if (auto above = consts.upper_bound(hi); above != consts.end())
+      invariants.push_back(Interval{m.slot, m.started, std::numeric_limits<int64_t>::min(), *above, false});
+    if (auto below = consts.lower_bound(lo); below != consts.begin())
+      invariants.push_back(Interval{m.slot, m.started, *std::prev(below), std::numeric_limits<int64_t>::max(), false});
   }
   // Affine relations of int memories the runs kept (affine_relations.hpp): the
   // conservation laws of counters that a property's bound follows from. Where a latch is
@@ -182,6 +240,7 @@ void Checker::discover_invariants(Smt &smt) {
     relation_candidates(observed_relations(""), nullptr);
     for (auto &l : latch_memories(*smt.ts, latches_).mems) relation_candidates(observed_relations(l.source), &l);
   }
+  if (opts.difference_bounds) difference_candidates(mems, invariants);
   // Where a latch is up (latches_: the integer attempts on a property guarded by one, in
   // each of their encodings), each int memory is a candidate to be non-negative: the
   // counters of the classic protocol models, which need it to prove that no operation

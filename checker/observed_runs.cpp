@@ -1,8 +1,10 @@
 // Oracle runs on small random inputs whose values Houdini's candidates come from
 // (invariants.cpp): the range of each int and bool memory, and the affine relations among
 // int memories (affine_relations.hpp), over all cycles or over the cycles where a latch
-// holds. Deterministic: the same runs on every machine.
+// holds, and the largest difference of each pair of them. Deterministic: the same runs on
+// every machine.
 #include <algorithm>
+#include <limits>
 
 #include "array/eval.hpp"
 #include "checker/affine_relations.hpp"
@@ -136,6 +138,29 @@ auto Checker::observed_relations(const std::string &guard) -> const std::vector<
       if (rel.coeffs[i] != 0) o.terms.emplace_back(obs.ints[i], rel.coeffs[i]);
     if (o.terms.size() >= 2) out.push_back(std::move(o));
   }
+  return out;
+}
+
+// The largest difference of each ordered pair of int columns of observed_runs_ over its
+// rows, for the pairs whose difference varies. A pair whose difference does not fit in an
+// int64 on some row is left out (its bound would say little).
+auto Checker::observed_differences() -> const std::vector<ObservedDifference> & {
+  ObservedRuns &obs = observed_runs_;
+  if (obs.differences) return *obs.differences;
+  std::vector<ObservedDifference> &out = obs.differences.emplace();
+  if (obs.rows.empty()) return out;
+  const size_t n = obs.ints.size();
+  for (size_t a = 0; a < n; ++a)
+    for (size_t b = 0; b < n; ++b) {
+      if (a == b) continue;
+      int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min(), d = 0;
+      bool fits = true;
+      for (auto &row : obs.rows) {
+        fits = fits && !__builtin_sub_overflow(row.ints[a], row.ints[b], &d);
+        lo = std::min(lo, d), hi = std::max(hi, d);
+      }
+      if (fits && lo != hi) out.push_back(ObservedDifference{obs.ints[a], obs.ints[b], hi});
+    }
   return out;
 }
 

@@ -33,8 +33,9 @@ struct Interval {  // for a bool memory: lo = hi = the constant value (0 or 1)
   // bool memory at `guard` true and its nil flag at `guard_nil` false.
   bool guarded = false;
   size_t guard = 0, guard_nil = 0;
-  // An affine relation of int memories (affine_relations.hpp): Σ coeff·memory = lo where
-  // every memory in it is started and not nil. Over bit-vectors, modulo 2^64.
+  // An affine relation of int memories (affine_relations.hpp): lo ≤ Σ coeff·memory ≤ hi
+  // where every memory in it is started and not nil (lo = hi: an equation; a bound at the
+  // end of the 64-bit range is left out). Over bit-vectors, modulo 2^64 and signed.
   struct Term {
     size_t slot, started, nil_slot;
     int64_t coeff;
