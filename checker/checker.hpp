@@ -92,9 +92,10 @@ struct Options {
   // keep (checker/affine_relations.hpp: counters that sum to a constant). Off: ranges and
   // flags only (tests compare).
   bool affine_relations = true;
-  // Houdini is also offered bounds on the differences of pairs of int memories
-  // (Checker::difference_candidates). Off: not (tests compare).
-  bool difference_bounds = true;
+  // Houdini is also offered a zone domain's bounds: each int memory's range out to the
+  // program's nearest constants, and bounds on the difference of two int memories
+  // (Checker::difference_candidates). Off: the runs' ranges only (tests compare).
+  bool zone_bounds = true;
   // Tests only, unsound: a latch needs only "down makes the property true", not "stays
   // down". The negative control of the latch tests, which must catch it.
   bool unsound_latches = false;

@@ -113,6 +113,9 @@ struct Checker {
   z3::expr main_ticks(const TransitionSystem::Frame &f) const;  // some input present (true without inputs)
   static z3::expr inv_of(Smt &smt, const std::vector<Interval> &invariants, const std::vector<z3::expr> &state);
   void discover_invariants(Smt &smt);
+  // Houdini's invariants by kind of system (TransitionSystem::state_key and the latches),
+  // proved once and shared by every property whose encoding has that kind.
+  std::map<std::string, std::vector<Interval>> houdini_done_;
   const std::map<std::string, std::pair<int64_t, int64_t>> &observed_ranges(const Budget &b);
   std::optional<std::map<std::string, std::pair<int64_t, int64_t>>> observed_ranges_;
   // The values of the memories' sources on the base clock over the runs of
@@ -143,7 +146,8 @@ struct Checker {
   ObservedRuns observed_runs_;
   const std::vector<ObservedRelation> &observed_relations(const std::string &guard);
   const std::vector<ObservedDifference> &observed_differences();
-  void difference_candidates(const std::vector<TransitionSystem::Memory> &mems, std::vector<Interval> &out);
+  void difference_candidates(const std::vector<TransitionSystem::Memory> &mems, const std::set<int64_t> &consts,
+                             std::vector<Interval> &out);
   void real_candidates(const std::vector<TransitionSystem::Memory> &mems, std::vector<Interval> &out);
   void smt_invariant(PropertyResult &r, const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                      const std::string &what,

@@ -135,13 +135,14 @@ std::set<int64_t> int_constants(const core::Program &prog) {
 // other stops at 60: x − y ≤ 40), which random runs seldom reach. At most kColumns
 // memories and kCandidates bounds (the pairs grow as the square of the memories, and each
 // candidate costs every one of Houdini's queries): with many pairs, fewer constants each.
-void Checker::difference_candidates(const std::vector<TransitionSystem::Memory> &mems, std::vector<Interval> &out) {
+void Checker::difference_candidates(const std::vector<TransitionSystem::Memory> &mems, const std::set<int64_t> &consts,
+                                    std::vector<Interval> &out) {
   constexpr size_t kColumns = 16, kCandidates = 480, kMostBeyond = 4;
   if (observed_runs_.ints.size() > kColumns) return;
   const auto &observed = observed_differences();
   if (observed.empty()) return;
+  if (observed.size() >= kCandidates) return;
   const size_t beyond = std::min(kMostBeyond, kCandidates / observed.size() - 1);
-  const std::set<int64_t> consts = int_constants(prog);
   std::set<int64_t> diffs;  // c1 − c2 of two constants, where it fits
   for (int64_t c1 : consts)
     for (int64_t c2 : consts)
@@ -181,6 +182,15 @@ void Checker::discover_invariants(Smt &smt) {
   } clear_if_thrown{smt};
   auto mems = smt.ts->memories();
   if (mems.empty()) return;
+  // Proved once per kind of system: another property's encoding with the same state and
+  // transitions (TransitionSystem::state_key) and the same latches had the same
+  // candidates, and Houdini's fixpoint there is the one here.
+  std::string key = smt.ts->state_key() + "|";
+  for (auto &l : latches_) key += l + ";";
+  if (auto done = houdini_done_.find(key); done != houdini_done_.end()) {
+    invariants = done->second;
+    return;
+  }
   for (auto &v : prog.inputs)
     if (clocks.terms[static_cast<size_t>(clocks.of(v.name))].kind != core::ClockTerm::Base) return;
   if (smt.budget.exhausted()) smt.budget.fail();
@@ -214,7 +224,7 @@ void Checker::discover_invariants(Smt &smt) {
     // program beyond each bound: the ceiling a counter stops at, which runs seldom reach.
     invariants.push_back(Interval{m.slot, m.started, lo, std::numeric_limits<int64_t>::max(), false});
     invariants.push_back(Interval{m.slot, m.started, std::numeric_limits<int64_t>::min(), hi, false});
-    if (!opts.difference_bounds) continue;
+    if (!opts.zone_bounds) continue;
     if (auto above = consts.upper_bound(hi); above != consts.end())
       invariants.push_back(Interval{m.slot, m.started, std::numeric_limits<int64_t>::min(), *above, false});
     if (auto below = consts.lower_bound(lo); below != consts.begin())
@@ -240,7 +250,7 @@ void Checker::discover_invariants(Smt &smt) {
     relation_candidates(observed_relations(""), nullptr);
     for (auto &l : latch_memories(*smt.ts, latches_).mems) relation_candidates(observed_relations(l.source), &l);
   }
-  if (opts.difference_bounds) difference_candidates(mems, invariants);
+  if (opts.zone_bounds) difference_candidates(mems, consts, invariants);
   // Where a latch is up (latches_: the integer attempts on a property guarded by one, in
   // each of their encodings), each int memory is a candidate to be non-negative: the
   // counters of the classic protocol models, which need it to prove that no operation
@@ -256,6 +266,7 @@ void Checker::discover_invariants(Smt &smt) {
   // after it in the solver's model is dropped (all of them at once: one query a round, not
   // one per candidate), until the rest is inductive. A query the solver cannot decide
   // drops every candidate (no invariant is sound to keep).
+  bool fixpoint = true;  // false when a query was not decided (nothing kept, nothing to share)
   while (!invariants.empty()) {
     z3::solver s = smt.solver();
     auto fs = smt.unroll(1, false, s);
@@ -267,6 +278,7 @@ void Checker::discover_invariants(Smt &smt) {
     if (c == z3::unsat) break;
     if (c == z3::unknown) {
       invariants.clear();
+      fixpoint = false;
       break;
     }
     z3::model m = s.get_model();
@@ -275,10 +287,14 @@ void Checker::discover_invariants(Smt &smt) {
       if (m.eval(next[k], true).is_true()) kept.push_back(invariants[k]);
     if (kept.size() == invariants.size()) {  // cannot happen (the model breaks one); never loop
       invariants.clear();
+      fixpoint = false;
       break;
     }
     invariants = std::move(kept);
   }
+  // Not with a cover of Spacer's assumed (a property's engines gave it to this encoding):
+  // that fixpoint is relative to it.
+  if (fixpoint && smt.covers.empty()) houdini_done_.emplace(std::move(key), invariants);
 }
 
 // With a post, the engines check a cycle only with more cycles after it, where the main

@@ -134,6 +134,21 @@ std::vector<TransitionSystem::Memory> TransitionSystem::memories() const {
   return out;
 }
 
+std::string TransitionSystem::state_key() const {
+  std::string key = std::to_string(lia_ints) + std::to_string(lia_modular) + std::to_string(exact_reals) +
+                    std::to_string(static_cast<bool>(fun_body)) + std::to_string(uninterpreted_functions) + ":" +
+                    std::to_string(state_size_) + ":";
+  for (auto &v : free_values) key += v + ";";
+  key += ":";
+  for (size_t k = 0; k < state_base_.size(); ++k) key += std::to_string(state_base_[k]) + "," + std::to_string(repeats_[k]) + ";";
+  for (auto &m : memories()) key += m.source + "/" + std::to_string(static_cast<int>(m.type)) + ";";
+  // Whether reals and ints are tracked (every variable of a tracked type is, cone or not).
+  std::map<Scalar, size_t> tracked_of;
+  for (auto &[name, s] : scalar_) ++tracked_of[s];
+  for (auto &[s, n] : tracked_of) key += std::to_string(static_cast<int>(s)) + "x" + std::to_string(n) + ";";
+  return key;
+}
+
 std::vector<size_t> TransitionSystem::arrow_started() const {
   std::vector<size_t> out;
   for (size_t k = 0; k < prog_.equations.size(); ++k)

@@ -109,6 +109,13 @@ class TransitionSystem {
   };
   std::vector<Memory> memories() const;
   std::vector<size_t> arrow_started() const;  // state slots of the arrows' started flags
+  // What a state of this system is and how it may step, as a key: the encoding's flags,
+  // each equation's state slots and the tracked memories. Two systems of one program with
+  // the same key (two properties' cones that hold the same stateful equations) have the
+  // same state and the same transitions of it (a cone holds everything its memories and
+  // the assumptions read; what else it tracks only defines values), so an invariant
+  // inductive in one is inductive in the other.
+  std::string state_key() const;
 
   const core::Program &program() const { return prog_; }
   // Whether some tracked value is a binary64 real (Z3's floating-point theory).

@@ -506,7 +506,8 @@ tel
 // in its own context (any input), and a generic node's property said unchecked, with the
 // reason. check() of the main node alone does not see the other nodes' properties.
 // `jobs` at least twice the nodes gives each node a second lane (IC3/PDR from the start,
-// checker/portfolio.hpp): x <> 200 is not k-inductive, and at 1 M units the engines in
+// checker/portfolio.hpp): x <> 200 is not k-inductive (the ceiling `50 * 2` is no
+// constant Houdini would try as a bound), and at 1 M units the engines in
 // their order reach Spacer with too little left, while the second lane proves it. Fewer
 // jobs: one lane, unknown. Resource budgets only.
 TEST(Api, TwoJobsForOneNodeGiveItASecondLane) {
@@ -514,7 +515,7 @@ TEST(Api, TwoJobsForOneNodeGiveItASecondLane) {
 node main(a : bool) returns (ok : bool);
 var x : int;
 let
-  x = 0 -> if pre x = 100 then 0 else pre x + 1;
+  x = 0 -> if pre x = 50 * 2 then 0 else pre x + 1;
   ok = x <> 200;
   --%PROPERTY ok;
 tel

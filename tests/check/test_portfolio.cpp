@@ -30,15 +30,16 @@ using namespace rml;
 namespace portfolio_test {
 
 // A counter that runs 0..100 and wraps to 0: `x <> 200` is not k-inductive for any k (from
-// 188, twelve good cycles reach 200), Houdini's ranges from 64-cycle runs do not bound x,
-// and Spacer finds `x <= 100` quickly. The first lane reaches Spacer only after BMC and
+// 188, twelve good cycles reach 200), Houdini's ranges from 64-cycle runs do not bound x
+// (its ceiling written `50 * 2` is no constant of the program, which Houdini would try as
+// a bound: `x <= 200` is not inductive), and Spacer finds `x <= 100` quickly. The first lane reaches Spacer only after BMC and
 // k-induction over both int encodings; at 1 M units that leaves it too little, while the
 // second lane has the whole million for it.
 const char *kCounter = R"(
 node main(a : bool) returns (ok : bool);
 var x : int;
 let
-  x = 0 -> if pre x = 100 then 0 else pre x + 1;
+  x = 0 -> if pre x = 50 * 2 then 0 else pre x + 1;
   ok = x <> 200;
   --%PROPERTY ok;
 tel
@@ -201,14 +202,16 @@ RC_GTEST_PROP(Portfolio, TwoLanesKeepTheOneLaneVerdictAndProveOnlyWhatHolds, ())
   std::string text = g.program();
   // In half of the programs the property also holds through a counter that runs 0..n and
   // wraps: `lane_k <> m` with m past n is not k-inductive but Spacer proves it (the case
-  // where the second lane's proof is taken); with m within 0..n it fails at cycle m.
+  // where the second lane's proof is taken); with m within 0..n it fails at cycle m. The
+  // ceiling is written `n / 2 * 2 + n mod 2`, so that it is no constant of the program
+  // (Houdini would prove `lane_k <= n` and k-induction the property, as for kCounter).
   const bool counter = *rc::gen::arbitrary<bool>();
   std::string property = g.expr(testgen::Ty::Bool, 2, g.locals);
   size_t long_run = 8;
   if (counter) {
     const int n = *rc::gen::inRange(20, 150);
     const int m = *rc::gen::arbitrary<bool>() ? n + *rc::gen::inRange(1, 100) : *rc::gen::inRange(5, n + 1);
-    text += "  lane_k = 0 fby (if lane_k = " + std::to_string(n) + " then 0 else lane_k + 1);\n";
+    text += "  lane_k = 0 fby (if lane_k = " + std::to_string(n / 2) + " * 2 + " + std::to_string(n % 2) + " then 0 else lane_k + 1);\n";
     property = "(" + property + ") or (lane_k <> " + std::to_string(m) + ")";
     long_run = static_cast<size_t>(n) + 2;
   }
