@@ -824,10 +824,15 @@ std::string print_core(const Program &p) {
     out += "var\n";
     // In the order of their printed names: the order elaborating the printed node gives
     // (a node's locals come sorted), so that printing is a fixpoint.
-    std::vector<const Var *> locals;
-    for (auto &v : p.locals) locals.push_back(&v);
-    std::sort(locals.begin(), locals.end(), [&](const Var *x, const Var *y) { return name(x->name) < name(y->name); });
-    for (auto *v : locals) out += "  " + decl(*v) + ";\n";
+    // Each printed name looked up once (not twice per comparison).
+    std::vector<std::pair<const std::string *, const Var *>> locals;
+    locals.reserve(p.locals.size());
+    for (auto &v : p.locals) {
+      auto it = names.find(v.name);
+      locals.emplace_back(it == names.end() ? &v.name : &it->second, &v);
+    }
+    std::sort(locals.begin(), locals.end(), [](auto &x, auto &y) { return *x.first < *y.first; });
+    for (auto &[printed, v] : locals) out += "  " + decl(*v) + ";\n";
   }
   out += "let\n";
   for (auto &eq : p.equations) out += "  " + name(eq.lhs) + " = " + print_rhs(eq, name) + ";\n";
