@@ -265,32 +265,49 @@ void Checker::discover_invariants(Smt &smt) {
   // Houdini: from a state where every candidate holds, one transition; each candidate false
   // after it in the solver's model is dropped (all of them at once: one query a round, not
   // one per candidate), until the rest is inductive. A query the solver cannot decide
-  // drops every candidate (no invariant is sound to keep).
+  // drops every candidate (no invariant is sound to keep). One solver for every round: the
+  // transition is asserted once, and what Z3 learns of it stays; each round's candidates
+  // and the negation of their next values go in a scope of their own.
   bool fixpoint = true;  // false when a query was not decided (nothing kept, nothing to share)
-  while (!invariants.empty()) {
+  if (!invariants.empty()) {
     z3::solver s = smt.solver();
     auto fs = smt.unroll(1, false, s);
-    s.add(inv_at(smt, fs[0].state_in));
-    z3::expr_vector next(smt.ctx);
-    for (auto &iv : invariants) next.push_back(inv_of(smt, {iv}, fs[0].state_out));
-    s.add(!z3::mk_and(next));
-    z3::check_result c = smt.check(s);
-    if (c == z3::unsat) break;
-    if (c == z3::unknown) {
-      invariants.clear();
-      fixpoint = false;
-      break;
+    if (!smt.covers.empty()) {  // Spacer's invariants of this encoding (inv_at's other part)
+      z3::expr_vector args(smt.ctx);
+      for (auto &x : fs[0].state_in) args.push_back(x);
+      for (auto c : smt.covers) s.add(c.substitute(args));
     }
-    z3::model m = s.get_model();
-    std::vector<Interval> kept;
-    for (unsigned k = 0; k < next.size(); ++k)
-      if (m.eval(next[k], true).is_true()) kept.push_back(invariants[k]);
-    if (kept.size() == invariants.size()) {  // cannot happen (the model breaks one); never loop
-      invariants.clear();
-      fixpoint = false;
-      break;
+    std::vector<z3::expr> now, next;
+    for (auto &iv : invariants) now.push_back(inv_of(smt, {iv}, fs[0].state_in)), next.push_back(inv_of(smt, {iv}, fs[0].state_out));
+    std::vector<size_t> alive(invariants.size());
+    for (size_t k = 0; k < alive.size(); ++k) alive[k] = k;
+    while (!alive.empty()) {
+      s.push();
+      z3::expr_vector after(smt.ctx);
+      for (size_t k : alive) s.add(now[k]), after.push_back(next[k]);
+      s.add(!z3::mk_and(after));
+      z3::check_result c = smt.check(s);
+      if (c == z3::unsat) break;
+      if (c == z3::unknown) {
+        alive.clear();
+        fixpoint = false;
+        break;
+      }
+      z3::model m = s.get_model();
+      std::vector<size_t> kept;
+      for (size_t k : alive)
+        if (m.eval(next[k], true).is_true()) kept.push_back(k);
+      s.pop();
+      if (kept.size() == alive.size()) {  // cannot happen (the model breaks one); never loop
+        alive.clear();
+        fixpoint = false;
+        break;
+      }
+      alive = std::move(kept);
     }
-    invariants = std::move(kept);
+    std::vector<Interval> proved;
+    for (size_t k : alive) proved.push_back(invariants[k]);
+    invariants = std::move(proved);
   }
   // Not with a cover of Spacer's assumed (a property's engines gave it to this encoding):
   // that fixpoint is relative to it.
