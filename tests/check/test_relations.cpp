@@ -434,7 +434,8 @@ RC_GTEST_PROP(DifferenceBounds, ProvedBoundsHoldOnRunsThatReachTheCeilings, ()) 
 // holds on all of them. A checker that kept an unproved bound one below the slack would
 // have its proof broken by these runs.
 TEST(DifferenceBounds, TheLawsRunsReachTheCeilingsSlack) {
-  for (auto [ca, cb] : {std::pair<int64_t, int64_t>{12, 3}, {100, 60}}) {
+  for (auto ceilings : {std::pair<int64_t, int64_t>{12, 3}, {100, 60}}) {
+    const int64_t ca = ceilings.first, cb = ceilings.second;  // (a lambda may not capture a structured binding before Clang 16)
     auto program = [&](int64_t bound) {
       return "node main(t1, t2, r1, r2 : bool) returns (ok : bool);\nvar a, b : int;\nlet\n"
              "  a = 0 -> if r1 then 0 else if t1 and t2 and pre a < " + std::to_string(ca) + " then pre a + 1 else pre a;\n"
