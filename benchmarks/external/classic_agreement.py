@@ -6,20 +6,23 @@
 # computes `pre(speed) - 1 + 1`); the others are valid; names with `__` (the industrial
 # models' variants, Mode_Logic__105) carry no label and are counted apart. The suite is
 # not copied here.
-# Usage: classic_agreement.py RML_CHECK DIR [--every K] [--rlimit N | --timeout S]
-# --every K measures every K-th file in name order (a fixed sample). Prints, per expected
+# Usage: classic_agreement.py RML_CHECK DIR [--every K [--offset J]] [--rlimit N | --timeout S]
+# --every K measures every K-th file in name order (a fixed sample), starting with the
+# J-th (0 by default: another J gives a disjoint sample of the same size). Prints, per expected
 # verdict, decided / unknown / opposite / not read, the opposite ones by name (expected
 # where ints are 64-bit in rml and unbounded in Kind 2), and the wall time per file
 # against the budget; writes classic_rows.tsv.
 import collections, csv, json, os, subprocess, sys, time
 R, ROOT = sys.argv[1], sys.argv[2]
 args = sys.argv[3:]
-every = 1
+every, offset = 1, 0
 if args[:1] == ["--every"]:
     every, args = int(args[1]), args[2:]
+if args[:1] == ["--offset"]:
+    offset, args = int(args[1]), args[2:]
 budget = args or ["--timeout", "10"]
 T = float(budget[1]) if budget[0] == "--timeout" else None
-files = sorted(f for f in os.listdir(ROOT) if f.endswith(".lus"))[::every]
+files = sorted(f for f in os.listdir(ROOT) if f.endswith(".lus"))[offset::every]
 # The collection's root is the folder above kind2_models/.
 table = os.path.join(ROOT.split("/kind2_models")[0], "stats", "benchmarks_combined.csv")
 labels = {}
