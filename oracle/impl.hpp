@@ -27,7 +27,8 @@ struct Oracle::Impl {
   array::Evaluator eval;
   uint64_t evaluations = 0;
   std::vector<ErrorOrigin> origins;
-  std::vector<std::vector<uint8_t>> origin_seen;  // per column, per cycle
+  std::vector<std::vector<uint8_t>> origin_seen;  // per column (empty until its first ‖), per cycle
+  size_t origin_cycles = 0;                       // the run's cycles: an origin_seen row's length
   // The given outputs of imported calls (Inputs::streams), per column (null: none), and
   // what each imported function has returned in this run, by its arguments' bytes.
   std::vector<const std::vector<Cell> *> given;

@@ -13,40 +13,63 @@
 namespace rml::oracle {
 
 // ------------------------------------------------------------------ storage
+// A column's description: a variable or a clock term, its type, and where its payload sits
+// in each cycle's row of the store.
 struct Column {
   std::string name;
   bool clock = false;  // clock columns hold tt/ff as Val 1/0, never □
   Scalar elem = Scalar::Bool;
   std::vector<int64_t> shape;
   size_t numel = 1;
-  std::vector<Tag> tag;
-  std::vector<double> r;
-  std::vector<int64_t> i;
-  void init(size_t n) {
-    tag.assign(n, Tag::Bot);
-    if (elem == Scalar::Real) r.assign(n * numel, 0.0);
-    else i.assign(n * numel, 0);
-  }
+  size_t off = 0;  // the payload's first element in a row of Store::r (reals) or Store::i
 };
 
+// The cells of every column over N cycles, cycle by cycle: cycle n's tags, then its reals
+// and its ints, are contiguous rows. A cycle's rules read and write that row and the one
+// before it (pre, fby), so a large node's cycle stays in cache; a row per column (a cell
+// of each of 10^5 columns per cycle, each on its own cache line) cost a cache miss per
+// cell and made the run superlinear in the node's size.
 struct Store {
   std::vector<Column> cols;
   size_t N = 0;
+  size_t width_r = 0, width_i = 0;  // a row's reals and ints
+  std::vector<Tag> tags;            // [n * cols.size() + c]
+  std::vector<double> r;            // [n * width_r + cols[c].off + k]
+  std::vector<int64_t> i;           // [n * width_i + cols[c].off + k]
+  // Lays the columns out in rows and sets every cell to ⊥ (payloads 0).
+  void init(size_t cycles) {
+    N = cycles;
+    width_r = width_i = 0;
+    for (auto &c : cols) {
+      size_t &w = c.elem == Scalar::Real ? width_r : width_i;
+      c.off = w;
+      w += c.numel;
+    }
+    tags.assign(N * cols.size(), Tag::Bot);
+    r.assign(N * width_r, 0.0);
+    i.assign(N * width_i, 0);
+  }
   // Reads beyond the prefix are ⊥ (exactness lemma, semantics.md §5).
-  Tag tag(int c, size_t n) const { return n < N ? cols[c].tag[n] : Tag::Bot; }
+  Tag tag(int c, size_t n) const { return n < N ? tags[n * cols.size() + static_cast<size_t>(c)] : Tag::Bot; }
+  Tag &tag_at(int c, size_t n) { return tags[n * cols.size() + static_cast<size_t>(c)]; }
   bool present(int c, size_t n) const { Tag t = tag(c, n); return t == Tag::Val || t == Tag::Nil; }
-  bool bval(int c, size_t n) const { return cols[c].i[n * cols[c].numel] != 0; }
-  double rval(int c, size_t n) const { return cols[c].r[n * cols[c].numel]; }
-  int64_t ival(int c, size_t n) const { return cols[c].i[n * cols[c].numel]; }
+  const double *reals(int c, size_t n) const { return r.data() + n * width_r + cols[c].off; }
+  const int64_t *ints(int c, size_t n) const { return i.data() + n * width_i + cols[c].off; }
+  double *reals(int c, size_t n) { return r.data() + n * width_r + cols[c].off; }
+  int64_t *ints(int c, size_t n) { return i.data() + n * width_i + cols[c].off; }
+  bool bval(int c, size_t n) const { return *ints(c, n) != 0; }
+  double rval(int c, size_t n) const { return *reals(c, n); }
+  int64_t ival(int c, size_t n) const { return *ints(c, n); }
   array::Tensor tensor(int c, size_t n) const {
     const Column &col = cols[c];
     array::Tensor t;
     t.elem = col.elem;
     t.shape = col.shape;
-    if (col.elem == Scalar::Real) t.r.assign(col.r.begin() + static_cast<long>(n * col.numel), col.r.begin() + static_cast<long>((n + 1) * col.numel));
-    else t.i.assign(col.i.begin() + static_cast<long>(n * col.numel), col.i.begin() + static_cast<long>((n + 1) * col.numel));
+    if (col.elem == Scalar::Real) t.r.assign(reals(c, n), reals(c, n) + col.numel);
+    else t.i.assign(ints(c, n), ints(c, n) + col.numel);
     return t;
   }
+  uint64_t bytes() const { return tags.capacity() + r.capacity() * sizeof(double) + i.capacity() * sizeof(int64_t); }
 };
 
 // The result of one rule application: a tag, a payload, and, for ‖, its origin.
@@ -67,10 +90,10 @@ struct Out {
   // Copies the value of cell (c, n).
   void copy(const Store &s, int c, size_t n) {
     const Column &col = s.cols[c];
-    tag = col.tag[n];
+    tag = s.tag(c, n);
     rule = nullptr;
-    if (col.elem == Scalar::Real) r.assign(col.r.begin() + static_cast<long>(n * col.numel), col.r.begin() + static_cast<long>((n + 1) * col.numel));
-    else i.assign(col.i.begin() + static_cast<long>(n * col.numel), col.i.begin() + static_cast<long>((n + 1) * col.numel));
+    if (col.elem == Scalar::Real) r.assign(s.reals(c, n), s.reals(c, n) + col.numel);
+    else i.assign(s.ints(c, n), s.ints(c, n) + col.numel);
   }
   void value(const array::Tensor &t) {
     tag = Tag::Val;

@@ -43,8 +43,10 @@ Tag Result::tag(const std::string &var, size_t n) const {
 }
 
 bool Result::any_error() const {
-  for (auto &c : data->store.cols)
-    if (!c.clock && std::find(c.tag.begin(), c.tag.end(), Tag::Err) != c.tag.end()) return true;
+  const Store &s = data->store;
+  for (size_t n = 0; n < s.N; ++n)
+    for (size_t c = 0; c < s.cols.size(); ++c)
+      if (!s.cols[c].clock && s.tag(static_cast<int>(c), n) == Tag::Err) return true;
   return false;
 }
 

@@ -21,27 +21,33 @@ namespace rml::oracle {
 // Writes a rule's result; returns whether the cell changed. Values only go up in the
 // flat order ⊥ ⊑ v ⊑ ‖ (a rule that broke monotonicity is a bug, reported loudly).
 bool Oracle::Impl::commit(Store &s, const Node &nd, size_t n, const Out &o) {
-  Column &col = s.cols[nd.out];
-  Tag old = col.tag[n];
-  bool same_payload = true;
+  const Column &col = s.cols[nd.out];
+  Tag &cell = s.tag_at(nd.out, n);
+  const Tag old = cell;
   if (o.tag == Tag::Val) {
     if (col.elem == Scalar::Real) {
       if (o.r.size() != col.numel) throw OracleError("internal: result of '" + col.name + "' has the wrong size");
-      same_payload = std::memcmp(&col.r[n * col.numel], o.r.data(), col.numel * sizeof(double)) == 0;
     } else {
       if (o.i.size() != col.numel) throw OracleError("internal: result of '" + col.name + "' has the wrong size");
-      same_payload = std::equal(o.i.begin(), o.i.end(), col.i.begin() + static_cast<long>(n * col.numel));
     }
   }
-  if (old == o.tag && same_payload) return false;
+  // The payload is compared only when the tag is the same: a cell's first write (from ⊥,
+  // nearly every write) then never reads its old payload, a cache miss per cell on a large
+  // program.
+  if (old == o.tag) {
+    if (o.tag != Tag::Val) return false;
+    bool same_payload = col.elem == Scalar::Real ? std::memcmp(s.reals(nd.out, n), o.r.data(), col.numel * sizeof(double)) == 0
+                                                 : std::equal(o.i.begin(), o.i.end(), s.ints(nd.out, n));
+    if (same_payload) return false;
+  }
   if (opts.check_monotone && old != Tag::Bot && o.tag != Tag::Err)
     throw OracleError("internal: non-monotone update of '" + col.name + "' at cycle " + std::to_string(n) + " (" +
                       (old == Tag::Err ? "error" : "value") + " replaced)");
   if (old == Tag::Err) return false;  // monotonicity off: never leave ‖
-  col.tag[n] = o.tag;
+  cell = o.tag;
   if (o.tag == Tag::Val) {
-    if (col.elem == Scalar::Real) std::memcpy(&col.r[n * col.numel], o.r.data(), col.numel * sizeof(double));
-    else std::copy(o.i.begin(), o.i.end(), col.i.begin() + static_cast<long>(n * col.numel));
+    if (col.elem == Scalar::Real) std::copy(o.r.begin(), o.r.end(), s.reals(nd.out, n));
+    else std::copy(o.i.begin(), o.i.end(), s.ints(nd.out, n));
   }
   if (o.tag == Tag::Err && o.rule) note_origin(nd, o.origin == SIZE_MAX ? n : o.origin, o);
   return true;
@@ -49,6 +55,7 @@ bool Oracle::Impl::commit(Store &s, const Node &nd, size_t n, const Out &o) {
 
 void Oracle::Impl::note_origin(const Node &nd, size_t n, const Out &o) {
   auto &seen = origin_seen[nd.out];
+  if (seen.empty()) seen.assign(origin_cycles, 0);  // made at a column's first ‖: most have none
   if (seen[n]) return;
   seen[n] = 1;
   ErrorOrigin e;
@@ -62,9 +69,8 @@ void Oracle::Impl::note_origin(const Node &nd, size_t n, const Out &o) {
 
 Store Oracle::Impl::fresh_store(const Inputs &in) {
   Store s;
-  s.N = in.cycles;
   s.cols = templ;
-  for (auto &c : s.cols) c.init(s.N);
+  s.init(in.cycles);
   for (size_t k = 0; k < prog.inputs.size(); ++k) {
     const core::Var &v = prog.inputs[k];
     auto it = in.streams.find(v.name);
@@ -72,15 +78,16 @@ Store Oracle::Impl::fresh_store(const Inputs &in) {
     if (it->second.size() != s.N)
       throw OracleError("the input '" + v.name + "' has " + std::to_string(it->second.size()) + " cells, expected " +
                         std::to_string(s.N));
-    Column &col = s.cols[input_cols[k]];
+    const int ic = input_cols[k];
+    const Column &col = s.cols[ic];
     for (size_t n = 0; n < s.N; ++n) {
       const Cell &c = it->second[n];
-      col.tag[n] = c.tag;
+      s.tag_at(ic, n) = c.tag;
       if (c.tag != Tag::Val) continue;
       if (c.value.elem != col.elem || c.value.shape != col.shape)
         throw OracleError("the input '" + v.name + "' at cycle " + std::to_string(n) + " has a value of the wrong type");
-      if (col.elem == Scalar::Real) std::copy(c.value.r.begin(), c.value.r.end(), col.r.begin() + static_cast<long>(n * col.numel));
-      else std::copy(c.value.i.begin(), c.value.i.end(), col.i.begin() + static_cast<long>(n * col.numel));
+      if (col.elem == Scalar::Real) std::copy(c.value.r.begin(), c.value.r.end(), s.reals(ic, n));
+      else std::copy(c.value.i.begin(), c.value.i.end(), s.ints(ic, n));
     }
   }
   // Any other stream gives the outputs of an imported call (Inputs).
@@ -105,7 +112,8 @@ Store Oracle::Impl::fresh_store(const Inputs &in) {
                           std::to_string(n) + " has a value of the wrong type");
     given[static_cast<size_t>(call->second->out)] = &cells;
   }
-  origin_seen.assign(s.cols.size(), std::vector<uint8_t>(s.N, 0));
+  origin_seen.assign(s.cols.size(), {});
+  origin_cycles = s.N;
   origins.clear();
   evaluations = 0;
   return s;
@@ -135,7 +143,7 @@ uint64_t Oracle::Impl::solve_kleene(Store &s) {
 // least fixpoint (every rule is monotone; tested against solve_kleene).
 void Oracle::Impl::solve_worklist(Store &s) {
   const size_t N = s.N;
-  std::vector<std::vector<uint8_t>> queued(nodes.size(), std::vector<uint8_t>(N, 0));
+  std::vector<uint8_t> queued(nodes.size() * N, 0);  // [node * N + cycle]
   std::vector<int> pos(nodes.size());
   for (size_t k = 0; k < topo.size(); ++k) pos[topo[k]] = static_cast<int>(k);
   std::deque<std::pair<int, size_t>> fifo;
@@ -149,8 +157,8 @@ void Oracle::Impl::solve_worklist(Store &s) {
   int cur_pos = -1;
   auto visited = [&](int node, size_t m) { return m < cur_n || (m == cur_n && pos[node] <= cur_pos); };
   auto push = [&](int node, size_t m) {
-    if (m >= N || !visited(node, m) || queued[node][m]) return;
-    queued[node][m] = 1;
+    if (m >= N || !visited(node, m) || queued[static_cast<size_t>(node) * N + m]) return;
+    queued[static_cast<size_t>(node) * N + m] = 1;
     fifo.emplace_back(node, m);
   };
   auto changed_cell = [&](int c, size_t n) {
@@ -182,7 +190,7 @@ void Oracle::Impl::solve_worklist(Store &s) {
         if (opts.shuffle_seed) std::swap(fifo.front(), fifo[rng() % fifo.size()]);
         auto [node, m] = fifo.front();
         fifo.pop_front();
-        queued[node][m] = 0;
+        queued[static_cast<size_t>(node) * N + m] = 0;
         run(node, m);
       }
     }
@@ -209,7 +217,7 @@ Result Oracle::Impl::run(const Inputs &in, Solver solver) {
     s = fresh_store(in);
   }
   solve();
-  for (auto &c : s.cols) r.store_bytes += c.tag.capacity() + c.r.capacity() * sizeof(double) + c.i.capacity() * sizeof(int64_t);
+  r.store_bytes += s.bytes();
   if (solver == Solver::Worklist) r.store_bytes += nodes.size() * s.N;  // the queued bitmap
   r.evaluations = evaluations;
   // Inputs, outputs, then the other equations' variables, each once (a set: a linear
