@@ -17,7 +17,8 @@ T = float(budget[1]) if budget[0] == "--timeout" else None
 
 def names(text, label):
     m = re.search(r"--\s*" + label + r" PROPERTIES:\s*\[([^\]]*)\]", text, re.S)
-    return [] if not m else [n.strip() for n in re.sub(r"--", " ", m.group(1)).split(",") if n.strip()]
+    # A label may carry the depth JKind needs: "prop1 (k = 14)" names prop1.
+    return [] if not m else [re.sub(r"\(.*?\)", "", n).strip() for n in re.sub(r"--", " ", m.group(1)).split(",") if n.strip()]
 
 
 count = collections.Counter()
