@@ -30,6 +30,7 @@ Budget Budget::slice(int num, int den) const {
 Budget Budget::share(int k) const {
   Budget b = slice(1, std::max(k, 1));
   b.share_ = true;
+  b.ended_ = std::make_shared<std::atomic<bool>>(false);
   return b;
 }
 
@@ -45,6 +46,7 @@ std::optional<uint64_t> Budget::units_left() const {
 }
 
 bool Budget::exhausted() const {
+  if (ended_ && ended_->load()) return true;
   {
     std::lock_guard<std::mutex> lock(shared_->m);
     if (shared_->expired) return true;
@@ -58,6 +60,7 @@ void Budget::fail() const {
   std::ostringstream o;
   auto units = units_left();
   const char *part = share_ ? "its share of " : "";  // the other properties keep theirs
+  if (ended_ && ended_->load()) throw BudgetExhausted("its engines were stopped once the second lane had proved it");
   if (units && *units == 0 && !(ms_left() && *ms_left() == 0))
     o << part << "the resource budget of the check (" << rlimit_ << " Z3 resource units) ran out (raise it with --rlimit)";
   else
@@ -81,6 +84,13 @@ void Budget::charge(uint64_t now, uint64_t &counted) const {
 void Budget::cancel() const {
   std::lock_guard<std::mutex> lock(shared_->m);
   shared_->expired = true;
+  for (z3::context *c : shared_->live) c->interrupt();
+}
+
+void Budget::end_share() const {
+  if (!ended_) return;
+  ended_->store(true);
+  std::lock_guard<std::mutex> lock(shared_->m);
   for (z3::context *c : shared_->live) c->interrupt();
 }
 

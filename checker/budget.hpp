@@ -11,6 +11,7 @@
 // by Z3's own "timeout" parameter: Z3 4.8's timer threads can deadlock (Z3 issues
 // #5371, #5990), which left rml-check hanging past --timeout on a busy machine.
 #pragma once
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -75,6 +76,13 @@ class Budget {
   // from another thread; call it until that thread is done (an interrupt that lands
   // before a query starts is lost).
   void cancel() const;
+  // Ends this share now, and only it (its property was proved on the second lane while the
+  // first still searched; only under a wall-clock budget, where what a property leaves
+  // already depends on the machine): every slice of the share is exhausted from here on
+  // and the check's live contexts, all the share's, are interrupted. Safe from another
+  // thread; call it until the share's engines have returned. Nothing on a budget that is
+  // not a share.
+  void end_share() const;
   // A context the watchdog interrupts at the deadline, from enter to leave (Smt's life).
   void enter(z3::context &ctx) const;
   void leave(z3::context &ctx) const;
@@ -114,6 +122,7 @@ class Budget {
   std::shared_ptr<BudgetState> shared_;  // the meter and the live contexts, one per check
   std::optional<uint64_t> end_;  // shared_->spent at which this budget ends
   bool share_ = false;           // a property's share (share())
+  std::shared_ptr<std::atomic<bool>> ended_;  // a share's, and its slices': end_share() was called
 };
 
 

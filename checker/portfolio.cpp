@@ -21,7 +21,8 @@ std::optional<Options> lane_options(const Options &o, const Budget &left) {
 
 SecondLane::SecondLane(const Checker &first, const Budget &left,
                        const std::function<z3::expr(const TransitionSystem::Frame &)> &bad, std::string what, bool ticking,
-                       const std::set<std::string> *roots, bool reals) {
+                       const std::set<std::string> *roots, bool reals)
+    : first_(left), end_first_(left.ms_left().has_value()) {
   std::optional<Options> o = lane_options(first.opts, left);
   if (!o) return;
   try {
@@ -37,6 +38,15 @@ SecondLane::SecondLane(const Checker &first, const Budget &left,
       } catch (...) {  // its budget ran out or was cancelled, Z3 failed, memory: the lane says nothing
         result_.verdict = Verdict::Unknown;
       }
+      // Proved: the first lane's share ends, again every 10 ms until that lane has returned
+      // (an interrupt that lands between two of its queries is lost).
+      if (result_.verdict == Verdict::Valid && end_first_) {
+        std::unique_lock<std::mutex> lock(m_);
+        while (!returned_) {
+          first_.end_share();
+          returned_cv_.wait_for(lock, std::chrono::milliseconds(10));
+        }
+      }
       finished.set_value();
     });
   } catch (const std::system_error &) {  // no thread for it (or for its watchdog): one lane
@@ -46,8 +56,17 @@ SecondLane::SecondLane(const Checker &first, const Budget &left,
   }
 }
 
+void SecondLane::first_lane_returned() {
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    returned_ = true;
+  }
+  returned_cv_.notify_all();
+}
+
 SecondLane::~SecondLane() {
   if (!thread_.joinable()) return;
+  first_lane_returned();
   // Again until the thread ends: an interrupt that lands between two queries is lost (the
   // lane looks at its budget before every query and frame, so it ends within one query).
   do checker_->budget.cancel();
@@ -57,6 +76,7 @@ SecondLane::~SecondLane() {
 
 bool SecondLane::take_proof(PropertyResult &r) {
   if (!thread_.joinable()) return false;
+  first_lane_returned();
   thread_.join();
   if (result_.verdict != Verdict::Valid) return false;
   r.verdict = Verdict::Valid;

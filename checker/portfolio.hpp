@@ -11,10 +11,19 @@
 // verdict is the first lane's when it decides, else the second lane's proof, else the
 // first lane's unknown: each is deterministic, so the report is. The second lane only ever
 // proves (Spacer's counterexamples are not replayed), so it cannot falsify anything.
+//
+// Under a wall-clock budget (--timeout), a proof on the second lane also ends the first
+// lane's share at once (Budget::end_share): the property is valid whatever the first lane
+// would have found (both are sound), and the time it would have spent goes to the
+// properties after it (with a wall-clock budget, what a property leaves already depends on
+// the machine). Under a resource budget alone the first lane runs on, so that what it
+// leaves, and every later verdict, stays the same on any machine.
 #pragma once
+#include <condition_variable>
 #include <functional>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -39,7 +48,15 @@ class SecondLane {
   bool take_proof(PropertyResult &r);
 
  private:
+  // The first lane has returned (take_proof, the destructor): the second stops ending its share.
+  void first_lane_returned();
+
   std::unique_ptr<Checker> checker_;
+  Budget first_;            // the first lane's share, which a proof here ends (wall clock only)
+  bool end_first_ = false;  // whether a proof here ends it
+  std::mutex m_;
+  std::condition_variable returned_cv_;
+  bool returned_ = false;   // guarded by m_
   PropertyResult result_;
   std::future<void> finished_;  // ready once the lane's thread has nothing left to do
   std::thread thread_;

@@ -156,6 +156,67 @@ tel
   SUCCEED();
 }
 
+// Ending a property's share (a proof on the second lane, under a wall-clock budget) ends
+// that share and its slices, and nothing else: the whole check and the next property's
+// share keep their budget. The deadline is far: nothing here depends on the clock.
+TEST(Portfolio, EndingAShareEndsItsSlicesOnly) {
+  check::Options o = options(2, 0);
+  o.timeout_s = 3600;
+  check::Budget whole(o);
+  const check::Budget first = whole.share(2), part = first.slice(1, 2), second = whole.share(1);
+  EXPECT_FALSE(first.exhausted());
+  whole.end_share();  // not a share: nothing
+  EXPECT_FALSE(whole.exhausted());
+  first.end_share();
+  EXPECT_TRUE(first.exhausted());
+  EXPECT_TRUE(part.exhausted());
+  EXPECT_FALSE(whole.exhausted());
+  EXPECT_FALSE(second.exhausted());
+  try {
+    part.fail();
+    ADD_FAILURE() << "fail() returned";
+  } catch (const check::BudgetExhausted &e) {
+    EXPECT_NE(std::string(e.what()).find("second lane had proved it"), std::string::npos) << e.what();
+  }
+}
+
+// Under a wall-clock budget, the second lane's proof ends the first lane's share (the first
+// lane of kCounter would search on); under a resource budget alone it does not (the
+// negative control: what the first lane leaves must not depend on the machine). The wait
+// is for an event, bounded far above what the proof takes; no verdict depends on it.
+TEST(Portfolio, ASecondLaneProofEndsTheFirstLanesShareOnlyUnderAWallClockBudget) {
+  auto fe = run_frontend("counter.lus", kCounter);
+  ASSERT_FALSE(fe->diags.has_errors());
+  core::Program prog = core::elaborate(fe->checked, "main");
+  core::Clocks clocks = core::infer_clocks(prog);
+  const std::string v = prog.properties.at(0).var;
+  std::function<z3::expr(const check::TransitionSystem::Frame &)> bad = [&](const check::TransitionSystem::Frame &f) {
+    return f.p.at(v) && (f.nil.at(v) || !f.v.at(v));
+  };
+  std::set<std::string> roots{v};
+  for (bool wall_clock : {true, false}) {
+    check::Options o = options(2, wall_clock ? 0 : 5'000'000);
+    if (wall_clock) o.timeout_s = 3600;
+    check::Checker first(fe->checked, prog, clocks, o);
+    const check::Budget whole = first.budget;
+    first.budget = whole.share(1);
+    check::PropertyResult r;
+    {
+      check::SecondLane lane(first, first.budget, bad, "'ok' holds", true, &roots, true);
+      if (wall_clock) {
+        auto until = std::chrono::steady_clock::now() + std::chrono::minutes(5);
+        while (!first.budget.exhausted() && std::chrono::steady_clock::now() < until)
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        EXPECT_TRUE(first.budget.exhausted()) << "the proof did not end the first lane's share";
+      }
+      ASSERT_TRUE(lane.take_proof(r));
+    }
+    EXPECT_EQ(r.verdict, check::Verdict::Valid) << r.method;
+    EXPECT_EQ(first.budget.exhausted(), wall_clock);
+    EXPECT_FALSE(whole.exhausted());
+  }
+}
+
 // Nothing left: no lane.
 TEST(Portfolio, NoLaneForASpentBudget) {
   check::Options o = options(2, 10);
