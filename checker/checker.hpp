@@ -108,6 +108,15 @@ struct Options {
   // gives, their budget shares aside: with no user property, clocks and initialisation
   // get more of it, so one may be decided where the full check says unknown.
   bool acceptance = false;
+  // User properties in Kind 2's and JKind's reading of `pre` (rml-check --pre-any): its
+  // first value is any value of its type. A property holds when, for every such value, it
+  // is true wherever present; a nil cell is no failure in itself. Sound because nil is
+  // strict (semantics.md §4.3): a cell the oracle computes as a value reads no nil, so it
+  // is that value for every choice, and a replay where the property is false (not nil)
+  // falsifies it in this reading too; the solvers see values only (the encoding gives a
+  // pre's first value a free value of its type), on bit-vectors (over the integers a wrap
+  // of a nil value is not counted, as nothing reads it in rml's reading).
+  bool pre_any = false;
   // 2: a property that reaches the solvers in a program whose ints can be mathematical
   // integers also runs IC3/PDR from the start on a thread of its own (a second core), with
   // a Checker and a budget of its own: what the property had left when it started, counted

@@ -488,7 +488,8 @@ void Checker::one_lane(PropertyResult &r, const std::function<z3::expr(const Tra
 // by cycles after the bad one, where a wrap may already have changed the run) and some int
 // to speak of.
 bool Checker::lia_applies() const {
-  if (!opts.lia_ints) return false;
+  // Not under Options::pre_any: the integer encoding counts no wrap of a nil value.
+  if (!opts.lia_ints || opts.pre_any) return false;
   bool ints = false;
   for (auto &eq : prog.equations) {
     if (eq.prim == core::Prim::Post) return false;

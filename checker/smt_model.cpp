@@ -483,6 +483,13 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
         if (pre) {
           if (tracked(y)) add(z3::implies(started, val(y) == mem));
           if (lia_ints && tracked(y) && val(y).is_int()) add(z3::implies(!started, in_int64(val(y))));  // the free first value
+          // ... a value of its type (Kind 2's reading of it, Options::pre_any; in rml's it is nil,
+          // and its value is read by nothing).
+          if (tracked(y) && eq.type.range) {
+            auto [lo, hi] = *eq.type.range;  // INT64_MIN / INT64_MAX: unbounded
+            if (lo != INT64_MIN) add(z3::implies(!started, int_le(int_lit(lo), val(y))));
+            if (hi != INT64_MAX) add(z3::implies(!started, int_le(val(y), int_lit(hi))));
+          }
           add(f.nil.at(y) == (!started || memnil));
         } else {
           if (tracked(y)) add(val(y) == z3::ite(started, mem, val(eq.args[0])));

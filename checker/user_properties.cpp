@@ -24,11 +24,14 @@ PropertyResult Checker::check_property(const core::CoreProperty &pp) {
   r.span = pp.span;
   const std::string &v = pp.var;
   std::vector<std::string> show = read_by(v);
+  // In Kind 2's reading (Options::pre_any) only a false value fails: a nil cell may be
+  // true for some first value of the pres it reads, and false is false for all of them.
+  const bool nil_fails = !opts.pre_any;
   auto fails = [&](const oracle::Result &res, Counterexample &cx) {
     if (!res.has(v)) return false;
     for (size_t n = 0; n < res.cycles; ++n) {
       const oracle::Cell c = res.at(v, n);
-      bool bad = c.tag == oracle::Tag::Nil || (c.tag == oracle::Tag::Val && c.value.i.size() == 1 && c.value.i[0] == 0);
+      bool bad = (nil_fails && c.tag == oracle::Tag::Nil) || (c.tag == oracle::Tag::Val && c.value.i.size() == 1 && c.value.i[0] == 0);
       if (!bad) continue;
       cx.what = label + " is " + (c.tag == oracle::Tag::Nil ? "nil" : "false") + " at cycle " + std::to_string(n);
       cx.show = show;
@@ -49,11 +52,48 @@ PropertyResult Checker::check_property(const core::CoreProperty &pp) {
   } else {
     // The property's cone of influence, reals as binary64.
     std::set<std::string> roots{v};
-    smt_invariant(
-        r, [&](const TransitionSystem::Frame &f) { return f.p.at(v) && (f.nil.at(v) || !f.v.at(v)); },
-        "'" + pp.text + "' holds at every cycle", fails, true, &roots, true);
+    if (nil_fails) {
+      smt_invariant(
+          r, [&](const TransitionSystem::Frame &f) { return f.p.at(v) && (f.nil.at(v) || !f.v.at(v)); },
+          "'" + pp.text + "' holds at every cycle", fails, true, &roots, true);
+    } else {
+      // Kind 2's reading. A run where the property is false at a cycle where it reads no nil
+      // is one the oracle replays; one where it is false only for some first values of its
+      // pres is not (and BMC would find those first, again and again). So first the runs
+      // that the oracle can replay, with half of the share; then the proof for every first
+      // value, with what is left (a proof of the first search says only "never false
+      // without a nil", and is not kept).
+      PropertyResult replayable = r;
+      {
+        const Budget share = budget;
+        struct Restore {
+          Budget &b;
+          const Budget &to;
+          ~Restore() { b = to; }
+        } restore{budget, share};
+        budget = share.slice(1, 2);
+        try {
+          smt_invariant(
+              replayable, [&](const TransitionSystem::Frame &f) { return f.p.at(v) && !f.nil.at(v) && !f.v.at(v); },
+              "'" + pp.text + "' is never false where it reads no nil", fails, true, &roots, true);
+        } catch (BudgetExhausted &) {
+          if (share.exhausted()) throw;
+        } catch (z3::exception &) {
+          if (share.exhausted()) throw;
+        }
+      }
+      if (replayable.verdict == Verdict::Falsified) {
+        r = std::move(replayable);
+      } else {
+        smt_invariant(
+            r, [&](const TransitionSystem::Frame &f) { return f.p.at(v) && !f.v.at(v); },
+            "'" + pp.text + "' holds at every cycle for every first value of its pres", fails, true, &roots, true);
+      }
+    }
     if (r.verdict == Verdict::Falsified && r.cex) shrink(*r.cex, fails);
   }
+  if (r.verdict == Verdict::Falsified && r.cex && nil_fails && r.cex->what.find(" is nil at cycle ") != std::string::npos)
+    r.method += " (nil: the first value of a 'pre'; Kind 2 and JKind read it as any value of its type, which --pre-any checks)";
   if (r.verdict == Verdict::Falsified)
     r.findings.push_back(Finding{"property.falsified", "the property " + label + " does not hold", pp.span});
   return r;

@@ -3,9 +3,9 @@
 # and integers (Kind 2's benchmark collection: DRAGON, FIREFLY, MESI, PRODUCER_CONSUMER,
 # ...; one `--%PROPERTY` and `--%MAIN` per file). A file whose name holds `_e<digit>` is a
 # seeded error (falsifiable, though a few mutants are equivalent: car_3_e8_33_e2_1010
-# computes `pre(speed) - 1 + 1`); the others are valid; names with `__` (the industrial
-# models' variants, Mode_Logic__105) carry no label and are counted apart. The suite is
-# not copied here.
+# computes `pre(speed) - 1 + 1`); the others are valid. The industrial models' variants
+# (Mode_Logic__105) take the label the collection's table gives `Mode_Logic.kind__105`
+# (Kind 2 and JKind: valid). The suite is not copied here.
 # Usage: classic_agreement.py RML_CHECK DIR [--every K [--offset J]] [--rlimit N | --timeout S]
 # --every K measures every K-th file in name order (a fixed sample), starting with the
 # J-th (0 by default: another J gives a disjoint sample of the same size). Prints, per expected
@@ -33,7 +33,7 @@ with open(table, encoding="utf-8-sig") as fh:
             labels[row[0]] = "valid" if seen == {"Valid"} else "falsified"
 out = collections.Counter(); rows = []; opposite = []; worst = 0.0
 for f in files:
-    want = labels.get(f, "unlabelled")
+    want = labels.get(f) or labels.get(f.replace("__", ".kind__", 1), "unlabelled")
     t0 = time.time()
     try:
         r = subprocess.run([R, os.path.join(ROOT, f), "--json", "--no-cex-files"] + budget,

@@ -207,6 +207,10 @@ struct CheckOptions {
   // the stream run and compile() why ("proving 'm' before it can be compiled: productivity").
   std::function<void(const std::string &)> progress;
   bool explain = false;  // Property::smt: the obligations behind each verdict, in SMT-LIB
+  // User properties in Kind 2's and JKind's reading of `pre`: its first value is any value
+  // of its type, and a property holds when it holds for every such value (rml's own
+  // reading: that value is nil, and a property that is nil at a cycle fails there).
+  bool pre_any = false;
 };
 
 // A cell the run must determine: `stream` (named as `show` names it) at `cycle` must hold

@@ -146,6 +146,7 @@ Property to_property(const check::PropertyResult &r, const Program::State &s, or
 check::Options checker_options(const CheckOptions &o) {
   check::Options copts = CheckBudget{o.seconds, o.rlimit}.options();
   copts.explain = o.explain;
+  copts.pre_any = o.pre_any;
   return copts;
 }
 

@@ -104,6 +104,9 @@ inline void add_check_options(CLI::App *app, CheckCmd &check) {
   app->add_flag("--no-cex-files", check.no_cex_files, "print counterexample traces inline instead of writing them")
       ->excludes("--cex-dir");
   app->add_flag("--frontend-only", check.frontend_only, "stop after the front end (names, types, shapes)");
+  app->add_flag("--pre-any", check.pre_any,
+                "user properties in Kind 2's and JKind's reading: the first value of a 'pre' is any value of its type "
+                "(rml's own reading: nil, and a property that is nil at a cycle fails there)");
   app->add_option("--jobs", check.jobs,
                   "threads, 1..64 (default 1): nodes checked at once, each on a thread of its own; with at least two per "
                   "node, a second lane for each node (IC3/PDR from the start); under --rlimit alone the report is the same "

@@ -204,6 +204,7 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
   o.check.rlimit = c.budget.rlimit;
   o.check.seconds = c.budget.seconds;
   o.check.explain = c.explain;
+  o.check.pre_any = c.pre_any;
   o.frontend_only = c.frontend_only;
   o.jobs = c.jobs;
   Progress progress(err, "rml-check", !c.quiet);

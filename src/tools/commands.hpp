@@ -80,6 +80,7 @@ struct CheckCmd {
   bool frontend_only = false;
   bool quiet = false;               // no progress line on stderr
   unsigned jobs = 1;                // nodes checked at once (api::FileCheckOptions::jobs)
+  bool pre_any = false;             // api::CheckOptions::pre_any
 };
 int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err);
 
