@@ -21,6 +21,13 @@ TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, 
                                    const std::set<std::string> *roots, bool reals, bool ints)
     : ctx_(ctx), prog_(prog), clocks_(clocks) {
   for (auto &eq : prog.equations) def_[eq.lhs] = &eq;
+  // Declared ranges, of the names the user wrote (not elaboration's temporaries, whose last
+  // component starts with '$').
+  for (auto *vars : {&prog.inputs, &prog.outputs, &prog.locals})
+    for (auto &d : *vars) {
+      size_t dot = d.name.rfind('.');
+      if (d.type.range && d.name.compare(dot == std::string::npos ? 0 : dot + 1, 1, "$") != 0) declared_range_[d.name] = *d.type.range;
+    }
   // The cone of influence.
   std::vector<std::string> work;
   auto need = [&](const std::string &v) {
@@ -132,6 +139,12 @@ std::vector<TransitionSystem::Memory> TransitionSystem::memories() const {
     out.push_back(Memory{s + 1, s, src, scalar_.at(src), s + 2});
   }
   return out;
+}
+
+std::optional<std::pair<int64_t, int64_t>> TransitionSystem::declared_range(const std::string &v) const {
+  auto it = declared_range_.find(v);
+  if (it == declared_range_.end()) return std::nullopt;
+  return it->second;
 }
 
 std::string TransitionSystem::state_key() const {
@@ -484,9 +497,11 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
           if (tracked(y)) add(z3::implies(started, val(y) == mem));
           if (lia_ints && tracked(y) && val(y).is_int()) add(z3::implies(!started, in_int64(val(y))));  // the free first value
           // ... a value of its type (Kind 2's reading of it, Options::pre_any; in rml's it is nil,
-          // and its value is read by nothing).
-          if (tracked(y) && eq.type.range) {
-            auto [lo, hi] = *eq.type.range;  // INT64_MIN / INT64_MAX: unbounded
+          // and its value is read by nothing): the declared range of the variable it reads.
+          // Not the range of the equation's inferred type, which an expression's operand can
+          // lend it (`s + x` has the type of `s`).
+          if (std::optional<std::pair<int64_t, int64_t>> range = declared_range(eq.args[0]); tracked(y) && range) {
+            auto [lo, hi] = *range;  // INT64_MIN / INT64_MAX: unbounded
             if (lo != INT64_MIN) add(z3::implies(!started, int_le(int_lit(lo), val(y))));
             if (hi != INT64_MAX) add(z3::implies(!started, int_le(val(y), int_lit(hi))));
           }

@@ -116,6 +116,9 @@ class TransitionSystem {
   // the assumptions read; what else it tracks only defines values), so an invariant
   // inductive in one is inductive in the other.
   std::string state_key() const;
+  // The range of the declared type of a variable the user named (a subrange, an
+  // enumeration), or nothing: a `pre`'s first value in Kind 2's reading.
+  std::optional<std::pair<int64_t, int64_t>> declared_range(const std::string &v) const;
 
   const core::Program &program() const { return prog_; }
   // Whether some tracked value is a binary64 real (Z3's floating-point theory).
@@ -133,6 +136,7 @@ class TransitionSystem {
   const core::Clocks &clocks_;
   std::map<std::string, Scalar> scalar_;  // tracked variables (bool/int scalars) and their type
   std::map<std::string, const core::Equation *> def_;
+  std::map<std::string, std::pair<int64_t, int64_t>> declared_range_;  // declared_range()
   std::set<std::string> cone_;  // encoded variables (all when no roots were given)
   std::vector<bool> term_needed_;
   bool in_cone(const std::string &v) const { return cone_.count(v) > 0; }

@@ -16,6 +16,7 @@
 #include "checker/budget.hpp"
 #include "checker/checker.hpp"
 #include "common/backfill_gen.hpp"
+#include "common/property_runs.hpp"
 #include "common/sanitized.hpp"
 #include "common/stream_prog_gen.hpp"
 #include "common/test_files.hpp"
@@ -422,13 +423,7 @@ RC_GTEST_PROP(CheckProperties, ProvedPropertiesHoldAndRefutationsReplay, ()) {
     RC_ASSERT(fails);
   }
   if (p.verdict != check::Verdict::Valid) return;
-  oracle::Inputs in;
-  in.cycles = *rc::gen::inRange<size_t>(1, 10);
-  for (size_t n = 0; n < in.cycles; ++n) {
-    in.streams["x"].push_back(oracle::Cell::of(array::Tensor::real(*rc::gen::inRange(-3, 4))));
-    in.streams["y"].push_back(oracle::Cell::of(array::Tensor::integer(*rc::gen::inRange(-3, 4))));
-    in.streams["c"].push_back(oracle::Cell::of(array::Tensor::boolean(*rc::gen::arbitrary<bool>())));
-  }
+  oracle::Inputs in = test::random_main_inputs();
   oracle::Result res = oracle::Oracle(c.fe->checked, c.prog).run(in);
   for (size_t n = 0; n < res.cycles; ++n) RC_ASSERT(!fails_at(res, n));
 }
