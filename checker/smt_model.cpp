@@ -21,13 +21,12 @@ TransitionSystem::TransitionSystem(z3::context &ctx, const core::Program &prog, 
                                    const std::set<std::string> *roots, bool reals, bool ints)
     : ctx_(ctx), prog_(prog), clocks_(clocks) {
   for (auto &eq : prog.equations) def_[eq.lhs] = &eq;
-  // Declared ranges, of the names the user wrote (not elaboration's temporaries, whose last
-  // component starts with '$').
-  for (auto *vars : {&prog.inputs, &prog.outputs, &prog.locals})
-    for (auto &d : *vars) {
-      size_t dot = d.name.rfind('.');
-      if (d.type.range && d.name.compare(dot == std::string::npos ? 0 : dot + 1, 1, "$") != 0) declared_range_[d.name] = *d.type.range;
-    }
+  // Declared ranges: of the main node's inputs and outputs, whose types the user always
+  // writes. A local's type may be inferred (rml's syntax), and inference lets an operand
+  // lend its range to an expression (`t = s + x` gets `s`'s).
+  for (auto *vars : {&prog.inputs, &prog.outputs})
+    for (auto &d : *vars)
+      if (d.type.range) declared_range_[d.name] = *d.type.range;
   // The cone of influence.
   std::vector<std::string> work;
   auto need = [&](const std::string &v) {
@@ -497,9 +496,9 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
           if (tracked(y)) add(z3::implies(started, val(y) == mem));
           if (lia_ints && tracked(y) && val(y).is_int()) add(z3::implies(!started, in_int64(val(y))));  // the free first value
           // ... a value of its type (Kind 2's reading of it, Options::pre_any; in rml's it is nil,
-          // and its value is read by nothing): the declared range of the variable it reads.
-          // Not the range of the equation's inferred type, which an expression's operand can
-          // lend it (`s + x` has the type of `s`).
+          // and its value is read by nothing): the declared range of the main node's input or
+          // output it reads. Not the range of the equation's inferred type, which an
+          // expression's operand can lend it (`s + x` has the type of `s`).
           if (std::optional<std::pair<int64_t, int64_t>> range = declared_range(eq.args[0]); tracked(y) && range) {
             auto [lo, hi] = *range;  // INT64_MIN / INT64_MAX: unbounded
             if (lo != INT64_MIN) add(z3::implies(!started, int_le(int_lit(lo), val(y))));

@@ -116,8 +116,8 @@ class TransitionSystem {
   // the assumptions read; what else it tracks only defines values), so an invariant
   // inductive in one is inductive in the other.
   std::string state_key() const;
-  // The range of the declared type of a variable the user named (a subrange, an
-  // enumeration), or nothing: a `pre`'s first value in Kind 2's reading.
+  // The range of the declared type (a subrange, an enumeration) of a main node's input or
+  // output, or nothing: a `pre`'s first value in Kind 2's reading.
   std::optional<std::pair<int64_t, int64_t>> declared_range(const std::string &v) const;
 
   const core::Program &program() const { return prog_; }
