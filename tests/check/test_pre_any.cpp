@@ -143,13 +143,15 @@ RC_GTEST_PROP(PreAny, ProvedPropertiesAreNeverFalseAndRefutationsReplayAsFalse, 
   const std::string shapes[] = {"(pre " + a + ") or " + b, "not ((pre " + a + ") and " + b + ")",
                                 "if pre " + a + " then " + b + " else true", "(pre " + a + ") = " + b};
   text += "  check " + shapes[*rc::gen::inRange(0, 4)] + ";\n";
-  if (test::sampled_out_in_ci(text, 5)) RC_SUCCEED("sampled out in CI (scripts/soundness-long.sh checks every case)");
+  // A tenth of the programs in the Release CI run: on bit-vectors, with two phases, an
+  // undecided case spends its whole budget (CI's seed: 304 s for 1000 cases, a quarter kept).
+  if (test::sampled_out_in_ci(text, 2)) RC_SUCCEED("sampled out in CI (scripts/soundness-long.sh checks every case)");
   RC_LOG() << text;
   auto fe = run_frontend("gen.rml", text);
   RC_PRE(!fe->diags.has_errors());
   core::Program prog = core::elaborate(fe->checked, "main");
   check::Options o;
-  o.rlimit = 6'000'000;
+  o.rlimit = 2'000'000;
   o.max_depth = 4;
   o.max_horizon = 6;
   o.pre_any = true;
