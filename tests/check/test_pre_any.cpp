@@ -107,8 +107,8 @@ TEST(PreAny, TheFirstValueIsOfItsType) {
   // A local's type may be inferred, so its range is not used: `r = pre r` is any int.
   auto local = run("  ok = 0 <= r and r <= 1;", true, true);
   EXPECT_EQ(property(local).verdict, check::Verdict::Unknown) << property(local).method;
-  // The range is the declared one of the variable read: `s + x` is any int (its inferred
-  // type is `s`'s), so a first value of 2 fails at cycle 0, which no oracle run shows.
+  // Only a main-node input's or output's declared range counts: `s + x` is any int (its
+  // inferred type is `s`'s), so a first value of 2 fails at cycle 0, which no oracle run shows.
   auto sum = run("  ok = (pre (s + x) <= 1) or (false -> true);", true, true);
   EXPECT_NE(property(sum).verdict, check::Verdict::Valid) << property(sum).method;
 }
