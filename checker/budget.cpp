@@ -1,3 +1,4 @@
+#include "checker/trace.hpp"
 #include "checker/budget.hpp"
 
 #include <algorithm>
@@ -138,11 +139,13 @@ Budget::Watchdog::Watchdog(const Budget &b) : shared_(b.shared_) {
       // thread was not waiting is not lost.
       if (shared->stop) return;
       auto now = std::chrono::steady_clock::now();
+      if (now >= deadline && !shared->expired) trace::line("a deadline passed: " + std::to_string(shared->live.size()) + " contexts interrupted");
       if (now >= deadline) shared->expired = true;
       if (shared->expired)
         for (z3::context *c : shared->live) c->interrupt();
       auto wake = shared->expired ? now + kRing : deadline;
       for (auto &[id, a] : shared->alarms) {  // a few at a time (one per nested engine): scanned
+        if (a.at <= now && trace::on() && a.rung++ == 0) trace::line("a query's alarm rang");
         if (a.at <= now) a.ctx->interrupt(), a.at = now + kRing;
         wake = std::min(wake, a.at);
       }

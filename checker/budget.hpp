@@ -44,6 +44,7 @@ struct BudgetState {
   struct AlarmEntry {
     std::chrono::steady_clock::time_point at;  // when it rings next
     z3::context *ctx;
+    int rung = 0;  // times it rang (the first is traced: trace.hpp)
   };
   std::map<uint64_t, AlarmEntry> alarms;  // queries' own deadlines (Budget::Alarm), by number
   uint64_t next_alarm = 0;

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "checker/engine.hpp"
+#include "checker/trace.hpp"
 #include "checker/portfolio.hpp"
 #include "checker/smt_reals.hpp"
 #include "oracle/trace_io.hpp"
@@ -194,6 +195,7 @@ void Checker::discover_invariants(Smt &smt) {
   for (auto &v : prog.inputs)
     if (clocks.terms[static_cast<size_t>(clocks.of(v.name))].kind != core::ClockTerm::Base) return;
   if (smt.budget.exhausted()) smt.budget.fail();
+  trace::Stage stage("Houdini");
   const auto &range = observed_ranges(smt.budget);
   const std::set<int64_t> consts = int_constants(prog);
   real_candidates(mems, invariants);
@@ -305,6 +307,7 @@ void Checker::discover_invariants(Smt &smt) {
       }
       alive = std::move(kept);
     }
+    trace::line("Houdini keeps " + std::to_string(alive.size()) + " of " + std::to_string(invariants.size()) + " candidates");
     std::vector<Interval> proved;
     for (size_t k : alive) proved.push_back(invariants[k]);
     invariants = std::move(proved);
@@ -373,6 +376,7 @@ void Checker::one_lane(PropertyResult &r, const std::function<z3::expr(const Tra
   // alone: an over-approximation, so its proof holds; its counterexamples are replayed).
   if (values_free_first) {
     PropertyResult fr = r;
+    trace::Stage stage("numbers free");
     try {
       Smt smt(prog, clocks, budget.slice(1, 4), roots, false, false);
       if (run_engines(fr, smt, bad, what, confirm, ticking, false, false) == EngineEnd::Decided) {
@@ -387,6 +391,7 @@ void Checker::one_lane(PropertyResult &r, const std::function<z3::expr(const Tra
     }
   }
   if (lia_applies()) {
+    trace::Stage stage("LIA");
     PropertyResult lr = r;
     Smt smt(prog, clocks, budget, roots, reals);
     smt.ts->lia_ints = true;
@@ -587,6 +592,7 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
   for (int k = induction_done + 1; k <= opts.max_depth && !pr.induction_over; ++k) {
     // Base: no bad cycle among the first k from the initial state.
     if (bmc_done < k) {
+      trace::Stage stage("BMC depth " + std::to_string(k));
       z3::solver s = smt.solver();
       auto fs = smt.unroll(k + look, true, s);
       ticks(s, fs);
@@ -622,9 +628,10 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
     {
       z3::solver s = smt.solver();
       auto fs = smt.unroll(k + 1 + look, false, s);
+      discover_invariants(smt);
+      trace::Stage stage(std::to_string(k) + "-induction step");
       ticks(s, fs);
       ticks_after(s, fs);
-      discover_invariants(smt);
       s.add(inv_at(smt, fs[0].state_in));
       for (int j = 0; j < k; ++j) s.add(!bad(fs[static_cast<size_t>(j)]));
       s.add(bad(fs[static_cast<size_t>(k)]));
@@ -660,6 +667,7 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
   // lasts (its end is this property's unknown): a falsifiable property whose shortest
   // counterexample is long.
   int depth = bmc_done + 1;
+  trace::Stage deep_stage("deeper BMC");
   if (deep) try {
     z3::solver s = smt.solver();
     std::vector<TransitionSystem::Frame> fs;
@@ -843,10 +851,15 @@ std::optional<bool> Checker::pdr_proves(Smt &smt, const std::function<z3::expr(c
     z3::expr_vector qv = free_constants(ctx, {q});
     z3::expr query = qv.empty() ? q : z3::exists(qv, q);
     z3::check_result c;
-    {
+    try {
       Budget::Alarm alarm(half.part, ctx);  // Spacer's part of the time, by interruption (budget.hpp)
       c = fp.query(query);
+    } catch (z3::exception &) {
+      trace::line(trace::stage() + " Spacer" + (invariant ? " (property alone)" : "") + ": interrupted");
+      throw;
     }
+    trace::line(trace::stage() + " Spacer" + (invariant ? " (property alone)" : "") + ": " +
+                (c == z3::sat ? "sat" : c == z3::unsat ? "unsat" : "unknown"));
     if (c == z3::unknown && smt.budget.exhausted()) smt.budget.fail();
     if (c == z3::unknown) return std::nullopt;
     // The invariant Spacer found, over the relation's arguments as bound variables

@@ -7,6 +7,7 @@
 // counted (semantics/int_encoding.md, "Wraps after a latch falls").
 #include <algorithm>
 
+#include "checker/trace.hpp"
 #include "checker/engine.hpp"
 
 namespace rml::check {
@@ -48,6 +49,7 @@ Checker::Latches Checker::settled_slots(const TransitionSystem &ts) {
 std::vector<std::string> Checker::wrap_latches(const std::function<z3::expr(const TransitionSystem::Frame &)> &bad,
                                                const std::set<std::string> *roots, bool reals, const Budget &share) {
   std::vector<std::string> found;
+  trace::Stage stage("latches");
   try {
     Smt bv(prog, clocks, share, roots, reals);
     bv.ts->fun_body = fun_body();

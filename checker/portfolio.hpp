@@ -62,8 +62,8 @@ class SecondLane {
   std::thread thread_;
 };
 
-// Options for a lane with `left` of a budget: the same limits, counted from now.
-// nullopt when nothing is left.
+// Options for a lane with `left` of a budget: the same resource limit, and nine tenths of
+// the time, counted from now. nullopt when nothing is left.
 std::optional<Options> lane_options(const Options &o, const Budget &left);
 
 }  // namespace rml::check

@@ -1,4 +1,5 @@
 #include "checker/smt_session.hpp"
+#include "checker/trace.hpp"
 
 #include "checker/context_reaper.hpp"
 #include "checker/smt_reals.hpp"
@@ -59,15 +60,23 @@ z3::check_result Smt::check(z3::solver &s) {
   if (budget.exhausted()) budget.fail();
   limit(ctx, s, budget);
   z3::check_result c = z3::unknown;
+  const uint64_t before = budget.spent();
+  auto traced = [&](const char *answer) {
+    if (!trace::on()) return;
+    const char *encoding = !ts->lia_ints ? "bit-vectors" : ts->lia_modular ? "ints mod 2^64" : "integers";
+    trace::line(trace::stage() + " [" + encoding + "]: " + answer + ", " + std::to_string(budget.spent() - before) + " units");
+  };
   try {
     Budget::Alarm alarm(budget, ctx);
     c = s.check();
   } catch (z3::exception &) {  // interrupted at the deadline ("canceled"), or a real failure
     budget.charge(resources_counted(s), counted);
+    traced("interrupted");
     if (budget.exhausted()) budget.fail();
     throw;
   }
   budget.charge(resources_counted(s), counted);
+  traced(c == z3::sat ? "sat" : c == z3::unsat ? "unsat" : "unknown");
   if (c == z3::unknown && budget.exhausted()) budget.fail();
   return c;
 }

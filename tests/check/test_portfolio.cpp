@@ -233,6 +233,19 @@ TEST(Portfolio, NoLaneForASpentBudget) {
   EXPECT_EQ(lane->lanes, 1);
 }
 
+// Under a wall-clock budget the lane ends a tenth early (its Spacer may answer an interrupt
+// late, and the check waits for it); the resource budget is the same.
+TEST(Portfolio, ALaneKeepsATenthOfTheTimeBack) {
+  check::Options o = options(2, 10);
+  o.timeout_s = 1000;
+  check::Budget b(o);
+  auto lane = check::lane_options(o, b);
+  ASSERT_TRUE(lane.has_value());
+  EXPECT_LE(lane->timeout_s, 900.0);
+  EXPECT_GT(lane->timeout_s, 800.0);  // not less than nine tenths of what was left (with room for a slow machine)
+  EXPECT_EQ(lane->rlimit, 10u);
+}
+
 // Whether the program's first property is false or nil at some cycle of an oracle run.
 bool fails_in(const Checked &c, const oracle::Inputs &in) { return rml::test::first_property_fails_in(c.fe->checked, c.prog, in); }
 
