@@ -395,6 +395,7 @@ void Checker::one_lane(PropertyResult &r, const std::function<z3::expr(const Tra
     PropertyResult lr = r;
     Smt smt(prog, clocks, budget, roots, reals);
     smt.ts->lia_ints = true;
+    smt.ts->nil_values_read = opts.pre_any;
     // Whether some int operation can wrap at all: if none can, this encoding is the 64-bit
     // one in other words and decides alone; else it gets half of what is left.
     bool can_wrap = !opts.ignore_wraps && !smt.ts->frame(0, nullptr, false).wrap.is_false();
@@ -444,6 +445,7 @@ void Checker::one_lane(PropertyResult &r, const std::function<z3::expr(const Tra
       try {
         mod.emplace(prog, clocks, budget.slice(num, den), roots, reals);
         mod->ts->lia_ints = mod->ts->lia_modular = true;
+        mod->ts->nil_values_read = opts.pre_any;
       } catch (BudgetExhausted &) {
         if (budget.exhausted()) throw;
       }
@@ -493,8 +495,7 @@ void Checker::one_lane(PropertyResult &r, const std::function<z3::expr(const Tra
 // by cycles after the bad one, where a wrap may already have changed the run) and some int
 // to speak of.
 bool Checker::lia_applies() const {
-  // Not under Options::pre_any: the integer encoding counts no wrap of a nil value.
-  if (!opts.lia_ints || opts.pre_any) return false;
+  if (!opts.lia_ints) return false;
   bool ints = false;
   for (auto &eq : prog.equations) {
     if (eq.prim == core::Prim::Post) return false;

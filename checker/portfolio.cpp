@@ -104,6 +104,7 @@ void Checker::spacer_lane(PropertyResult &r, const std::function<z3::expr(const 
   try {
     Smt smt(prog, clocks, budget, roots, reals);
     smt.ts->lia_ints = true;
+    smt.ts->nil_values_read = opts.pre_any;
     can_wrap = !opts.ignore_wraps && !smt.ts->frame(0, nullptr, false).wrap.is_false();
     linear = !smt.ts->nonlinear_ints;
     if (can_wrap && linear) smt.budget = budget.slice(1, 2);  // else this encoding is the only one
@@ -121,6 +122,7 @@ void Checker::spacer_lane(PropertyResult &r, const std::function<z3::expr(const 
   if (!can_wrap || !linear) return;
   Smt mod(prog, clocks, budget, roots, reals);
   mod.ts->lia_ints = mod.ts->lia_modular = true;
+  mod.ts->nil_values_read = opts.pre_any;
   spacer(mod, false);
 }
 

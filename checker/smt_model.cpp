@@ -533,7 +533,7 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
     if (!eq_wraps.empty()) {  // this equation's operations wrap where its value matters
       std::set<std::string> visiting;
       z3::expr matters = wrap_matters(f, y, visiting, matters_memo);
-      if (!steers_.count(y)) matters = matters && !f.nil.at(y);  // a nil value steers nothing
+      if (!steers_.count(y) && !nil_values_read) matters = matters && !f.nil.at(y);  // a nil value steers nothing
       for (auto w : eq_wraps) wraps.push_back(w && matters);
       eq_wraps.resize(0);
     }

@@ -88,6 +88,11 @@ class TransitionSystem {
   // wraps it (smt_ints.hpp): the oracle's ints exactly, over Z3's Ints; `wrap` stays
   // false. Linear where every product and quotient has a constant operand.
   bool lia_modular = false;
+  // With lia_ints, a wrap in a nil value counts too. In rml's reading a nil value is read
+  // by nothing, so its wraps change no value any reader takes; in Kind 2's reading of
+  // `pre` (check::Options::pre_any) a property reads the value of a nil cell (the first
+  // value of a `pre` is any value of its type), so they do (semantics/int_encoding.md).
+  bool nil_values_read = false;
   // Set by frame() when it encoded a product, quotient or remainder of two non-constant
   // ints over Ints (nonlinear arithmetic, which the solver seldom decides).
   bool nonlinear_ints = false;

@@ -4,9 +4,9 @@
 // verdict as its control: a property that only a nil fails (valid here, falsified in
 // rml's reading), a false value (falsified in both, replayed as a value), a failure that
 // needs a first value (never falsified: the oracle cannot replay it; never valid: it
-// fails for some first value), the first value kept in its type's range, and a first value
-// that wraps (never valid: the integer encoding, which counts no wrap of a nil value, is
-// not used). Deterministic budgets only.
+// fails for some first value), the first value kept in its type's range, a first value
+// that wraps (never valid: the integer encoding counts the wraps of nil values here), and
+// the integer encoding deciding in this reading. Deterministic budgets only.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -114,14 +114,44 @@ TEST(PreAny, TheFirstValueIsOfItsType) {
 }
 
 // A first value of INT64_MAX wraps: `pre c + 1 > pre c` fails for it (64-bit ints), so it is
-// never valid. Over mathematical integers with a nil value's wraps not counted, it would
-// be "proved".
+// never valid. Over mathematical integers with a nil value's wraps not counted (rml's
+// reading, where nothing reads a nil value), it would be "proved".
 TEST(PreAny, AFirstValueThatWrapsIsNeverProvedAway) {
   auto any = run("  ok = pre c + 1 > pre c;", true, true);
   EXPECT_NE(property(any).verdict, check::Verdict::Valid) << property(any).method;
   // Control: with the first value excused, it holds (c is 0 from cycle 0 on).
   auto later = run("  ok = true -> pre c + 1 > pre c;", true, true);
   EXPECT_EQ(property(later).verdict, check::Verdict::Valid) << property(later).method;
+}
+
+// The integer encoding applies in this reading (its wraps of nil values counted): a
+// property only the nil first value of `pre d` fails in rml's reading (its control) is
+// proved over mathematical integers, `pre d + 1` excluded from wrapping by its guard for
+// every first value.
+TEST(PreAny, TheIntegerEncodingDecidesInThisReading) {
+  const std::string text =
+      "node main(x: int) returns (ok: bool);\nvar d: int;\nlet\n  d = 0 -> if pre d < 10 then pre d + 1 else 0;\n"
+      "  ok = d >= 0 or pre d < pre d;\n  --%PROPERTY ok;\ntel\n";
+  auto fe = run_frontend("pre_any_lia.lus", text);
+  ASSERT_FALSE(fe->diags.has_errors()) << render_all(fe->diags);
+  core::Program prog = core::elaborate(fe->checked, "main");
+  for (bool pre_any : {true, false}) {
+    check::Options o;
+    o.rlimit = 4'000'000;
+    o.pre_any = pre_any;
+    o.solver_only = true;
+    check::Report rep = check::check_program(fe->checked, prog, o);
+    const check::PropertyResult *p = nullptr;
+    for (auto &r : rep.properties)
+      if (r.kind == "property") p = &r;
+    ASSERT_NE(p, nullptr);
+    if (pre_any) {
+      EXPECT_EQ(p->verdict, check::Verdict::Valid) << p->method;
+      EXPECT_NE(p->method.find("over mathematical integers"), std::string::npos) << p->method;
+    } else {
+      EXPECT_EQ(p->verdict, check::Verdict::Falsified) << p->method;
+    }
+  }
 }
 
 // Whether the oracle shows the first property false (a value, not nil) at some cycle: the
