@@ -206,6 +206,10 @@ struct Checker {
   // initialisation.cpp
   const core::Equation *def_of(const std::string &v);
   std::set<std::string> may_be_nil();
+  // The variables that can be nil on the runs the check considers (a clash of clocks
+  // keeps a pre's own first nil: may_be_nil.hpp), computed once.
+  const std::set<std::string> &may_be_nil_here();
+  std::optional<std::set<std::string>> may_be_nil_here_;
   PropertyResult check_initialisation();
 
   // clocks.cpp

@@ -23,6 +23,11 @@ const core::Equation * Checker::def_of(const std::string &v) {
 // Lustre's `pre` can make a condition nil: a static may-be-nil analysis over the program.
 std::set<std::string> Checker::may_be_nil() { return check::may_be_nil(prog); }
 
+const std::set<std::string> &Checker::may_be_nil_here() {
+  if (!may_be_nil_here_) may_be_nil_here_ = check::may_be_nil(prog, clocks.clashes.empty());
+  return *may_be_nil_here_;
+}
+
 // Initialisation (as Heptagon and Vélus check it): no output of the main node is ever
 // nil, Lustre's uninitialised first value of `pre`. A static may-be-nil analysis proves
 // most programs; otherwise k-induction (then IC3/PDR) on the nil flags, or a BMC run
@@ -31,8 +36,8 @@ PropertyResult Checker::check_initialisation() {
   PropertyResult r;
   r.kind = "initialisation";
   // The idiom `a -> pre x` reads x's nil only on well-clocked runs: with a clash, the
-  // analysis keeps the pre's own first nil (an ill-clocked arrow can start first).
-  std::set<std::string> nil = check::may_be_nil(prog, clocks.clashes.empty());
+  // analysis keeps the pre's own first nil (an ill-clocked arrow can start first; may_be_nil_here).
+  const std::set<std::string> &nil = may_be_nil_here();
   std::vector<std::string> outs;
   for (auto &o : prog.outputs)
     if (nil.count(o.name)) outs.push_back(o.name);
