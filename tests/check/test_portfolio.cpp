@@ -96,11 +96,15 @@ TEST(Portfolio, TheSecondLaneProvesWhatOneLaneDoesNotInTheSameBudget) {
 }
 
 // When the first lane decides, the report is exactly the one-lane report: the second lane
-// is stopped and changes nothing (its units are on a meter of its own).
+// is stopped and changes nothing (its units are on a meter of its own). The budget leaves
+// room for the build: Z3 counts the same units for the same queries, but the checker's
+// terms are made in an order that depends on the compiler (the one lane proves kCounter
+// with 1.06 M units in the GCC release build and with 2.4-2.8 M in the Clang sanitizer
+// build, where 4 M ran out).
 TEST(Portfolio, WhenTheFirstLaneDecidesTheReportIsTheOneLaneReport) {
-  auto one = check_text(kCounter, 1, 4'000'000);
+  auto one = check_text(kCounter, 1, 12'000'000);
   EXPECT_EQ(user_property(one.rep).verdict, check::Verdict::Valid) << user_property(one.rep).method;
-  EXPECT_EQ(summary(check_text(kCounter, 2, 4'000'000).rep), summary(one.rep));
+  EXPECT_EQ(summary(check_text(kCounter, 2, 12'000'000).rep), summary(one.rep));
 }
 
 // The second lane only proves: a property that fails is falsified by the first lane,
