@@ -23,6 +23,7 @@
 #include "ops/ops.hpp"
 #include "stream/clock_directed.hpp"
 #include "stream/retime.hpp"
+#include "stream/window_tables.hpp"
 
 namespace rml::codegen {
 
@@ -540,6 +541,7 @@ struct Emitter {
   // Retimed where it can be (stream/retime.hpp): the runtime's fast sweep computes each
   // cell once, a lag after its cycle, without the worklist.
   std::optional<stream::Retiming> retiming;
+  std::optional<stream::WindowTables> tables;  // the node as the runtime's tables
   int64_t window_size(int64_t horizon) const {
     int64_t w = 2 * horizon + 2;
     if (retiming) w = std::max<int64_t>(w, retiming->max_lag + horizon + 1);
@@ -773,144 +775,73 @@ struct Emitter {
         s << "};\n";
       }
     }
-    s << "// Slots: clock terms, then variables.\nconst E kElem[] = {";
-    for (size_t c = 0; c < S; ++c) s << (c ? ", " : "") << (plan.slots[c].clock ? "E::Bool" : elem_code(plan.slots[c].elem));
-    s << "};\nconst uint8_t kIsClock[] = {";
-    for (size_t c = 0; c < S; ++c) s << (c ? ", " : "") << (plan.slots[c].clock ? 1 : 0);
+    // The tables (stream/window_tables.hpp: the ones the stream backend runs in process),
+    // printed; the steps' comments and literals from the plan's equations.
+    const stream::WindowTables &t = *tables;
+    auto list = [&](const auto &v, auto item) {
+      std::string out;
+      for (size_t j = 0; j < v.size(); ++j) out += (j ? ", " : "") + item(v[j]);
+      return out;
+    };
+    auto num = [](auto x) { return std::to_string(x); };
+    auto e_code = [](window::E e) { return std::string(e == window::E::Real ? "E::Real" : e == window::E::Int ? "E::Int" : "E::Bool"); };
+    s << "// Slots: clock terms, then variables.\nconst E kElem[] = {" << list(t.elem, e_code);
+    s << "};\nconst uint8_t kIsClock[] = {" << list(t.is_clock, num);
     // A frame's layout: a tensor's cell is a block handle (an int word), a scalar's its value.
-    std::vector<size_t> offset(S);
-    size_t real_words = 0, int_words = 0;
-    for (size_t c = 0; c < S; ++c) {
-      const stream::Slot &sl = plan.slots[c];
-      bool shared = !sl.clock && !sl.shape.empty();
-      size_t &words = !shared && !sl.clock && sl.elem == Scalar::Real ? real_words : int_words;
-      offset[c] = words;
-      words += shared ? 1 : sl.numel;
-    }
-    s << "};\nconst int kNumel[] = {";
-    for (size_t c = 0; c < S; ++c) s << (c ? ", " : "") << plan.slots[c].numel;
-    s << "};\nconst uint8_t kShared[] = {";
-    for (size_t c = 0; c < S; ++c) s << (c ? ", " : "") << (!plan.slots[c].clock && !plan.slots[c].shape.empty() ? 1 : 0);
-    s << "};\nconst int kOffset[] = {";
-    for (size_t c = 0; c < S; ++c) s << (c ? ", " : "") << offset[c];
+    std::vector<size_t> offset(t.offset.begin(), t.offset.end());
+    s << "};\nconst int kNumel[] = {" << list(t.numel, num);
+    s << "};\nconst uint8_t kShared[] = {" << list(t.shared, num);
+    s << "};\nconst int kOffset[] = {" << list(t.offset, num);
     s << "};\n// Steps: one per clock term and equation (kind, out, in[3], nin, clock, positive, ticks, op, arg, res, constant, fn, fargs).\n"
       << "const Step kSteps[] = {\n";
+    static const char *kKind[] = {"K::ClockBase", "K::ClockOn", "K::ClockNever", "K::Const", "K::Copy", "K::Unary", "K::Binary", "K::If",
+                                  "K::When", "K::Merge", "K::Fby", "K::Pre", "K::Arrow", "K::Post", "K::Fun"};
     for (size_t k = 0; k < N; ++k) {
       const stream::Step &st = plan.steps[k];
-      std::string kind, op = "0";
-      Scalar arg = Scalar::Bool;
-      std::string constant = "Word{0}", fn = "nullptr", fargs = "nullptr";
-      bool add = false;  // Step::add: an elementwise addition of two real tensors of its shape
-      switch (st.kind) {
-        case stream::StepKind::ClockBase: kind = "K::ClockBase"; break;
-        case stream::StepKind::ClockOn: kind = "K::ClockOn"; break;
-        case stream::StepKind::ClockNever: kind = "K::ClockNever"; break;
-        case stream::StepKind::Const: {
-          kind = "K::Const";
-          const core::Literal &l = st.eq->lit;
-          constant = l.type == Scalar::Real ? "Word{.r = " + real_literal(l.r) + "}"
-                                             : "Word{.i = " + (l.type == Scalar::Bool ? std::string(l.b ? "1" : "0") : literal(l)) + "}";
-          break;
-        }
-        case stream::StepKind::Copy: kind = "K::Copy"; break;
-        case stream::StepKind::Apply:
-          if (fun_of.count(st.eq)) {
-            kind = "K::Fun", fn = fun_of.at(st.eq) + "_entry";
-            if (!st.in.empty()) fargs = "kArgs" + std::to_string(k);
-            const stream::Slot &so = plan.slots[static_cast<size_t>(st.out)];
-            add = st.eq->op == core::ApplyOp::Binary && st.eq->bin == ops::BinOp::Add && st.in.size() == 2 && !so.shape.empty() &&
-                  so.elem == Scalar::Real && !(fused && fused->count(st.eq->lhs));
-            for (int c : st.in)
-              add = add && plan.slots[static_cast<size_t>(c)].shape == so.shape && plan.slots[static_cast<size_t>(c)].elem == Scalar::Real;
-            break;
-          }
-          if (st.in.empty()) throw CodegenError("codegen.internal", st.eq->span, "an application without operands that is no function");
-          arg = plan.slots[static_cast<size_t>(st.in[0])].elem;
-          switch (st.eq->op) {
-            case core::ApplyOp::Unary: kind = "K::Unary", op = std::to_string(static_cast<int>(st.eq->un)) + " /* " + unop_enumerator(st.eq->un) + " */"; break;
-            case core::ApplyOp::Binary: kind = "K::Binary", op = std::to_string(static_cast<int>(st.eq->bin)) + " /* " + binop_enumerator(st.eq->bin) + " */"; break;
-            case core::ApplyOp::If: kind = "K::If"; break;
-            case core::ApplyOp::Index:
-            case core::ApplyOp::Array:
-            case core::ApplyOp::Call:
-            case core::ApplyOp::Imported: break;  // refused by check_supported
-          }
-          break;
-        case stream::StepKind::When: kind = "K::When"; break;
-        case stream::StepKind::Merge: kind = "K::Merge"; break;
-        case stream::StepKind::Fby: kind = "K::Fby"; break;
-        case stream::StepKind::Pre: kind = "K::Pre"; break;
-        case stream::StepKind::Arrow: kind = "K::Arrow"; break;
-        case stream::StepKind::Post: kind = "K::Post"; break;
+      const window::Step &w = t.steps[k];
+      std::string op = "0", constant = "Word{0}", fn = "nullptr", fargs = "nullptr";
+      if (w.k == window::K::Const) {
+        const core::Literal &l = st.eq->lit;
+        constant = l.type == Scalar::Real ? "Word{.r = " + real_literal(l.r) + "}"
+                                           : "Word{.i = " + (l.type == Scalar::Bool ? std::string(l.b ? "1" : "0") : literal(l)) + "}";
+      } else if (w.k == window::K::Fun) {
+        fn = fun_of.at(st.eq) + "_entry";
+        if (!st.in.empty()) fargs = "kArgs" + std::to_string(k);
+      } else if (w.k == window::K::Unary) {
+        op = std::to_string(static_cast<int>(st.eq->un)) + " /* " + unop_enumerator(st.eq->un) + " */";
+      } else if (w.k == window::K::Binary) {
+        op = std::to_string(static_cast<int>(st.eq->bin)) + " /* " + binop_enumerator(st.eq->bin) + " */";
       }
-      bool base = st.kind == stream::StepKind::ClockBase;
-      int in[3] = {-1, -1, -1};
-      for (size_t j = 0; j < st.in.size() && j < 3 && !base && kind != "K::Fun"; ++j) in[j] = st.in[j];
-      s << "    {" << kind << ", " << st.out << ", {" << in[0] << ", " << in[1] << ", " << in[2] << "}, " << (base ? 0 : st.in.size()) << ", "
-        << st.clock << ", " << (st.positive ? "true" : "false") << ", " << st.ticks << ", " << op << ", " << elem_code(arg) << ", "
-        << elem_code(plan.slots[static_cast<size_t>(st.out)].clock ? Scalar::Bool : plan.slots[static_cast<size_t>(st.out)].elem) << ", " << constant << ", "
-        << fn << ", " << fargs << (add ? ", true" : "") << "},"
+      const bool add = w.add && !(fused && fused->count(st.eq->lhs));
+      s << "    {" << kKind[static_cast<int>(w.k)] << ", " << w.out << ", {" << w.in[0] << ", " << w.in[1] << ", " << w.in[2] << "}, " << w.nin << ", "
+        << w.clock << ", " << (w.positive ? "true" : "false") << ", " << w.ticks << ", " << op << ", " << e_code(w.arg) << ", "
+        << e_code(w.res) << ", " << constant << ", " << fn << ", " << fargs << (add ? ", true" : "") << "},"
         << "  // " << (st.eq ? name(st.eq->lhs) : plan.slots[static_cast<size_t>(st.out)].name) << "\n";
     }
-    s << "};\nconst int kReaderBegin[] = {";
-    size_t q = 0;
-    for (size_t c = 0; c <= S; ++c) {
-      s << (c ? ", " : "") << q;
-      if (c < S) q += plan.readers[c].size();
-    }
-    s << "};\nconst Reader kReaders[] = {";
-    bool first = true;
-    for (size_t c = 0; c < S; ++c)
-      for (auto &r : plan.readers[c]) {
-        s << (first ? "" : ", ") << "{" << r.step << ", Travel::" << (r.travel == stream::Travel::Instant ? "Instant" : r.travel == stream::Travel::Forward ? "Forward" : "Backward") << ", " << r.ticks << "}";
-        first = false;
-      }
-    if (first) s << "{0, Travel::Instant, -1}";
-    s << "};\nconst int kOrder[] = {";
-    std::vector<int> comp(N);
-    first = true;
-    for (size_t ci = 0; ci < plan.schedule.size(); ++ci)
-      for (int k : plan.schedule[ci]) {
-        s << (first ? "" : ", ") << k;
-        comp[static_cast<size_t>(k)] = static_cast<int>(ci);
-        first = false;
-      }
-    s << "};\nconst int kComp[] = {";
-    for (size_t k = 0; k < N; ++k) s << (k ? ", " : "") << comp[k];
-    s << "};\nconst int kInputs[] = {";
-    for (size_t j = 0; j < plan.input_slots.size(); ++j) s << (j ? ", " : "") << plan.input_slots[j];
-    if (plan.input_slots.empty()) s << "-1";
-    s << "};\nconst int kInputClocks[] = {";
-    for (size_t j = 0; j < plan.input_clock_slots.size(); ++j) s << (j ? ", " : "") << plan.input_clock_slots[j];
-    if (plan.input_clock_slots.empty()) s << "-1";
+    s << "};\nconst int kReaderBegin[] = {" << list(t.reader_begin, num);
+    auto travel = [](window::Travel r) { return std::string(r == window::Travel::Instant ? "Instant" : r == window::Travel::Forward ? "Forward" : "Backward"); };
+    s << "};\nconst Reader kReaders[] = {"
+      << (t.readers.empty() ? "{0, Travel::Instant, -1}"
+                            : list(t.readers, [&](const window::Reader &r) { return "{" + num(r.step) + ", Travel::" + travel(r.travel) + ", " + num(r.ticks) + "}"; }));
+    s << "};\nconst int kOrder[] = {" << list(t.order, num);
+    s << "};\nconst int kComp[] = {" << list(t.comp, num);
+    s << "};\nconst int kInputs[] = {" << (t.inputs.empty() ? "-1" : list(t.inputs, num));
+    s << "};\nconst int kInputClocks[] = {" << (t.input_clocks.empty() ? "-1" : list(t.input_clocks, num));
     s << "};\n";
     if (retiming) {
       const stream::Retiming &rt = *retiming;
       s << "// Retimed (src/stream/retime.hpp): per step the lag of its cell after the pushed cycle, the\n"
         << "// order of a push, and per step the readers computed before it, re-run unless its cell is as\n"
-        << "// expected (the same presence, present, absent).\nconst int kLag[] = {";
-      for (size_t k = 0; k < N; ++k) s << (k ? ", " : "") << rt.lag[k];
-      s << "};\nconst int kFastOrder[] = {";
-      for (size_t k = 0; k < N; ++k) s << (k ? ", " : "") << rt.order[k];
-      s << "};\nconst int kCheckBegin[] = {";
-      size_t nchecks = 0;
-      for (size_t k = 0; k <= N; ++k) {
-        s << (k ? ", " : "") << nchecks;
-        if (k < N) nchecks += rt.checks[k].size();
-      }
-      s << "};\nconst Check kChecks[] = {";
-      bool any = false;
-      for (size_t k = 0; k < N; ++k)
-        for (auto &c : rt.checks[k]) {
-          s << (any ? ", " : "") << "{" << c.reader << ", Expect::"
-            << (c.expect == stream::Retiming::Expect::SameClock ? "SameClock" : c.expect == stream::Retiming::Expect::Present ? "Present" : "Absent") << "}";
-          any = true;
-        }
-      if (!any) s << "{0, Expect::SameClock}";
+        << "// expected (the same presence, present, absent).\nconst int kLag[] = {" << list(rt.lag, num);
+      s << "};\nconst int kFastOrder[] = {" << list(rt.order, num);
+      s << "};\nconst int kCheckBegin[] = {" << list(t.check_begin, num);
+      auto expect = [](window::Expect e) { return std::string(e == window::Expect::SameClock ? "SameClock" : e == window::Expect::Present ? "Present" : "Absent"); };
+      s << "};\nconst Check kChecks[] = {"
+        << (t.checks.empty() ? "{0, Expect::SameClock}" : list(t.checks, [&](const window::Check &c) { return "{" + num(c.reader) + ", Expect::" + expect(c.expect) + "}"; }));
       s << "};\n";
       s << window_sweep(offset);
     }
-    s << "const Node kNode{" << S << ", " << N << ", kElem, kIsClock, kNumel, kShared, kOffset, " << real_words << ", " << int_words
+    s << "const Node kNode{" << S << ", " << N << ", kElem, kIsClock, kNumel, kShared, kOffset, " << t.real_words << ", " << t.int_words
       << ", kSteps, kReaderBegin, kReaders, kOrder, kComp, " << plan.input_slots.size() << ", kInputs, kInputClocks"
       << (retiming ? ", kLag, kFastOrder, kCheckBegin, kChecks, rml_sweep" : "") << "};\n\n";
     s << "// A cell of the oldest frame: its tag and its value's words (double, or int64_t for ints and bools).\n"
@@ -1216,7 +1147,8 @@ std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clock
   std::vector<GeneratedFile> out;
   if (window) {
     std::string why;
-    e.retiming = stream::retime(e.plan, &why);
+    e.tables = stream::window_tables(e.plan, [&](const core::Equation &eq) { return e.fun_of.count(&eq) > 0; }, true, &why);
+    e.retiming = e.tables->retiming;
     if (info) *info = {true, e.retiming.has_value(), e.retiming ? e.retiming->max_lag : 0, why};
     out.push_back({cls + ".hpp", e.window_header(cls, source, ns, horizon)});
     out.push_back({cls + ".cpp", e.window_source(cls, ns, horizon)});
@@ -1228,7 +1160,7 @@ std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clock
   out.push_back({"rml_csv_main.cpp", e.csv_main(cls, ns, window)});
   for (auto &[path, text] : kRuntimeFiles) {
     std::string p = path;
-    if (p.rfind("codegen/runtime/", 0) == 0) p = p.substr(16);  // rml_window.hpp
+    if (p.rfind("stream/", 0) == 0) p = p.substr(7);  // rml_window.hpp
     out.push_back({"runtime/" + p, text});
   }
   out.push_back({"CMakeLists.txt",
