@@ -189,8 +189,9 @@ Result<StreamRows> stream_rows(const Program::State &s, const StreamSetup &setup
   if (machine_ran) {
     note += ", on the clock-directed machine (" + std::to_string(machine->instructions()) + " instructions a cycle, no frame held)";
   } else {
-    note += ", at most " + plural(runner->max_window(), "frame") + " held (window " + std::to_string(sopts.max_window) + ")" +
-            (machine ? ", on the runner from cycle " + std::to_string(resume_at) + " (the trace leaves the clocks there)" : "");
+    note += ", at most " + plural(runner->max_window(), "frame") + " held (window " + std::to_string(sopts.max_window) + "), on the " +
+            runner->engine() +
+            (machine ? " from cycle " + std::to_string(resume_at) + " (the trace leaves the clocks there)" : "");
     findings.input_clock = runner->input_clock_violations();
     findings.errors = runner->errors();
   }

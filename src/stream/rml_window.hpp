@@ -1,19 +1,23 @@
-// Generated code's runtime for nodes with `post` (rml compile; src/codegen/README.md):
-// the stream runner of src/stream/runner.cpp standing alone (the C++ standard library and
-// the operator table's scalar meanings): a ring of frames, the rules of semantics.md
-// §3-§4 one function each, the sweep in the schedule, the worklist inside the window, and
-// frames leaving when they and `lag` frames after them hold no unknown cell. The generated
-// class gives it the node as tables. A slot's value is `numel` words at `offset` in its
-// frame's reals (double) or ints (int64_t, bools 0/1, clocks); applications of funs and on
-// tensors are generated functions (K::Fun) over those words. A tensor's cell holds a
-// handle to a shared, immutable block instead (one int word): `when`, `merge`, `fby`,
-// `pre`, `->`, `post` and copies share the block of the cell they copy, so a kernel read
-// through ten streams is one block, not ten copies; blocks are counted and recycled.
+// The window runtime: the rules of semantics.md §3-§4 on a ring of frames, one function
+// each, with the sweep in the schedule, the worklist inside the window, the retimed fast
+// sweep (stream/retime.hpp), and frames leaving when they and `lag` frames after them hold
+// no unknown cell. It needs the C++ standard library and the operator table's scalar
+// meanings only: rml compile's window classes include it (src/codegen/README.md), and the
+// stream backend runs it in process on scalar nodes (stream/window_runner.hpp). Both give
+// it the node as the tables of stream/window_tables.hpp. A slot's value is `numel` words
+// at `offset` in its frame's reals (double) or ints (int64_t, bools 0/1, clocks);
+// applications of funs and on tensors are generated functions (K::Fun) over those words.
+// A tensor's cell holds a handle to a shared, immutable block instead (one int word):
+// `when`, `merge`, `fby`, `pre`, `->`, `post` and copies share the block of the cell they
+// copy, so a kernel read through ten streams is one block, not ten copies; blocks are
+// counted and recycled.
 #ifndef RML_WINDOW_HPP
 #define RML_WINDOW_HPP
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "ops/scalar_ops.hpp"
@@ -24,6 +28,18 @@ enum Tag : uint8_t { Bot = 0, Abs = 1, Err = 2, Val = 3, Nil = 4 };  // the orac
 enum class K : uint8_t { ClockBase, ClockOn, ClockNever, Const, Copy, Unary, Binary, If, When, Merge, Fby, Pre, Arrow, Post, Fun };
 enum class Travel : uint8_t { Instant, Forward, Backward };
 enum class E : uint8_t { Real, Int, Bool };  // a slot's element type
+// Why a rule makes a cell an error value (‖) of its own, not from an operand's: the origin
+// a run reports (the in-process stream backend words it as the oracle does).
+enum class Why : uint8_t {
+  None,
+  ClockCondAbsent, ClockCondNotBool,  // on a clock term: its condition (about)
+  OpPresence,                         // an application's operands
+  WhenPresentCondAbsent, WhenCondNil, WhenAbsentCondPresent,
+  MergeCondNil, MergeBranchCondAbsent, MergeOtherPresent, MergeSelectedAbsent,  // the branch (about)
+  FbyPresentInitAbsent, FbyAbsentInitPresent,
+  ArrowRightPresent, ArrowRightAbsent,
+  PrePresentNoTick, PreAbsentTick, PostPresentNoTick, PostAbsentTick,
+};
 
 union Word {
   double r;
@@ -119,6 +135,8 @@ class Runner {
     bots_.assign(cap_, 0);
     mem_.assign(K(), Memory{});
     fifo_.clear();
+    origins_.clear(), origin_seen_.clear();
+    evaluations_ = 0, inexact_ = {-1, 0};
     quiet_.assign(S(), 1);
     for (int k = 0; k < n_.nsteps; ++k)
       for (int q = n_.reader_begin[n_.steps[k].out]; q < n_.reader_begin[n_.steps[k].out + 1]; ++q)
@@ -205,6 +223,23 @@ class Runner {
   }
   bool held() const { return front_ < back_; }
   size_t front() const { return front_; }
+  size_t back() const { return back_; }  // cycles pushed
+  // Where error values were produced: the step whose rule made a cell ‖ at `cycle` (a cell
+  // of its own stream at another tick, for fby, pre and post), why, and the slot the reason
+  // names (a clock's condition, a merge's branch), in the order they were met.
+  struct Origin {
+    int step;
+    size_t cycle;
+    Why why;
+    int about;
+  };
+  const std::vector<Origin> &origins() const { return origins_; }
+  // Off by default: a generated class keeps no record that grows with the trace.
+  void record_origins(bool on) { record_origins_ = on; }
+  uint64_t evaluations() const { return evaluations_; }  // rule applications
+  // Status::Inexact: the slot and cycle of the error value that reached a frame given out
+  // (or of a rule that was not monotone).
+  std::pair<int, size_t> inexact() const { return inexact_; }
   // The oldest frame's cell of `slot`: its tag and its value's words.
   Tag tag(int slot) const { return tag(slot, front_); }
   const void *value(int slot) const { return data(slot, front_); }
@@ -266,7 +301,12 @@ class Runner {
     const void *src = nullptr;
     uint32_t block = 0;  // a tensor's: the block src is in (owned when `fresh`)
     bool fresh = false;
+    Why why = Why::None;     // a ‖ of the rule's own: why,
+    int about = -1;          // the slot the reason names,
+    size_t at = SIZE_MAX;    // and the cycle of the cell that is its origin, when another tick's
     void set(Tag t) { tag = t; }
+    void err(Why w, int slot = -1) { tag = Err, why = w, about = slot; }
+    void err_at(size_t m, Why w) { err(w), at = m; }
     void scalar() { tag = Val, src = &w; }
   };
   struct Prev {
@@ -309,6 +349,11 @@ class Runner {
   bool input_clock_ok_ = true;
   bool fast_ = false;  // a retimed node whose pushes so far all had the base clock tick
   std::vector<int> state_steps_, shared_slots_;  // what leave() looks at
+  std::vector<Origin> origins_;
+  bool record_origins_ = false;
+  std::set<std::pair<int, size_t>> origin_seen_;  // (slot, cycle) of the origins so far
+  uint64_t evaluations_ = 0;
+  std::pair<int, size_t> inexact_{-1, 0};
 
   Status drain() {
     while (!fifo_.empty()) {
@@ -356,6 +401,7 @@ class Runner {
   Status run_fast(int k, size_t n) {
     int c = n_.steps[k].out;
     if (tag(c, n) != Bot) return run(k, n);
+    if (scalar_op(k, n)) return Status::Ok;
     Out o;
     rule(k, n, o);
     if (o.tag == Bot) {
@@ -364,6 +410,7 @@ class Runner {
     }
     --bots_[at(n)];
     cell_tag(c, n) = o.tag;
+    if (o.tag == Err) origin(k, n, o);
     if (n_.shared[c]) {
       if (o.tag == Val) {
         if (!o.fresh) retain(o.block);
@@ -382,6 +429,46 @@ class Runner {
     }
     checks(k, n, o.tag);
     return Status::Ok;
+  }
+  void origin(int k, size_t n, const Out &o) {
+    if (!record_origins_ || o.why == Why::None) return;  // (an operand's ‖, passed on: no origin)
+    size_t m = o.at == SIZE_MAX ? n : o.at;
+    if (origin_seen_.insert({n_.steps[k].out, m}).second) origins_.push_back({k, m, o.why, o.about});
+  }
+  // The common cases of the tables' fast sweep, without a rule's result in between: a
+  // constant whose clock is known (what constant() gives: absent, or the literal), an
+  // operator of the table on scalar operands that are all values (what apply() gives: the
+  // operator on the words). False for anything else, which the rule computes.
+  bool scalar_op(int k, size_t n) {
+    const Step &st = n_.steps[k];
+    const size_t f = at(n);
+    const uint8_t *tags = &tags_[f * S()];
+    if (st.k == K::Const && tags[st.clock] == Val) {  // constant(): absent, or the literal
+      const bool ticks = ints_[f * IW() + static_cast<size_t>(n_.offset[st.clock])] != 0;
+      if (ticks && st.res == E::Real) reals_[f * RW() + static_cast<size_t>(n_.offset[st.out])] = st.constant.r;
+      else if (ticks) ints_[f * IW() + static_cast<size_t>(n_.offset[st.out])] = st.constant.i;
+      ++evaluations_;
+      tags_[f * S() + static_cast<size_t>(st.out)] = ticks ? Val : Abs;
+      --bots_[f];
+      checks(k, n, ticks ? Val : Abs);
+      return true;
+    }
+    if (st.k != K::Binary && st.k != K::Unary) return false;
+    if (tags[st.in[0]] != Val || (st.k == K::Binary && tags[st.in[1]] != Val)) return false;
+    const double *reals = &reals_[f * RW()];
+    int64_t *ints = &ints_[f * IW()];
+    Word a, b, r;
+    if (st.arg == E::Real) a.r = reals[n_.offset[st.in[0]]], b.r = st.k == K::Binary ? reals[n_.offset[st.in[1]]] : 0.0;
+    else a.i = ints[n_.offset[st.in[0]]], b.i = st.k == K::Binary ? ints[n_.offset[st.in[1]]] : 0;
+    if (st.k == K::Binary) r = binary(st, a, b);
+    else r = unary(st, a);
+    ++evaluations_;
+    if (st.res == E::Real) reals_[f * RW() + static_cast<size_t>(n_.offset[st.out])] = r.r;
+    else ints[n_.offset[st.out]] = r.i;
+    tags_[f * S() + static_cast<size_t>(st.out)] = Val;
+    --bots_[f];
+    checks(k, n, Val);
+    return true;
   }
   void checks(int k, size_t n, Tag ct) {
     for (int q = n_.check_begin[k]; q < n_.check_begin[k + 1]; ++q) {
@@ -506,7 +593,8 @@ class Runner {
     Tag xt = tag(x, n);
     if (xt == Bot) return o.set(Bot);
     if (xt == Val && n_.elem[x] == E::Bool) return o.scalar(), void(o.w.i = (bval(x, n) == st.positive));
-    o.set(Err);
+    if (xt == Err) return o.set(Err);
+    o.err(xt == Abs ? Why::ClockCondAbsent : Why::ClockCondNotBool, x);
   }
   void clock_never(const Step &st, size_t n, Out &o) const {
     Tag bt = tag(st.in[0], n);
@@ -555,7 +643,7 @@ class Runner {
       any_nil |= t == Nil;
     }
     if (all_abs) return o.set(Abs);
-    if (!all_present || any_err) return o.set(Err);
+    if (!all_present) return any_err ? o.set(Err) : o.err(Why::OpPresence);
     if (any_nil) return o.set(Nil);
     if (st.k == K::Fun && st.add && st.nin == 2 && n_.shared[st.out] && n_.shared[ins[0]] && n_.shared[ins[1]]) {
       // x + zeros: x's block, where that is what the addition computes (Step::add).
@@ -584,64 +672,69 @@ class Runner {
     }
     if (st.k == K::If) return copy(bval(st.in[0], n) ? st.in[1] : st.in[2], n, o), void(o.tag = Val);
     o.scalar();
-    Word a;
+    Word a, b;
     if (st.arg == E::Real) a.r = rval(st.in[0], n);
     else a.i = ival(st.in[0], n);
-    switch (st.k) {
-      case K::Unary: {
-        auto op = static_cast<ops::UnOp>(st.op);
-        if (st.arg == E::Real && st.res == E::Real) o.w.r = ops::real_unary(op, a.r);
-        else if (st.arg == E::Real) o.w.i = ops::real_to_int(op, a.r);
-        else if (st.res == E::Real) o.w.r = static_cast<double>(a.i);
-        else if (st.res == E::Bool) o.w.i = ops::int_unary(op, a.i != 0) != 0;
-        else o.w.i = ops::int_unary(op, a.i);
-        return;
-      }
-      case K::Binary: {
-        auto op = static_cast<ops::BinOp>(st.op);
-        Word b;
-        if (st.arg == E::Real) b.r = rval(st.in[1], n);
-        else b.i = ival(st.in[1], n);
-        bool cmp = ops::is_comparison(op);
-        if (st.arg == E::Real) {
-          if (cmp) o.w.i = ops::compare(op, a.r, b.r);
-          else o.w.r = ops::real_binary(op, a.r, b.r);
-        } else if (st.arg == E::Bool) {
-          o.w.i = ops::int_binary(op, a.i != 0, b.i != 0) != 0;
-        } else {
-          int64_t v = ops::int_binary(op, a.i, b.i);
-          o.w.i = cmp ? v != 0 : v;
-        }
-        return;
-      }
-      default: return;
+    if (st.k == K::Unary) return void(o.w = unary(st, a));
+    if (st.arg == E::Real) b.r = rval(st.in[1], n);
+    else b.i = ival(st.in[1], n);
+    o.w = binary(st, a, b);
+  }
+  // An operator of the table on scalar words (the operands' element type st.arg).
+  static Word unary(const Step &st, Word a) {
+    auto op = static_cast<ops::UnOp>(st.op);
+    Word r;
+    if (st.arg == E::Real && st.res == E::Real) r.r = ops::real_unary(op, a.r);
+    else if (st.arg == E::Real) r.i = ops::real_to_int(op, a.r);
+    else if (st.res == E::Real) r.r = static_cast<double>(a.i);
+    else if (st.res == E::Bool) r.i = ops::int_unary(op, a.i != 0) != 0;
+    else r.i = ops::int_unary(op, a.i);
+    return r;
+  }
+  static Word binary(const Step &st, Word a, Word b) {
+    auto op = static_cast<ops::BinOp>(st.op);
+    bool cmp = ops::is_comparison(op);
+    Word r;
+    if (st.arg == E::Real) {
+      if (cmp) r.i = ops::compare(op, a.r, b.r);
+      else r.r = ops::real_binary(op, a.r, b.r);
+    } else if (st.arg == E::Bool) {
+      r.i = ops::int_binary(op, a.i != 0, b.i != 0) != 0;
+    } else {
+      int64_t v = ops::int_binary(op, a.i, b.i);
+      r.i = cmp ? v != 0 : v;
     }
+    return r;
   }
   void when(const Step &st, size_t n, Out &o) const {
     int x = st.in[0], c = st.in[1];
     Tag ct = tag(c, n), xt = tag(x, n);
     if (ct == Bot || ct == Err) return o.set(ct);
-    if (ct == Abs) return o.set(xt == Bot || xt == Abs ? Abs : Err);
-    if (ct == Nil) return o.set(Err);
+    if (ct == Abs) return xt == Bot || xt == Abs ? o.set(Abs) : xt == Err ? o.set(Err) : o.err(Why::WhenPresentCondAbsent);
+    if (ct == Nil) return o.err(Why::WhenCondNil);
     if (bval(c, n) == st.positive) {
       if (xt == Val || xt == Nil) return copy(x, n, o);
-      return o.set(xt == Bot ? Bot : Err);
+      return xt == Bot ? o.set(Bot) : xt == Err ? o.set(Err) : o.err(Why::WhenAbsentCondPresent);
     }
-    o.set(xt == Val || xt == Nil || xt == Bot ? Abs : Err);
+    if (xt == Val || xt == Nil || xt == Bot) return o.set(Abs);
+    xt == Err ? o.set(Err) : o.err(Why::WhenAbsentCondPresent);
   }
   void merge(const Step &st, size_t n, Out &o) const {
     int c = st.in[0], a = st.in[1], b = st.in[2];
     Tag ct = tag(c, n), at_ = tag(a, n), bt = tag(b, n);
     if (ct == Bot || ct == Err) return o.set(ct);
-    if (ct == Nil) return o.set(Err);
+    if (ct == Nil) return o.err(Why::MergeCondNil);
     auto absentish = [](Tag t) { return t == Bot || t == Abs; };
-    if (ct == Abs) return o.set(absentish(at_) && absentish(bt) ? Abs : Err);
+    if (ct == Abs) {
+      if (absentish(at_) && absentish(bt)) return o.set(Abs);
+      return at_ == Err || bt == Err ? o.set(Err) : o.err(Why::MergeBranchCondAbsent);
+    }
     bool cv = bval(c, n);
-    int sel = cv ? a : b;
+    int sel = cv ? a : b, oth = cv ? b : a;
     Tag stg = cv ? at_ : bt, ot = cv ? bt : at_;
-    if (!absentish(ot)) return o.set(Err);
+    if (!absentish(ot)) return ot == Err ? o.set(Err) : o.err(Why::MergeOtherPresent, oth);
     if (stg == Val || stg == Nil) return copy(sel, n, o);
-    o.set(stg == Bot ? Bot : Err);
+    stg == Bot ? o.set(Bot) : stg == Err ? o.set(Err) : o.err(Why::MergeSelectedAbsent, sel);
   }
   // The value a state primitive remembered from a frame that left.
   void remembered(const Step &st, const Memory &mem, Out &o) const {
@@ -652,8 +745,10 @@ class Runner {
     int i = st.in[0], e = st.in[1];
     Tag it = tag(i, n), et = tag(e, n);
     if (it == Bot) return o.set(Bot);
-    if (it == Abs) return o.set(et == Abs || et == Bot ? Abs : Err);
-    if (it == Err || et == Abs || et == Err) return o.set(Err);
+    if (it == Abs) return et == Abs || et == Bot ? o.set(Abs) : et == Err ? o.set(Err) : o.err(Why::FbyPresentInitAbsent);
+    if (it == Err) return o.set(Err);
+    if (et == Abs) return o.err(Why::FbyAbsentInitPresent);
+    if (et == Err) return o.set(Err);
     Prev p = prev(k, n);
     if (p.where == Prev::None) return copy(i, n, o);
     const Memory &mem = mem_[static_cast<size_t>(k)];
@@ -664,14 +759,18 @@ class Runner {
       if (p.where == Prev::Window) return copy(e, p.cycle, o);
       return o.set(mem.second), remembered(st, mem, o);
     }
-    o.set(ek == Bot ? Bot : Err);
+    if (ek == Bot) return o.set(Bot);
+    if (p.where == Prev::Window && ek == Abs) return o.err_at(p.cycle, Why::FbyAbsentInitPresent);
+    o.set(Err);
   }
   void arrow(int k, const Step &st, size_t n, Out &o) const {
     int a = st.in[0], b = st.in[1];
     Tag at_ = tag(a, n), bt = tag(b, n);
     if (at_ == Bot) return o.set(Bot);
-    if (at_ == Abs) return o.set(bt == Abs || bt == Bot ? Abs : Err);
-    if (at_ == Err || bt == Abs || bt == Err) return o.set(Err);
+    if (at_ == Abs) return bt == Abs || bt == Bot ? o.set(Abs) : bt == Err ? o.set(Err) : o.err(Why::ArrowRightPresent);
+    if (at_ == Err) return o.set(Err);
+    if (bt == Abs) return o.err(Why::ArrowRightAbsent);
+    if (bt == Err) return o.set(Err);
     Prev p = prev(k, n);
     if (p.where == Prev::None) return copy(a, n, o);
     Tag ak = p.where == Prev::Window ? tag(a, p.cycle) : mem_[static_cast<size_t>(k)].first;
@@ -683,8 +782,9 @@ class Runner {
     int x = st.in[0], kc = st.clock;
     Tag kt = tag(kc, n), xt = tag(x, n);
     if (kt == Bot || kt == Err) return o.set(kt);
-    if (!bval(kc, n)) return o.set(xt == Abs || xt == Bot ? Abs : Err);
-    if (xt == Abs || xt == Err) return o.set(Err);
+    if (!bval(kc, n)) return xt == Abs || xt == Bot ? o.set(Abs) : xt == Err ? o.set(Err) : o.err(Why::PrePresentNoTick);
+    if (xt == Abs) return o.err(Why::PreAbsentTick);
+    if (xt == Err) return o.set(Err);
     Prev p = prev(k, n);
     if (p.where == Prev::None) return o.set(Nil);
     const Memory &mem = mem_[static_cast<size_t>(k)];
@@ -695,25 +795,30 @@ class Runner {
       if (p.where == Prev::Window) return copy(x, p.cycle, o);
       return o.set(mem.second), remembered(st, mem, o);
     }
-    o.set(xm == Bot ? Bot : Err);
+    if (xm == Bot) return o.set(Bot);
+    if (p.where == Prev::Window && xm == Abs) return o.err_at(p.cycle, Why::PreAbsentTick);
+    o.set(Err);
   }
   void post(const Step &st, size_t n, Out &o) const {
     int x = st.in[0], kc = st.clock;
     Tag kt = tag(kc, n), xt = tag(x, n);
     if (kt == Bot || kt == Err) return o.set(kt);
-    if (!bval(kc, n)) return o.set(xt == Abs || xt == Bot ? Abs : Err);
-    if (xt == Abs || xt == Err) return o.set(Err);
+    if (!bval(kc, n)) return xt == Abs || xt == Bot ? o.set(Abs) : xt == Err ? o.set(Err) : o.err(Why::PostPresentNoTick);
+    if (xt == Abs) return o.err(Why::PostAbsentTick);
+    if (xt == Err) return o.set(Err);
     for (size_t m = n + 1; m < back_; ++m) {
       Tag km = tag(kc, m);
       if (km == Bot || km == Err) return o.set(km);
       if (!bval(kc, m)) continue;
       Tag xm = tag(x, m);
       if (xm == Val || xm == Nil) return copy(x, m, o);
-      return o.set(xm == Bot ? Bot : Err);
+      if (xm == Bot) return o.set(Bot);
+      return xm == Abs ? o.err_at(m, Why::PostAbsentTick) : o.set(Err);
     }
     o.set(Bot);
   }
   void rule(int k, size_t n, Out &o) {
+    ++evaluations_;
     const Step &st = n_.steps[k];
     switch (st.k) {
       case K::ClockBase: return clock_base(st, n, o);
@@ -744,11 +849,13 @@ class Runner {
       bool same = t == o.tag && (o.tag != Val || handle(c, n) == o.block || std::memcmp(data(c, n), o.src, bytes(c)) == 0);
       if (same || (t != Bot && o.tag != Err)) {
         if (o.fresh) release(o.block);
+        if (!same) inexact_ = {c, n};
         return same ? Status::Ok : Status::Inexact;  // not monotone: a bug, said
       }
       if (t == Val) release(handle(c, n)), handle(c, n) = 0;  // a value turned into an error
       if (t == Bot) --bots_[at(n)];
       t = o.tag;
+      if (o.tag == Err) origin(k, n, o);
       if (o.tag == Val) {
         if (!o.fresh) retain(o.block);
         handle(c, n) = o.block;
@@ -759,9 +866,10 @@ class Runner {
     }
     void *w = data(c, n);
     if (t == o.tag && (o.tag != Val || std::memcmp(w, o.src, bytes(c)) == 0)) return Status::Ok;
-    if (t != Bot && o.tag != Err) return Status::Inexact;  // not monotone: a bug, said
+    if (t != Bot && o.tag != Err) return inexact_ = {c, n}, Status::Inexact;  // not monotone: a bug, said
     if (t == Bot) --bots_[at(n)];
     t = o.tag;
+    if (o.tag == Err) origin(k, n, o);
     if (o.tag == Val && w != o.src) std::memmove(w, o.src, bytes(c));
     return changed(c, n);
   }
@@ -791,7 +899,7 @@ class Runner {
           push_step(r.step, m);
           in_window = !skip(r.ticks, m);
         }
-        if (!in_window && err && mem_[static_cast<size_t>(r.step)].has) return Status::Inexact;
+        if (!in_window && err && mem_[static_cast<size_t>(r.step)].has) return inexact_ = {c, n}, Status::Inexact;
       }
     }
     return Status::Ok;

@@ -16,6 +16,7 @@
 #include "array/elementwise.hpp"
 #include "array/eval.hpp"
 #include "ops/scalar_ops.hpp"
+#include "stream/window_runner.hpp"
 
 namespace rml::stream {
 
@@ -962,16 +963,23 @@ struct Runner::Impl {
   }
 };
 
-Runner::Runner(const CheckedProgram &cp, const Plan &plan, Options opts, Emit emit)
-    : impl_(std::make_unique<Impl>(cp, plan, std::move(opts), std::move(emit))) {}
+Runner::Runner(const CheckedProgram &cp, const Plan &plan, Options opts, Emit emit) {
+  if (opts.window_runtime) window_ = WindowRunner::make(plan, opts, emit);
+  if (!window_) impl_ = std::make_unique<Impl>(cp, plan, std::move(opts), std::move(emit));
+}
 Runner::~Runner() = default;
-void Runner::push(const std::vector<Cell> &inputs) { impl_->push_cycle(inputs); }
-void Runner::finish() { impl_->finish(); }
-size_t Runner::cycles() const { return impl_->back; }
-size_t Runner::max_window() const { return impl_->widest; }
-uint64_t Runner::evaluations() const { return impl_->evaluations; }
-const std::vector<oracle::ErrorOrigin> &Runner::errors() const { return impl_->origins; }
+void Runner::push(const std::vector<Cell> &inputs) { window_ ? window_->push(inputs) : impl_->push_cycle(inputs); }
+void Runner::finish() { window_ ? window_->finish() : impl_->finish(); }
+size_t Runner::cycles() const { return window_ ? window_->cycles() : impl_->back; }
+size_t Runner::max_window() const { return window_ ? window_->max_window() : impl_->widest; }
+uint64_t Runner::evaluations() const { return window_ ? window_->evaluations() : impl_->evaluations; }
+const std::vector<oracle::ErrorOrigin> &Runner::errors() const { return window_ ? window_->errors() : impl_->origins; }
+const char *Runner::engine() const {
+  if (!window_) return "runner's rules";
+  return window_->retimed() ? "window runtime (retimed)" : "window runtime";
+}
 std::vector<std::string> Runner::input_clock_violations() const {
+  if (window_) return window_->input_clock_violations();
   std::vector<std::string> v;
   for (auto &s : impl_->clock_violations)
     if (!s.empty()) v.push_back(s);

@@ -57,6 +57,11 @@ struct Options {
   std::function<exec::Executable *(const std::string &fn, const std::vector<StaticValue> &statics,
                                    const std::vector<ir::Type> &operand_types)>
       fun_executable;
+  // A node whose every slot is a scalar and whose applications are the operator table's
+  // runs on the window runtime (window_runner.hpp, what rml compile's window classes run;
+  // retimed where it can be); false: on this runner's own rules (tests compare the two).
+  bool window_runtime = true;
+  bool retime = true;  // on the window runtime, the fast sweep where the node retimes
 };
 
 // The cells of one emitted cycle.
@@ -68,6 +73,7 @@ class FrameView {
 
  private:
   friend class Runner;
+  friend class WindowRunner;
   const Plan *plan_ = nullptr;
   const uint8_t *tags_ = nullptr;
   const double *reals_ = nullptr;
@@ -82,6 +88,8 @@ class FrameView {
 // This keeps blocks up to 32 MiB in the heap, where the next cycle reuses them; the peak
 // is still one window's. Process-wide (mallopt): rml run calls it for nodes with tensors.
 void keep_tensor_blocks_in_heap();
+
+class WindowRunner;
 
 class Runner {
  public:
@@ -99,10 +107,14 @@ class Runner {
   uint64_t evaluations() const;                       // rule applications
   const std::vector<oracle::ErrorOrigin> &errors() const;  // where ‖ cells were produced
   std::vector<std::string> input_clock_violations() const;
+  // What runs the node: "window runtime (retimed)" (each cell once, in a fixed order, while
+  // every push so far took that sweep), "window runtime" (its worklist) or "runner's rules".
+  const char *engine() const;
 
  private:
   struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<Impl> impl_;            // this runner's rules,
+  std::unique_ptr<WindowRunner> window_;  // or the window runtime's
 };
 
 }  // namespace rml::stream

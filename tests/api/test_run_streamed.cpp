@@ -68,8 +68,8 @@ TEST(RunStreamed, WritesTheOraclesRowsWhicheverPathComputesThem) {
   };
   const Case cases[] = {
       {"x,c\n1,T\n2,F\n3,T\n4,T\n", true, 1, "on the clock-directed machine"},
-      {"x,c\n1,T\n2,F\n_,T\n4,T\n5,F\n", true, 2, "on the runner from cycle 2 (the trace leaves the clocks there)"},
-      {"x,c\n_,T\n2,F\n", true, 2, "on the runner from cycle 0"},
+      {"x,c\n1,T\n2,F\n_,T\n4,T\n5,F\n", true, 2, "from cycle 2 (the trace leaves the clocks there)"},
+      {"x,c\n_,T\n2,F\n", true, 2, "from cycle 0 (the trace leaves the clocks there)"},
       {"x,c\n1,T\n2,F\n_,T\n4,T\n5,F\n", false, 1, " held (window "},
       {"x,c\n1,T\n2,F\n3,T\n4,T\n", false, 1, " held (window "},
   };
@@ -238,7 +238,9 @@ TEST(RunStreamed, TheHandoverRereadsWhatItMust) {
   ASSERT_TRUE(r.ok()) << r.failure().text();
   EXPECT_EQ(out.str(), oracle->chronogram.csv());
   EXPECT_EQ(t.opens, 1);
-  EXPECT_NE(r->diagnostics.at(0).message.find("on the runner from cycle 2"), std::string::npos) << r->diagnostics.at(0).message;
+  EXPECT_NE(r->diagnostics.at(0).message.find("on the window runtime"), std::string::npos) << r->diagnostics.at(0).message;
+  EXPECT_NE(r->diagnostics.at(0).message.find(" from cycle 2 (the trace leaves the clocks there)"), std::string::npos)
+      << r->diagnostics.at(0).message;
 
   int opens = 0;
   api::TraceStream once{"t.csv", [&](std::string &why) -> std::shared_ptr<std::istream> {

@@ -35,7 +35,7 @@ foreach(fmt table csv json)
   endif()
   expect_exit(1 ${RML} run ${WORK}/two.rml --inputs ${WORK}/two.csv --format ${fmt} --backend stream)
   expect_equal(OUT "${want}")
-  expect_text(ERR "on the runner from cycle 2 \\(the trace leaves the clocks there\\)")
+  expect_text(ERR "on the window runtime[^\n]* from cycle 2 \\(the trace leaves the clocks there\\)")
   expect_text(ERR "warning\\[input.clock\\]: input b at cycle 2")
 endforeach()
 # From standard input (which cannot be read twice): the runner, the same output.
