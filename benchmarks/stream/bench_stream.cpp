@@ -9,6 +9,7 @@
 
 #include <Eigen/Dense>
 #include <cmath>
+#include <cstdlib>
 
 #include <fstream>
 #include <random>
@@ -214,6 +215,7 @@ void BM_StreamLstm(benchmark::State &st) {
   rml::stream::keep_tensor_blocks_in_heap();  // as rml run does for tensor nodes
   rml::driver::CompiledFuns funs(c.fe->checked);
   rml::stream::Options o;
+  o.window_runtime = !std::getenv("RML_BENCH_RUNNER_RULES");  // set: the runner's own rules, to compare
   o.lag = 5;
   o.fun_executable = [&](const std::string &fn, const std::vector<rml::StaticValue> &statics, const std::vector<rml::ir::Type> &types) {
     return &funs.executable(fn, statics, types);  // as rml run does

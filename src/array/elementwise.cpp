@@ -18,16 +18,24 @@ Tensor elementwise_unary(UnOp op, const Tensor &a) {
 }
 
 void elementwise_unary_into(UnOp op, const Tensor &a, Tensor &out) {
-  size_t n = a.numel();
-  if (a.elem == Scalar::Real) {
-    if (out.elem == Scalar::Int)  // floor, int
-      for (size_t k = 0; k < n; ++k) out.i[k] = ops::real_to_int(op, a.r[k]);
+  elementwise_unary_words(op, a.elem, out.elem, a.numel(), a.elem == Scalar::Real ? static_cast<const void *>(a.r.data()) : a.i.data(),
+                          out.elem == Scalar::Real ? static_cast<void *>(out.r.data()) : out.i.data());
+}
+
+void elementwise_unary_words(UnOp op, Scalar in, Scalar res, size_t n, const void *a, void *out) {
+  const double *ar = static_cast<const double *>(a);
+  const int64_t *ai = static_cast<const int64_t *>(a);
+  double *rr = static_cast<double *>(out);
+  int64_t *ri = static_cast<int64_t *>(out);
+  if (in == Scalar::Real) {
+    if (res == Scalar::Int)  // floor, int
+      for (size_t k = 0; k < n; ++k) ri[k] = ops::real_to_int(op, ar[k]);
     else
-      for (size_t k = 0; k < n; ++k) out.r[k] = ops::real_unary(op, a.r[k]);
-  } else if (out.elem == Scalar::Real) {  // real(i)
-    for (size_t k = 0; k < n; ++k) out.r[k] = static_cast<double>(a.i[k]);
+      for (size_t k = 0; k < n; ++k) rr[k] = ops::real_unary(op, ar[k]);
+  } else if (res == Scalar::Real) {  // real(i)
+    for (size_t k = 0; k < n; ++k) rr[k] = static_cast<double>(ai[k]);
   } else {
-    for (size_t k = 0; k < n; ++k) out.i[k] = ops::int_unary(op, a.i[k]);
+    for (size_t k = 0; k < n; ++k) ri[k] = ops::int_unary(op, ai[k]);
   }
 }
 
@@ -40,18 +48,27 @@ Tensor elementwise_binary(BinOp op, const Tensor &a, const Tensor &b) {
 void elementwise_binary_into(BinOp op, const Tensor &a, const Tensor &b, Tensor &out) {
   if (!a.shape.empty() && !b.shape.empty() && a.shape != b.shape)
     throw std::invalid_argument(std::string("shape mismatch in '") + ops::op_name(op) + "'");
-  bool cmp = ops::is_comparison(op);
-  size_t n = out.numel();
+  auto words = [](const Tensor &t) { return t.elem == Scalar::Real ? static_cast<const void *>(t.r.data()) : t.i.data(); };
+  elementwise_binary_words(op, a.elem, out.numel(), words(a), a.shape.empty(), words(b), b.shape.empty(),
+                           out.elem == Scalar::Real ? static_cast<void *>(out.r.data()) : out.i.data());
+}
+
+void elementwise_binary_words(BinOp op, Scalar in, size_t n, const void *a, bool a_scalar, const void *b, bool b_scalar, void *out) {
+  const bool cmp = ops::is_comparison(op);
   // Element k of a (possibly broadcast scalar) operand.
-  size_t sa = a.shape.empty() ? 0 : 1, sb = b.shape.empty() ? 0 : 1;
-  if (a.elem == Scalar::Real) {
+  const size_t sa = a_scalar ? 0 : 1, sb = b_scalar ? 0 : 1;
+  const double *ar = static_cast<const double *>(a), *br = static_cast<const double *>(b);
+  const int64_t *ai = static_cast<const int64_t *>(a), *bi = static_cast<const int64_t *>(b);
+  double *rr = static_cast<double *>(out);
+  int64_t *ri = static_cast<int64_t *>(out);
+  if (in == Scalar::Real) {
     if (cmp) {
-      for (size_t k = 0; k < n; ++k) out.i[k] = ops::compare(op, a.r[k * sa], b.r[k * sb]);
+      for (size_t k = 0; k < n; ++k) ri[k] = ops::compare(op, ar[k * sa], br[k * sb]);
     } else {
       // The loop per operator (the table's meaning, op a constant in each): the compiler
       // vectorises + - * / then, where the switch inside the loop kept it scalar.
       auto loop = [&](auto OP) {
-        for (size_t k = 0; k < n; ++k) out.r[k] = ops::real_binary(OP(), a.r[k * sa], b.r[k * sb]);
+        for (size_t k = 0; k < n; ++k) rr[k] = ops::real_binary(OP(), ar[k * sa], br[k * sb]);
       };
       switch (op) {
         case BinOp::Add: loop([] { return BinOp::Add; }); break;
@@ -59,11 +76,11 @@ void elementwise_binary_into(BinOp op, const Tensor &a, const Tensor &b, Tensor 
         case BinOp::Mul: loop([] { return BinOp::Mul; }); break;
         case BinOp::Div: loop([] { return BinOp::Div; }); break;
         default:
-          for (size_t k = 0; k < n; ++k) out.r[k] = ops::real_binary(op, a.r[k * sa], b.r[k * sb]);
+          for (size_t k = 0; k < n; ++k) rr[k] = ops::real_binary(op, ar[k * sa], br[k * sb]);
       }
     }
   } else {
-    for (size_t k = 0; k < n; ++k) out.i[k] = ops::int_binary(op, a.i[k * sa], b.i[k * sb]);
+    for (size_t k = 0; k < n; ++k) ri[k] = ops::int_binary(op, ai[k * sa], bi[k * sb]);
   }
 }
 

@@ -16,5 +16,10 @@ Tensor elementwise_binary(ops::BinOp op, const Tensor &a, const Tensor &b);
 // reusing its buffers: the stream runner); binary throws as above.
 void elementwise_unary_into(ops::UnOp op, const Tensor &a, Tensor &out);
 void elementwise_binary_into(ops::BinOp op, const Tensor &a, const Tensor &b, Tensor &out);
+// The same loops on words (doubles, or int64_t for ints and bools) where they are: `in` the
+// operands' element type, `res` the result's, n the result's elements; a scalar operand of
+// a binary operator is broadcast.
+void elementwise_unary_words(ops::UnOp op, Scalar in, Scalar res, size_t n, const void *a, void *out);
+void elementwise_binary_words(ops::BinOp op, Scalar in, size_t n, const void *a, bool a_scalar, const void *b, bool b_scalar, void *out);
 
 }  // namespace rml::array

@@ -46,6 +46,8 @@ class Evaluator {
   static void index_into(const Tensor &t, const int64_t *idx, size_t n, Tensor &out);
   static void stack_into(const std::vector<const Tensor *> &parts, Tensor &out);
   static void transpose_into(const Tensor &t, Tensor &out);
+  // The same on the words of a rows x cols matrix (doubles or int64_t), into rows * cols words.
+  static void transpose_words(size_t rows, size_t cols, const void *t, void *out);
 
  private:
   struct Env {

@@ -414,7 +414,7 @@ struct Emitter {
   std::string shape_comment(const Type &t) const { return is_tensor(t) ? "  // " + ir_type(t).str() : ""; }
   // Whether an application goes through a generated function rather than a scalar operator.
   bool by_function(const core::Equation &eq) const {
-    return applied_by_function(eq, [&](const std::string &v) -> const Type & { return *type_of.at(v); });
+    return applied_by_function(eq, [&](const std::string &v) { return !type_of.at(v)->shape.empty(); });
   }
   // Lowers the application (with the applications fused into it) and writes its function
   // once per (what, operand types).
@@ -762,7 +762,7 @@ struct Emitter {
         << "// for the runtime (K::Fun: the operands' and the result's words).\n\n";
       for (auto &f : functions) s << f << "\n";
       for (auto &[fname, sig] : signatures) {
-        s << "void " << fname << "_entry([[maybe_unused]] const void *const *a, void *out) {\n  " << fname << "(";
+        s << "void " << fname << "_entry(void *, [[maybe_unused]] const void *const *a, void *out) {\n  " << fname << "(";
         for (size_t k = 0; k + 1 < sig.size(); ++k) s << "static_cast<const " << ir_elem_type(sig[k]) << " *>(a[" << k << "]), ";
         s << "static_cast<" << ir_elem_type(sig.back()) << " *>(out));\n}\n";
       }

@@ -4,25 +4,13 @@
 
 namespace rml::codegen {
 
-bool applied_by_function(const core::Equation &eq, const std::function<const Type &(const std::string &)> &type_of) {
-  auto tensor = [](const Type &t) { return !t.shape.empty(); };
-  if (eq.op == core::ApplyOp::Call || eq.op == core::ApplyOp::Index || eq.op == core::ApplyOp::Array) return true;
-  // `if c then a else b` on tensors selects an operand: the class copies it (post-free) or
-  // shares its block (window), as for a scalar; no function computes it.
-  if (eq.op == core::ApplyOp::If && !tensor(type_of(eq.args.at(0)))) return false;
-  if (tensor(eq.type)) return true;
-  for (auto &a : eq.args)
-    if (tensor(type_of(a))) return true;
-  return false;
-}
-
 FusedProgram fuse_applications(const core::Program &p) {
   std::unordered_map<std::string, const Type *> type_of;
   for (auto *vars : {&p.inputs, &p.outputs, &p.locals})
     for (auto &v : *vars) type_of[v.name] = &v.type;
   for (auto &eq : p.equations) type_of[eq.lhs] = &eq.type;
   auto generated = [&](const core::Equation &eq) {
-    return applied_by_function(eq, [&](const std::string &v) -> const Type & { return *type_of.at(v); });
+    return applied_by_function(eq, [&](const std::string &v) { return !type_of.at(v)->shape.empty(); });
   };
   // How often each variable is read, and which variables something other than an operand
   // reads (they keep their equation).

@@ -18,6 +18,7 @@
 // classes against the oracle (CompileEqualsOracle.FusedApplicationsEqualTheOracle and the
 // random laws).
 #pragma once
+#include "stream/window_tables.hpp"
 #include <functional>
 #include <memory>
 #include <string>
@@ -42,11 +43,8 @@ struct FusedProgram {
   std::unordered_map<std::string, std::shared_ptr<const FusedApplication>> tree_of;
 };
 
-// Whether the step class computes the application eq by a generated function (rather
-// than a scalar operator, or sharing a tensor `if`'s chosen operand): calls, indexing,
-// array literals, and any operator on tensors. Only those fuse. `type_of` gives a
-// variable's type.
-bool applied_by_function(const core::Equation &eq, const std::function<const Type &(const std::string &)> &type_of);
+// Which applications a function computes (and only those fuse): stream/window_tables.hpp.
+using stream::applied_by_function;
 
 // The fused program of p (p itself is left as it is).
 FusedProgram fuse_applications(const core::Program &p);

@@ -3,7 +3,7 @@
 // sweep (stream/retime.hpp), and frames leaving when they and `lag` frames after them hold
 // no unknown cell. It needs the C++ standard library and the operator table's scalar
 // meanings only: rml compile's window classes include it (src/codegen/README.md), and the
-// stream backend runs it in process on scalar nodes (stream/window_runner.hpp). Both give
+// stream backend runs it in process (stream/window_runner.hpp). Both give
 // it the node as the tables of stream/window_tables.hpp. A slot's value is `numel` words
 // at `offset` in its frame's reals (double) or ints (int64_t, bools 0/1, clocks);
 // applications of funs and on tensors are generated functions (K::Fun) over those words.
@@ -47,7 +47,8 @@ union Word {
 };
 
 // A generated function: args[k] points at operand k's words, out at room for the result's.
-using Fn = void (*)(const void *const *args, void *out);
+// `ctx`: the step's Step::ctx (null in generated code; the in-process runner's context).
+using Fn = void (*)(void *ctx, const void *const *args, void *out);
 
 struct Step {
   K k;
@@ -69,6 +70,7 @@ struct Step {
   // signalling NaN, quieted): Figure 20's `o + merge bp dp zeros(shape)` adds the
   // kernel's gradient every cycle, zeros but at a sequence's start.
   bool add = false;
+  void *ctx = nullptr;  // Fun: passed to fn
 };
 struct Reader {
   int step;
@@ -616,7 +618,7 @@ class Runner {
     uint32_t &c = consts_[static_cast<size_t>(k)];
     if (!c) {
       c = n_.shared[st.out] ? fresh(st.out) : fresh_words(st.out);  // kept: one reference, never released
-      st.fn(nullptr, blocks_[c].w.data());
+      st.fn(st.ctx, nullptr, blocks_[c].w.data());
       bool zero = n_.elem[st.out] == E::Real;
       for (uint64_t w : blocks_[c].w) zero = zero && w == 0;
       blocks_[c].zero = zero;
@@ -662,11 +664,11 @@ class Runner {
       for (int j = 0; j < st.nin; ++j) a[j] = data(ins[j], n);
       if (n_.shared[st.out]) {  // into a fresh block, which run() keeps or gives back
         o.block = fresh(st.out), o.fresh = true;
-        st.fn(a, blocks_[o.block].w.data());
+        st.fn(st.ctx, a, blocks_[o.block].w.data());
         o.tag = Val, o.src = blocks_[o.block].w.data();
         return;
       }
-      st.fn(a, scratch_.data());
+      st.fn(st.ctx, a, scratch_.data());
       o.tag = Val, o.src = scratch_.data();
       return;
     }

@@ -35,6 +35,13 @@ Cell FrameView::cell(int slot) const {
   c.tag = tag(slot);
   if (c.tag != Tag::Val) return c;
   const Slot &s = plan_->slots[static_cast<size_t>(slot)];
+  if (window_) {  // the window runtime's front frame: a scalar's words or a tensor's block
+    const void *p = window_->value(slot);
+    c.value.elem = s.elem, c.value.shape = s.shape;
+    if (s.elem == Scalar::Real) c.value.r.assign(static_cast<const double *>(p), static_cast<const double *>(p) + s.numel);
+    else c.value.i.assign(static_cast<const int64_t *>(p), static_cast<const int64_t *>(p) + s.numel);
+    return c;
+  }
   if (int b = block_of_[slot]; b >= 0) {
     c.value = *blocks_[b];
     c.value.elem = s.elem, c.value.shape = s.shape;  // the slot's type, as for a payload of words
@@ -112,6 +119,32 @@ struct Prev {
 
 }  // namespace runner_detail
 using namespace runner_detail;
+
+// An application on its operands' values (window_runner.hpp).
+array::Tensor apply_application(const CheckedProgram &cp, array::Evaluator &eval, const Options &opts, const core::Equation &eq,
+                                const std::vector<array::Tensor> &args) {
+  switch (eq.op) {
+    case core::ApplyOp::Unary: return array::Evaluator::unary(eq.un, args.at(0));
+    case core::ApplyOp::Binary: return array::Evaluator::binary(eq.bin, args.at(0), args.at(1));
+    case core::ApplyOp::If: return args.at(0).i.at(0) ? args.at(1) : args.at(2);
+    case core::ApplyOp::Index: return array::Evaluator::index(args);
+    case core::ApplyOp::Array: return array::Evaluator::array_literal(args);
+    case core::ApplyOp::Call: {
+      const Decl *d = (opts.apply_fun || opts.fun_executable) && !eq.builtin ? cp.find(eq.fn) : nullptr;
+      const bool fun = d && std::holds_alternative<FunDecl>(*d);
+      if (fun && opts.fun_executable) {  // an application without operands (glorot_uniform(s)), computed once
+        std::vector<ir::Type> types;
+        for (auto &a : args) types.push_back(ir::Type{a.elem, a.shape});
+        if (exec::Executable *exe = opts.fun_executable(eq.fn, eq.static_args, types)) return exe->run(args).at(0);
+      }
+      if (fun && opts.apply_fun) return opts.apply_fun(eq.fn, eq.static_args, args);
+      return eq.builtin ? eval.builtin_call(eq.fn, eq.static_args, args) : eval.apply(eq.fn, eq.static_args, args);
+    }
+    case core::ApplyOp::Imported:
+      throw StreamError("'" + eq.fn + "' is imported: the stream path cannot compute it (it has no body)");
+  }
+  throw StreamError("internal: unknown operator of '" + eq.lhs + "'");
+}
 
 struct Runner::Impl {
   const CheckedProgram &cp;
@@ -513,29 +546,7 @@ struct Runner::Impl {
     pool.blocks.push_back(b);
     return b;
   }
-  array::Tensor apply(const core::Equation &eq, const std::vector<array::Tensor> &args) {
-    switch (eq.op) {
-      case core::ApplyOp::Unary: return array::Evaluator::unary(eq.un, args.at(0));
-      case core::ApplyOp::Binary: return array::Evaluator::binary(eq.bin, args.at(0), args.at(1));
-      case core::ApplyOp::If: return args.at(0).i.at(0) ? args.at(1) : args.at(2);
-      case core::ApplyOp::Index: return array::Evaluator::index(args);
-      case core::ApplyOp::Array: return array::Evaluator::array_literal(args);
-      case core::ApplyOp::Call: {
-        const Decl *d = (opts.apply_fun || opts.fun_executable) && !eq.builtin ? cp.find(eq.fn) : nullptr;
-        const bool fun = d && std::holds_alternative<FunDecl>(*d);
-        if (fun && opts.fun_executable) {  // an application without operands (glorot_uniform(s)), computed once
-          std::vector<ir::Type> types;
-          for (auto &a : args) types.push_back(ir::Type{a.elem, a.shape});
-          if (exec::Executable *exe = opts.fun_executable(eq.fn, eq.static_args, types)) return exe->run(args).at(0);
-        }
-        if (fun && opts.apply_fun) return opts.apply_fun(eq.fn, eq.static_args, args);
-        return eq.builtin ? eval.builtin_call(eq.fn, eq.static_args, args) : eval.apply(eq.fn, eq.static_args, args);
-      }
-      case core::ApplyOp::Imported:
-        throw StreamError("'" + eq.fn + "' is imported: the stream path cannot compute it (it has no body)");
-    }
-    throw StreamError("internal: unknown operator of '" + eq.lhs + "'");
-  }
+  array::Tensor apply(const core::Equation &eq, const std::vector<array::Tensor> &args) { return apply_application(cp, eval, opts, eq, args); }
   // Scalars through the operator table's scalar meanings (ops/scalar_ops.hpp).
   void scalar_apply(const Step &st, size_t n, Out &o) {
     int a = st.in[0];
@@ -964,7 +975,7 @@ struct Runner::Impl {
 };
 
 Runner::Runner(const CheckedProgram &cp, const Plan &plan, Options opts, Emit emit) {
-  if (opts.window_runtime) window_ = WindowRunner::make(plan, opts, emit);
+  if (opts.window_runtime) window_ = WindowRunner::make(cp, plan, opts, emit);
   if (!window_) impl_ = std::make_unique<Impl>(cp, plan, std::move(opts), std::move(emit));
 }
 Runner::~Runner() = default;

@@ -26,6 +26,10 @@
 #include "oracle/oracle.hpp"
 #include "stream/plan.hpp"
 
+namespace rml::window {
+class Runner;
+}
+
 namespace rml::stream {
 
 struct StreamError : std::runtime_error {
@@ -57,9 +61,9 @@ struct Options {
   std::function<exec::Executable *(const std::string &fn, const std::vector<StaticValue> &statics,
                                    const std::vector<ir::Type> &operand_types)>
       fun_executable;
-  // A node whose every slot is a scalar and whose applications are the operator table's
-  // runs on the window runtime (window_runner.hpp, what rml compile's window classes run;
-  // retimed where it can be); false: on this runner's own rules (tests compare the two).
+  // The node runs on the window runtime (window_runner.hpp, what rml compile's window
+  // classes run; retimed where it can be); false: on this runner's own rules (tests
+  // compare the two).
   bool window_runtime = true;
   bool retime = true;  // on the window runtime, the fast sweep where the node retimes
 };
@@ -80,6 +84,7 @@ class FrameView {
   const int64_t *ints_ = nullptr;
   const std::shared_ptr<const array::Tensor> *blocks_ = nullptr;  // the frame's tensor cells
   const int *block_of_ = nullptr;                                  // per slot: its block index, or -1
+  const window::Runner *window_ = nullptr;  // or the window runtime, whose front frame this is
 };
 
 // Tensor streams: the runner allocates each cycle's tensors and frees them. glibc gives a

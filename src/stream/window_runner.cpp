@@ -1,6 +1,10 @@
 // The stream runner on the window runtime (window_runner.hpp).
 #include "stream/window_runner.hpp"
 
+#include <algorithm>
+#include <cstring>
+
+#include "array/elementwise.hpp"
 #include "core/normalize.hpp"
 
 namespace rml::stream {
@@ -8,21 +12,37 @@ namespace rml::stream {
 using oracle::Cell;
 using oracle::Tag;
 
-std::unique_ptr<WindowRunner> WindowRunner::make(const Plan &plan, const Options &opts, Runner::Emit emit) {
-  for (auto &s : plan.slots)
-    if (s.numel != 1 || !s.shape.empty()) return nullptr;
-  for (auto &st : plan.steps)
-    if (st.kind == StepKind::Apply &&
-        (st.in.empty() || (st.eq->op != core::ApplyOp::Unary && st.eq->op != core::ApplyOp::Binary && st.eq->op != core::ApplyOp::If)))
-      return nullptr;
-  WindowTables t = window_tables(plan, [](const core::Equation &) { return false; }, opts.retime);
-  for (size_t c = 0; c < plan.slots.size(); ++c)  // FrameView reads a cell at the plan's offset
-    if (static_cast<size_t>(t.offset[c]) != plan.slots[c].offset) return nullptr;
-  return std::make_unique<WindowRunner>(plan, opts, std::move(emit), std::move(t));
+// A K::Fun step's context: what its entry reads and the storage it keeps.
+struct WindowRunner::Fun {
+  WindowRunner *self = nullptr;
+  int step = -1;
+  bool asked = false;             // the executable (Options::fun_executable) asked for
+  exec::Executable *exe = nullptr;
+  std::vector<array::Tensor> operands;  // loaded from their words (storage kept)
+  std::vector<const array::Tensor *> parts;
+  std::vector<int64_t> index_at;
+  array::Tensor result;           // the result before it goes to the runtime's words
+  std::vector<const void *> raw_args;
+  std::vector<void *> raw_outs;
+};
+
+std::unique_ptr<WindowRunner> WindowRunner::make(const CheckedProgram &cp, const Plan &plan, const Options &opts, Runner::Emit emit) {
+  auto tensor = [&](const std::string &v) { return !plan.slots[static_cast<size_t>(plan.slot(v))].shape.empty(); };
+  WindowTables t = window_tables(plan, [&](const core::Equation &eq) { return applied_by_function(eq, tensor); }, opts.retime);
+  return std::make_unique<WindowRunner>(cp, plan, opts, std::move(emit), std::move(t));
 }
 
-WindowRunner::WindowRunner(const Plan &plan, const Options &opts, Runner::Emit emit, WindowTables tables)
-    : plan_(plan), opts_(opts), emit_(std::move(emit)), tables_(std::move(tables)) {
+WindowRunner::WindowRunner(const CheckedProgram &cp, const Plan &plan, const Options &opts, Runner::Emit emit, WindowTables tables)
+    : cp_(cp), plan_(plan), opts_(opts), emit_(std::move(emit)), eval_(cp), tables_(std::move(tables)) {
+  funs_.resize(tables_.steps.size());
+  for (size_t k = 0; k < tables_.steps.size(); ++k) {
+    window::Step &st = tables_.steps[k];
+    if (st.k != window::K::Fun) continue;
+    funs_[k] = std::make_unique<Fun>();
+    funs_[k]->self = this, funs_[k]->step = static_cast<int>(k);
+    funs_[k]->operands.resize(plan.steps[k].in.size());
+    st.fn = &WindowRunner::fun_entry, st.ctx = funs_[k].get();
+  }
   node_ = tables_.node();
   // The window is the runner's to keep (push() checks it once ready frames have left).
   run_ = std::make_unique<window::Runner>(node_, opts_.lag, SIZE_MAX);
@@ -32,6 +52,74 @@ WindowRunner::WindowRunner(const Plan &plan, const Options &opts, Runner::Emit e
   values_.resize(plan.input_slots.size());
   words_.resize(plan.input_slots.size());
   block_of_.assign(plan.slots.size(), -1);
+}
+
+WindowRunner::~WindowRunner() = default;
+
+// A K::Fun step: the result's words at `out` from the operands' at args[k] (the runtime's
+// frame words or blocks).
+void WindowRunner::fun_entry(void *ctx, const void *const *args, void *out) {
+  Fun &f = *static_cast<Fun *>(ctx);
+  WindowRunner &w = *f.self;
+  const Step &st = w.plan_.steps[static_cast<size_t>(f.step)];
+  const core::Equation &eq = *st.eq;
+  const Slot &r = w.plan_.slots[static_cast<size_t>(st.out)];
+  const size_t nin = st.in.size();
+  auto slot = [&](size_t j) -> const Slot & { return w.plan_.slots[static_cast<size_t>(st.in[j])]; };
+  auto put = [&](const array::Tensor &v) {  // the result's words
+    if (v.elem == Scalar::Real) std::copy_n(v.r.data(), r.numel, static_cast<double *>(out));
+    else std::copy_n(v.i.data(), r.numel, static_cast<int64_t *>(out));
+  };
+  // A fun with an executable: run on the words where they are.
+  if (eq.op == core::ApplyOp::Call && !eq.builtin && w.opts_.fun_executable && nin > 0) {
+    if (!f.asked) {
+      const Decl *d = w.cp_.find(eq.fn);
+      std::vector<ir::Type> types;
+      for (size_t j = 0; j < nin; ++j) types.push_back(ir::Type{slot(j).elem, slot(j).shape});
+      if (d && std::holds_alternative<FunDecl>(*d)) f.exe = w.opts_.fun_executable(eq.fn, eq.static_args, types);  // may throw: asked again
+      f.asked = true;
+    }
+    if (f.exe) {
+      f.raw_args.assign(args, args + nin);
+      f.raw_outs.assign(1, out);
+      return f.exe->run_raw(f.raw_args, f.raw_outs);
+    }
+  }
+  // Elementwise operators on the words where they are (the evaluator's loops).
+  if (eq.op == core::ApplyOp::Unary)
+    return array::elementwise_unary_words(eq.un, slot(0).elem, r.elem, r.numel, args[0], out);
+  if (eq.op == core::ApplyOp::Binary && (slot(0).shape.empty() || slot(1).shape.empty() || slot(0).shape == slot(1).shape))
+    return array::elementwise_binary_words(eq.bin, slot(0).elem, r.numel, args[0], slot(0).shape.empty(), args[1], slot(1).shape.empty(), out);
+  const bool call1 = eq.op == core::ApplyOp::Call && eq.builtin && nin == 1;
+  const bool tr = call1 && eq.fn == "tr" && slot(0).shape.size() == 2, reshape = call1 && eq.fn == "reshape";
+  if (tr)  // on the words where they are
+    return array::Evaluator::transpose_words(static_cast<size_t>(slot(0).shape[0]), static_cast<size_t>(slot(0).shape[1]), args[0], out);
+  if (reshape)  // the same elements in the same order
+    return void(std::memcpy(out, args[0], r.numel * 8));
+  // The operands as tensors, their storage kept.
+  for (size_t j = 0; j < nin; ++j) {
+    array::Tensor &t = f.operands[j];
+    t.elem = slot(j).elem, t.shape = slot(j).shape;
+    if (t.elem == Scalar::Real) t.r.assign(static_cast<const double *>(args[j]), static_cast<const double *>(args[j]) + slot(j).numel), t.i.clear();
+    else t.i.assign(static_cast<const int64_t *>(args[j]), static_cast<const int64_t *>(args[j]) + slot(j).numel), t.r.clear();
+  }
+  // Indexing and array literals: the evaluator's functions into the kept result.
+  if (eq.op == core::ApplyOp::Index || eq.op == core::ApplyOp::Array) {
+    array::Tensor &res = f.result;
+    res.elem = r.elem, res.shape = r.shape;
+    res.r.resize(r.elem == Scalar::Real ? r.numel : 0), res.i.resize(r.elem == Scalar::Real ? 0 : r.numel);
+    if (eq.op == core::ApplyOp::Index) {
+      f.index_at.clear();
+      for (size_t q = 1; q < nin; ++q) f.index_at.push_back(*static_cast<const int64_t *>(args[q]));
+      array::Evaluator::index_into(f.operands[0], f.index_at.data(), f.index_at.size(), res);
+    } else {
+      f.parts.clear();
+      for (auto &t : f.operands) f.parts.push_back(&t);
+      array::Evaluator::stack_into(f.parts, res);
+    }
+    return put(res);
+  }
+  put(apply_application(w.cp_, w.eval_, w.opts_, eq, f.operands));
 }
 
 void WindowRunner::push(const std::vector<Cell> &inputs) {
@@ -51,6 +139,7 @@ void WindowRunner::push(const std::vector<Cell> &inputs) {
     values_[j] = nullptr;
     if (c.tag != Tag::Val) continue;
     if (s.elem == Scalar::Real) values_[j] = c.value.r.data();
+    else if (s.numel > 1 || !s.shape.empty()) values_[j] = c.value.i.data();
     else words_[j] = c.value.i.at(0), values_[j] = &words_[j];
   }
   status(run_->push(tags_.data(), values_.data()));
@@ -146,7 +235,8 @@ FrameView WindowRunner::view(size_t n) {
   v.tags_ = run_->sweep_tags(n);
   v.reals_ = run_->sweep_reals(n);
   v.ints_ = run_->sweep_ints(n);
-  v.block_of_ = block_of_.data();  // no tensor blocks: every slot is a scalar
+  v.block_of_ = block_of_.data();
+  v.window_ = run_.get();  // the cells are the runtime's front frame
   return v;
 }
 

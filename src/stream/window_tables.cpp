@@ -27,6 +27,17 @@ window::K kind_of(StepKind k) {
 
 }  // namespace
 
+bool applied_by_function(const core::Equation &eq, const std::function<bool(const std::string &)> &is_tensor) {
+  if (eq.op == core::ApplyOp::Call || eq.op == core::ApplyOp::Index || eq.op == core::ApplyOp::Array) return true;
+  // `if c then a else b` on tensors selects an operand: the step class copies it (post-free)
+  // or the runtime shares its block, as for a scalar; no function computes it.
+  if (eq.op == core::ApplyOp::If && !is_tensor(eq.args.at(0))) return false;
+  if (is_tensor(eq.lhs)) return true;
+  for (auto &a : eq.args)
+    if (is_tensor(a)) return true;
+  return false;
+}
+
 window::Node WindowTables::node() const {
   window::Node n{};
   n.nslots = static_cast<int>(elem.size());

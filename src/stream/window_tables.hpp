@@ -38,6 +38,12 @@ struct WindowTables {
   window::Node node() const;
 };
 
+// Whether the window runtime (and rml compile's step class) computes the application eq by
+// a function, K::Fun (rather than a scalar operator of the runtime, or sharing a tensor
+// `if`'s chosen operand): calls, indexing, array literals, and any operator on tensors.
+// `is_tensor(v)`: whether variable v holds a tensor (a shape).
+bool applied_by_function(const core::Equation &eq, const std::function<bool(const std::string &)> &is_tensor);
+
 // `by_function(eq)`: whether an application is computed by a function (K::Fun: tensors,
 // funs, builtins) rather than by the runtime's scalar operators. `retime_it`: whether to
 // retime a node with post (stream/retime.hpp; *why says why not).

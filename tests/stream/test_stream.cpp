@@ -380,6 +380,73 @@ TEST(StreamEngines, AWindowRuntimeOriginIsWordedAsTheRunnersRules) {
   EXPECT_TRUE(found) << s.errors.at(0).var << " " << s.errors.at(0).message;
 }
 
+// Each reason the window runtime gives for an error value of a rule's own (window::Why),
+// worded: on a node where that cell's error has one reason, every origin the runtime
+// names (retimed or not) is one the oracle names, with the same rule and words, and the
+// reason's rule is among them.
+TEST(StreamEngines, EachReasonIsWordedAsTheOracleWordsIt) {
+  struct Case {
+    const char *why, *program, *rule;
+    std::vector<std::pair<std::string, std::vector<Cell>>> trace;  // one cycle per entry's cells
+  };
+  const Cell A = Cell::absent();
+  const char *when = "node m(c: bool, x: int) -> (o: int)\n  o = x when c;\n";
+  const char *nil_when = "node m(c: bool, x: int) -> (o: int)\n  d = pre c;\n  o = x when d;\n";
+  const char *nil_merge = "node m(c: bool, x: int) -> (o: int)\n  d = pre c;\n  o = merge d (x when d) (x when not d);\n";
+  const char *merge_in = "node m(c: bool; x: int when c; y: int when not c) -> (o: int)\n  o = merge c x y;\n";
+  const char *merge_other = "node m(c: bool, x: int) -> (o: int)\n  o = merge c x (x when not c);\n";
+  const char *fby = "node m(i: int, e: int) -> (o: int)\n  o = i fby e;\n";
+  const char *arrow = "node m(i: int, e: int) -> (o: int)\n  o = i -> e;\n";
+  const char *pre = "node m(c: bool; x: int when c) -> (o: int when c)\n  o = pre x;\n";
+  const char *post = "node m(c: bool; x: int when c) -> (o: int when c)\n  o = post x;\n";
+  const char *op = "node m(x: int, y: int) -> (o: int)\n  o = x + y;\n";
+  const char *clock = "node m(c: bool, x: int) -> (o: int when c)\n  o = (x when c) + 1;\n";
+  const char *nil_clock = "node m(c: bool, x: int) -> (o: bool)\n  d = pre c;\n  t = (x when d) + 1;\n  o = true;\n";
+  const Case cases[] = {
+      {"WhenPresentCondAbsent", when, "when", {{"c", {A}}, {"x", {integer(1)}}}},
+      {"WhenAbsentCondPresent", when, "when", {{"c", {boolean(true)}}, {"x", {A}}}},
+      {"WhenCondNil", nil_when, "when", {{"c", {boolean(true)}}, {"x", {integer(1)}}}},
+      {"MergeCondNil", nil_merge, "merge", {{"c", {boolean(true)}}, {"x", {integer(1)}}}},
+      {"MergeBranchCondAbsent", merge_in, "merge", {{"c", {A}}, {"x", {integer(1)}}, {"y", {A}}}},
+      {"MergeOtherPresent", merge_other, "merge", {{"c", {boolean(false)}}, {"x", {integer(1)}}}},
+      {"MergeSelectedAbsent", merge_in, "merge", {{"c", {boolean(true)}}, {"x", {A}}, {"y", {A}}}},
+      {"FbyPresentInitAbsent", fby, "fby", {{"i", {A}}, {"e", {integer(1)}}}},
+      {"FbyAbsentInitPresent", fby, "fby", {{"i", {integer(1)}}, {"e", {A}}}},
+      {"FbyAbsentInitPresent at the previous tick", fby, "fby", {{"i", {integer(1), integer(2)}}, {"e", {A, integer(3)}}}},
+      {"ArrowRightPresent", arrow, "arrow", {{"i", {A}}, {"e", {integer(1)}}}},
+      {"ArrowRightAbsent", arrow, "arrow", {{"i", {integer(1)}}, {"e", {A}}}},
+      {"PrePresentNoTick", pre, "pre", {{"c", {boolean(false)}}, {"x", {integer(1)}}}},
+      {"PreAbsentTick", pre, "pre", {{"c", {boolean(true)}}, {"x", {A}}}},
+      {"PostPresentNoTick", post, "post", {{"c", {boolean(false)}}, {"x", {integer(1)}}}},
+      {"PostAbsentTick", post, "post", {{"c", {boolean(true)}}, {"x", {A}}}},
+      {"PostAbsentTick at the next tick", post, "post", {{"c", {boolean(true), boolean(true)}}, {"x", {integer(1), A}}}},
+      {"OpPresence", op, "op", {{"x", {integer(1)}}, {"y", {A}}}},
+      {"ClockCondAbsent", clock, "clock", {{"c", {A}}, {"x", {integer(1)}}}},
+      {"ClockCondNotBool", nil_clock, "clock", {{"c", {boolean(true)}}, {"x", {integer(1)}}}},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.why);
+    auto p = compile_stream(c.program, "m");
+    oracle::Inputs in;
+    for (auto &[v, cells] : c.trace) in.streams[v] = cells, in.cycles = cells.size();
+    auto orc = oracle_run(p, in);
+    for (bool retime : {true, false}) {
+      stream::Options o;
+      o.retime = retime;
+      auto s = run_stream(p, in, o);
+      EXPECT_EQ(stream_vs_oracle(s, orc), "");
+      bool met = false;
+      for (auto &e : s.errors) {
+        bool named = false;
+        for (auto &f : orc.errors) named |= e.var == f.var && e.cycle == f.cycle && e.rule == f.rule && e.message == f.message;
+        EXPECT_TRUE(named) << e.var << " at " << e.cycle << ": " << e.rule << ", " << e.message;
+        met |= e.rule == c.rule;
+      }
+      EXPECT_TRUE(met) << (s.errors.empty() ? std::string("no origin") : s.errors[0].rule + ": " + s.errors[0].message);
+    }
+  }
+}
+
 // Law, on tensor streams (rml gen's programs with tensors and funs: tensor state under
 // fby/pre/->/when/merge, tensor post and backfill, instances reset, fun applications,
 // tensor `if`): the stream runner, whose tensor cells share immutable blocks (a copy,
@@ -417,11 +484,14 @@ RC_GTEST_PROP(StreamEqualsOracle, OnGeneratedTensorPrograms, ()) {
   stream::Options so;
   so.lag = random_lag();
   auto orc = oracle_run(p, in);
-  try {
-    RC_ASSERT(stream_vs_oracle(run_stream(p, in, so), orc) == "");
-  } catch (stream::ExactnessLost &) {
-    RC_TAG("exactness lost");
-    RC_ASSERT(orc.any_error());
+  for (bool window : {true, false}) {  // the window runtime and the runner's own rules
+    so.window_runtime = window;
+    try {
+      RC_ASSERT(stream_vs_oracle(run_stream(p, in, so), orc) == "");
+    } catch (stream::ExactnessLost &) {
+      RC_TAG("exactness lost");
+      RC_ASSERT(orc.any_error());
+    }
   }
 }
 
@@ -455,7 +525,10 @@ RC_GTEST_PROP(StreamEqualsOracle, OnExclusiveCycles, ()) {
   o.lag = random_lag();
   auto orc = oracle_run(p, in);
   RC_ASSERT(!orc.any_error());  // the generator's nodes are well clocked and causal
-  RC_ASSERT(stream_vs_oracle(run_stream(p, in, o), orc) == "");
+  for (bool window : {true, false}) {  // the window runtime and the runner's own rules
+    o.window_runtime = window;
+    RC_ASSERT(stream_vs_oracle(run_stream(p, in, o), orc) == "");
+  }
 }
 
 // Law, for rml run --backend stream's funs (Options::fun_executable: each fun's executable
@@ -524,11 +597,16 @@ std::string fun_programs_differ(uint64_t seed, size_t lag, bool one_ulp_off, std
     off.back()->inner = exe;
     return off.back().get();
   };
-  try {
-    return stream_vs_oracle(run_stream(p, in, so), orc);
-  } catch (stream::ExactnessLost &) {
-    return orc.any_error() ? "" : "exactness lost without a ‖";
+  for (bool window : {true, false}) {  // the window runtime and the runner's own rules
+    so.window_runtime = window;
+    try {
+      if (std::string d = stream_vs_oracle(run_stream(p, in, so), orc); !d.empty())
+        return std::string(window ? "window runtime: " : "runner's rules: ") + d;
+    } catch (stream::ExactnessLost &) {
+      if (!orc.any_error()) return "exactness lost without a ‖";
+    }
   }
+  return "";
 }
 }  // namespace
 
