@@ -138,7 +138,7 @@ class Runner {
     mem_.assign(K(), Memory{});
     fifo_.clear();
     origins_.clear(), origin_seen_.clear();
-    evaluations_ = 0, inexact_ = {-1, 0};
+    evaluations_ = 0, inexact_ = {-1, 0}, not_monotone_ = false;
     quiet_.assign(S(), 1);
     for (int k = 0; k < n_.nsteps; ++k)
       for (int q = n_.reader_begin[n_.steps[k].out]; q < n_.reader_begin[n_.steps[k].out + 1]; ++q)
@@ -239,9 +239,10 @@ class Runner {
   // Off by default: a generated class keeps no record that grows with the trace.
   void record_origins(bool on) { record_origins_ = on; }
   uint64_t evaluations() const { return evaluations_; }  // rule applications
-  // Status::Inexact: the slot and cycle of the error value that reached a frame given out
-  // (or of a rule that was not monotone).
+  // Status::Inexact: the slot and cycle of the error value that reached a frame given out,
+  // or of a rule that was not monotone (a bug, said: not_monotone()).
   std::pair<int, size_t> inexact() const { return inexact_; }
+  bool not_monotone() const { return not_monotone_; }
   // The oldest frame's cell of `slot`: its tag and its value's words.
   Tag tag(int slot) const { return tag(slot, front_); }
   const void *value(int slot) const { return data(slot, front_); }
@@ -356,6 +357,7 @@ class Runner {
   std::set<std::pair<int, size_t>> origin_seen_;  // (slot, cycle) of the origins so far
   uint64_t evaluations_ = 0;
   std::pair<int, size_t> inexact_{-1, 0};
+  bool not_monotone_ = false;
 
   Status drain() {
     while (!fifo_.empty()) {
@@ -851,7 +853,7 @@ class Runner {
       bool same = t == o.tag && (o.tag != Val || handle(c, n) == o.block || std::memcmp(data(c, n), o.src, bytes(c)) == 0);
       if (same || (t != Bot && o.tag != Err)) {
         if (o.fresh) release(o.block);
-        if (!same) inexact_ = {c, n};
+        if (!same) inexact_ = {c, n}, not_monotone_ = true;
         return same ? Status::Ok : Status::Inexact;  // not monotone: a bug, said
       }
       if (t == Val) release(handle(c, n)), handle(c, n) = 0;  // a value turned into an error
@@ -868,7 +870,7 @@ class Runner {
     }
     void *w = data(c, n);
     if (t == o.tag && (o.tag != Val || std::memcmp(w, o.src, bytes(c)) == 0)) return Status::Ok;
-    if (t != Bot && o.tag != Err) return inexact_ = {c, n}, Status::Inexact;  // not monotone: a bug, said
+    if (t != Bot && o.tag != Err) return inexact_ = {c, n}, not_monotone_ = true, Status::Inexact;  // not monotone: a bug, said
     if (t == Bot) --bots_[at(n)];
     t = o.tag;
     if (o.tag == Err) origin(k, n, o);

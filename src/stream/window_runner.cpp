@@ -28,7 +28,10 @@ struct WindowRunner::Fun {
 
 std::unique_ptr<WindowRunner> WindowRunner::make(const CheckedProgram &cp, const Plan &plan, const Options &opts, Runner::Emit emit) {
   auto tensor = [&](const std::string &v) { return !plan.slots[static_cast<size_t>(plan.slot(v))].shape.empty(); };
-  WindowTables t = window_tables(plan, [&](const core::Equation &eq) { return applied_by_function(eq, tensor); }, opts.retime);
+  // (an imported node has no body: its entry says so when it is computed, as the runner's
+  // rules did)
+  WindowTables t = window_tables(
+      plan, [&](const core::Equation &eq) { return applied_by_function(eq, tensor) || eq.op == core::ApplyOp::Imported; }, opts.retime);
   return std::make_unique<WindowRunner>(cp, plan, opts, std::move(emit), std::move(t));
 }
 
@@ -67,6 +70,7 @@ void WindowRunner::fun_entry(void *ctx, const void *const *args, void *out) {
   const size_t nin = st.in.size();
   auto slot = [&](size_t j) -> const Slot & { return w.plan_.slots[static_cast<size_t>(st.in[j])]; };
   auto put = [&](const array::Tensor &v) {  // the result's words
+    if (v.elem != r.elem || v.numel() != r.numel) throw StreamError("internal: result of '" + r.name + "' has the wrong type or size");
     if (v.elem == Scalar::Real) std::copy_n(v.r.data(), r.numel, static_cast<double *>(out));
     else std::copy_n(v.i.data(), r.numel, static_cast<int64_t *>(out));
   };
@@ -145,7 +149,10 @@ void WindowRunner::push(const std::vector<Cell> &inputs) {
   status(run_->push(tags_.data(), values_.data()));
   widest_ = std::max(widest_, run_->back() - run_->front());
   while (run_->ready()) leave();
-  if (run_->back() - run_->front() > opts_.max_window) {
+  // A retimed cell is computed up to max_lag cycles after its own: its frame stays that
+  // much longer (rml compile sizes a retimed class so too).
+  const size_t late = tables_.retiming ? static_cast<size_t>(tables_.retiming->max_lag) : 0;
+  if (run_->back() - run_->front() > opts_.max_window && run_->back() - run_->front() - late > opts_.max_window) {
     size_t f = run_->front();
     std::string var;  // a variable the user wrote, if one is unknown, else a generated one
     for (size_t c = 0; c < plan_.slots.size(); ++c) {
@@ -174,6 +181,7 @@ void WindowRunner::status(window::Status s) {
     case window::Status::Inexact: {
       auto [c, n] = run_->inexact();
       std::string var = c >= 0 ? plan_.slots[static_cast<size_t>(c)].name : "?";
+      if (run_->not_monotone()) throw StreamError("internal: non-monotone update of '" + var + "' at cycle " + std::to_string(n));
       throw ExactnessLost("the stream backend already emitted cycle " + std::to_string(run_->front() - 1) + ", but an error value (‖) of '" +
                           var + "' at cycle " + std::to_string(n) +
                           " reaches it through a 'post': its output is not exact; run with a larger lag or in the oracle");

@@ -187,6 +187,23 @@ TEST(StreamErrors, UnknownInputsAreRefused) {
   }
 }
 
+// An imported node has no body: the stream path says so when it must compute it (a
+// StreamError, which rml run reports), on either engine; building the runner is fine.
+TEST(StreamErrors, AnImportedCallIsRefusedWhenComputed) {
+  auto p = compile_stream("imported node f(x: int) -> (y: int);\nnode m(x: int) -> (z: int)\n  z = f(x) + 1;\n", "m");
+  for (bool window : {true, false}) {
+    stream::Options o;
+    o.window_runtime = window;
+    stream::Runner r(p.fe->checked, p.plan, o, nullptr);
+    try {
+      r.push({integer(1)});
+      ADD_FAILURE() << "computed an imported call";
+    } catch (stream::StreamError &e) {
+      EXPECT_NE(std::string(e.what()).find("'f' is imported"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(StreamErrors, WrongTypedInputsAreRefused) {
   auto p = compile_stream(test::read_text("examples/movavg.rml"), "movavg");
   stream::Runner r(p.fe->checked, p.plan, {}, nullptr);
@@ -261,8 +278,8 @@ RC_GTEST_PROP(StreamEqualsOracle, OnRandomPrograms, ()) {
   o.lag = random_lag();
   auto orc = oracle_run(p, in);
   RC_TAG(orc.any_error() ? "some ‖" : "no ‖", p.plan.has_post ? "post" : "post-free", o.lag > 100 ? "no lag" : "lag");
-  // Both engines: the window runtime (a scalar node of the table's operators; retimed where
-  // it can be) and the runner's own rules.
+  // Both engines: the window runtime (retimed where the node retimes) and the runner's own
+  // rules.
   for (bool window : {true, false}) {
     o.window_runtime = window;
     RC_TAG(stream::Runner(p.fe->checked, p.plan, o, nullptr).engine());
