@@ -375,28 +375,6 @@ RC_GTEST_PROP(StreamEngines, NameAndWordTheSameErrorOrigins, ()) {
   RC_TAG(w->errors.empty() ? "no origin" : "origins");
 }
 
-// The words of a window runtime's origin, pinned: a merge whose condition selects one branch
-// while the other is present (that branch named).
-TEST(StreamEngines, AWindowRuntimeOriginIsWordedAsTheRunnersRules) {
-  auto p = compile_stream(
-      "node m(c: bool, x: int) -> (o: int)\n"
-      "  o = merge c x (x when not c);\n",
-      "m");
-  oracle::Inputs in;
-  in.cycles = 2;
-  in.streams["c"] = {boolean(true), boolean(false)};
-  in.streams["x"] = {integer(1), integer(2)};
-  stream::Options o;
-  EXPECT_EQ(std::string(stream::Runner(p.fe->checked, p.plan, o, nullptr).engine()).rfind("window runtime", 0), 0u);
-  auto s = run_stream(p, in, o);
-  EXPECT_EQ(stream_vs_oracle(s, oracle_run(p, in)), "");
-  ASSERT_FALSE(s.errors.empty());
-  bool found = false;
-  for (auto &e : s.errors)
-    found |= e.var == "o" && e.cycle == 1 && e.rule == "merge" && e.message == "the branch 'x' is present but the condition selects the other one";
-  EXPECT_TRUE(found) << s.errors.at(0).var << " " << s.errors.at(0).message;
-}
-
 // Each reason the window runtime gives for an error value of a rule's own (window::Why),
 // worded: on a node where that cell's error has one reason, every origin the runtime
 // names (retimed or not) is one the oracle names, with the same rule and words, and the
