@@ -125,7 +125,6 @@ std::vector<double> run_stream(Node &n, const std::vector<std::vector<Cell>> &cy
   rml::stream::Options o;
   o.lag = gradient ? cycles.size() + 1 : 0;
   o.apply_fun = n.apply();
-  o.window_runtime = !std::getenv("RML_BENCH_RUNNER_RULES");  // set: the runner's own rules, to compare
   std::vector<double> out;
   const int obj = n.plan.slot("objective");
   const int dm = gradient ? n.plan.slot("d_main") : -1, de = gradient ? n.plan.slot("d_extra") : -1;

@@ -215,7 +215,6 @@ void BM_StreamLstm(benchmark::State &st) {
   rml::stream::keep_tensor_blocks_in_heap();  // as rml run does for tensor nodes
   rml::driver::CompiledFuns funs(c.fe->checked);
   rml::stream::Options o;
-  o.window_runtime = !std::getenv("RML_BENCH_RUNNER_RULES");  // set: the runner's own rules, to compare
   o.lag = 5;
   o.fun_executable = [&](const std::string &fn, const std::vector<rml::StaticValue> &statics, const std::vector<rml::ir::Type> &types) {
     return &funs.executable(fn, statics, types);  // as rml run does
@@ -310,8 +309,8 @@ void BM_GeneratedTrain(benchmark::State &st) {
   st.counters["cycles"] = double(in.size());
 }
 // In process: `rml run --backend stream`'s engine on the same node, without the trace's
-// reading and writing. Arg 1: the window runtime (rml compile's, retimed: its tables'
-// sweep); 0: the runner's own rules (the worklist).
+// reading and writing, on the window runtime. Arg 1: retimed (its tables' sweep); 0: the
+// schedule's sweep and the worklist.
 void BM_StreamTrain(benchmark::State &st) {
   std::ifstream f(std::string(RML_SOURCE_DIR) + "/reference/paper/fig03_gradient_descent.rml");
   std::stringstream text;
@@ -319,7 +318,7 @@ void BM_StreamTrain(benchmark::State &st) {
   Compiled c(text.str(), "train");
   auto in = train_trace(static_cast<size_t>(st.range(1)));
   rml::stream::Options o;
-  o.window_runtime = st.range(0) != 0;
+  o.retime = st.range(0) != 0;
   size_t frames = 0;
   std::vector<Cell> cyc(2);
   for (auto _ : st) {

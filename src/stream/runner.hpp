@@ -1,12 +1,14 @@
 // The stream runner: a Plan run cycle by cycle over a sliding window of frames (one frame
-// of cells per cycle), in memory bounded by the window, not by the trace.
+// of cells per cycle), in memory bounded by the window, not by the trace. It runs the
+// window runtime (rml_window.hpp through window_runner.hpp: the runtime rml compile's
+// window classes run), retimed where the node retimes.
 //
-// Each pushed cycle is swept once in the plan's schedule; a cell that stays unknown (⊥)
-// waits for the future (a `post`). Changes then travel as in the oracle's worklist — within
-// a cycle, forward along state, backward along post — but only inside the window. A frame
-// leaves the window (is emitted, final) when it and the `lag` frames after it hold no ⊥.
-// State read from frames that have left is kept in a per-step memory (the last tick of a
-// fby, `->` or pre), so nothing scans beyond the window.
+// Each pushed cycle is swept once; a cell that stays unknown (⊥) waits for the future (a
+// `post`). Changes then travel as in the oracle's worklist — within a cycle, forward along
+// state, backward along post — but only inside the window. A frame leaves the window (is
+// emitted, final) when it and the `lag` frames after it hold no ⊥. State read from frames
+// that have left is kept in a per-step memory (the last tick of a fby, `->` or pre), so
+// nothing scans beyond the window.
 //
 // Exactness: every emitted cell equals the oracle's on the whole trace, or the runner
 // stops with ExactnessLost (a ‖ travelled back into an emitted frame; it cannot happen
@@ -61,11 +63,9 @@ struct Options {
   std::function<exec::Executable *(const std::string &fn, const std::vector<StaticValue> &statics,
                                    const std::vector<ir::Type> &operand_types)>
       fun_executable;
-  // The node runs on the window runtime (window_runner.hpp, what rml compile's window
-  // classes run; retimed where it can be); false: on this runner's own rules (tests
-  // compare the two).
-  bool window_runtime = true;
-  bool retime = true;  // on the window runtime, the fast sweep where the node retimes
+  // The retimed sweep where the node retimes (each cell once, after all it reads); false:
+  // the sweep in schedule order and the worklist (tests compare the two).
+  bool retime = true;
 };
 
 // The cells of one emitted cycle.
@@ -76,22 +76,17 @@ class FrameView {
   size_t cycle = 0;
 
  private:
-  friend class Runner;
   friend class WindowRunner;
   const Plan *plan_ = nullptr;
   const uint8_t *tags_ = nullptr;
-  const double *reals_ = nullptr;
-  const int64_t *ints_ = nullptr;
-  const std::shared_ptr<const array::Tensor> *blocks_ = nullptr;  // the frame's tensor cells
-  const int *block_of_ = nullptr;                                  // per slot: its block index, or -1
-  const window::Runner *window_ = nullptr;  // or the window runtime, whose front frame this is
+  const window::Runner *window_ = nullptr;  // the window runtime, whose front frame this is
 };
 
-// Tensor streams: the runner allocates each cycle's tensors and frees them. glibc gives a
-// freed block over its mmap threshold (128 KiB at first) back to the kernel, so every
-// cycle page-faults its tensors in again (60% of the repaired Figure 20's time at units 256).
-// This keeps blocks up to 32 MiB in the heap, where the next cycle reuses them; the peak
-// is still one window's. Process-wide (mallopt): rml run calls it for nodes with tensors.
+// Tensor streams: a fun through the reference evaluator (and the builtins it computes)
+// allocates its tensors each cycle and frees them. glibc gives a freed block over its mmap
+// threshold (128 KiB at first) back to the kernel, so every cycle would page-fault them in
+// again. This keeps blocks up to 32 MiB in the heap, where the next cycle reuses them.
+// Process-wide (mallopt): rml run calls it for nodes with tensors.
 void keep_tensor_blocks_in_heap();
 
 class WindowRunner;
@@ -112,14 +107,13 @@ class Runner {
   uint64_t evaluations() const;                       // rule applications
   const std::vector<oracle::ErrorOrigin> &errors() const;  // where ‖ cells were produced
   std::vector<std::string> input_clock_violations() const;
-  // What runs the node: "window runtime (retimed)" (each cell once, in a fixed order, while
-  // every push so far took that sweep), "window runtime" (its worklist) or "runner's rules".
+  // How the window runtime runs the node: "window runtime (retimed)" (each cell once, in a
+  // fixed order, while every push so far took that sweep) or "window runtime" (its sweep in
+  // schedule order and worklist).
   const char *engine() const;
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;            // this runner's rules,
-  std::unique_ptr<WindowRunner> window_;  // or the window runtime's
+  std::unique_ptr<WindowRunner> window_;
 };
 
 }  // namespace rml::stream

@@ -28,8 +28,7 @@ struct WindowRunner::Fun {
 
 std::unique_ptr<WindowRunner> WindowRunner::make(const CheckedProgram &cp, const Plan &plan, const Options &opts, Runner::Emit emit) {
   auto tensor = [&](const std::string &v) { return !plan.slots[static_cast<size_t>(plan.slot(v))].shape.empty(); };
-  // (an imported node has no body: its entry says so when it is computed, as the runner's
-  // rules did)
+  // (an imported node has no body: its entry says so when it is computed)
   WindowTables t = window_tables(
       plan, [&](const core::Equation &eq) { return applied_by_function(eq, tensor) || eq.op == core::ApplyOp::Imported; }, opts.retime);
   return std::make_unique<WindowRunner>(cp, plan, opts, std::move(emit), std::move(t));
@@ -54,10 +53,35 @@ WindowRunner::WindowRunner(const CheckedProgram &cp, const Plan &plan, const Opt
   tags_.resize(plan.input_slots.size());
   values_.resize(plan.input_slots.size());
   words_.resize(plan.input_slots.size());
-  block_of_.assign(plan.slots.size(), -1);
 }
 
 WindowRunner::~WindowRunner() = default;
+
+// An application on its operands' values, through the reference evaluator (window_runner.hpp).
+array::Tensor apply_application(const CheckedProgram &cp, array::Evaluator &eval, const Options &opts, const core::Equation &eq,
+                                const std::vector<array::Tensor> &args) {
+  switch (eq.op) {
+    case core::ApplyOp::Unary: return array::Evaluator::unary(eq.un, args.at(0));
+    case core::ApplyOp::Binary: return array::Evaluator::binary(eq.bin, args.at(0), args.at(1));
+    case core::ApplyOp::If: return args.at(0).i.at(0) ? args.at(1) : args.at(2);
+    case core::ApplyOp::Index: return array::Evaluator::index(args);
+    case core::ApplyOp::Array: return array::Evaluator::array_literal(args);
+    case core::ApplyOp::Call: {
+      const Decl *d = (opts.apply_fun || opts.fun_executable) && !eq.builtin ? cp.find(eq.fn) : nullptr;
+      const bool fun = d && std::holds_alternative<FunDecl>(*d);
+      if (fun && opts.fun_executable) {  // an application without operands (glorot_uniform(s)), computed once
+        std::vector<ir::Type> types;
+        for (auto &a : args) types.push_back(ir::Type{a.elem, a.shape});
+        if (exec::Executable *exe = opts.fun_executable(eq.fn, eq.static_args, types)) return exe->run(args).at(0);
+      }
+      if (fun && opts.apply_fun) return opts.apply_fun(eq.fn, eq.static_args, args);
+      return eq.builtin ? eval.builtin_call(eq.fn, eq.static_args, args) : eval.apply(eq.fn, eq.static_args, args);
+    }
+    case core::ApplyOp::Imported:
+      throw StreamError("'" + eq.fn + "' is imported: the stream path cannot compute it (it has no body)");
+  }
+  throw StreamError("internal: unknown operator of '" + eq.lhs + "'");
+}
 
 // A K::Fun step: the result's words at `out` from the operands' at args[k] (the runtime's
 // frame words or blocks).
@@ -190,7 +214,7 @@ void WindowRunner::status(window::Status s) {
   }
 }
 
-// The runtime's origins, worded as the runner's rules word them (runner.cpp).
+// The runtime's origins, worded as the oracle words them (oracle/rules.cpp).
 void WindowRunner::collect_origins() {
   const auto &all = run_->origins();
   for (; origins_read_ < all.size(); ++origins_read_) {
@@ -241,9 +265,6 @@ FrameView WindowRunner::view(size_t n) {
   v.cycle = n;
   v.plan_ = &plan_;
   v.tags_ = run_->sweep_tags(n);
-  v.reals_ = run_->sweep_reals(n);
-  v.ints_ = run_->sweep_ints(n);
-  v.block_of_ = block_of_.data();
   v.window_ = run_.get();  // the cells are the runtime's front frame
   return v;
 }

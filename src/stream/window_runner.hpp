@@ -1,8 +1,7 @@
 // The stream runner on the window runtime (rml_window.hpp, the one rml compile's window
 // classes run): the node's tables (window_tables.hpp) run in process, the cells given out
 // as FrameViews, the runtime's statuses and error origins said as runner.hpp says them.
-// What stream::Runner runs unless told otherwise; a retimed node takes the fast sweep,
-// each cell computed once.
+// What stream::Runner runs; a retimed node takes the fast sweep, each cell computed once.
 //
 // The applications the runtime's operators do not compute (K::Fun: funs, builtins,
 // indexing, array literals, operators on tensors) are computed here, on the operands'
@@ -10,7 +9,7 @@
 // runs on them as they are; indexing, array literals, `tr`, `reshape` and elementwise
 // operators write the result's block through the evaluator's functions on the operands
 // loaded into tensors whose storage is kept (nothing allocated once warm); anything else
-// through the reference evaluator (apply_application, as the runner's rules).
+// through the reference evaluator (apply_application).
 #pragma once
 #include <memory>
 #include <string>
@@ -22,8 +21,8 @@
 
 namespace rml::stream {
 
-// An application on its operands' values, as the runner's rules compute one: the
-// evaluator's operators, builtins and funs (Options::apply_fun and fun_executable first).
+// An application on its operands' values through the reference evaluator: its operators,
+// builtins and funs (Options::apply_fun and fun_executable first).
 array::Tensor apply_application(const CheckedProgram &cp, array::Evaluator &eval, const Options &opts, const core::Equation &eq,
                                 const std::vector<array::Tensor> &args);
 
@@ -46,7 +45,7 @@ class WindowRunner {
  private:
   struct Fun;  // a K::Fun step's context
   static void fun_entry(void *ctx, const void *const *args, void *out);
-  void status(window::Status s);  // throws what the runner throws
+  void status(window::Status s);  // throws what runner.hpp says
   void collect_origins();
   void leave();                   // the front frame: checked, emitted, dropped
   FrameView view(size_t n);
@@ -67,7 +66,6 @@ class WindowRunner {
   std::vector<window::Tag> tags_;
   std::vector<const void *> values_;
   std::vector<int64_t> words_;  // the inputs' scalar int and bool words
-  std::vector<int> block_of_;   // per slot -1: FrameView reads the runtime's cells itself
 };
 
 }  // namespace rml::stream

@@ -76,7 +76,7 @@ inline StreamRun run_stream(const StreamProgram &p, const oracle::Inputs &in, st
 }
 
 // "" when the stream run equals the oracle's result on every variable and cycle, with the
-// same error origins (variable, cycle, rule) and input clock violations; else the first
+// same error origins (variable, cycle, rule: see below) and input clock violations; else the first
 // difference.
 inline std::string stream_vs_oracle(const StreamRun &s, const oracle::Result &o) {
   for (auto &v : o.vars) {
@@ -95,9 +95,13 @@ inline std::string stream_vs_oracle(const StreamRun &s, const oracle::Result &o)
     return "error origins differ: stream " + std::to_string(s.errors.size()) + ", oracle " + std::to_string(o.errors.size()) +
            (s.errors.empty() ? "" : " (stream: '" + s.errors[0].var + "' at cycle " + std::to_string(s.errors[0].cycle) + ", " + s.errors[0].message + ")") +
            (o.errors.empty() ? "" : " (oracle: '" + o.errors[0].var + "' at cycle " + std::to_string(o.errors[0].cycle) + ", " + o.errors[0].message + ")");
-  for (auto &e : s.errors)
+  for (auto &e : s.errors) {
     if (o.has(e.var) && o.tag(e.var, e.cycle) != oracle::Tag::Err)
       return "the stream names an error origin in '" + e.var + "' at cycle " + std::to_string(e.cycle) + ", not ‖ in the oracle";
+    for (auto &f : o.errors)  // a cell both name: its one equation's rule
+      if (f.var == e.var && f.cycle == e.cycle && std::string(f.rule) != e.rule)
+        return "'" + e.var + "' at cycle " + std::to_string(e.cycle) + ": the stream names rule " + e.rule + ", the oracle " + f.rule;
+  }
   if (s.clock_violations != o.input_clock_violations) return "input clock violations differ";
   return "";
 }

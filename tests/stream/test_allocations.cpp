@@ -102,10 +102,11 @@ TEST(StreamAllocations, TheMachineAllocatesNothingPerCycle) {
 
 
 // Law: with funs on the compiled path (rml run's Options::fun_executable), the runner
-// allocates nothing in a warm cycle of Figure 20's training either: tensor results go into
-// blocks of its pool (funs, elementwise operators, indexing, array literals, tr, reshape,
-// inputs), constants are shared. Units 8 × sizex 4 (the same equations as at 64 × 32), end
-// every 5 cycles; 400 cycles to warm up (the pool grows to the window's needs), 400 counted.
+// allocates nothing in a warm cycle of Figure 20's training either: tensor results are
+// written into the window runtime's frames (funs, elementwise operators, indexing, array
+// literals, tr, reshape, inputs), through operand tensors whose storage is kept. Units 8 ×
+// sizex 4 (the same equations as at 64 × 32), end every 5 cycles; 400 cycles to warm up
+// (the ring and the kept storage grow to the window's needs), 400 counted.
 TEST(StreamAllocations, TheRunnerAllocatesNothingPerCycleOnFigure20OnceWarm) {
   std::string text = test::read_text("reference/paper/fig20_diff_lstm_end.rml") +
                      "\nnode lstm(x: real[4], end: bool, bp: bool, dh_next: real[8] when bp)\n  -> (h_next: real[8], dx: real[4] when bp)\n"
