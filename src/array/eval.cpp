@@ -105,26 +105,43 @@ Tensor Evaluator::index(const std::vector<Tensor> &args) {
 Tensor Evaluator::array_literal(const std::vector<Tensor> &args) { return stack(args, args.at(0).elem, args.at(0).shape); }
 
 void Evaluator::index_into(const Tensor &t, const int64_t *idx, size_t n, Tensor &out) {
-  const size_t inner = out.numel();
+  if (n > t.shape.size()) throw EvalError("index: more indices than dimensions");
+  index_words(t.shape.data(), t.elem == Scalar::Real ? static_cast<const void *>(t.r.data()) : t.i.data(), idx, n, out.numel(),
+              out.elem == Scalar::Real ? static_cast<void *>(out.r.data()) : out.i.data());
+}
+
+void Evaluator::index_words(const int64_t *shape, const void *t, const int64_t *idx, size_t n, size_t inner, void *out) {
+  uint64_t *dst = static_cast<uint64_t *>(out);
   size_t off = 0;
   for (size_t d = 0; d < n; ++d) {
-    if (idx[d] < 0 || idx[d] >= t.shape[d]) {  // out of bounds: 0
-      std::fill(out.r.begin(), out.r.end(), 0.0), std::fill(out.i.begin(), out.i.end(), 0);
+    if (idx[d] < 0 || idx[d] >= shape[d]) {  // out of bounds: 0 (+0.0 and 0 are the same word)
+      std::fill(dst, dst + inner, uint64_t{0});
       return;
     }
-    off = off * static_cast<size_t>(t.shape[d]) + static_cast<size_t>(idx[d]);
+    off = off * static_cast<size_t>(shape[d]) + static_cast<size_t>(idx[d]);
   }
-  off *= inner;
-  if (t.elem == Scalar::Real) std::copy(t.r.begin() + static_cast<long>(off), t.r.begin() + static_cast<long>(off + inner), out.r.begin());
-  else std::copy(t.i.begin() + static_cast<long>(off), t.i.begin() + static_cast<long>(off + inner), out.i.begin());
+  const uint64_t *src = static_cast<const uint64_t *>(t) + off * inner;
+  std::copy(src, src + inner, dst);
 }
 
 void Evaluator::stack_into(const std::vector<const Tensor *> &parts, Tensor &out) {
-  size_t at = 0;
+  size_t total = 0;
+  std::vector<const void *> words;
+  std::vector<size_t> sizes;
   for (const Tensor *p : parts) {
-    if (at + p->numel() > out.numel()) throw EvalError("array literal: parts of different sizes");
-    if (out.elem == Scalar::Real) std::copy(p->r.begin(), p->r.end(), out.r.begin() + static_cast<long>(at)), at += p->r.size();
-    else std::copy(p->i.begin(), p->i.end(), out.i.begin() + static_cast<long>(at)), at += p->i.size();
+    total += p->numel();
+    words.push_back(out.elem == Scalar::Real ? static_cast<const void *>(p->r.data()) : p->i.data());
+    sizes.push_back(out.elem == Scalar::Real ? p->r.size() : p->i.size());
+  }
+  if (total > out.numel()) throw EvalError("array literal: parts of different sizes");
+  stack_words(words.data(), sizes.data(), parts.size(), out.elem == Scalar::Real ? static_cast<void *>(out.r.data()) : out.i.data());
+}
+
+void Evaluator::stack_words(const void *const *parts, const size_t *sizes, size_t n, void *out) {
+  uint64_t *dst = static_cast<uint64_t *>(out);
+  for (size_t k = 0; k < n; ++k) {
+    const uint64_t *src = static_cast<const uint64_t *>(parts[k]);
+    dst = std::copy(src, src + sizes[k], dst);
   }
 }
 

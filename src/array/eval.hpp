@@ -46,7 +46,12 @@ class Evaluator {
   static void index_into(const Tensor &t, const int64_t *idx, size_t n, Tensor &out);
   static void stack_into(const std::vector<const Tensor *> &parts, Tensor &out);
   static void transpose_into(const Tensor &t, Tensor &out);
-  // The same on the words of a rows x cols matrix (doubles or int64_t), into rows * cols words.
+  // The same on words (doubles or int64_t, 8 bytes each, moved as they are): what the
+  // Tensor versions run, and what the stream runtime calls on its frames' words.
+  // index: t of shape `shape` (rank ≥ n) at idx[0..n-1], `inner` words; stack: parts[k]
+  // of sizes[k] words one after the other; transpose: a rows x cols matrix.
+  static void index_words(const int64_t *shape, const void *t, const int64_t *idx, size_t n, size_t inner, void *out);
+  static void stack_words(const void *const *parts, const size_t *sizes, size_t n, void *out);
   static void transpose_words(size_t rows, size_t cols, const void *t, void *out);
 
  private:

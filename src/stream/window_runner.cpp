@@ -19,9 +19,8 @@ struct WindowRunner::Fun {
   bool asked = false;             // the executable (Options::fun_executable) asked for
   exec::Executable *exe = nullptr;
   std::vector<array::Tensor> operands;  // loaded from their words (storage kept)
-  std::vector<const array::Tensor *> parts;
   std::vector<int64_t> index_at;
-  array::Tensor result;           // the result before it goes to the runtime's words
+  std::vector<size_t> sizes;            // an array literal's parts' sizes
   std::vector<const void *> raw_args;
   std::vector<void *> raw_outs;
 };
@@ -124,28 +123,23 @@ void WindowRunner::fun_entry(void *ctx, const void *const *args, void *out) {
     return array::Evaluator::transpose_words(static_cast<size_t>(slot(0).shape[0]), static_cast<size_t>(slot(0).shape[1]), args[0], out);
   if (reshape)  // the same elements in the same order
     return void(std::memcpy(out, args[0], r.numel * 8));
-  // The operands as tensors, their storage kept.
+  // Indexing and array literals: the evaluator's functions on the words where they are.
+  if (eq.op == core::ApplyOp::Index) {
+    f.index_at.clear();
+    for (size_t q = 1; q < nin; ++q) f.index_at.push_back(*static_cast<const int64_t *>(args[q]));
+    return array::Evaluator::index_words(slot(0).shape.data(), args[0], f.index_at.data(), f.index_at.size(), r.numel, out);
+  }
+  if (eq.op == core::ApplyOp::Array) {
+    f.sizes.clear();
+    for (size_t j = 0; j < nin; ++j) f.sizes.push_back(slot(j).numel);
+    return array::Evaluator::stack_words(args, f.sizes.data(), nin, out);
+  }
+  // Anything else: the operands as tensors, their storage kept.
   for (size_t j = 0; j < nin; ++j) {
     array::Tensor &t = f.operands[j];
     t.elem = slot(j).elem, t.shape = slot(j).shape;
     if (t.elem == Scalar::Real) t.r.assign(static_cast<const double *>(args[j]), static_cast<const double *>(args[j]) + slot(j).numel), t.i.clear();
     else t.i.assign(static_cast<const int64_t *>(args[j]), static_cast<const int64_t *>(args[j]) + slot(j).numel), t.r.clear();
-  }
-  // Indexing and array literals: the evaluator's functions into the kept result.
-  if (eq.op == core::ApplyOp::Index || eq.op == core::ApplyOp::Array) {
-    array::Tensor &res = f.result;
-    res.elem = r.elem, res.shape = r.shape;
-    res.r.resize(r.elem == Scalar::Real ? r.numel : 0), res.i.resize(r.elem == Scalar::Real ? 0 : r.numel);
-    if (eq.op == core::ApplyOp::Index) {
-      f.index_at.clear();
-      for (size_t q = 1; q < nin; ++q) f.index_at.push_back(*static_cast<const int64_t *>(args[q]));
-      array::Evaluator::index_into(f.operands[0], f.index_at.data(), f.index_at.size(), res);
-    } else {
-      f.parts.clear();
-      for (auto &t : f.operands) f.parts.push_back(&t);
-      array::Evaluator::stack_into(f.parts, res);
-    }
-    return put(res);
   }
   put(apply_application(w.cp_, w.eval_, w.opts_, eq, f.operands));
 }

@@ -7,9 +7,9 @@
 // indexing, array literals, operators on tensors) are computed here, on the operands'
 // words where the runtime holds them: a fun with an executable (Options::fun_executable)
 // runs on them as they are; indexing, array literals, `tr`, `reshape` and elementwise
-// operators write the result's block through the evaluator's functions on the operands
-// loaded into tensors whose storage is kept (nothing allocated once warm); anything else
-// through the reference evaluator (apply_application).
+// operators write the result's words by the evaluator's functions on words (nothing
+// allocated once warm); anything else through the reference evaluator
+// (apply_application) on the operands loaded into tensors whose storage is kept.
 #pragma once
 #include <memory>
 #include <string>

@@ -104,7 +104,7 @@ TEST(StreamAllocations, TheMachineAllocatesNothingPerCycle) {
 // Law: with funs on the compiled path (rml run's Options::fun_executable), the runner
 // allocates nothing in a warm cycle of Figure 20's training either: tensor results are
 // written into the window runtime's frames (funs, elementwise operators, indexing, array
-// literals, tr, reshape, inputs), through operand tensors whose storage is kept. Units 8 ×
+// literals, tr, reshape, inputs) by the evaluator's functions on words. Units 8 ×
 // sizex 4 (the same equations as at 64 × 32), end every 5 cycles; 400 cycles to warm up
 // (the ring and the kept storage grow to the window's needs), 400 counted.
 TEST(StreamAllocations, TheRunnerAllocatesNothingPerCycleOnFigure20OnceWarm) {

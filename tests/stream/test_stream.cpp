@@ -701,16 +701,17 @@ TEST(StreamEqualsOracle, Figure20ThroughTheExecutorEqualsTheCompiledOracle) {
   EXPECT_NE(stream_vs_oracle(run_stream(p, in, so), oracle_run(p, in)), "");
 }
 
-// The stream path computes indexing and array literals through the evaluator's own code
-// (Evaluator::index_into, stack_into), `tr` and `reshape` on the runtime's words
-// (transpose_words, a copy); rml gen's programs index vectors only. Pinned against the oracle: a matrix's row and element by an
-// index input that goes out of bounds (-1 and 2: zeros), tr and reshape of a 2 × 3, array
+// The stream path computes indexing, array literals, `tr` and `reshape` on the runtime's
+// words (Evaluator::index_words, stack_words, transpose_words, a copy: the evaluator's own
+// code); rml gen's programs index vectors only. Pinned against the oracle: a matrix's row
+// and element by an index input that goes out of bounds (-1 and 2: zeros), an element by
+// two indices whose second goes out of bounds (3), tr and reshape of a 2 × 3, array
 // literals of vectors and of ints, kept across frames by fby and read back by post, at
-// lags 0, 1 and 3 on 40 cycles (blocks are reused).
-TEST(StreamEqualsOracle, IndexingLiteralsTrAndReshapeInPoolBlocks) {
+// lags 0, 1 and 3 on 40 cycles (the ring's frames are reused), retimed and not.
+TEST(StreamEqualsOracle, IndexingLiteralsTrAndReshapeOnWords) {
   auto p = compile_stream("node m(a: real[2, 3], i: int, x: real) -> (r: real[3], e: real, t: real[3, 2], s: real[3, 2], "
-                          "l: real[2, 3], k: int[2], q: real[3], u: real[3, 2])\n"
-                          "  r = a[i];\n  e = a[i][1] + x;\n  t = tr(a);\n  s = reshape([3, 2], a);\n"
+                          "l: real[2, 3], k: int[2], q: real[3], u: real[3, 2], g: real)\n"
+                          "  r = a[i];\n  e = a[i][1] + x;\n  g = a[1, i + 1];\n  t = tr(a);\n  s = reshape([3, 2], a);\n"
                           "  l = [a[1], a[0] * x];\n  k = [i, i * 2];\n  q = [0.0, 0.0, 0.0] fby r;\n  u = post t;\n",
                           "m");
   std::mt19937_64 rng(28);
@@ -727,11 +728,15 @@ TEST(StreamEqualsOracle, IndexingLiteralsTrAndReshapeInPoolBlocks) {
   size_t zeros = 0;  // rows read out of bounds
   for (size_t n = 0; n < in.cycles; ++n) zeros += orc.at("r", n).value.r == std::vector<double>{0, 0, 0};
   EXPECT_GE(zeros, 5u);
-  for (size_t lag : {0, 1, 3}) {
-    stream::Options o;
-    o.lag = lag;
-    EXPECT_EQ(stream_vs_oracle(run_stream(p, in, o), orc), "") << "lag " << lag;
-  }
+  size_t out_of_bounds = 0;  // elements read past the second dimension
+  for (size_t n = 0; n < in.cycles; ++n) out_of_bounds += in.streams["i"][n].value.i.at(0) == 2;
+  EXPECT_GE(out_of_bounds, 5u);
+  for (size_t lag : {0, 1, 3})
+    for (bool retime : {true, false}) {
+      stream::Options o;
+      o.lag = lag, o.retime = retime;
+      EXPECT_EQ(stream_vs_oracle(run_stream(p, in, o), orc), "") << "lag " << lag << ", retime " << retime;
+    }
 }
 
 // An addition of a tensor of zeros is not its other operand: x + 0.0 is +0.0 where x holds
