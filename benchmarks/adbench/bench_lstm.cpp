@@ -125,6 +125,10 @@ std::vector<double> run_stream(Node &n, const std::vector<std::vector<Cell>> &cy
   rml::stream::Options o;
   o.lag = gradient ? cycles.size() + 1 : 0;
   o.apply_fun = n.apply();
+  // As rml run does: each fun's executable on its operands' words, no tensor copies.
+  o.fun_executable = [&n](const std::string &fn, const std::vector<rml::StaticValue> &statics, const std::vector<rml::ir::Type> &types) {
+    return &n.funs->executable(fn, statics, types);
+  };
   std::vector<double> out;
   const int obj = n.plan.slot("objective");
   const int dm = gradient ? n.plan.slot("d_main") : -1, de = gradient ? n.plan.slot("d_extra") : -1;
