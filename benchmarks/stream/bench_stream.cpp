@@ -222,7 +222,7 @@ void BM_StreamLstm(benchmark::State &st) {
   // Steady state: one runner, warmed up (the funs are compiled at their first application,
   // the ring grows to its window), then each iteration pushes `cycles` more cycles.
   rml::stream::Runner r(c.fe->checked, c.plan, o, nullptr);
-  for (size_t n = 0; n < 100; ++n) r.push(in[n % in.size()]);  // past the window: its pool of blocks has grown
+  for (size_t n = 0; n < 100; ++n) r.push(in[n % in.size()]);  // past the window: the ring and the blocks have grown
   long allocations = rml::test::allocations(), pushed = 0;
   for (auto _ : st)
     for (auto &cyc : in) r.push(cyc), ++pushed;
@@ -259,7 +259,7 @@ void generated_lstm(benchmark::State &st) {
   auto m = std::make_unique<Lstm>();
   auto out = std::make_unique<typename Lstm::Outputs>();
   double sink = 0;
-  for (size_t n = 0; n < 100; ++n) {  // past the window and the pool's growth (as the runner's below)
+  for (size_t n = 0; n < 100; ++n) {  // past the window and the blocks' growth (as BM_StreamLstm)
     m->push(in[n % in.size()]);
     while (m->pop(*out)) sink += out->h_next.value[0];
   }

@@ -105,7 +105,9 @@ Tensor Evaluator::index(const std::vector<Tensor> &args) {
 Tensor Evaluator::array_literal(const std::vector<Tensor> &args) { return stack(args, args.at(0).elem, args.at(0).shape); }
 
 void Evaluator::index_into(const Tensor &t, const int64_t *idx, size_t n, Tensor &out) {
-  if (n > t.shape.size()) throw EvalError("index: more indices than dimensions");
+  size_t inner = 1;
+  for (size_t d = n; d < t.shape.size(); ++d) inner *= static_cast<size_t>(t.shape[d]);
+  if (n > t.shape.size() || t.elem != out.elem || out.numel() != inner) throw EvalError("index: the result's type or size is not the indexed one's");
   index_words(t.shape.data(), t.elem == Scalar::Real ? static_cast<const void *>(t.r.data()) : t.i.data(), idx, n, out.numel(),
               out.elem == Scalar::Real ? static_cast<void *>(out.r.data()) : out.i.data());
 }
@@ -129,11 +131,12 @@ void Evaluator::stack_into(const std::vector<const Tensor *> &parts, Tensor &out
   std::vector<const void *> words;
   std::vector<size_t> sizes;
   for (const Tensor *p : parts) {
+    if (p->elem != out.elem) throw EvalError("array literal: parts of another element type");
     total += p->numel();
     words.push_back(out.elem == Scalar::Real ? static_cast<const void *>(p->r.data()) : p->i.data());
     sizes.push_back(out.elem == Scalar::Real ? p->r.size() : p->i.size());
   }
-  if (total > out.numel()) throw EvalError("array literal: parts of different sizes");
+  if (total != out.numel()) throw EvalError("array literal: parts of different sizes");
   stack_words(words.data(), sizes.data(), parts.size(), out.elem == Scalar::Real ? static_cast<void *>(out.r.data()) : out.i.data());
 }
 

@@ -43,7 +43,6 @@ struct Step {
   int clock = -1;            // Const, nullary Apply, Pre, Post: the slot of the context clock
   bool positive = true;      // When, ClockOn
   const core::Equation *eq = nullptr;
-  array::Tensor constant;    // Const, nullary Apply (filled by the runner)
   ScalarOp scalar = ScalarOp::None;
   ops::UnOp un = ops::UnOp::Neg;
   ops::BinOp bin = ops::BinOp::Add;

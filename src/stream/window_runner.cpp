@@ -33,6 +33,28 @@ std::unique_ptr<WindowRunner> WindowRunner::make(const CheckedProgram &cp, const
   return std::make_unique<WindowRunner>(cp, plan, opts, std::move(emit), std::move(t));
 }
 
+// Indexing and array literals run on words (index_words, stack_words), which trust their
+// sizes: the type checker guarantees them, and this says an internal error, once per
+// step, rather than write past a result's words.
+static void check_words(const Plan &plan, const Step &st) {
+  if (!st.eq) return;
+  const core::Equation &eq = *st.eq;
+  if (eq.op != core::ApplyOp::Index && eq.op != core::ApplyOp::Array) return;
+  const Slot &r = plan.slots[static_cast<size_t>(st.out)];
+  auto slot = [&](size_t j) -> const Slot & { return plan.slots[static_cast<size_t>(st.in[j])]; };
+  size_t words = 0;
+  bool ok = !st.in.empty() && slot(0).elem == r.elem;
+  if (ok && eq.op == core::ApplyOp::Index) {
+    const size_t n = st.in.size() - 1;
+    ok = n <= slot(0).shape.size();
+    words = 1;
+    for (size_t d = n; ok && d < slot(0).shape.size(); ++d) words *= static_cast<size_t>(slot(0).shape[d]);
+  } else if (ok) {
+    for (size_t j = 0; j < st.in.size(); ++j) ok = ok && slot(j).elem == r.elem, words += slot(j).numel;
+  }
+  if (!ok || words != r.numel) throw StreamError("internal: the operands of '" + r.name + "' do not have its type or size");
+}
+
 WindowRunner::WindowRunner(const CheckedProgram &cp, const Plan &plan, const Options &opts, Runner::Emit emit, WindowTables tables)
     : cp_(cp), plan_(plan), opts_(opts), emit_(std::move(emit)), eval_(cp), tables_(std::move(tables)) {
   funs_.resize(tables_.steps.size());
@@ -42,6 +64,7 @@ WindowRunner::WindowRunner(const CheckedProgram &cp, const Plan &plan, const Opt
     funs_[k] = std::make_unique<Fun>();
     funs_[k]->self = this, funs_[k]->step = static_cast<int>(k);
     funs_[k]->operands.resize(plan.steps[k].in.size());
+    check_words(plan, plan.steps[k]);
     st.fn = &WindowRunner::fun_entry, st.ctx = funs_[k].get();
   }
   node_ = tables_.node();
