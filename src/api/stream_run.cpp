@@ -130,7 +130,10 @@ Result<StreamRows> stream_rows(const Program::State &s, const StreamSetup &setup
   };
   if (o.progress) o.progress(0, total);
   std::unique_ptr<stream::Runner> runner;
-  const stream::Options &sopts = setup.window.options;
+  stream::Options sopts = setup.window.options;
+  sopts.read_slots = shown_slots;  // what emit_row reads: a result may go over any other cell's block
+  for (int c : assumed_slots)
+    if (c >= 0) sopts.read_slots->push_back(c);
   try {
     if (machine) {
       struct OutsideTheClocks {};

@@ -338,6 +338,11 @@ struct Emitter {
   std::unordered_map<const core::Equation *, std::string> fun_of;
   std::vector<std::string> functions;
   std::vector<std::pair<std::string, std::vector<ir::Elem>>> signatures;  // per function: name, operand elements then the result's
+  // Per function: the operands its in-place variant NAME_ioJ writes the result over (a
+  // window class's runtime calls it when it reuses that operand's block: rml_window.hpp's
+  // Step::inplace); only for a window class, whose tensors are blocks.
+  std::unordered_map<std::string, std::vector<int>> in_place;
+  bool window_class = false;
   // Applications with others fused into them (fuse_applications.hpp), by variable.
   const std::unordered_map<std::string, std::shared_ptr<const FusedApplication>> *fused = nullptr;
 
@@ -438,8 +443,14 @@ struct Emitter {
       sig.push_back(t.body->type.elem);
       signatures.emplace_back(fname, sig);
       std::string what = tree ? tree_name(*tree) : "'" + core::apply_name(eq) + "'";
-      functions.push_back(emit_term_function(fname, t.inputs, t.body,
-                                             what + ", first applied at " + (eq.span.valid() ? location(eq.span) : std::string("a generated equation"))));
+      const std::string comment = what + ", first applied at " + (eq.span.valid() ? location(eq.span) : std::string("a generated equation"));
+      functions.push_back(emit_term_function(fname, t.inputs, t.body, comment));
+      for (size_t j = 0; window_class && !t.body->type.shape.empty() && j < t.inputs.size() && j < 32; ++j) {
+        std::string io = emit_term_function(fname + "_io" + std::to_string(j), t.inputs, t.body, comment, static_cast<int>(j));
+        if (io.empty()) continue;
+        functions.push_back(std::move(io));
+        in_place[fname].push_back(static_cast<int>(j));
+      }
       it = by_key.emplace(key, fname).first;
     }
     fun_of[&eq] = it->second;
@@ -519,6 +530,7 @@ struct Emitter {
   void check_supported() {
     for (auto &v : prog.inputs) elem(v.name, v.type, Span{});
     std::unordered_map<std::string, std::string> by_key;
+    window_class = needs_window();
     for (auto &eq : prog.equations) {
       elem(eq.lhs, eq.type, eq.span);
       if (eq.prim != core::Prim::Apply || !by_function(eq)) continue;
@@ -762,9 +774,21 @@ struct Emitter {
         << "// for the runtime (K::Fun: the operands' and the result's words).\n\n";
       for (auto &f : functions) s << f << "\n";
       for (auto &[fname, sig] : signatures) {
-        s << "void " << fname << "_entry(void *, [[maybe_unused]] const void *const *a, void *out) {\n  " << fname << "(";
-        for (size_t k = 0; k + 1 < sig.size(); ++k) s << "static_cast<const " << ir_elem_type(sig[k]) << " *>(a[" << k << "]), ";
-        s << "static_cast<" << ir_elem_type(sig.back()) << " *>(out));\n}\n";
+        s << "void " << fname << "_entry(void *, [[maybe_unused]] const void *const *a, void *out) {\n";
+        auto call = [&](const std::string &f, int io) {
+          s << f << "(";
+          for (size_t k = 0; k + 1 < sig.size(); ++k)
+            if (static_cast<int>(k) != io) s << "static_cast<const " << ir_elem_type(sig[k]) << " *>(a[" << k << "]), ";
+          s << "static_cast<" << ir_elem_type(sig.back()) << " *>(out));\n";
+        };
+        if (auto it = in_place.find(fname); it != in_place.end())
+          for (int j : it->second) {  // the runtime reuses operand j's block for the result
+            s << "  if (a[" << j << "] == out) return ";
+            call(fname + "_io" + std::to_string(j), j);
+          }
+        s << "  ";
+        call(fname, -1);
+        s << "}\n";
       }
       s << "\n";
       for (size_t k = 0; k < N; ++k) {
@@ -813,9 +837,14 @@ struct Emitter {
         op = std::to_string(static_cast<int>(st.eq->bin)) + " /* " + binop_enumerator(st.eq->bin) + " */";
       }
       const bool add = w.add && !(fused && fused->count(st.eq->lhs));
+      uint32_t mask = 0;
+      if (w.k == window::K::Fun)
+        if (auto it = in_place.find(fun_of.at(st.eq)); it != in_place.end())
+          for (int j : it->second) mask |= 1u << j;
       s << "    {" << kKind[static_cast<int>(w.k)] << ", " << w.out << ", {" << w.in[0] << ", " << w.in[1] << ", " << w.in[2] << "}, " << w.nin << ", "
         << w.clock << ", " << (w.positive ? "true" : "false") << ", " << w.ticks << ", " << op << ", " << e_code(w.arg) << ", "
-        << e_code(w.res) << ", " << constant << ", " << fn << ", " << fargs << (add ? ", true" : "") << "},"
+        << e_code(w.res) << ", " << constant << ", " << fn << ", " << fargs << (add || mask ? add ? ", true" : ", false" : "")
+        << (mask ? ", " + std::to_string(mask) + "u" : "") << "},"
         << "  // " << (st.eq ? name(st.eq->lhs) : plan.slots[static_cast<size_t>(st.out)].name) << "\n";
     }
     s << "};\nconst int kReaderBegin[] = {" << list(t.reader_begin, num);
@@ -841,9 +870,13 @@ struct Emitter {
       s << "};\n";
       s << window_sweep(offset);
     }
+    // What the class reads of a frame: its outputs (pop), whose cells are never overwritten.
+    std::vector<int> observed(S, 0);
+    for (auto &v : prog.outputs) observed[static_cast<size_t>(plan.slot(v.name))] = 1;
+    s << "// Per slot: read by pop() (an output): never written over.\nconst uint8_t kObserved[] = {" << list(observed, num) << "};\n";
     s << "const Node kNode{" << S << ", " << N << ", kElem, kIsClock, kNumel, kShared, kOffset, " << t.real_words << ", " << t.int_words
       << ", kSteps, kReaderBegin, kReaders, kOrder, kComp, " << plan.input_slots.size() << ", kInputs, kInputClocks"
-      << (retiming ? ", kLag, kFastOrder, kCheckBegin, kChecks, rml_sweep" : "") << "};\n\n";
+      << (retiming ? ", kLag, kFastOrder, kCheckBegin, kChecks, rml_sweep" : ", nullptr, nullptr, nullptr, nullptr, nullptr") << ", kObserved};\n\n";
     s << "// A cell of the oldest frame: its tag and its value's words (double, or int64_t for ints and bools).\n"
       << "// (Written in place: a tensor's cell may be too large for the stack.)\n"
       << "template <class T>\nvoid cell_into(rml::Cell<T> &c, Tag t, const void *p) {\n"

@@ -61,6 +61,12 @@ struct TermEmitter {
   // The node whose value is the function's result: it is written straight into rml_out
   // (the caller's buffer, which no operand aliases), not into a temporary then copied.
   const ir::Node *root = nullptr;
+  // An in-place variant (emit_term_function's `io`): the operand that is rml_out itself.
+  // It is right when rml_out is written only by the root's one loop (fused), each element
+  // once, and read inside that loop only at the element being written (io_root_index):
+  // every other read comes before the loop. io_bad says where that is not shown.
+  bool io = false, io_bad = false, in_root_loop = false, root_fused = false;
+  std::string io_root_index;
 
   // A buffer for the value of node `for_node`, of type t (zeroed when `zero`, as
   // Tensor::zeros starts): rml_out for the root, else a temporary.
@@ -151,6 +157,7 @@ struct TermEmitter {
       }
       case Kind::Cond: {  // strict: all three computed, then one selected
         Value b = go(n.kids[0]), u = go(n.kids[1]), v = go(n.kids[2]);
+        if (u.ptr == "rml_out" || v.ptr == "rml_out") io_bad = true;  // (another name for it)
         std::string p = fresh("sel");
         line() << "const " << T << " *" << p << " = " << b.at0() << " ? " << u.ptr << " : " << v.ptr << ";\n";
         return {p, n.type};
@@ -316,6 +323,9 @@ struct TermEmitter {
   std::string elem(const Term &t, const std::vector<std::string> &idx, const Leaves &leaves) {
     if (auto it = leaves.find(t.get()); it != leaves.end()) {
       const Value &v = it->second;
+      if (io && v.ptr == "rml_out" &&
+          !(in_root_loop && t->type.shape == root->type.shape && linear(idx, t->type.shape) == io_root_index))
+        io_bad = true;
       if (t->type.shape.empty()) return v.at0();
       return v.ptr + "[" + linear(idx, t->type.shape) + "]";
     }
@@ -377,7 +387,10 @@ struct TermEmitter {
     }
     std::vector<std::string> idx;
     open_loops(sh, idx);
+    const bool is_root = t.get() == root;
+    if (is_root) root_fused = true, in_root_loop = true, io_root_index = linear(idx, sh);
     line() << o.ptr << "[" << linear(idx, sh) << "] = " << elem(t, idx, leaves) << ";\n";
+    in_root_loop = false;
     indent -= static_cast<int>(sh.size());
     return o;
   }
@@ -557,14 +570,21 @@ struct TermEmitter {
 }  // namespace
 
 std::string emit_term_function(const std::string &name, const std::vector<std::pair<std::string, ir::Type>> &inputs,
-                               const ir::Term &body, const std::string &comment) {
+                               const ir::Term &body, const std::string &comment, int io) {
   TermEmitter e;
   std::ostringstream f;
+  if (io >= 0 && (static_cast<size_t>(io) >= inputs.size() || inputs[static_cast<size_t>(io)].second != body->type)) return "";
+  e.io = io >= 0;
   f << "// " << comment << "\n// " << body->type.str() << " from";
   for (auto &[x, t] : inputs) f << " " << x << ": " << t.str();
+  if (e.io) f << "\n// in place: in" << io << " is rml_out (each element read only to write it)";
   f << "\n[[maybe_unused]] void " << name << "(";
   for (size_t k = 0; k < inputs.size(); ++k) {
     std::string p = "in" + std::to_string(k);
+    if (static_cast<int>(k) == io) {
+      e.env.emplace_back(inputs[k].first, Value{"rml_out", inputs[k].second});
+      continue;
+    }
     f << "const " << ir_elem_type(inputs[k].second.elem) << " *__restrict__ " << p << ", ";
     e.env.emplace_back(inputs[k].first, Value{p, inputs[k].second});
   }
@@ -576,6 +596,7 @@ std::string emit_term_function(const std::string &name, const std::vector<std::p
   Value r = e.go(body);
   if (r.ptr != "rml_out")  // a variable, a constant, a selected operand or a reshape of one
     e.copy("rml_out", r.ptr, std::max<int64_t>(1, ir::numel(body->type.shape)), false, body->type.elem);
+  if (e.io && (e.io_bad || !e.root_fused || r.ptr != "rml_out")) return "";
   f << e.out.str() << "}\n";
   return f.str();
 }

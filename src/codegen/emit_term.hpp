@@ -20,8 +20,14 @@ namespace rml::codegen {
 // equation's operands, or a fresh block): the result is written into it as it is computed. Temporaries up to 4096 (128 KiB in all)
 // elements live on the stack, larger ones in a thread_local buffer allocated once, so a
 // call allocates nothing after the first. `comment` heads the function.
+//
+// With `io` an operand's index: the in-place variant, `void NAME(the other operands...,
+// T *__restrict__ rml_out)` where rml_out holds operand `io` on entry and the result on
+// return; "" unless that is shown to compute the same values (the operand has the
+// result's type, rml_out is written only by the result's own fused loop, each element
+// once, and that loop reads the operand only at the element it writes).
 std::string emit_term_function(const std::string &name, const std::vector<std::pair<std::string, ir::Type>> &inputs,
-                               const ir::Term &body, const std::string &comment);
+                               const ir::Term &body, const std::string &comment, int io = -1);
 
 // The C++ element type of an IR element: double or int64_t.
 const char *ir_elem_type(ir::Elem e);

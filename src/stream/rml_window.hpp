@@ -70,6 +70,12 @@ struct Step {
   // signalling NaN, quieted): Figure 20's `o + merge bp dp zeros(shape)` adds the
   // kernel's gradient every cycle, zeros but at a sequence's start.
   bool add = false;
+  // Fun: bit j set when the function may write its result over operand j (args[j] == out):
+  // it reads that operand's element i only to compute the result's element i, and the
+  // operand has the result's type. The function's author says so (rml compile's in-place
+  // variants, the in-process runner's elementwise loops); the runtime decides when
+  // (Runner::reusable).
+  uint32_t inplace = 0;
   void *ctx = nullptr;  // Fun: passed to fn
 };
 struct Reader {
@@ -114,6 +120,9 @@ struct Node {  // the tables rml compile writes
   // order as the tables' sweep, each rule's common case inline, the others through
   // Runner::sweep_cell), or null for the tables' sweep.
   Status (*sweep)(Runner &, size_t t) = nullptr;
+  // Per slot: whether the host reads its cells once computed (a class's outputs, what the
+  // in-process runner emits); null: every slot. Such a cell's block is never overwritten.
+  const uint8_t *observed = nullptr;
 };
 
 class Runner {
@@ -154,6 +163,17 @@ class Runner {
     }
     for (int c = 0; c < n_.nslots; ++c)
       if (n_.shared[c]) shared_slots_.push_back(c);
+    producer_.assign(S(), -1), kept_.assign(S(), 0);
+    for (int k = 0; k < n_.nsteps; ++k) {
+      const Step &st = n_.steps[k];
+      producer_[static_cast<size_t>(st.out)] = k;
+      // leave() keeps it in a memory (its fby or pre, a reader at a later tick, guards it too)
+      if (st.k == K::Fby) kept_[static_cast<size_t>(st.in[1])] = 1;
+      if (st.k == K::Pre) kept_[static_cast<size_t>(st.in[0])] = 1;
+    }
+    for (int c = 0; c < n_.nslots; ++c)
+      if (!n_.observed || n_.observed[c]) kept_[static_cast<size_t>(c)] = 1;
+    reused_ = 0;
 #ifdef RML_WINDOW_WORKLIST_ONLY  // the worklist only (tests compare the two; benchmarks time them)
     fast_ = false;
 #else
@@ -239,6 +259,7 @@ class Runner {
   // Off by default: a generated class keeps no record that grows with the trace.
   void record_origins(bool on) { record_origins_ = on; }
   uint64_t evaluations() const { return evaluations_; }  // rule applications
+  uint64_t reused() const { return reused_; }  // results written over an operand's block (Step::inplace)
   // Status::Inexact: the slot and cycle of the error value that reached a frame given out,
   // or of a rule that was not monotone (a bug, said: not_monotone()).
   std::pair<int, size_t> inexact() const { return inexact_; }
@@ -352,6 +373,9 @@ class Runner {
   bool input_clock_ok_ = true;
   bool fast_ = false;  // a retimed node whose pushes so far all had the base clock tick
   std::vector<int> state_steps_, shared_slots_;  // what leave() looks at
+  std::vector<int> producer_;     // per slot: the step computing it, or -1 (an input)
+  std::vector<uint8_t> kept_;     // per slot: read after its readers (observed, or a memory's operand)
+  uint64_t reused_ = 0;
   std::vector<Origin> origins_;
   bool record_origins_ = false;
   std::set<std::pair<int, size_t>> origin_seen_;  // (slot, cycle) of the origins so far
@@ -664,6 +688,18 @@ class Runner {
       const void **a = args;
       if (st.nin > 64) many.resize(static_cast<size_t>(st.nin)), a = many.data();
       for (int j = 0; j < st.nin; ++j) a[j] = data(ins[j], n);
+      if (n_.shared[st.out] && st.inplace && tag(st.out, n) == Bot) {
+        for (int j = 0; j < st.nin && j < 32; ++j)
+          if (st.inplace >> j & 1u) {
+            uint32_t b = reusable(k, ins[j], n);
+            if (!b) continue;
+            ++reused_;
+            st.fn(st.ctx, a, blocks_[b].w.data());  // a[j] is the block: the result written over it
+            blocks_[b].zero = false, blocks_[b].clean = -1;
+            o.tag = Val, o.block = b, o.src = blocks_[b].w.data();  // run() adds the result cell's reference
+            return;
+          }
+      }
       if (n_.shared[st.out]) {  // into a fresh block, which run() keeps or gives back
         o.block = fresh(st.out), o.fresh = true;
         st.fn(st.ctx, a, blocks_[o.block].w.data());
@@ -683,6 +719,62 @@ class Runner {
     if (st.arg == E::Real) b.r = rval(st.in[1], n);
     else b.i = ival(st.in[1], n);
     o.w = binary(st, a, b);
+  }
+  // In place (Step::inplace): the block of operand slot s at cycle n when no cell will read
+  // it again, so that step k may write its result over it; else 0.
+  //
+  // Why this is safe. The cells holding the block are found by walking back from (s, n)
+  // along the rules that share a block instead of computing one (a copy, `when`, `merge`,
+  // `post`: each cell on the way holds the same handle), to the cell that computed it. Each
+  // such cell must be dead: not read by the host nor kept in a state memory (kept_), and
+  // every reader of its slot, but the one the walk came from, reads it at the same cycle
+  // and is already known. A known cell is final but for becoming ‖, which its rule decides
+  // from tags alone; a sharing rule re-run finds the same handle without reading the words.
+  // So nothing reads these words again. The block is reused only when its reference count
+  // is the number of cells the walk found: any other holder (a cell of another frame, a
+  // memory, a kept constant such as zeros, a reader that shared it) makes the count larger.
+  // The fast sweep re-runs cells when it hands over to the worklist (leave_fast) and its
+  // checks re-run readers: no reuse while it runs.
+  uint32_t reusable(int k, int s, size_t n) {
+    if (fast_ || !n_.shared[s] || tag(s, n) != Val) return 0;
+    const Step &st = n_.steps[k];
+    int seen = 0;
+    for (int j = 0; j < st.nin; ++j) seen += st.fargs[j] == s;
+    if (seen != 1) return 0;  // read twice by the function: only one read is elementwise
+    const uint32_t b = handle(s, n);
+    if (!b) return 0;
+    for (int j = 0; j < st.nin; ++j)  // another operand sharing the block (restrict: no alias)
+      if (st.fargs[j] != s && n_.shared[st.fargs[j]] && tag(st.fargs[j], n) == Val && handle(st.fargs[j], n) == b) return 0;
+    const uint32_t refs = blocks_[b].refs;
+    uint32_t holders = 0;
+    int c = s, from = k;
+    size_t m = n;
+    while (holders < refs) {
+      if (tag(c, m) != Val || handle(c, m) != b || kept_[static_cast<size_t>(c)]) return 0;
+      for (int q = n_.reader_begin[c]; q < n_.reader_begin[c + 1]; ++q) {
+        const Reader &r = n_.readers[q];
+        if (r.step == from) continue;
+        if (r.travel != Travel::Instant || tag(n_.steps[r.step].out, m) == Bot) return 0;
+      }
+      ++holders;
+      const int p = producer_[static_cast<size_t>(c)];
+      if (p < 0) break;
+      const Step &ps = n_.steps[p];
+      int next = -1;
+      size_t at = m;
+      if (ps.k == K::Copy || ps.k == K::When) {
+        next = ps.in[0];
+      } else if (ps.k == K::Merge) {
+        for (int j = 1; j <= 2; ++j)
+          if (tag(ps.in[j], m) == Val && handle(ps.in[j], m) == b) next = ps.in[j];
+      } else if (ps.k == K::Post) {  // the next tick of its clock, as post() finds it
+        for (size_t q = m + 1; q < back_ && next < 0; ++q)
+          if (tag(ps.clock, q) == Val && bval(ps.clock, q)) next = ps.in[0], at = q;
+      }
+      if (next < 0) break;  // the cell that computed the block (or one of a state's: counted short)
+      from = p, c = next, m = at;
+    }
+    return holders == refs ? b : 0;
   }
   // An operator of the table on scalar words (the operands' element type st.arg).
   static Word unary(const Step &st, Word a) {

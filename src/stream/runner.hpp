@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -66,6 +67,10 @@ struct Options {
   // The retimed sweep where the node retimes (each cell once, after all it reads); false:
   // the sweep in schedule order and the worklist (tests compare the two).
   bool retime = true;
+  // The slots the emit callback reads (FrameView::cell); unset: every slot. A tensor result
+  // may be written over an operand's block that no cell will read again (in place); the
+  // cells of the slots named here are never overwritten. No callback: no slot is read.
+  std::optional<std::vector<int>> read_slots;
 };
 
 // The cells of one emitted cycle.
@@ -105,6 +110,7 @@ class Runner {
   size_t cycles() const;                              // pushed so far
   size_t max_window() const;                          // most frames held at once
   uint64_t evaluations() const;                       // rule applications
+  uint64_t reused() const;                            // tensor results written over an operand's block
   const std::vector<oracle::ErrorOrigin> &errors() const;  // where ‖ cells were produced
   std::vector<std::string> input_clock_violations() const;
   // How the window runtime runs the node: "window runtime (retimed)" (each cell once, in a

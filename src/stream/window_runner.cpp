@@ -66,7 +66,20 @@ WindowRunner::WindowRunner(const CheckedProgram &cp, const Plan &plan, const Opt
     funs_[k]->operands.resize(plan.steps[k].in.size());
     check_words(plan, plan.steps[k]);
     st.fn = &WindowRunner::fun_entry, st.ctx = funs_[k].get();
+    // The elementwise loops (fun_entry) read element i of an operand of the result's type
+    // only to write element i: the result may go over that operand's block.
+    const core::Equation &eq = *plan.steps[k].eq;
+    const Slot &r = plan.slots[static_cast<size_t>(plan.steps[k].out)];
+    if (eq.op == core::ApplyOp::Unary || eq.op == core::ApplyOp::Binary)
+      for (size_t j = 0; j < plan.steps[k].in.size(); ++j) {
+        const Slot &a = plan.slots[static_cast<size_t>(plan.steps[k].in[j])];
+        if (a.shape == r.shape && a.elem == r.elem && !r.shape.empty()) st.inplace |= 1u << j;
+      }
   }
+  // What the host reads: the slots the emit callback reads (all unless said), none without one.
+  tables_.observed.assign(plan.slots.size(), emit_ && !opts_.read_slots ? 1 : 0);
+  if (emit_ && opts_.read_slots)
+    for (int c : *opts_.read_slots) tables_.observed.at(static_cast<size_t>(c)) = 1;
   node_ = tables_.node();
   // The window is the runner's to keep (push() checks it once ready frames have left).
   run_ = std::make_unique<window::Runner>(node_, opts_.lag, SIZE_MAX);

@@ -51,6 +51,7 @@ window::Node WindowTables::node() const {
     n.lag = retiming->lag.data(), n.fast_order = retiming->order.data();
     n.check_begin = check_begin.data(), n.checks = checks.data();
   }
+  n.observed = observed.empty() ? nullptr : observed.data();
   return n;
 }
 

@@ -32,6 +32,9 @@ struct WindowTables {
   std::optional<Retiming> retiming;  // retimed: the fast sweep's tables below
   std::vector<int> check_begin;     // per step, steps + 1 entries into `checks`
   std::vector<window::Check> checks;
+  // Per slot: whether the host reads its cells (Node::observed), set by the caller; empty:
+  // every slot (no result is ever written over an operand's block).
+  std::vector<uint8_t> observed;
 
   // The runtime's view of the tables (pointers into this object: keep it alive and
   // unmoved while a Runner uses it). Node::sweep is null: the tables' sweep.

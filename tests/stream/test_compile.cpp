@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <regex>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -1110,7 +1111,9 @@ TEST(CompileEqualsOracle, AnAdditionOfZerosSharesOnlyWhatItWouldCompute) {
   size_t adds = 0;
   for (auto &f : c.files) {
     if (f.path != "main_.cpp") continue;
-    for (size_t at = f.text.find(", true},"); at != std::string::npos; at = f.text.find(", true},", at + 1)) ++adds;
+    // (a step's fargs, then add, then its in-place operands if any)
+    static const std::regex add_step(R"(kArgs[0-9]+, true[,}])");
+    adds += static_cast<size_t>(std::distance(std::sregex_iterator(f.text.begin(), f.text.end(), add_step), std::sregex_iterator()));
   }
   ASSERT_EQ(adds, 3u) << "o, q and r are additions of zeros (Step::add)";
   c.window = true;
@@ -1130,6 +1133,51 @@ TEST(CompileEqualsOracle, AnAdditionOfZerosSharesOnlyWhatItWouldCompute) {
       f.text.replace(at, 22, "b.clean = 1;");
     }
   EXPECT_NE(compare(cases[0], 0, build_and_run(cases, dir)), "") << "every block taken for clean is not caught";
+}
+
+// Pinned (in place: rml_window.hpp's Runner::reusable and the functions' in-place variants,
+// emit_term.hpp): a window class that is not retimed (a post on a sampled clock) writes a
+// result over an operand's block where no cell reads it again: `b` over `a` (read by b
+// alone, though also by a fby: kept), `q` over the block `acc` shares with `g` and `h` of
+// the next tick of e (Figure 20's accumulation); `s` is an output and `k` has two readers.
+// Equal to the oracle. Negative control: the in-place variants computing a subtraction are
+// caught (so the class does call them).
+TEST(CompileEqualsOracle, ResultsWrittenOverDeadBlocksEqualTheOracle) {
+  Case c;
+  c.text = "node main(x: real[3], y: real[3], e: bool) -> (o: real[3], s: real[3], r: real[3], q: real[3] when e)\n"
+           "  a = x + y;\n  m = [0.0, 0.0, 0.0] fby a;\n  b = a * 2.0;\n  o = b + m;\n  s = x - y;\n  t = s * x;\n"
+           "  k = x * y;\n  u = k + x;\n  v = k - y;\n  r = u * v + t;\n"
+           "  h = x * 3.0;\n  g = h when e;\n  acc = post g;\n  q = acc + (y when e);\n";
+  c.p = test::compile_stream(c.text, "main");
+  c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "inplace.rml", "p0", 1, &c.p.fe->checked);
+  size_t variants = 0;
+  for (auto &f : c.files)
+    if (f.path == "main_.cpp")
+      for (size_t at = f.text.find("// in place: in"); at != std::string::npos; at = f.text.find("// in place: in", at + 1)) ++variants;
+  EXPECT_GE(variants, 4u);
+  c.window = true;
+  name_outputs(c);
+  std::mt19937_64 rng(41);
+  std::uniform_real_distribution<double> uni(-2, 2);
+  std::string csv = "x,y,e\n";
+  for (size_t n = 0; n < 20; ++n) {
+    auto vec = [&] { return "\"[" + std::to_string(uni(rng)) + ", " + std::to_string(uni(rng)) + ", " + std::to_string(uni(rng)) + "]\""; };
+    csv += vec() + "," + vec() + "," + (n % 3 ? "true" : "false") + "\n";
+  }
+  c.in = oracle::read_trace("inplace.csv", csv, c.p.prog, 0);
+  std::vector<Case> cases;
+  cases.push_back(std::move(c));
+  const fs::path dir = fs::temp_directory_path() / ("rml_compile_inplace_" + std::to_string(::getpid()));
+  EXPECT_EQ(count_equal(cases, build_and_run(cases, dir)), 1u);
+  size_t mutated = 0;
+  for (auto &f : cases[0].files)
+    for (size_t at = f.text.find("// in place: in"); at != std::string::npos; at = f.text.find("// in place: in", at + 1)) {
+      const size_t end = f.text.find("\n}\n", at);
+      for (size_t op = f.text.find("BinOp::Add", at); op != std::string::npos && op < end; op = f.text.find("BinOp::Add", op + 1))
+        f.text.replace(op, 10, "BinOp::Sub"), ++mutated;
+    }
+  ASSERT_GT(mutated, 0u);
+  EXPECT_NE(compare(cases[0], 0, build_and_run(cases, dir)), "") << "in-place variants that subtract are not caught";
 }
 
 // Names of the program that C++ spells otherwise build and run: standard and platform

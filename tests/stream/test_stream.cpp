@@ -505,7 +505,10 @@ TEST(StreamEqualsOracle, EachReasonIsWordedAsTheOracleWordsIt) {
 // fby/pre/->/when/merge, tensor post and backfill, instances reset, fun applications,
 // tensor `if`): the stream runner, whose tensor cells share immutable blocks (a copy,
 // when, merge, fby, pre, post, if pass the block on; a frame's blocks go when it leaves; a
-// memory keeps the block of the last tick), equals the oracle cell for cell, at every lag.
+// memory keeps the block of the last tick), equals the oracle cell for cell, at every lag;
+// and on the outputs when only they are read, where a tensor result may be written over an
+// operand's block that no cell reads again (Runner::reusable; tagged where it is).
+// Negative control: InPlace.NegativeControlACellReadAfterItsBlockWasReusedIsCaught.
 RC_GTEST_PROP(StreamEqualsOracle, OnGeneratedTensorPrograms, ()) {
   gen::GenOptions o;
   o.cycles = 16;  // past the window of a small horizon: frames leave, memories keep their blocks
@@ -538,15 +541,19 @@ RC_GTEST_PROP(StreamEqualsOracle, OnGeneratedTensorPrograms, ()) {
   stream::Options so;
   so.lag = random_lag();
   auto orc = oracle_run(p, in);
-  for (bool retime : {true, false}) {  // the retimed sweep and the worklist
-    so.retime = retime;
-    try {
-      RC_ASSERT(stream_vs_oracle(run_stream(p, in, so), orc) == "");
-    } catch (stream::ExactnessLost &) {
-      RC_TAG("exactness lost");
-      RC_ASSERT(orc.any_error());
+  for (bool retime : {true, false})  // the retimed sweep and the worklist
+    for (bool outputs_only : {false, true}) {  // every cell read, or the outputs only: results in place
+      so.retime = retime;
+      try {
+        test::StreamRun r = run_stream(p, in, so, outputs_only);
+        RC_ASSERT(stream_vs_oracle(r, orc) == "");
+        if (r.reused) RC_TAG("a result written over an operand's block");
+        RC_ASSERT(outputs_only || r.reused == 0u);
+      } catch (stream::ExactnessLost &) {
+        RC_TAG("exactness lost");
+        RC_ASSERT(orc.any_error());
+      }
     }
-  }
 }
 
 // Law, on nodes whose same-cycle dependencies cycle through exclusive when/merge branches
@@ -769,6 +776,117 @@ TEST(StreamEqualsOracle, AnAdditionOfZerosSharesOnlyWhatItWouldCompute) {
     o.lag = lag;
     EXPECT_EQ(stream_vs_oracle(run_stream(p, in, o), orc), "") << "lag " << lag;
   }
+}
+
+// In place (window::Runner::reusable): a tensor result goes over an operand's block when
+// every cell holding that block is dead. Pinned against the oracle on the outputs (the
+// runner told that only they are read), at lags 0, 1 and 3, retimed and not, on programs
+// where each guard matters: `a` is a fby's operand (leave() keeps its block in a memory)
+// and `m` reads it back a cycle later; `s` is an output; `k` is read by two applications;
+// `g` reaches `acc` through when, merge and post from the next cycle (the accumulation of
+// Figure 20), and `h` shares `g`'s block with an output. A runtime that ignores a guard
+// gives a wrong output here, and so does the law on rml gen's programs (checked by
+// mutation: without the count of holders `q` differs, without the readers' guard `o`,
+// without the host's reads `s`; a fby's operand is also guarded by its fby, a reader at
+// the next tick).
+TEST(InPlace, EachGuardKeepsTheOraclesValues) {
+  auto p = compile_stream(
+      "node m(x: real[3], y: real[3], e: bool) -> (o: real[3], s: real[3], q: real[3], r: real[3])\n"
+      "  a = x + y;\n  m = [0.0, 0.0, 0.0] fby a;\n  b = a * 2.0;\n  o = b + m;\n"
+      "  s = x - y;\n  t = s * x;\n"
+      "  k = x * y;\n  u = k + x;\n  v = k - y;\n  r = u * v + t;\n"
+      "  g = x * 3.0;\n  h = g when e;\n  w = merge e (h) ((g when not e) + [1.0, 1.0, 1.0]);\n  acc = post w;\n"
+      "  q = acc + y + merge e (h) ([0.0, 0.0, 0.0] when not e);\n",
+      "m");
+  std::mt19937_64 rng(38);
+  std::uniform_real_distribution<double> uni(-2, 2);
+  oracle::Inputs in;
+  in.cycles = 24;
+  for (size_t n = 0; n < in.cycles; ++n) {
+    array::Tensor x = array::Tensor::zeros(Scalar::Real, {3}), y = x;
+    for (auto &e : x.r) e = uni(rng);
+    for (auto &e : y.r) e = uni(rng);
+    in.streams["x"].push_back(Cell::of(x));
+    in.streams["y"].push_back(Cell::of(y));
+    in.streams["e"].push_back(boolean(n % 3 != 0));
+  }
+  auto orc = oracle_run(p, in);
+  for (bool retime : {true, false})
+    for (size_t lag : {0, 1, 3}) {
+      stream::Options o;
+      o.lag = lag, o.retime = retime;
+      test::StreamRun r = run_stream(p, in, o, true);
+      EXPECT_EQ(stream_vs_oracle(r, orc), "") << "lag " << lag << (retime ? " retimed" : "");
+      if (!retime) {
+        EXPECT_GT(r.reused, 0u) << "lag " << lag;  // (the retimed sweep reuses nothing)
+      }
+    }
+}
+
+// Negative control for the laws that compare the outputs when only they are read: the
+// runner told that only `o` is read overwrites `a` with `b` (a's only reader), which a run
+// reading every cell then sees differ from the oracle; told the truth, it does not.
+TEST(InPlace, NegativeControlACellReadAfterItsBlockWasReusedIsCaught) {
+  auto p = compile_stream("node m(x: real[2], y: real[2]) -> (o: real[2])\n  a = x + y;\n  b = a * 2.0;\n  o = b - x;\n", "m");
+  oracle::Inputs in;
+  in.cycles = 4;
+  for (size_t n = 0; n < in.cycles; ++n) {
+    array::Tensor t = array::Tensor::zeros(Scalar::Real, {2});
+    t.r = {double(n) + 0.5, -1.25};
+    in.streams["x"].push_back(Cell::of(t));
+    in.streams["y"].push_back(Cell::of(t));
+  }
+  auto orc = oracle_run(p, in);
+  for (bool lie : {false, true}) {
+    test::StreamRun all;
+    stream::Options o;
+    o.retime = false;  // (the retimed sweep reuses nothing)
+    if (lie) o.read_slots = std::vector<int>{p.plan.slot("o")};
+    stream::Runner r(p.fe->checked, p.plan, o, [&](const stream::FrameView &f) {
+      for (const char *v : {"a", "b", "o", "x", "y"}) all.cells[v].push_back(f.cell(p.plan.slot(v)));
+    });
+    for (size_t n = 0; n < in.cycles; ++n) r.push({in.streams["x"][n], in.streams["y"][n]});
+    r.finish();
+    all.outputs_only = true;  // (the five variables above)
+    if (lie) {
+      EXPECT_GE(r.reused(), in.cycles);
+      EXPECT_NE(stream_vs_oracle(all, orc), "");
+    } else {
+      EXPECT_EQ(r.reused(), 0u);
+      EXPECT_EQ(stream_vs_oracle(all, orc), "");
+    }
+  }
+}
+
+// Figure 20 in process, read as rml run reads it (its outputs): the gradients' accumulations
+// go over their operands' blocks, and the outputs are the oracle's bit for bit (the
+// reference evaluator on both sides). At least one reuse a cycle: bp is always true, so the
+// kernel's gradient `do1 = outer(do, x) + do2` has a fresh operand read by it alone.
+TEST(InPlace, Figure20AccumulatesItsGradientsInPlace) {
+  auto p = compile_stream(test::read_text("reference/paper/fig20_diff_lstm_end.rml") +
+                              "\nnode lstm(x: real[3], end: bool, bp: bool, dh_next: real[4] when bp)\n"
+                              "  -> (h_next: real[4], dx: real[3] when bp)\n  h_next, dx = diff_lstm_end(4, 3, x, end, bp, dh_next);\n",
+                          "lstm");
+  std::mt19937_64 rng(20);
+  std::uniform_real_distribution<double> uni(-1, 1);
+  oracle::Inputs in;
+  in.cycles = 23;
+  for (size_t n = 0; n < in.cycles; ++n) {
+    array::Tensor x = array::Tensor::zeros(Scalar::Real, {3}), dh = array::Tensor::zeros(Scalar::Real, {4});
+    for (auto &e : x.r) e = uni(rng);
+    for (auto &e : dh.r) e = uni(rng) * 0.1;
+    in.streams["x"].push_back(Cell::of(x));
+    in.streams["end"].push_back(boolean(n % 5 == 4));
+    in.streams["bp"].push_back(boolean(true));
+    in.streams["dh_next"].push_back(Cell::of(dh));
+  }
+  auto orc = oracle_run(p, in);
+  stream::Options so;
+  so.lag = 5;
+  test::StreamRun r = run_stream(p, in, so, true);
+  EXPECT_EQ(stream_vs_oracle(r, orc), "");
+  EXPECT_GE(r.reused, in.cycles);
+  EXPECT_EQ(run_stream(p, in, so).reused, 0u);  // every cell read: nothing overwritten
 }
 
 // Options::fun_executable may answer null for a fun: that fun then takes apply_fun, or the
