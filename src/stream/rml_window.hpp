@@ -376,6 +376,7 @@ class Runner {
   std::vector<int> producer_;     // per slot: the step computing it, or -1 (an input)
   std::vector<uint8_t> kept_;     // per slot: read after its readers (observed, or a memory's operand)
   uint64_t reused_ = 0;
+  bool handing_over_ = false;     // leave_fast() runs: cells already known are run again
   std::vector<Origin> origins_;
   bool record_origins_ = false;
   std::set<std::pair<int, size_t>> origin_seen_;  // (slot, cycle) of the origins so far
@@ -417,10 +418,13 @@ class Runner {
   // unknown until what it reads changes), as if the worklist had run from the start.
   Status leave_fast() {
     fast_ = false;
-    for (size_t m = front_; m < back_; ++m)
-      for (int q = 0; q < n_.nsteps; ++q)
-        if (Status s = run(n_.fast_order[q], m); s != Status::Ok) return s;
-    return drain();
+    handing_over_ = true;  // known cells are run again here: no block is reused meanwhile
+    Status s = Status::Ok;
+    for (size_t m = front_; m < back_ && s == Status::Ok; ++m)
+      for (int q = 0; q < n_.nsteps && s == Status::Ok; ++q) s = run(n_.fast_order[q], m);
+    if (s == Status::Ok) s = drain();
+    handing_over_ = false;
+    return s;
   }
   // A cell in the fast sweep: what its rule gives, final (what it reads is), so nothing
   // that reads it is re-run, but for the checks. A cell the sweep finds known (a check
@@ -728,15 +732,17 @@ class Runner {
   // `post`: each cell on the way holds the same handle), to the cell that computed it. Each
   // such cell must be dead: not read by the host nor kept in a state memory (kept_), and
   // every reader of its slot, but the one the walk came from, reads it at the same cycle
-  // and is already known. A known cell is final but for becoming ‖, which its rule decides
-  // from tags alone; a sharing rule re-run finds the same handle without reading the words.
-  // So nothing reads these words again. The block is reused only when its reference count
-  // is the number of cells the walk found: any other holder (a cell of another frame, a
-  // memory, a kept constant such as zeros, a reader that shared it) makes the count larger.
-  // The fast sweep re-runs cells when it hands over to the worklist (leave_fast) and its
-  // checks re-run readers: no reuse while it runs.
+  // and is already known. A known cell's rule runs again only when it is queued (an
+  // operand changed, or the sweep and the worklist both meet a cycle's component) or when
+  // the fast sweep hands over (leave_fast runs every cell): so no reuse while step k, a
+  // walked cell's producer or any of their readers is queued, nor while the fast sweep
+  // runs or hands over (its checks re-run readers). Run again otherwise, a known cell can
+  // only become ‖, which its rule decides from tags alone. So nothing reads these words
+  // again. The block is reused only when its reference count is the number of cells the
+  // walk found: any other holder (a cell of another frame, a memory, a kept constant such
+  // as zeros, a reader that shared it) makes the count larger.
   uint32_t reusable(int k, int s, size_t n) {
-    if (fast_ || !n_.shared[s] || tag(s, n) != Val) return 0;
+    if (fast_ || handing_over_ || !n_.shared[s] || tag(s, n) != Val || queued(k, n)) return 0;
     const Step &st = n_.steps[k];
     int seen = 0;
     for (int j = 0; j < st.nin; ++j) seen += st.fargs[j] == s;
@@ -754,11 +760,12 @@ class Runner {
       for (int q = n_.reader_begin[c]; q < n_.reader_begin[c + 1]; ++q) {
         const Reader &r = n_.readers[q];
         if (r.step == from) continue;
-        if (r.travel != Travel::Instant || tag(n_.steps[r.step].out, m) == Bot) return 0;
+        if (r.travel != Travel::Instant || tag(n_.steps[r.step].out, m) == Bot || queued(r.step, m)) return 0;
       }
       ++holders;
       const int p = producer_[static_cast<size_t>(c)];
       if (p < 0) break;
+      if (queued(p, m)) return 0;  // it will run again (the sweep and the worklist both run a cycle's component)
       const Step &ps = n_.steps[p];
       int next = -1;
       size_t at = m;
@@ -969,6 +976,7 @@ class Runner {
     if (o.tag == Val && w != o.src) std::memmove(w, o.src, bytes(c));
     return changed(c, n);
   }
+  bool queued(int k, size_t m) const { return queued_[at(m) * K() + static_cast<size_t>(k)] != 0; }
   void push_step(int k, size_t m) {
     uint8_t &q = queued_[at(m) * K() + static_cast<size_t>(k)];
     if (q) return;
