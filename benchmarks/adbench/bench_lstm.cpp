@@ -133,6 +133,8 @@ std::vector<double> run_stream(Node &n, const std::vector<std::vector<Cell>> &cy
   const int obj = n.plan.slot("objective");
   const int dm = gradient ? n.plan.slot("d_main") : -1, de = gradient ? n.plan.slot("d_extra") : -1;
   const size_t last = cycles.size() - 1;
+  o.read_slots = std::vector<int>{obj};  // what the callback reads (as rml run says what it shows)
+  if (gradient) o.read_slots->insert(o.read_slots->end(), {dm, de});
   rml::stream::Runner r(n.fe->checked, n.plan, o, [&](const rml::stream::FrameView &f) {
     if (gradient && f.cycle == 0) {
       for (int s : {dm, de})
