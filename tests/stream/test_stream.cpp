@@ -678,17 +678,15 @@ std::string fun_programs_differ(uint64_t seed, size_t lag, bool one_ulp_off, std
 // evaluator while every other fun took the executor (its last digits differ), so rml run
 // --backend stream differed from --backend compiled from the first cycle (at units 2 ×
 // sizex 3 the two glorot_uniform agree: not caught there).
-TEST(StreamEqualsOracle, Figure20ThroughTheExecutorEqualsTheCompiledOracle) {
-  auto p = compile_stream(test::read_text("reference/paper/fig20_diff_lstm_end.rml") +
-                              "\nnode lstm(x: real[32], end: bool, bp: bool, dh_next: real[64] when bp)\n"
-                              "  -> (h_next: real[64], dx: real[32] when bp)\n  h_next, dx = diff_lstm_end(64, 32, x, end, bp, dh_next);\n",
-                          "lstm");
+// A trace of Figure 20's training node at units x sizex: random x and dh_next, sequences
+// of five cycles (end every fifth), bp always true.
+static oracle::Inputs figure20_trace(size_t cycles, int64_t units, int64_t sizex) {
   std::mt19937_64 rng(20);
   std::uniform_real_distribution<double> uni(-1, 1);
   oracle::Inputs in;
-  in.cycles = test::kSanitized ? 10 : 30;  // the difference shows from the first cycle; the sanitizers' run is 13x slower
+  in.cycles = cycles;
   for (size_t n = 0; n < in.cycles; ++n) {
-    array::Tensor x = array::Tensor::zeros(Scalar::Real, {32}), dh = array::Tensor::zeros(Scalar::Real, {64});
+    array::Tensor x = array::Tensor::zeros(Scalar::Real, {sizex}), dh = array::Tensor::zeros(Scalar::Real, {units});
     for (auto &e : x.r) e = uni(rng);
     for (auto &e : dh.r) e = uni(rng) * 0.1;
     in.streams["x"].push_back(Cell::of(x));
@@ -696,6 +694,16 @@ TEST(StreamEqualsOracle, Figure20ThroughTheExecutorEqualsTheCompiledOracle) {
     in.streams["bp"].push_back(boolean(true));
     in.streams["dh_next"].push_back(Cell::of(dh));
   }
+  return in;
+}
+
+TEST(StreamEqualsOracle, Figure20ThroughTheExecutorEqualsTheCompiledOracle) {
+  auto p = compile_stream(test::read_text("reference/paper/fig20_diff_lstm_end.rml") +
+                              "\nnode lstm(x: real[32], end: bool, bp: bool, dh_next: real[64] when bp)\n"
+                              "  -> (h_next: real[64], dx: real[32] when bp)\n  h_next, dx = diff_lstm_end(64, 32, x, end, bp, dh_next);\n",
+                          "lstm");
+  // (the difference shows from the first cycle; the sanitizers' run is 13x slower)
+  oracle::Inputs in = figure20_trace(test::kSanitized ? 10 : 30, 64, 32);
   driver::CompiledFuns funs(p.fe->checked);
   oracle::Options oo;
   oo.apply_fun = [&](const std::string &fn, const std::vector<StaticValue> &st, const std::vector<array::Tensor> &args) {
@@ -907,19 +915,7 @@ TEST(InPlace, Figure20AccumulatesItsGradientsInPlace) {
                               "\nnode lstm(x: real[3], end: bool, bp: bool, dh_next: real[4] when bp)\n"
                               "  -> (h_next: real[4], dx: real[3] when bp)\n  h_next, dx = diff_lstm_end(4, 3, x, end, bp, dh_next);\n",
                           "lstm");
-  std::mt19937_64 rng(20);
-  std::uniform_real_distribution<double> uni(-1, 1);
-  oracle::Inputs in;
-  in.cycles = 23;
-  for (size_t n = 0; n < in.cycles; ++n) {
-    array::Tensor x = array::Tensor::zeros(Scalar::Real, {3}), dh = array::Tensor::zeros(Scalar::Real, {4});
-    for (auto &e : x.r) e = uni(rng);
-    for (auto &e : dh.r) e = uni(rng) * 0.1;
-    in.streams["x"].push_back(Cell::of(x));
-    in.streams["end"].push_back(boolean(n % 5 == 4));
-    in.streams["bp"].push_back(boolean(true));
-    in.streams["dh_next"].push_back(Cell::of(dh));
-  }
+  oracle::Inputs in = figure20_trace(23, 4, 3);
   auto orc = oracle_run(p, in);
   stream::Options so;
   so.lag = 5;
