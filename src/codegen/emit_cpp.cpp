@@ -816,7 +816,7 @@ struct Emitter {
     s << "};\nconst int kNumel[] = {" << list(t.numel, num);
     s << "};\nconst uint8_t kShared[] = {" << list(t.shared, num);
     s << "};\nconst int kOffset[] = {" << list(t.offset, num);
-    s << "};\n// Steps: one per clock term and equation (kind, out, in[3], nin, clock, positive, ticks, op, arg, res, constant, fn, fargs).\n"
+    s << "};\n// Steps: one per clock term and equation (kind, out, in[3], nin, clock, positive, ticks, op, arg, res, constant, fn, fargs, and where set add and the operands fn may write over).\n"
       << "const Step kSteps[] = {\n";
     static const char *kKind[] = {"K::ClockBase", "K::ClockOn", "K::ClockNever", "K::Const", "K::Copy", "K::Unary", "K::Binary", "K::If",
                                   "K::When", "K::Merge", "K::Fby", "K::Pre", "K::Arrow", "K::Post", "K::Fun"};
