@@ -775,11 +775,11 @@ struct Emitter {
       for (auto &f : functions) s << f << "\n";
       for (auto &[fname, sig] : signatures) {
         s << "void " << fname << "_entry(void *, [[maybe_unused]] const void *const *a, void *out) {\n";
-        auto call = [&](const std::string &f, int io) {
+        auto call = [&s, &types = sig](const std::string &f, int io) {  // (clang before 16 cannot capture a structured binding)
           s << f << "(";
-          for (size_t k = 0; k + 1 < sig.size(); ++k)
-            if (static_cast<int>(k) != io) s << "static_cast<const " << ir_elem_type(sig[k]) << " *>(a[" << k << "]), ";
-          s << "static_cast<" << ir_elem_type(sig.back()) << " *>(out));\n";
+          for (size_t k = 0; k + 1 < types.size(); ++k)
+            if (static_cast<int>(k) != io) s << "static_cast<const " << ir_elem_type(types[k]) << " *>(a[" << k << "]), ";
+          s << "static_cast<" << ir_elem_type(types.back()) << " *>(out));\n";
         };
         if (auto it = in_place.find(fname); it != in_place.end())
           for (int j : it->second) {  // the runtime reuses operand j's block for the result
