@@ -79,7 +79,11 @@ WindowRunner::WindowRunner(const CheckedProgram &cp, const Plan &plan, const Opt
   // What the host reads: the slots the emit callback reads (all unless said), none without one.
   tables_.observed.assign(plan.slots.size(), emit_ && !opts_.read_slots ? 1 : 0);
   if (emit_ && opts_.read_slots)
-    for (int c : *opts_.read_slots) tables_.observed.at(static_cast<size_t>(c)) = 1;
+    for (int c : *opts_.read_slots) {
+      if (c < 0 || static_cast<size_t>(c) >= plan.slots.size())
+        throw StreamError("Options::read_slots names slot " + std::to_string(c) + ", but the plan has " + std::to_string(plan.slots.size()) + " slots");
+      tables_.observed[static_cast<size_t>(c)] = 1;
+    }
   node_ = tables_.node();
   // The window is the runner's to keep (push() checks it once ready frames have left).
   run_ = std::make_unique<window::Runner>(node_, opts_.lag, SIZE_MAX);

@@ -906,6 +906,21 @@ TEST(InPlace, NegativeControlACellReadAfterItsBlockWasReusedIsCaught) {
   }
 }
 
+// Options::read_slots naming a slot the plan does not have is a clear error, not a crash.
+TEST(InPlace, AReadSlotOutsideThePlanIsRefused) {
+  auto p = compile_stream("node m(x: real[2]) -> (o: real[2])\n  o = x * 2.0;\n", "m");
+  for (int bad : {-1, static_cast<int>(p.plan.slots.size())}) {
+    stream::Options o;
+    o.read_slots = std::vector<int>{bad};
+    try {
+      stream::Runner r(p.fe->checked, p.plan, o, [](const stream::FrameView &) {});
+      ADD_FAILURE() << "slot " << bad << " accepted";
+    } catch (stream::StreamError &e) {
+      EXPECT_NE(std::string(e.what()).find("read_slots names slot " + std::to_string(bad)), std::string::npos) << e.what();
+    }
+  }
+}
+
 // Figure 20 in process, read as rml run reads it (its outputs): the gradients' accumulations
 // go over their operands' blocks, and the outputs are the oracle's bit for bit (the
 // reference evaluator on both sides). At least one reuse a cycle: bp is always true, so the
