@@ -17,7 +17,7 @@ struct Edge {
 
 }  // namespace
 
-std::optional<Retiming> retime(const Plan &p, std::string *why) {
+std::optional<Retiming> retime(const Plan &p, std::string *why, int horizon) {
   auto refuse = [&](const std::string &reason) -> std::optional<Retiming> {
     if (why) *why = reason;
     return std::nullopt;
@@ -92,10 +92,16 @@ std::optional<Retiming> retime(const Plan &p, std::string *why) {
         read(st.clock, k, 0), read(in(0), k, -1);
         check(in(0), k, Retiming::Expect::SameClock);
         break;
-      case StepKind::Post:
-        if (st.clock != base) return refuse("a post off the base clock ('" + p.slots[static_cast<size_t>(st.out)].name + "')");
-        read(st.clock, k, 0), read(st.clock, k, 1), read(in(0), k, 0), read(in(0), k, 1);
+      case StepKind::Post: {
+        // The next tick of its clock: the next cycle on the base clock; on a sampled clock,
+        // within `horizon` cycles (where it is not, the rule leaves the cell unknown and the
+        // sweep hands over to the worklist).
+        if (st.clock != base && horizon < 1)
+          return refuse("a post off the base clock ('" + p.slots[static_cast<size_t>(st.out)].name + "') without a horizon");
+        const int ahead = st.clock == base ? 1 : horizon;
+        read(st.clock, k, 0), read(st.clock, k, ahead), read(in(0), k, 0), read(in(0), k, ahead);
         break;
+      }
     }
   }
   if (!bad.empty()) return refuse(bad);

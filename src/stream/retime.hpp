@@ -7,10 +7,15 @@
 // ->: offset -1 on the base clock, further back on a slower one), or at the next tick
 // (post). A read at offset d of the producer j by the reader k is final when
 // L_k >= L_j + d, and when L_k == L_j + d the producer comes first within the push (the
-// slack-0 edges must be acyclic). `post` must run on the base clock, so that its next tick
-// is the next cycle (the fast sweep leaves for the worklist on a cycle where the base
-// clock does not tick); lags are the least solution (longest paths; a cycle of positive
-// weight, a backward recurrence such as Figure 16's backfill, has none: no retiming).
+// slack-0 edges must be acyclic). The fast sweep runs while the base clock ticks (it
+// leaves for the worklist on a cycle where it does not), so a `post` on the base clock
+// reads the next cycle. A `post` on a sampled clock reads the next tick of that clock,
+// which rml-check's horizon H bounds (a cell is known once H more cycles are in): it is
+// read as if at offset H, and where the next tick is further (inputs the node's
+// assumptions exclude) the rule leaves the cell unknown and the sweep hands over to the
+// worklist, so H only decides how fast, never what. Lags are the least solution (longest
+// paths; a cycle of positive weight, a backward recurrence such as Figure 16's backfill,
+// has none: no retiming).
 //
 // Some reads only look at an operand's presence, to turn the result into an error when
 // the clocks disagree (fby and pre look at their operand at the cycle; a `when` whose
@@ -45,7 +50,9 @@ struct Retiming {
 };
 
 // The retiming of a node with post, or nullopt with the reason in *why (a post off the
-// base clock, a cycle of positive weight, a same-cycle cycle).
-std::optional<Retiming> retime(const Plan &p, std::string *why = nullptr);
+// base clock without a horizon, a cycle of positive weight, a same-cycle cycle).
+// `horizon`: how many cycles ahead a post on a sampled clock looks for its next tick
+// (rml-check's horizon; 0: such a post is refused).
+std::optional<Retiming> retime(const Plan &p, std::string *why = nullptr, int horizon = 0);
 
 }  // namespace rml::stream

@@ -56,7 +56,7 @@ window::Node WindowTables::node() const {
 }
 
 WindowTables window_tables(const Plan &plan, const std::function<bool(const core::Equation &)> &by_function, bool retime_it,
-                           std::string *why) {
+                           std::string *why, int horizon) {
   WindowTables t;
   const size_t S = plan.slots.size(), N = plan.steps.size();
   for (size_t c = 0; c < S; ++c) {
@@ -132,7 +132,7 @@ WindowTables window_tables(const Plan &plan, const std::function<bool(const core
     for (int k : plan.schedule[ci]) t.order.push_back(k), t.comp[static_cast<size_t>(k)] = static_cast<int>(ci);
   t.inputs = plan.input_slots;
   t.input_clocks = plan.input_clock_slots;
-  if (retime_it) t.retiming = retime(plan, why);
+  if (retime_it) t.retiming = retime(plan, why, horizon);
   if (t.retiming) {
     for (size_t k = 0; k <= N; ++k) {
       t.check_begin.push_back(static_cast<int>(t.checks.size()));

@@ -49,8 +49,9 @@ bool applied_by_function(const core::Equation &eq, const std::function<bool(cons
 
 // `by_function(eq)`: whether an application is computed by a function (K::Fun: tensors,
 // funs, builtins) rather than by the runtime's scalar operators. `retime_it`: whether to
-// retime a node with post (stream/retime.hpp; *why says why not).
+// retime a node with post (stream/retime.hpp; *why says why not; `horizon`, the runner's
+// lag, bounds how far a post on a sampled clock looks ahead).
 WindowTables window_tables(const Plan &plan, const std::function<bool(const core::Equation &)> &by_function, bool retime_it,
-                           std::string *why = nullptr);
+                           std::string *why = nullptr, int horizon = 0);
 
 }  // namespace rml::stream

@@ -111,3 +111,32 @@ TEST(Retime, RefusesABackwardRecurrenceAPostOffTheBaseClockAndACycleWithinACycle
   EXPECT_FALSE(c.rt);
   EXPECT_EQ(c.why, "a cycle within a cycle (through exclusive when/merge branches)");
 }
+
+// A post on a sampled clock reads the next tick of its clock, which the horizon bounds:
+// it is read as if `horizon` cycles ahead (the cycles between are older), and without a
+// horizon it is refused. That the retimed sweep computes the oracle's cells on them, also
+// where the next tick is further than the horizon, is StreamEqualsOracle's and
+// CompileEqualsOracle's law (and SampledPost.* in test_stream.cpp).
+TEST(Retime, APostOnASampledClockLooksAheadTheHorizon) {
+  const std::string text = "node main(x: real, c: bool) -> (o: real)\n  o = merge c (post (x when c)) (0.0 when not c);\n";
+  auto no = retime(text);
+  EXPECT_FALSE(no.rt);
+  EXPECT_EQ(no.why.rfind("a post off the base clock", 0), 0u) << no.why;
+  for (int h : {1, 3}) {
+    Retimed r{test::compile_stream(text, "main"), std::nullopt, ""};
+    r.rt = stream::retime(r.p.plan, &r.why, h);
+    ASSERT_TRUE(r.rt) << r.why;
+    int post = -1;
+    for (size_t k = 0; k < r.p.plan.steps.size(); ++k)
+      if (r.p.plan.steps[k].kind == stream::StepKind::Post) post = static_cast<int>(k);
+    ASSERT_GE(post, 0);
+    EXPECT_EQ(r.rt->lag[static_cast<size_t>(post)], h) << h;  // x when c at lag 0, h cycles ahead
+    EXPECT_EQ(r.lag("o"), h) << h;
+    EXPECT_EQ(r.rt->max_lag, h) << h;
+  }
+  // On the base clock the horizon changes nothing: the next tick is the next cycle.
+  Retimed b{test::compile_stream("node main(x: real) -> (o: real)\n  o = post x;\n", "main"), std::nullopt, ""};
+  b.rt = stream::retime(b.p.plan, &b.why, 5);
+  ASSERT_TRUE(b.rt) << b.why;
+  EXPECT_EQ(b.lag("o"), 1);
+}
