@@ -632,11 +632,22 @@ struct Emitter {
       if (!shared(plan.steps[k].out)) lag_of[static_cast<size_t>(plan.steps[k].out)] = rt.lag[k];
     for (size_t c = 0; c < plan.slots.size(); ++c)
       if (lag_of[c] >= 0) s << "  [[maybe_unused]] " << (is_real(static_cast<int>(c)) ? "double" : "int64_t") << " v" << c << " = 0;\n";
+    // So is every cell's tag, once the push has computed it (`done`): the tests of the
+    // cells after it read the local, not the frame's byte just stored.
+    std::vector<int> tag_lag(plan.slots.size(), -1);
+    std::vector<bool> done(plan.slots.size(), false);
+    for (size_t k = 0; k < plan.steps.size(); ++k) tag_lag[static_cast<size_t>(plan.steps[k].out)] = rt.lag[k];
+    for (size_t c = 0; c < plan.slots.size(); ++c)
+      if (tag_lag[c] >= 0) s << "  [[maybe_unused]] uint8_t g" << c << " = Bot;\n";
     for (int k : rt.order) {
       const stream::Step &st = plan.steps[static_cast<size_t>(k)];
       const int L = rt.lag[static_cast<size_t>(k)];
       const std::string l = std::to_string(L), n = L == 0 ? "t" : "t - " + l;
-      auto T = [&](int c, int lag) { return "T" + std::to_string(lag) + "[" + std::to_string(c) + "]"; };
+      auto T = [&](int c, int lag) {
+        if (done[static_cast<size_t>(c)] && tag_lag[static_cast<size_t>(c)] == lag) return "g" + std::to_string(c);
+        return "T" + std::to_string(lag) + "[" + std::to_string(c) + "]";
+      };
+      auto frame_tag = [&](int c, int lag) { return "T" + std::to_string(lag) + "[" + std::to_string(c) + "]"; };
       auto M = [&](int c, int lag) {  // a scalar's word in the frame
         return std::string(is_real(c) ? "F" : "I") + std::to_string(lag) + "[" + std::to_string(offset[static_cast<size_t>(c)]) + "]";
       };
@@ -646,6 +657,7 @@ struct Emitter {
       const int out = st.out;
       std::string generic = "if (Status st = R.sweep_cell(" + std::to_string(k) + ", " + n + "); st != Status::Ok || !R.fast()) return st;";
       if (!shared(out)) generic += "\n      v" + std::to_string(out) + " = " + M(out, L) + ";";
+      generic += "\n      g" + std::to_string(out) + " = " + frame_tag(out, L) + ";";
       // The checks inline (Runner::checks): the reader re-run unless the cell is as expected.
       std::string checks;
       for (auto &ch : rt.checks[static_cast<size_t>(k)]) {
@@ -656,10 +668,11 @@ struct Emitter {
                                                                                 : c + " == Abs";
         checks += "\n      if (!(" + r + " == Err || " + expected + ")) R.sweep_recheck(" + std::to_string(ch.reader) + ", " + n + ");";
       }
+      const std::string g = "g" + std::to_string(out);
       auto set_val = [&](const std::string &value) {
-        return T(out, L) + " = Val, " + M(out, L) + " = v" + std::to_string(out) + " = " + value + ", --*U" + l + ";" + checks;
+        return frame_tag(out, L) + " = " + g + " = Val, " + M(out, L) + " = v" + std::to_string(out) + " = " + value + ", --*U" + l + ";" + checks;
       };
-      auto set_tag = [&](const std::string &tag) { return T(out, L) + " = " + tag + ", --*U" + l + ";" + checks; };
+      auto set_tag = [&](const std::string &tag) { return frame_tag(out, L) + " = " + g + " = " + tag + ", --*U" + l + ";" + checks; };
       std::vector<std::pair<std::string, std::string>> cases;  // (condition, body), else the rule
       bool scalars = !shared(out);
       for (int c : st.in) scalars = scalars && !shared(c);
@@ -757,6 +770,7 @@ struct Emitter {
       s << "{\n";
       for (size_t q = 0; q < cases.size(); ++q) s << "    " << (q ? "} else if (" : "if (") << cases[q].first << ") {\n      " << cases[q].second << "\n";
       s << (cases.empty() ? "    " : "    } else {\n      ") << generic << (cases.empty() ? "\n" : "\n    }\n") << "  }\n";
+      done[static_cast<size_t>(out)] = true;
     }
     s << "  return Status::Ok;\n}\n\n";
     return s.str();
@@ -1180,7 +1194,8 @@ std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clock
   std::vector<GeneratedFile> out;
   if (window) {
     std::string why;
-    e.tables = stream::window_tables(e.plan, [&](const core::Equation &eq) { return e.fun_of.count(&eq) > 0; }, true, &why);
+    e.tables = stream::window_tables(e.plan, [&](const core::Equation &eq) { return e.fun_of.count(&eq) > 0; }, true, &why,
+                                     horizon <= 4096 ? static_cast<int>(horizon) : 0);  // (as the in-process runner)
     e.retiming = e.tables->retiming;
     if (info) *info = {true, e.retiming.has_value(), e.retiming ? e.retiming->max_lag : 0, why};
     out.push_back({cls + ".hpp", e.window_header(cls, source, ns, horizon)});
