@@ -21,10 +21,18 @@ Tag FrameView::tag(int slot) const { return static_cast<Tag>(tags_[slot]); }
 
 // A scalar's words or a tensor's block, in the runtime's front frame.
 Cell FrameView::cell(int slot) const {
+  const Slot &s = plan_->slots.at(static_cast<size_t>(slot));
+  if (readable_ && !readable_[slot])
+    throw StreamError("the emit callback read '" + s.name + "' (slot " + std::to_string(slot) +
+                      "), which Options::read_slots does not name: its value may have been overwritten in place");
+  return cell_unchecked(slot);
+}
+
+Cell FrameView::cell_unchecked(int slot) const {
+  const Slot &s = plan_->slots.at(static_cast<size_t>(slot));
   Cell c;
   c.tag = tag(slot);
   if (c.tag != Tag::Val) return c;
-  const Slot &s = plan_->slots[static_cast<size_t>(slot)];
   const void *p = window_->value(slot);
   c.value.elem = s.elem, c.value.shape = s.shape;
   if (s.elem == Scalar::Real) c.value.r.assign(static_cast<const double *>(p), static_cast<const double *>(p) + s.numel);

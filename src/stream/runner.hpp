@@ -77,13 +77,18 @@ struct Options {
 class FrameView {
  public:
   oracle::Tag tag(int slot) const;
+  // A slot's cell; a StreamError for a slot Options::read_slots does not name (its value's
+  // block may hold another cell's result by then).
   oracle::Cell cell(int slot) const;
   size_t cycle = 0;
 
  private:
   friend class WindowRunner;
+  friend struct FrameViewUnchecked;  // tests: a read past read_slots (the in-place laws' negative control)
+  oracle::Cell cell_unchecked(int slot) const;
   const Plan *plan_ = nullptr;
   const uint8_t *tags_ = nullptr;
+  const uint8_t *readable_ = nullptr;       // per slot: whether the callback may read it
   const window::Runner *window_ = nullptr;  // the window runtime, whose front frame this is
 };
 

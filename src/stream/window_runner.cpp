@@ -304,6 +304,7 @@ FrameView WindowRunner::view(size_t n) {
   v.cycle = n;
   v.plan_ = &plan_;
   v.tags_ = run_->sweep_tags(n);
+  v.readable_ = tables_.observed.data();  // (what the runtime never overwrites)
   v.window_ = run_.get();  // the cells are the runtime's front frame
   return v;
 }

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <random>
 #include <regex>
+#include <set>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -1201,8 +1202,10 @@ TEST(CompileEqualsOracle, AnAdditionOfZerosSharesOnlyWhatItWouldCompute) {
 }
 
 // Pinned (in place: rml_window.hpp's Runner::reusable and the functions' in-place variants,
-// emit_term.hpp): a window class that is not retimed (a post on a sampled clock) writes a
-// result over an operand's block where no cell reads it again: `b` over `a` (read by b
+// emit_term.hpp): a window class that runs the worklist (its post on a sampled clock looks
+// one cycle ahead, and e's next tick is two on at every third cycle: the retimed sweep
+// hands over, and reuses nothing before) writes a result over an operand's block where no
+// cell reads it again: `b` over `a` (read by b
 // alone, though also by a fby: kept), `q` over the block `acc` shares with `g` and `h` of
 // the next tick of e (Figure 20's accumulation); `s` is an output and `k` has two readers.
 // Equal to the oracle. Negative control: the in-place variants computing a subtraction are
@@ -1215,6 +1218,7 @@ TEST(CompileEqualsOracle, ResultsWrittenOverDeadBlocksEqualTheOracle) {
            "  h = x * 3.0;\n  g = h when e;\n  acc = post g;\n  q = acc + (y when e);\n";
   c.p = test::compile_stream(c.text, "main");
   c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "inplace.rml", "p0", 1, &c.p.fe->checked);
+  c.report_retimed = true;
   size_t variants = 0;
   for (auto &f : c.files)
     if (f.path == "main_.cpp")
@@ -1233,7 +1237,9 @@ TEST(CompileEqualsOracle, ResultsWrittenOverDeadBlocksEqualTheOracle) {
   std::vector<Case> cases;
   cases.push_back(std::move(c));
   const fs::path dir = fs::temp_directory_path() / ("rml_compile_inplace_" + std::to_string(::getpid()));
-  EXPECT_EQ(count_equal(cases, build_and_run(cases, dir)), 1u);
+  const std::string out = build_and_run(cases, dir);
+  EXPECT_EQ(count_equal(cases, out), 1u);
+  EXPECT_NE(out.find("0 retimed 0"), std::string::npos) << out;  // (the worklist ran)
   size_t mutated = 0;
   for (auto &f : cases[0].files)
     for (size_t at = f.text.find("// in place: in"); at != std::string::npos; at = f.text.find("// in place: in", at + 1)) {
@@ -1243,6 +1249,33 @@ TEST(CompileEqualsOracle, ResultsWrittenOverDeadBlocksEqualTheOracle) {
     }
   ASSERT_GT(mutated, 0u);
   EXPECT_NE(compare(cases[0], 0, build_and_run(cases, dir)), "") << "in-place variants that subtract are not caught";
+}
+
+// Pinned (emit_term.hpp's in-place variants): a function gets a variant writing its result
+// over operand J only where its generated loop reads that operand at the element it writes
+// and nowhere else. `acc + outer(a, b)`: over acc (in0), not a or b (other shapes);
+// `x + y`: over either; `matvec(k, x)`: over neither (x is read at every element of the
+// result, in the reduction); `matvec(k, x) + x`: over the x of the addition (in2), not the
+// x of the reduction (in1; the runtime never reuses a block two operands share, so the
+// variant is not called with x there); `outer(a, b)`: none.
+TEST(CompileInPlace, VariantsOnlyWhereTheLoopReadsTheOperandAtTheElementItWrites) {
+  const std::string text =
+      "node main(acc: real[2, 3], a: real[2], b: real[3], k: real[3, 3], x: real[3], y: real[3])\n"
+      "  -> (o: real[2, 3], v: real[3], w: real[3], e: real[3], f: real[2, 3], p: real[3])\n"
+      "  o = acc + outer(a, b);\n  v = matvec(k, x);\n  w = matvec(k, x) + x;\n  e = x + y;\n  f = outer(a, b);\n  p = post x;\n";
+  auto p = test::compile_stream(text, "main");
+  auto files = codegen::emit_cpp(p.prog, p.clocks, p.plan, "io.rml", "p0", 1, &p.fe->checked);
+  std::set<std::string> variants, functions;
+  for (auto &f : files) {
+    if (f.path != "main_.cpp") continue;
+    static const std::regex def(R"(void rml_fn\d+_(\w+?)_io(\d+)\()"), entry(R"(void rml_fn\d+_(\w+)_entry\()");
+    for (auto it = std::sregex_iterator(f.text.begin(), f.text.end(), def); it != std::sregex_iterator(); ++it)
+      variants.insert((*it)[1].str() + ":" + (*it)[2].str());
+    for (auto it = std::sregex_iterator(f.text.begin(), f.text.end(), entry); it != std::sregex_iterator(); ++it)
+      functions.insert((*it)[1].str());
+  }
+  EXPECT_EQ(functions, (std::set<std::string>{"Add_outer", "matvec", "Add_matvec", "Add", "outer"}));
+  EXPECT_EQ(variants, (std::set<std::string>{"Add_outer:0", "Add_matvec:2", "Add:0", "Add:1"}));
 }
 
 // Names of the program that C++ spells otherwise build and run: standard and platform

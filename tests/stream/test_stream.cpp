@@ -871,9 +871,16 @@ TEST(InPlace, NoReuseWhereAKnownCellRunsAgain) {
   }
 }
 
+namespace rml::stream {
+struct FrameViewUnchecked {  // (a friend of FrameView: a read past Options::read_slots)
+  static oracle::Cell cell(const FrameView &f, int slot) { return f.cell_unchecked(slot); }
+};
+}  // namespace rml::stream
+
 // Negative control for the laws that compare the outputs when only they are read: the
 // runner told that only `o` is read overwrites `a` with `b` (a's only reader), which a run
-// reading every cell then sees differ from the oracle; told the truth, it does not.
+// reading every cell (past FrameView::cell's refusal) then sees differ from the oracle;
+// told the truth, it does not. Through FrameView::cell the lie is a StreamError.
 TEST(InPlace, NegativeControlACellReadAfterItsBlockWasReusedIsCaught) {
   auto p = compile_stream("node m(x: real[2], y: real[2]) -> (o: real[2])\n  a = x + y;\n  b = a * 2.0;\n  o = b - x;\n", "m");
   oracle::Inputs in;
@@ -891,10 +898,23 @@ TEST(InPlace, NegativeControlACellReadAfterItsBlockWasReusedIsCaught) {
     o.retime = false;  // (the retimed sweep reuses nothing)
     if (lie) o.read_slots = std::vector<int>{p.plan.slot("o")};
     stream::Runner r(p.fe->checked, p.plan, o, [&](const stream::FrameView &f) {
-      for (const char *v : {"a", "b", "o", "x", "y"}) all.cells[v].push_back(f.cell(p.plan.slot(v)));
+      for (const char *v : {"a", "b", "o", "x", "y"}) all.cells[v].push_back(stream::FrameViewUnchecked::cell(f, p.plan.slot(v)));
     });
     for (size_t n = 0; n < in.cycles; ++n) r.push({in.streams["x"][n], in.streams["y"][n]});
     r.finish();
+    if (lie) {  // the callback's own reads: `o` is given, `a` refused
+      stream::Runner checked(p.fe->checked, p.plan, o, [&](const stream::FrameView &f) {
+        EXPECT_EQ(f.cell(p.plan.slot("o")).str(), orc.at("o", f.cycle).str());
+        try {
+          (void)f.cell(p.plan.slot("a"));
+          ADD_FAILURE() << "a slot read_slots does not name was read";
+        } catch (stream::StreamError &e) {
+          EXPECT_NE(std::string(e.what()).find("the emit callback read 'a'"), std::string::npos) << e.what();
+        }
+      });
+      for (size_t n = 0; n < in.cycles; ++n) checked.push({in.streams["x"][n], in.streams["y"][n]});
+      checked.finish();
+    }
     all.outputs_only = true;  // (the five variables above)
     if (lie) {
       EXPECT_GE(r.reused(), in.cycles);
