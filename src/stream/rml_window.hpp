@@ -153,13 +153,15 @@ class Runner {
       for (int q = n_.reader_begin[n_.steps[k].out]; q < n_.reader_begin[n_.steps[k].out + 1]; ++q)
         if (n_.readers[q].travel == Travel::Backward || n_.comp[n_.readers[q].step] <= n_.comp[k]) quiet_[static_cast<size_t>(n_.steps[k].out)] = 0;
     input_clock_ok_ = true;
-    state_steps_.clear(), shared_slots_.clear();
+    shared_slots_.clear(), kept_steps_.clear();
     for (int k = 0; k < n_.nsteps; ++k) {
       const Step &st = n_.steps[k];
       if (st.k != K::Fby && st.k != K::Arrow && st.k != K::Pre && st.k != K::Post) continue;
-      state_steps_.push_back(k);
       int second = st.k == K::Fby ? st.in[1] : st.k == K::Pre ? st.in[0] : -1;
       if (second >= 0 && !n_.shared[second]) mem_[static_cast<size_t>(k)].value.assign(static_cast<size_t>(n_.numel[second]), 0);
+      Kept r{k, st.ticks, n_.is_clock[st.ticks] != 0, n_.offset[st.ticks], second, false, false, 0, 0};
+      if (second >= 0) r.second_shared = n_.shared[second] != 0, r.second_real = n_.elem[second] == E::Real, r.numel = n_.numel[second], r.second_word = n_.offset[second];
+      kept_steps_.push_back(r);
     }
     for (int c = 0; c < n_.nslots; ++c)
       if (n_.shared[c]) shared_slots_.push_back(c);
@@ -270,36 +272,38 @@ class Runner {
   // Drops the oldest frame, remembering the state its ticks leave; false when an input
   // was off its clock there.
   bool leave() {
-    size_t f = front_;
+    const size_t f = front_, fr = at(f);
+    const uint8_t *T = &tags_[fr * S()];
+    int64_t *I = &ints_[fr * IW()];
+    const double *F = &reals_[fr * RW()];
     bool ok = true;
     for (int j = 0; j < n_.ninputs; ++j) {
-      Tag kt = tag(n_.input_clocks[j], f), xt = tag(n_.inputs[j], f);
+      Tag kt = static_cast<Tag>(T[n_.input_clocks[j]]), xt = static_cast<Tag>(T[n_.inputs[j]]);
       if (kt != Val || xt == Bot || xt == Err) continue;
-      bool ticks = bval(n_.input_clocks[j], f), present = xt == Val || xt == Nil;
+      bool ticks = I[n_.offset[n_.input_clocks[j]]] != 0, present = xt == Val || xt == Nil;
       ok = ok && ticks == present;
     }
-    for (int k : state_steps_) {
-      const Step &st = n_.steps[k];
-      if (skip(st.ticks, f)) continue;
-      Memory &m = mem_[static_cast<size_t>(k)];
+    for (const Kept &r : kept_steps_) {  // (skip(), on the frame's tags and words)
+      const Tag tt = static_cast<Tag>(T[r.ticks]);
+      if (r.clock ? tt == Val && I[r.tick_word] == 0 : tt == Abs) continue;
+      Memory &m = mem_[static_cast<size_t>(r.k)];
       m.has = true;
-      m.first = tag(st.ticks, f);
-      int second = st.k == K::Fby ? st.in[1] : st.k == K::Pre ? st.in[0] : -1;
-      if (second >= 0) {
-        m.second = tag(second, f);
-        if (n_.shared[second]) {
-          uint32_t h = m.second == Val ? handle(second, f) : 0;
-          retain(h), release(m.block), m.block = h;
-        } else {
-          // (sized by reset(); a scalar's word copied inline, where memcpy of a size only
-          // known at run time was a call)
-          if (n_.numel[second] == 1) std::memcpy(m.value.data(), data(second, f), 8);
-          else std::memcpy(m.value.data(), data(second, f), bytes(second));
-        }
+      m.first = tt;
+      if (r.second < 0) continue;
+      m.second = static_cast<Tag>(T[r.second]);
+      if (r.second_shared) {
+        uint32_t h = m.second == Val ? static_cast<uint32_t>(I[r.second_word]) : 0;
+        retain(h), release(m.block), m.block = h;
+      } else {
+        // (sized by reset(); a scalar's word copied inline, where memcpy of a size only
+        // known at run time was a call)
+        const void *src = r.second_real ? static_cast<const void *>(F + r.second_word) : static_cast<const void *>(I + r.second_word);
+        if (r.numel == 1) std::memcpy(m.value.data(), src, 8);
+        else std::memcpy(m.value.data(), src, static_cast<size_t>(r.numel) * 8);
       }
     }
     for (int c : shared_slots_)  // the frame's blocks go back (the ring reuses it)
-      if (tag(c, f) == Val) release(handle(c, f)), handle(c, f) = 0;
+      if (T[c] == Val) release(static_cast<uint32_t>(I[n_.offset[c]])), I[n_.offset[c]] = 0;
     ++front_;
     return ok;
   }
@@ -372,7 +376,17 @@ class Runner {
   int sweep_comp_ = 0;
   bool input_clock_ok_ = true;
   bool fast_ = false;  // a retimed node whose pushes so far all had the base clock tick
-  std::vector<int> state_steps_, shared_slots_;  // what leave() looks at
+  std::vector<int> shared_slots_;  // what leave() looks at
+  // A state step as leave() reads it: the slot whose ticks are its state's (a clock or
+  // not, and its word), and the operand it remembers (fby's second, pre's), or -1.
+  struct Kept {
+    int k, ticks;
+    bool clock;
+    int tick_word, second;
+    bool second_shared, second_real;
+    int numel, second_word;
+  };
+  std::vector<Kept> kept_steps_;
   std::vector<int> producer_;     // per slot: the step computing it, or -1 (an input)
   std::vector<uint8_t> kept_;     // per slot: read after its readers (observed, or a memory's operand)
   uint64_t reused_ = 0;
