@@ -619,9 +619,17 @@ struct Emitter {
         << "  [[maybe_unused]] uint8_t *T" << l << " = h" << l << " ? R.sweep_tags(" << n << ") : nullptr;\n"
         << "  [[maybe_unused]] double *F" << l << " = h" << l << " ? R.sweep_reals(" << n << ") : nullptr;\n"
         << "  [[maybe_unused]] int64_t *I" << l << " = h" << l << " ? R.sweep_ints(" << n << ") : nullptr;\n"
-        << "  [[maybe_unused]] uint32_t *U" << l << " = h" << l << " ? &R.sweep_unknown(" << n << ") : nullptr;\n";
+        << "  [[maybe_unused]] uint32_t *U" << l << " = h" << l << " ? &R.sweep_unknown(" << n << ") : nullptr;\n"
+        << "  [[maybe_unused]] uint32_t d" << l << " = 0;\n";
     }
     s << "  (void)front;\n";
+    // The cells found are counted in locals (d0, d1, ...), given to the frames' counts of
+    // unknown cells before the runtime runs anything and at the end: a decrement through *U
+    // on every cell was a load and a store of the same word the length of the sweep (a
+    // tag's byte store may alias it).
+    std::string flush;
+    for (int L = 0; L < frames; ++L) flush += "if (d" + std::to_string(L) + ") { *U" + std::to_string(L) + " -= d" + std::to_string(L) + "; d" + std::to_string(L) + " = 0; } ";
+    if (!flush.empty()) flush.pop_back();
     auto shared = [&](int c) { return !plan.slots[static_cast<size_t>(c)].clock && !plan.slots[static_cast<size_t>(c)].shape.empty(); };
     auto is_real = [&](int c) { return !plan.slots[static_cast<size_t>(c)].clock && plan.slots[static_cast<size_t>(c)].elem == Scalar::Real; };
     // A scalar cell computed in this push is also kept in a local, which the cells after it
@@ -655,7 +663,7 @@ struct Emitter {
         return lag_of[static_cast<size_t>(c)] == lag ? "v" + std::to_string(c) : M(c, lag);
       };
       const int out = st.out;
-      std::string generic = "if (Status st = R.sweep_cell(" + std::to_string(k) + ", " + n + "); st != Status::Ok || !R.fast()) return st;";
+      std::string generic = flush + "\n      if (Status st = R.sweep_cell(" + std::to_string(k) + ", " + n + "); st != Status::Ok || !R.fast()) return st;";
       if (!shared(out)) generic += "\n      v" + std::to_string(out) + " = " + M(out, L) + ";";
       generic += "\n      g" + std::to_string(out) + " = " + frame_tag(out, L) + ";";
       // The checks inline (Runner::checks): the reader re-run unless the cell is as expected.
@@ -666,13 +674,13 @@ struct Emitter {
                                    ? "((" + c + " == Val || " + c + " == Nil) && (" + r + " == Val || " + r + " == Nil)) || (" + c + " == Abs && " + r + " == Abs)"
                                : ch.expect == stream::Retiming::Expect::Present ? c + " == Val || " + c + " == Nil"
                                                                                 : c + " == Abs";
-        checks += "\n      if (!(" + r + " == Err || " + expected + ")) R.sweep_recheck(" + std::to_string(ch.reader) + ", " + n + ");";
+        checks += "\n      if (!(" + r + " == Err || " + expected + ")) { " + flush + "R.sweep_recheck(" + std::to_string(ch.reader) + ", " + n + "); }";
       }
       const std::string g = "g" + std::to_string(out);
       auto set_val = [&](const std::string &value) {
-        return frame_tag(out, L) + " = " + g + " = Val, " + M(out, L) + " = v" + std::to_string(out) + " = " + value + ", --*U" + l + ";" + checks;
+        return frame_tag(out, L) + " = " + g + " = Val, " + M(out, L) + " = v" + std::to_string(out) + " = " + value + ", ++d" + l + ";" + checks;
       };
-      auto set_tag = [&](const std::string &tag) { return frame_tag(out, L) + " = " + g + " = " + tag + ", --*U" + l + ";" + checks; };
+      auto set_tag = [&](const std::string &tag) { return frame_tag(out, L) + " = " + g + " = " + tag + ", ++d" + l + ";" + checks; };
       std::vector<std::pair<std::string, std::string>> cases;  // (condition, body), else the rule
       bool scalars = !shared(out);
       for (int c : st.in) scalars = scalars && !shared(c);
@@ -772,7 +780,7 @@ struct Emitter {
       s << (cases.empty() ? "    " : "    } else {\n      ") << generic << (cases.empty() ? "\n" : "\n    }\n") << "  }\n";
       done[static_cast<size_t>(out)] = true;
     }
-    s << "  return Status::Ok;\n}\n\n";
+    s << "  " << flush << "\n  return Status::Ok;\n}\n\n";
     return s.str();
   }
 
