@@ -123,6 +123,10 @@ Plan build_plan(const core::Program &prog, const core::Clocks &clocks) {
   for (auto *vars : {&prog.outputs, &prog.locals})
     for (auto &v : *vars)
       if (!p.slot_of.count(v.name)) p.slot_of[v.name] = add_slot(p, v.name, v.type, false);
+  p.clock_of.assign(p.slots.size(), -1);
+  for (auto &[var, slot] : p.slot_of)
+    if (auto it = clocks.of_var.find(var); it != clocks.of_var.end())
+      p.clock_of[static_cast<size_t>(slot)] = p.clock_slots[static_cast<size_t>(it->second)];
   // Clock steps, parents first (the terms' order).
   for (size_t t = 0; t < clocks.terms.size(); ++t) {
     const core::ClockTerm &ct = clocks.terms[t];

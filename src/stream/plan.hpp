@@ -69,6 +69,11 @@ struct Plan {
   std::unordered_map<std::string, int> slot_of;
   std::vector<int> input_slots, clock_slots;
   std::vector<int> input_clock_slots;        // the clock slot of each input, in input order
+  // Per slot: a variable's clock (the slot of its clock term, core::Clocks), -1 for a clock
+  // slot (tt/ff, never absent). In a program without clock clashes whose inputs are on their
+  // clocks, a variable's cell that is no error is present exactly where that clock is true
+  // (ClocksDecidePresence's law): what cells without tags would read presence from.
+  std::vector<int> clock_of;
   size_t real_words = 0, int_words = 0;      // a cycle's frame
   bool has_post = false;
   int slot(const std::string &var) const;
