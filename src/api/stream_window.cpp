@@ -5,6 +5,7 @@
 
 #include "driver/compiled_funs.hpp"
 #include "driver/limits.hpp"
+#include "stream/retime.hpp"
 
 namespace rml::api {
 
@@ -14,7 +15,12 @@ StreamWindow stream_window(const stream::Plan &plan, int64_t horizon, const Chec
   w.options.max_window = 2 * static_cast<size_t>(horizon) + 2;
   const long double frame = 8.0L * static_cast<long double>(plan.real_words + plan.int_words) +
                             2.0L * static_cast<long double>(plan.slots.size() + plan.steps.size());
-  w.bytes = frame * static_cast<long double>(w.options.max_window);
+  // A retimed node (stream/retime.hpp) computes a cell up to its largest lag after its cycle,
+  // and its frame stays that much longer (a post on a sampled clock looks H cycles ahead).
+  w.frames = w.options.max_window;
+  if (plan.has_post && w.options.retime)
+    if (auto rt = stream::retime(plan, nullptr, stream::post_lookahead(static_cast<uint64_t>(std::max<int64_t>(horizon, 0))))) w.frames += static_cast<size_t>(rt->max_lag);
+  w.bytes = frame * static_cast<long double>(w.frames);
   if (std::any_of(plan.slots.begin(), plan.slots.end(), [](const stream::Slot &s) { return s.numel != 1; }))
     stream::keep_tensor_blocks_in_heap();
   auto funs = std::make_shared<driver::CompiledFuns>(checked);
@@ -26,7 +32,7 @@ StreamWindow stream_window(const stream::Plan &plan, int64_t horizon, const Chec
 
 std::string window_memory_error(const StreamWindow &w, uint64_t max_memory) {
   if (w.bytes <= static_cast<long double>(max_memory)) return "";
-  return "rml: error[run.memory]: the stream window of " + std::to_string(w.options.max_window) + " frames needs about " +
+  return "rml: error[run.memory]: the stream window of " + std::to_string(w.frames) + " frames needs about " +
          format_bytes(static_cast<uint64_t>(w.bytes)) + ", more than --max-memory " + format_bytes(max_memory) + "\n";
 }
 

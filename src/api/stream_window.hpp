@@ -14,7 +14,8 @@ namespace rml::api {
 
 struct StreamWindow {
   stream::Options options;
-  long double bytes = 0;  // about what the window's frames take at their fullest
+  size_t frames = 0;      // the most held: options.max_window, and the largest lag of a retimed cell
+  long double bytes = 0;  // about what those frames take
 };
 
 // Tensor blocks are kept on the heap when any slot holds a tensor (a process-wide switch

@@ -607,20 +607,29 @@ struct Emitter {
   std::string window_sweep(const std::vector<size_t> &offset) const {
     const stream::Retiming &rt = *retiming;
     std::ostringstream s;
-    const int frames = rt.max_lag + 2;  // a fby reads the cycle before its own
+    // The frames the inline cases touch: each cell's own (its lag L), the cycle before for a
+    // fby (L + 1) and the next for a post (L - 1); only those are named (a post on a sampled
+    // clock lags by the horizon, so the lags in between are often none).
+    std::set<int> own, used;
+    for (size_t k = 0; k < plan.steps.size(); ++k) {
+      const int L = rt.lag[k];
+      own.insert(L), used.insert(L);
+      if (plan.steps[k].kind == stream::StepKind::Fby) used.insert(L + 1);
+      if (plan.steps[k].kind == stream::StepKind::Post && L >= 1) used.insert(L - 1);
+    }
     s << "// The fast sweep of pushed cycle t (src/stream/retime.hpp): each cell at its lag, in the\n"
       << "// retiming's order; the rule's common case inline, the rest by the runtime's rule.\n"
       << "Status rml_sweep(Runner &R, size_t t) {\n  const size_t front = R.front();\n"
       << "  // Frame L holds cycle t - L (if it is still held).\n";
-    for (int L = 0; L < frames; ++L) {
+    for (int L : used) {
       std::string l = std::to_string(L), has = L == 0 ? "true" : "t >= " + l + " && t - " + l + " >= front";
       std::string n = L == 0 ? "t" : "t - " + l;
       s << "  const bool h" << l << " = " << has << ";\n"
         << "  [[maybe_unused]] uint8_t *T" << l << " = h" << l << " ? R.sweep_tags(" << n << ") : nullptr;\n"
         << "  [[maybe_unused]] double *F" << l << " = h" << l << " ? R.sweep_reals(" << n << ") : nullptr;\n"
         << "  [[maybe_unused]] int64_t *I" << l << " = h" << l << " ? R.sweep_ints(" << n << ") : nullptr;\n"
-        << "  [[maybe_unused]] uint32_t *U" << l << " = h" << l << " ? &R.sweep_unknown(" << n << ") : nullptr;\n"
-        << "  [[maybe_unused]] uint32_t d" << l << " = 0;\n";
+        << "  [[maybe_unused]] uint32_t *U" << l << " = h" << l << " ? &R.sweep_unknown(" << n << ") : nullptr;\n";
+      if (own.count(L)) s << "  [[maybe_unused]] uint32_t d" << l << " = 0;\n";
     }
     s << "  (void)front;\n";
     // The cells found are counted in locals (d0, d1, ...), given to the frames' counts of
@@ -628,7 +637,7 @@ struct Emitter {
     // on every cell was a load and a store of the same word the length of the sweep (a
     // tag's byte store may alias it).
     std::string flush;
-    for (int L = 0; L < frames; ++L) flush += "if (d" + std::to_string(L) + ") { *U" + std::to_string(L) + " -= d" + std::to_string(L) + "; d" + std::to_string(L) + " = 0; } ";
+    for (int L : own) flush += "if (d" + std::to_string(L) + ") { *U" + std::to_string(L) + " -= d" + std::to_string(L) + "; d" + std::to_string(L) + " = 0; } ";
     if (!flush.empty()) flush.pop_back();
     auto shared = [&](int c) { return !plan.slots[static_cast<size_t>(c)].clock && !plan.slots[static_cast<size_t>(c)].shape.empty(); };
     auto is_real = [&](int c) { return !plan.slots[static_cast<size_t>(c)].clock && plan.slots[static_cast<size_t>(c)].elem == Scalar::Real; };
@@ -1203,7 +1212,7 @@ std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clock
   if (window) {
     std::string why;
     e.tables = stream::window_tables(e.plan, [&](const core::Equation &eq) { return e.fun_of.count(&eq) > 0; }, true, &why,
-                                     horizon <= 4096 ? static_cast<int>(horizon) : 0);  // (as the in-process runner)
+                                     stream::post_lookahead(static_cast<uint64_t>(std::max<int64_t>(horizon, 0))));
     e.retiming = e.tables->retiming;
     if (info) *info = {true, e.retiming.has_value(), e.retiming ? e.retiming->max_lag : 0, why};
     out.push_back({cls + ".hpp", e.window_header(cls, source, ns, horizon)});

@@ -26,6 +26,7 @@
 // gives what the expected presence gives), and once the operand is known a check re-runs
 // the reader through the worklist if the operand is not as expected.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,5 +55,9 @@ struct Retiming {
 // `horizon`: how many cycles ahead a post on a sampled clock looks for its next tick
 // (rml-check's horizon; 0: such a post is refused).
 std::optional<Retiming> retime(const Plan &p, std::string *why = nullptr, int horizon = 0);
+
+// The look-ahead a runner with lag (rml-check's horizon) `lag` gives retime(): the lag, or 0
+// past 4096 cycles (its sampled posts' cells would wait so long that the worklist is as good).
+inline int post_lookahead(uint64_t lag) { return lag <= 4096 ? static_cast<int>(lag) : 0; }
 
 }  // namespace rml::stream

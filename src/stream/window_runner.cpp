@@ -6,6 +6,7 @@
 
 #include "array/elementwise.hpp"
 #include "core/normalize.hpp"
+#include "stream/retime.hpp"
 
 namespace rml::stream {
 
@@ -25,16 +26,12 @@ struct WindowRunner::Fun {
   std::vector<void *> raw_outs;
 };
 
-// A post on a sampled clock is retimed to look this far ahead at most (its next tick, within
-// the lag): beyond, its cells would wait so long that the worklist is as good.
-constexpr size_t kMostPostLookahead = 4096;
-
 std::unique_ptr<WindowRunner> WindowRunner::make(const CheckedProgram &cp, const Plan &plan, const Options &opts, Runner::Emit emit) {
   auto tensor = [&](const std::string &v) { return !plan.slots[static_cast<size_t>(plan.slot(v))].shape.empty(); };
   // (an imported node has no body: its entry says so when it is computed)
   WindowTables t = window_tables(
       plan, [&](const core::Equation &eq) { return applied_by_function(eq, tensor) || eq.op == core::ApplyOp::Imported; }, opts.retime,
-      nullptr, opts.lag <= kMostPostLookahead ? static_cast<int>(opts.lag) : 0);
+      nullptr, post_lookahead(opts.lag));
   return std::make_unique<WindowRunner>(cp, plan, opts, std::move(emit), std::move(t));
 }
 

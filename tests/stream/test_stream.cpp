@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <random>
 
+#include "api/stream_window.hpp"
 #include "array/eval.hpp"
 #include "driver/compiled_funs.hpp"
 
@@ -1265,4 +1266,14 @@ TEST(ClocksDecidePresence, NegativeControlTheBaseClockForEveryVariableIsCaught) 
   for (size_t c = 0; c < base.size(); ++c)
     if (p.plan.clock_of[c] >= 0) base[c] = p.plan.clock_slots[0];
   EXPECT_EQ(presence_vs_clocks(p, orc, base), "'s' at cycle 1 is _ but its clock base is true");
+}
+
+// rml run's memory check (api::stream_window) counts the frames a retimed node holds: the
+// window of 2H + 2 frames and the largest lag (a post on a sampled clock lags by H).
+TEST(SampledPost, TheWindowsMemoryCountsTheRetimedLag) {
+  auto sampled = compile_stream("node main(x: real, c: bool) -> (o: real)\n  o = merge c (post (x when c)) (0.0 when not c);\n", "main");
+  EXPECT_EQ(api::stream_window(sampled.plan, 3, sampled.fe->checked).frames, 8u + 3u);
+  EXPECT_EQ(api::stream_window(sampled.plan, 0, sampled.fe->checked).frames, 2u);  // (not retimed without a horizon)
+  auto base = compile_stream("node main(x: real) -> (o: real)\n  o = post x;\n", "main");
+  EXPECT_EQ(api::stream_window(base.plan, 1, base.fe->checked).frames, 4u + 1u);
 }
