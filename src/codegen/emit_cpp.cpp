@@ -568,7 +568,9 @@ struct Emitter {
                           "// order: each cycle runs to its fixpoint). push() one cycle's inputs, then pop() the outputs of\n")
       << "// every cycle that is final, in order. rml-check proved every cell known once kHorizon more\n"
       << "// cycles are in; a cycle is given out after kHorizon more are known too, so outputs come\n"
-      << "// at most 2 * kHorizon + 1 cycles after their inputs, and at most kWindow cycles are held.\n"
+      << (retiming ? "// at most max(2 * kHorizon + 1, kMaxLag + kHorizon) cycles after their inputs, and at most\n"
+                     "// kWindow cycles are held.\n"
+                   : "// at most 2 * kHorizon + 1 cycles after their inputs, and at most kWindow cycles are held.\n")
       << "// finish() ends the trace: the cycles still held come out, their cells that need inputs\n"
       << "// beyond it unknown (Kind::Unknown), exactly where the oracle's are.\n";
     if (retiming)
