@@ -19,7 +19,7 @@ StreamWindow stream_window(const stream::Plan &plan, int64_t horizon, const Chec
   // and its frame stays that much longer (a post on a sampled clock looks H cycles ahead).
   w.frames = w.options.max_window;
   if (plan.has_post && w.options.retime)
-    if (auto rt = stream::retime(plan, nullptr, stream::post_lookahead(static_cast<uint64_t>(std::max<int64_t>(horizon, 0))))) w.frames += static_cast<size_t>(rt->max_lag);
+    if (auto rt = stream::retime(plan, nullptr, stream::post_lookahead(horizon))) w.frames += static_cast<size_t>(rt->max_lag);
   w.bytes = frame * static_cast<long double>(w.frames);
   if (std::any_of(plan.slots.begin(), plan.slots.end(), [](const stream::Slot &s) { return s.numel != 1; }))
     stream::keep_tensor_blocks_in_heap();

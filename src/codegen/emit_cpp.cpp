@@ -662,11 +662,10 @@ struct Emitter {
       const stream::Step &st = plan.steps[static_cast<size_t>(k)];
       const int L = rt.lag[static_cast<size_t>(k)];
       const std::string l = std::to_string(L), n = L == 0 ? "t" : "t - " + l;
-      auto T = [&](int c, int lag) {
-        if (done[static_cast<size_t>(c)] && tag_lag[static_cast<size_t>(c)] == lag) return "g" + std::to_string(c);
-        return "T" + std::to_string(lag) + "[" + std::to_string(c) + "]";
-      };
       auto frame_tag = [&](int c, int lag) { return "T" + std::to_string(lag) + "[" + std::to_string(c) + "]"; };
+      auto T = [&](int c, int lag) {  // a cell's tag: its local where this push computed it
+        return done[static_cast<size_t>(c)] && tag_lag[static_cast<size_t>(c)] == lag ? "g" + std::to_string(c) : frame_tag(c, lag);
+      };
       auto M = [&](int c, int lag) {  // a scalar's word in the frame
         return std::string(is_real(c) ? "F" : "I") + std::to_string(lag) + "[" + std::to_string(offset[static_cast<size_t>(c)]) + "]";
       };
@@ -1214,7 +1213,7 @@ std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clock
   if (window) {
     std::string why;
     e.tables = stream::window_tables(e.plan, [&](const core::Equation &eq) { return e.fun_of.count(&eq) > 0; }, true, &why,
-                                     stream::post_lookahead(static_cast<uint64_t>(std::max<int64_t>(horizon, 0))));
+                                     stream::post_lookahead(horizon));
     e.retiming = e.tables->retiming;
     if (info) *info = {true, e.retiming.has_value(), e.retiming ? e.retiming->max_lag : 0, why};
     out.push_back({cls + ".hpp", e.window_header(cls, source, ns, horizon)});

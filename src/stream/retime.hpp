@@ -58,6 +58,6 @@ std::optional<Retiming> retime(const Plan &p, std::string *why = nullptr, int ho
 
 // The look-ahead a runner with lag (rml-check's horizon) `lag` gives retime(): the lag, or 0
 // past 4096 cycles (its sampled posts' cells would wait so long that the worklist is as good).
-inline int post_lookahead(uint64_t lag) { return lag <= 4096 ? static_cast<int>(lag) : 0; }
+inline int post_lookahead(int64_t lag) { return lag >= 0 && lag <= 4096 ? static_cast<int>(lag) : 0; }
 
 }  // namespace rml::stream

@@ -31,7 +31,7 @@ std::unique_ptr<WindowRunner> WindowRunner::make(const CheckedProgram &cp, const
   // (an imported node has no body: its entry says so when it is computed)
   WindowTables t = window_tables(
       plan, [&](const core::Equation &eq) { return applied_by_function(eq, tensor) || eq.op == core::ApplyOp::Imported; }, opts.retime,
-      nullptr, post_lookahead(opts.lag));
+      nullptr, post_lookahead(static_cast<int64_t>(std::min<size_t>(opts.lag, SIZE_MAX / 2))));
   return std::make_unique<WindowRunner>(cp, plan, opts, std::move(emit), std::move(t));
 }
 
