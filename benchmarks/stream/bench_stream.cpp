@@ -306,6 +306,7 @@ void BM_GeneratedTrain(benchmark::State &st) {
       }
     }
   }
+  st.SetLabel(m->tagless() ? "tagless" : m->retimed() ? "retimed, tagged" : "worklist");
   st.counters["cycles"] = double(in.size());
 }
 // In process: `rml run --backend stream`'s engine on the same node, without the trace's

@@ -506,10 +506,12 @@ struct CompiledClass {
   std::string class_name;            // in namespace CompileOptions::ns
   std::vector<GeneratedFile> files;  // NODE.hpp, NODE.cpp, rml_cell.hpp, rml_csv_main.cpp, runtime/..., CMakeLists.txt
   // A node with `post` is a window class: retimed (each cell computed once, at most
-  // max_lag cycles after its own), or run by the worklist (not_retimed says why).
-  bool window = false, retimed = false;
+  // max_lag cycles after its own), or run by the worklist (not_retimed says why). A
+  // retimed class runs without tags while every input is present (tagless), unless
+  // not_tagless says why not (src/codegen/README.md).
+  bool window = false, retimed = false, tagless = false;
   int max_lag = 0;
-  std::string not_retimed;
+  std::string not_retimed, not_tagless;
 };
 
 // The main node as a standalone C++ step class: the files `rml compile` writes.

@@ -29,6 +29,8 @@ Result<CompiledClass> compile(const Program &p, const CompileOptions &o) try {
   out.retimed = info.retimed;
   out.max_lag = info.max_lag;
   out.not_retimed = info.not_retimed;
+  out.tagless = info.tagless;
+  out.not_tagless = info.not_tagless;
   return out;
 } catch (codegen::CodegenError &e) {  // what rml cannot generate yet
   return Failure{kUnknown, {from_stage(rml::Diagnostic{Severity::Error, e.rule, e.what(), e.span, {}})}};

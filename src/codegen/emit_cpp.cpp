@@ -17,6 +17,7 @@
 #include "array/eval.hpp"
 #include "codegen/apply_term.hpp"
 #include "codegen/cpp_text.hpp"
+#include "codegen/emit_tagless.hpp"
 #include "codegen/reserved_names.hpp"
 #include "codegen/emit_term.hpp"
 #include "core/primitives.hpp"
@@ -45,7 +46,7 @@ const std::set<std::string> kKeywords = {
     // window runtime's names): a class or a member spelled so would hide them.
     "int64_t", "uint64_t", "int32_t", "uint32_t", "uint8_t", "size_t", "ptrdiff_t", "nullptr_t", "max_align_t", "std", "rml",
     "rml_generated", "Cell", "Status", "Kind", "Inputs", "Outputs", "State", "Tensors", "Step", "Node", "Runner", "window",
-    "ops", "step", "reset", "push", "pop", "finish", "retimed", "inputs_on_their_clocks", "kHorizon", "kWindow", "main"};
+    "ops", "step", "reset", "push", "pop", "finish", "retimed", "tagless", "inputs_on_their_clocks", "kHorizon", "kWindow", "main"};
 
 // A name of the program as a C++ identifier: the printed spelling, with '_' appended when
 // it is a keyword, a macro of the standard or platform headers (reserved_names.cpp) or could
@@ -554,6 +555,7 @@ struct Emitter {
   // cell once, a lag after its cycle, without the worklist.
   std::optional<stream::Retiming> retiming;
   std::optional<stream::WindowTables> tables;  // the node as the runtime's tables
+  bool tagless = false;  // retimed, with the tagless sweep (emit_tagless.hpp)
   int64_t window_size(int64_t horizon) const {
     int64_t w = 2 * horizon + 2;
     if (retiming) w = std::max<int64_t>(w, retiming->max_lag + horizon + 1);
@@ -578,6 +580,9 @@ struct Emitter {
         << "// computes each cell once, kMaxLag cycles after its own at most, in a fixed order (no\n"
         << "// worklist), and a cycle comes out kMaxLag + kHorizon cycles after its inputs; a cycle\n"
         << "// where it does not tick, or finish(), hands over to the worklist (the same cells).\n";
+    if (tagless)
+      h << "// While every input is present, a push stores no tags: presence is read from the clocks\n"
+        << "// (src/codegen/README.md, \"Tagless sweep\"); tagless() says whether every push so far did.\n";
     h << "// Tensors are flat row-major std::arrays (their shapes in comments).\n"
       << "#pragma once\n#include <array>\n#include <cstdint>\n\n#include \"rml_cell.hpp\"\n#include \"rml_window.hpp\"\n\nnamespace " << ns << " {\n\n"
       << "class " << cls << " {\n public:\n"
@@ -598,8 +603,10 @@ struct Emitter {
       << "  bool pop(Outputs &out);  // the next final cycle's outputs; false when none is\n"
       << "  rml::Status finish();\n"
       << "  bool inputs_on_their_clocks() const { return rml_clocks_ok_; }  // so far\n"
-      << "  bool retimed() const { return rml_runner_.fast(); }  // the pushes so far took the fast sweep\n\n"
-      << " private:\n  rml::window::Runner rml_runner_;\n  bool rml_finished_ = false, rml_clocks_ok_ = true;\n};\n\n}  // namespace " << ns << "\n";
+      << "  bool retimed() const { return rml_runner_.fast(); }  // the pushes so far took the fast sweep\n"
+      << "  bool tagless() const { return " << (tagless ? "rml_tagless_" : "false") << "; }  // and all without tags\n\n"
+      << " private:\n  rml::window::Runner rml_runner_;\n  bool rml_finished_ = false, rml_clocks_ok_ = true;\n"
+      << (tagless ? tagless_members(plan) : "") << "};\n\n}  // namespace " << ns << "\n";
     return h.str();
   }
   // The retimed node's fast sweep written out (Node::sweep): the cells of pushed cycle t in
@@ -724,25 +731,9 @@ struct Emitter {
             all_val += " && " + T(st.in[j], L) + " == Val";
             all_abs += " && " + T(st.in[j], L) + " == Abs";
           }
-          Scalar arg = plan.slots[static_cast<size_t>(st.in[0])].elem, res = plan.slots[static_cast<size_t>(out)].elem;
-          auto a = W(st.in[0], L), b = st.in.size() > 1 ? W(st.in[1], L) : std::string();
-          std::string v;
-          if (st.scalar == stream::ScalarOp::If) {
-            v = W(st.in[0], L) + " ? " + W(st.in[1], L) + " : " + W(st.in[2], L);
-          } else if (st.scalar == stream::ScalarOp::Unary) {
-            std::string op = std::string("rml::ops::UnOp::") + unop_enumerator(st.un);
-            if (arg == Scalar::Real && res == Scalar::Real) v = "rml::ops::real_unary(" + op + ", " + a + ")";
-            else if (arg == Scalar::Real) v = "rml::ops::real_to_int(" + op + ", " + a + ")";
-            else if (res == Scalar::Real) v = "static_cast<double>(" + a + ")";
-            else if (res == Scalar::Bool) v = "rml::ops::int_unary(" + op + ", " + a + " != 0) != 0";
-            else v = "rml::ops::int_unary(" + op + ", " + a + ")";
-          } else {
-            std::string op = std::string("rml::ops::BinOp::") + binop_enumerator(st.bin);
-            bool cmp = ops::is_comparison(st.bin);
-            if (arg == Scalar::Real) v = std::string(cmp ? "rml::ops::compare(" : "rml::ops::real_binary(") + op + ", " + a + ", " + b + ")";
-            else if (arg == Scalar::Bool) v = "rml::ops::int_binary(" + op + ", " + a + " != 0, " + b + " != 0) != 0";
-            else v = "rml::ops::int_binary(" + op + ", " + a + ", " + b + ")" + (cmp ? " != 0" : "");
-          }
+          std::vector<std::string> operands;
+          for (int c : st.in) operands.push_back(W(c, L));
+          std::string v = window_apply_expression(plan, st, operands);
           cases.push_back({fresh + all_val, set_val(v)});
           cases.push_back({fresh + all_abs, set_tag("Abs")});
           break;
@@ -798,7 +789,7 @@ struct Emitter {
     std::ostringstream s;
     const size_t S = plan.slots.size(), N = plan.steps.size();
     s << "// Generated by rml compile (node " << prog.main << "): the node as the tables of rml_window.hpp. Do not edit.\n"
-      << "#include \"" << cls << ".hpp\"\n\n#include <algorithm>\n#include <cstring>\n#include <limits>\n#include <vector>\n\n"
+      << "#include \"" << cls << ".hpp\"\n\n#include <algorithm>\n#include <bit>\n#include <cstring>\n#include <limits>\n#include <vector>\n\n"
       << "#include \"ops/scalar_ops.hpp\"\n\nnamespace " << ns << " {\n\nnamespace {\n\nusing namespace rml::window;\n\n";
     if (!functions.empty()) {
       s << "// The node's applications on tensors and of funs, each the lowered term (array IR) as\n"
@@ -915,9 +906,17 @@ struct Emitter {
       << "  c.kind = t == Bot ? rml::Kind::Unknown : t == Abs ? rml::Kind::Absent : t == Err ? rml::Kind::Error : t == Nil ? rml::Kind::Nil : rml::Kind::Value;\n"
       << "  if (t != Val) return;\n  if constexpr (sizeof(T) == 1) {\n    int64_t i;\n    std::memcpy(&i, p, 8);\n    c.value = i != 0;\n"
       << "  } else {\n    std::memcpy(&c.value, p, sizeof c.value);  // double, int64_t or a std::array of them\n  }\n}\n\n}  // namespace\n\n";
+    if (tagless) {
+      TaglessClass tc{cls, {}, {}, offset};
+      for (auto &v : prog.inputs) tc.inputs.push_back(name(v.name));
+      for (auto &v : prog.outputs) tc.outputs.push_back({name(v.name), plan.slot(v.name)});
+      s << tagless_functions(plan, *retiming, tc);
+    }
     s << cls << "::" << cls << "() : rml_runner_(kNode, " << horizon << ", " << window_size(horizon) << ") {}\n\n"
-      << "void " << cls << "::reset() {\n  rml_runner_.reset();\n  rml_finished_ = false, rml_clocks_ok_ = true;\n}\n\n"
-      << "rml::Status " << cls << "::push(const Inputs &in) {\n  Tag tags[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};\n"
+      << "void " << cls << "::reset() {\n  rml_runner_.reset();\n  rml_finished_ = false, rml_clocks_ok_ = true;\n"
+      << (tagless ? "  rml_tagless_ = true;\n  rml_tl_ = {};\n" : "") << "}\n\n"
+      << "rml::Status " << cls << "::push(const Inputs &in) {\n"
+      << (tagless ? "  if (rml_tagless_) {\n    rml::Status status;\n    if (rml_tagless_push(in, status)) return status;\n  }\n" : "") << "  Tag tags[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};\n"
       << "  const void *values[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};\n"
       << "  [[maybe_unused]] int64_t bools[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};  // a bool's word\n";
     for (size_t j = 0; j < prog.inputs.size(); ++j) {
@@ -929,11 +928,11 @@ struct Emitter {
       else s << "  values[" << j << "] = &" << x << ".value;\n";
     }
     s << "  return static_cast<rml::Status>(rml_runner_.push(tags, values));  // the same enumerators\n}\n\n"
-      << "bool " << cls << "::pop([[maybe_unused]] Outputs &out) {\n  if (!(rml_finished_ ? rml_runner_.held() : rml_runner_.ready())) return false;\n";
+      << "bool " << cls << "::pop([[maybe_unused]] Outputs &out) {\n" << (tagless ? "  if (rml_tagless_) return rml_tagless_pop(out);\n" : "") << "  if (!(rml_finished_ ? rml_runner_.held() : rml_runner_.ready())) return false;\n";
     for (auto &v : prog.outputs)
       s << "  cell_into(out." << name(v.name) << ", rml_runner_.tag(" << plan.slot(v.name) << "), rml_runner_.value(" << plan.slot(v.name) << "));\n";
     s << "  rml_clocks_ok_ = rml_runner_.leave() && rml_clocks_ok_;\n  return true;\n}\n\n"
-      << "rml::Status " << cls << "::finish() {\n  rml_finished_ = true;\n  return static_cast<rml::Status>(rml_runner_.finish());\n}\n\n}  // namespace " << ns << "\n";
+      << "rml::Status " << cls << "::finish() {\n  rml_finished_ = true;\n" << (tagless ? "  if (rml_tagless_) rml_to_tags();\n" : "") << "  return static_cast<rml::Status>(rml_runner_.finish());\n}\n\n}  // namespace " << ns << "\n";
     return s.str();
   }
 
@@ -1215,7 +1214,12 @@ std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clock
     e.tables = stream::window_tables(e.plan, [&](const core::Equation &eq) { return e.fun_of.count(&eq) > 0; }, true, &why,
                                      stream::post_lookahead(horizon));
     e.retiming = e.tables->retiming;
-    if (info) *info = {true, e.retiming.has_value(), e.retiming ? e.retiming->max_lag : 0, why};
+    std::string not_tagless;
+    if (e.retiming) {
+      not_tagless = tagless_refusal(e.plan, *e.retiming, clocks, [&](const core::Equation &eq) { return e.fun_of.count(&eq) > 0; });
+      e.tagless = not_tagless.empty();
+    }
+    if (info) *info = {true, e.retiming.has_value(), e.retiming ? e.retiming->max_lag : 0, why, e.tagless, not_tagless};
     out.push_back({cls + ".hpp", e.window_header(cls, source, ns, horizon)});
     out.push_back({cls + ".cpp", e.window_source(cls, ns, horizon)});
   } else {

@@ -51,6 +51,8 @@ struct EmitInfo {
   bool window = false, retimed = false;
   int max_lag = 0;
   std::string not_retimed;
+  bool tagless = false;      // retimed, with the tagless sweep (emit_tagless.hpp)
+  std::string not_tagless;   // retimed without it: why
 };
 std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clocks &clocks, const stream::Plan &plan,
                                     const std::string &source, const std::string &ns = "rml_generated", int64_t horizon = 0,

@@ -234,6 +234,51 @@ class Runner {
   Status sweep_cell(int k, size_t n) { return run_fast(k, n); }
   void sweep_recheck(int reader, size_t n) { push_step(reader, n); }  // a check not as expected
 
+  // ---- for a generated tagless sweep (src/codegen/emit_tagless.hpp): while every input is
+  // present, frames carry words only; presence is read from the clocks' words and a cell is
+  // known once its lag has passed, so no tag, count or queue mark is written. Leaving
+  // it, the class writes every held frame's tags and calls tags_written() ----
+  // A frame for the next pushed cycle (its words only), and its undoing: the cycle is then
+  // pushed again by push(), with tags. The frame before the oldest held stays in the ring
+  // (its slot is not reused, grow() copies it): a state step on the base clock reads its
+  // previous tick there, and what leave() would have remembered of it.
+  size_t tagless_frame() {
+    if (back_ - front_ + 2 > cap_) grow();
+    return back_++;
+  }
+  void tagless_unpush() { --back_; }
+  // The oldest frame leaves; the class has remembered the state its ticks leave (remember).
+  void tagless_leave() { ++front_; }
+  // What leave() keeps of state step k ticking in the leaving frame: the tick and, for a fby
+  // or pre, the word of the operand it remembers and whether that was nil (null for -> and
+  // post).
+  void remember(int k, const void *word, bool nil = false) {
+    Memory &m = mem_[static_cast<size_t>(k)];
+    m.has = true, m.first = Val;
+    if (word) m.second = nil ? Nil : Val, std::memcpy(m.value.data(), word, 8);
+  }
+  bool remembered_nil(int k) const { return mem_[static_cast<size_t>(k)].second == Nil; }
+  // The word a fby remembers from a frame that left (its operand's at its last tick there).
+  double remembered_real(int k) const {
+    double v;
+    std::memcpy(&v, mem_[static_cast<size_t>(k)].value.data(), 8);
+    return v;
+  }
+  int64_t remembered_int(int k) const {
+    int64_t v;
+    std::memcpy(&v, mem_[static_cast<size_t>(k)].value.data(), 8);
+    return v;
+  }
+  // The class has written the tags of every held frame: their counts of unknown cells follow,
+  // and no cell is queued (the state a tagged sweep would have left).
+  void tags_written() {
+    for (size_t m = front_; m < back_; ++m) {
+      const uint8_t *T = &tags_[at(m) * S()];
+      bots_[at(m)] = static_cast<uint32_t>(std::count(T, T + S(), static_cast<uint8_t>(Bot)));
+      std::fill_n(&queued_[at(m) * K()], K(), 0);
+    }
+  }
+
   // The end of the trace: a retimed node's cells that the fast sweep has not reached yet
   // are computed as the worklist would have (some need no input beyond the end).
   Status finish() { return fast_ ? leave_fast() : Status::Ok; }
@@ -344,6 +389,8 @@ class Runner {
 
   const Node &n_;
   size_t lag_, max_window_;
+  const size_t s_ = static_cast<size_t>(n_.nslots), rw_ = static_cast<size_t>(std::max(1, n_.real_words)),
+               iw_ = static_cast<size_t>(std::max(1, n_.int_words)), k_ = static_cast<size_t>(n_.nsteps);
   size_t cap_ = 0, front_ = 0, back_ = 0;
   std::vector<uint8_t> tags_, queued_, quiet_;
   std::vector<double> reals_;
@@ -528,10 +575,12 @@ class Runner {
     }
   }
 
-  size_t S() const { return static_cast<size_t>(n_.nslots); }
-  size_t RW() const { return static_cast<size_t>(std::max(1, n_.real_words)); }
-  size_t IW() const { return static_cast<size_t>(std::max(1, n_.int_words)); }
-  size_t K() const { return static_cast<size_t>(n_.nsteps); }
+  // A frame's sizes (kept here: read through the node they were a load, a max and a
+  // multiply each time a generated sweep named a frame).
+  size_t S() const { return s_; }
+  size_t RW() const { return rw_; }
+  size_t IW() const { return iw_; }
+  size_t K() const { return k_; }
   size_t at(size_t n) const { return n & (cap_ - 1); }
   void grow() {
     size_t nc = cap_ * 2;
@@ -539,7 +588,7 @@ class Runner {
     std::vector<double> r(nc * RW());
     std::vector<int64_t> w(nc * IW());
     std::vector<uint32_t> b(nc);
-    for (size_t n = front_; n < back_; ++n) {
+    for (size_t n = front_ > 0 ? front_ - 1 : 0; n < back_; ++n) {  // (and the frame that left last: tagless_frame)
       size_t from = at(n), to = n & (nc - 1);
       std::copy_n(&tags_[from * S()], S(), &t[to * S()]);
       std::copy_n(&reals_[from * RW()], RW(), &r[to * RW()]);

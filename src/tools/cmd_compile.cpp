@@ -128,7 +128,8 @@ int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err) {
       << ".cpp, rml_cell.hpp, rml_csv_main.cpp, runtime/, CMakeLists.txt (class " << c.ns << "::" << info.class_name << ")\n";
   if (info.window && info.retimed)
     out << "  a window class, retimed: each cell computed once, at most " << info.max_lag << " cycle" << (info.max_lag == 1 ? "" : "s")
-        << " after its own, without the worklist (src/codegen/README.md)\n";
+        << " after its own, without the worklist, " << (info.tagless ? "without tags while every input is present" : "with tags (" + info.not_tagless + ")")
+        << " (src/codegen/README.md)\n";
   else if (info.window)
     out << "  a window class run by the worklist (not retimed: " << info.not_retimed << ")\n";
   return kOk;

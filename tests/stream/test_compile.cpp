@@ -50,8 +50,9 @@ struct Case {
   oracle::Result want;                        // the oracle's run, when computed already
   std::string trace;                          // the trace as CSV, when it came as one (for a failure's report)
   int same_class_as = -1;                     // another trace of case j's class (its files not written again)
-  bool report_retimed = false;                // the driver prints "k retimed 0|1" before finish()
+  bool report_retimed = false;                // the driver prints "k retimed 0|1 0|1" (retimed(), tagless()) before finish()
   int fast_throughout = -1;                   // with report_retimed: 1 or 0 expected, -1 either
+  int tagless_throughout = -1;                // the same for tagless()
 };
 
 // The C++ member names of the outputs (core::printed_names, as the generated class spells them).
@@ -203,7 +204,7 @@ std::string build_and_run(const std::vector<Case> &cases, const fs::path &dir, c
       }
     }
     if (c.window) {
-      if (c.report_retimed) drv << "    std::printf(\"" << k << " retimed %d\\n\", int(m.retimed()));\n";
+      if (c.report_retimed) drv << "    std::printf(\"" << k << " retimed %d %d\\n\", int(m.retimed()), int(m.tagless()));\n";
       drv << "    { int st = int(m.finish()); if (st) std::printf(\"" << k << " push %d\\n\", st); }\n    while (m.pop(o)) { std::printf(\"" << k << " %d 0\", popped++);";
       for (auto &v : c.p.prog.outputs) drv << " put(o." << c.names.at(v.name) << ");";
       drv << " std::printf(\"\\n\"); }\n";
@@ -974,8 +975,10 @@ TEST(CompileEqualsOracle, RetimedWindowClassesOnEveryTrace) {
     auto rt = stream::retime(c.p.plan, nullptr, 2);
     ASSERT_TRUE(rt.has_value()) << c.text;
     for (auto &cs : rt->checks) ASSERT_TRUE(cs.empty()) << c.text;  // (the negative control below removes checks too)
-    c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "pinned.rml", "p" + std::to_string(cases.size()), 2);
-    c.window = true, c.report_retimed = true, c.fast_throughout = fast;
+    codegen::EmitInfo info;
+    c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "pinned.rml", "p" + std::to_string(cases.size()), 2, nullptr, &info);
+    EXPECT_TRUE(info.tagless) << info.not_tagless << "\n" << c.text;
+    c.window = true, c.report_retimed = true, c.fast_throughout = fast, c.tagless_throughout = fast;
     name_outputs(c);
     c.in = oracle::read_trace("pinned.csv", trace, c.p.prog, 0);
     cases.push_back(std::move(c));
@@ -983,8 +986,8 @@ TEST(CompileEqualsOracle, RetimedWindowClassesOnEveryTrace) {
   for (size_t k = 0; k < 3; ++k) cases[k].fast_throughout = 1;
   const size_t kPinnedChecks = 3, kPinned = cases.size();  // (the first three carry a clock error by a check only)
   std::mt19937_64 rng(29);
-  size_t tried = 0, with_post = 0, not_retimed = 0, with_checks = 0, sampled_programs = 0;
-  std::map<std::string, size_t> refused;
+  size_t tried = 0, with_post = 0, not_retimed = 0, with_checks = 0, sampled_programs = 0, tagless_programs = 0;
+  std::map<std::string, size_t> refused, not_tagless;
   size_t programs = 0;
   // Every fourth draw is backfill_gen's backward recurrence (post inside cuts, fby, -> and
   // instances inside cut branches, sampled clocks): the retiming must refuse each of them
@@ -1032,7 +1035,10 @@ TEST(CompileEqualsOracle, RetimedWindowClassesOnEveryTrace) {
     sampled_programs += sampled_post;
     const size_t first = cases.size();
     const int horizon = sampled_post ? 2 : std::max(1, rt->max_lag);
-    c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "gen.rml", "p" + std::to_string(first), horizon);
+    codegen::EmitInfo info;
+    c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "gen.rml", "p" + std::to_string(first), horizon, nullptr, &info);
+    tagless_programs += info.tagless;
+    if (!info.tagless) ++not_tagless[info.not_tagless.substr(0, info.not_tagless.find(" ("))];
     if (sampled_post) {
       static const std::regex window(R"(rml_runner_\(kNode, 2, \d+\))");
       size_t patched = 0;
@@ -1057,6 +1063,9 @@ TEST(CompileEqualsOracle, RetimedWindowClassesOnEveryTrace) {
       }
       t.in = kind == 1 ? admissible_trace(rng, 14) : admissible_trace(rng, 14, /*always=*/true);
       t.fast_throughout = kind == 1 ? 0 : kind == 0 && !sampled_post ? 1 : -1;
+      // Tagless throughout where the class has the tagless sweep and every input is present
+      // (a sampled post may still hand over); a cycle without input leaves it.
+      t.tagless_throughout = kind == 1 ? 0 : kind == 0 && !sampled_post ? int(info.tagless) : -1;
       if (kind == 1) {  // a cycle where no input is present, the fast sweep's hand-over
         for (auto &[name, cells] : t.in.streams) cells[6] = Cell::absent();
       }
@@ -1079,7 +1088,7 @@ TEST(CompileEqualsOracle, RetimedWindowClassesOnEveryTrace) {
   size_t equal = count_equal(cases, out, &kinds);
   // The fast sweep ran throughout on every trace with every input present, and handed over
   // on the others where they had a cycle without input.
-  size_t fast_throughout = 0, handed_over = 0, sampled_throughout = 0;
+  size_t fast_throughout = 0, handed_over = 0, sampled_throughout = 0, tagless_throughout = 0;
   {
     std::istringstream lines(out);
     std::string line;
@@ -1087,11 +1096,16 @@ TEST(CompileEqualsOracle, RetimedWindowClassesOnEveryTrace) {
       std::istringstream w(line);
       size_t k;
       std::string what;
-      int flag;
-      if (!(w >> k >> what) || what != "retimed" || !(w >> flag)) continue;
+      int flag, tagless;
+      if (!(w >> k >> what) || what != "retimed" || !(w >> flag >> tagless)) continue;
       if (cases[k].fast_throughout >= 0) {
         EXPECT_EQ(flag, cases[k].fast_throughout) << k << ":\n" << cases[k].text;
       }
+      if (cases[k].tagless_throughout >= 0) {
+        EXPECT_EQ(tagless, cases[k].tagless_throughout) << k << ":\n" << cases[k].text;
+      }
+      EXPECT_TRUE(flag || !tagless) << k;  // (tagless is a way of the fast sweep)
+      tagless_throughout += tagless;
       (flag ? fast_throughout : handed_over) += 1;
       if (k >= kPinned && k % 3 == 0 && flag && cases[k].fast_throughout < 0) ++sampled_throughout;
     }
@@ -1106,6 +1120,11 @@ TEST(CompileEqualsOracle, RetimedWindowClassesOnEveryTrace) {
   std::printf(") the fast sweep throughout on %zu (%zu of them a program's with a post on a sampled clock, every input "
               "present), handed over on %zu; output cells: %zu absent, %zu unknown, %zu errors, %zu values\n",
               fast_throughout, sampled_throughout, handed_over, kinds["A"], kinds["?"], kinds["E"], kinds["R"] + kinds["I"]);
+  std::printf("tagless: %zu of the %zu retimed programs' classes, not the others for", tagless_programs, programs);
+  for (auto &[why, n] : not_tagless) std::printf(" %zu %s;", n, why.c_str());
+  std::printf(" tagless throughout on %zu traces\n", tagless_throughout);
+  EXPECT_GE(tagless_programs, programs / 4);  // the tagless sweep met, with its hand-overs
+  EXPECT_GT(tagless_throughout, 2u);
   EXPECT_GT(sampled_throughout, 0u);  // the sweep's sampled posts met, not only their hand-over
   EXPECT_EQ(fast_throughout + handed_over, cases.size());
   EXPECT_GT(kinds["E"], 0u);  // clock errors reached the outputs
@@ -1157,6 +1176,108 @@ TEST(CompileEqualsOracle, RetimedWindowClassesOnEveryTrace) {
               caught_pinned, kPinnedChecks, cases.size() - kPinned, caught_off_clock, caught_other, caught_sampled, kPinned - kPinnedChecks);
   EXPECT_EQ(caught_pinned, kPinnedChecks);
   EXPECT_EQ(caught_sampled, kPinned - kPinnedChecks);
+}
+
+// Pinned, the tagless sweep (src/codegen/emit_tagless.hpp) on the shapes the random
+// programs reach seldom: a fby and a -> on a sampled clock whose last tick left the window
+// long ago (the register and the memory), a fby on the base clock at a hand-over (what it
+// remembers is in the frame that left last), a pre's nil reaching an output, an output on a
+// sampled clock (presence from its clock's word), a post on the base clock. Three traces:
+// every input present (tagless throughout), a cycle without input (the tags written, the
+// worklist after), and c absent where x is present (the tags written, clock errors). Equal
+// to the oracle. Negative control, each mutation of the tagless code on its own class:
+// presence ignored, nil ignored, the registers not moved, the memory read wrong, the base
+// clock's memory taken from the wrong frame, the cells
+// not stored not computed again when the tags are written, a cell taken for known one
+// cycle early there, a frame out before its largest
+// lag has passed: each differs from the oracle on some trace. (A frame out kHorizon cycles
+// early would still be right: no error value travels back through a post without tags; it
+// leaves when the tagged class's frames do, so that the two ways give outputs at the same
+// pushes.)
+TEST(CompileEqualsOracle, TaglessSweepOnPinnedTraces) {
+  const char *text =
+      "node main(x: real, c: bool) -> (o: real, q: real, r: real, w: real when c, z: real)\n"
+      "  xs = x when c;\n  s = 0.0 fby (xs + s);\n  p = pre xs;\n  a = 1.0 -> p;\n"
+      "  o = merge c (s + a) (0.0 when not c);\n  q = post x;\n  r = merge c p (x when not c);\n  w = s * 2.0;\n"
+      "  z = 0.5 fby (z * 0.5 + x);\n";
+  const char *traces[] = {
+      "x,c\n1.0,T\n2.0,T\n3.0,F\n4.0,F\n5.0,F\n6.0,F\n7.0,F\n8.0,F\n9.0,F\n10.0,T\n11.0,F\n12.0,T\n13.0,T\n",
+      "x,c\n1.0,T\n2.0,F\n3.0,T\n4.0,T\n_,_\n6.0,T\n7.0,F\n8.0,T\n",
+      "x,c\n1.0,F\n2.0,T\n3.0,_\n4.0,T\n5.0,F\n6.0,T\n"};
+  // (mutations: what is replaced in the tagless code, and by what)
+  const std::vector<std::pair<std::string, std::string>> mutations = {
+      {" : Abs)", " : Val)"}, {" ? Nil : Val", " ? Val : Val"}, {" + 1;\n    }", ";\n    }"},
+      {"std::bit_cast<double>(rml_tl_.mem[", "0.5 + std::bit_cast<double>(rml_tl_.mem["}, {"    {\n      double v", "    if (false) {\n      double v"}, {"sweep_reals(R.front() - 1)", "sweep_reals(R.front())"}, {"after >= 1 ?", "after >= 0 ?"}, {"kMaxLag + kHorizon + 1)) return false", "kHorizon)) return false"}};
+  auto make = [&](int variant, size_t first) {  // variant -1: as generated; else the mutation's index; `first`: its case's index
+    std::vector<Case> cases;
+    for (size_t j = 0; j < 3; ++j) {
+      Case c;
+      c.text = text;
+      c.p = test::compile_stream(c.text, "main");
+      if (j == 0) {
+        codegen::EmitInfo info;
+        c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "tagless.rml", "p" + std::to_string(first), 1, nullptr, &info);
+        EXPECT_TRUE(info.tagless) << info.not_tagless;
+        if (variant >= 0) {
+          size_t hits = 0;
+          for (auto &f : c.files) {
+            size_t from = f.text.find("::rml_tagless_push(");
+            if (from == std::string::npos) continue;
+            auto &[was, now] = mutations[static_cast<size_t>(variant)];
+            for (size_t at = f.text.find(was, from); at != std::string::npos; at = f.text.find(was, at + now.size())) f.text.replace(at, was.size(), now), ++hits;
+          }
+          EXPECT_GT(hits, 0u) << "mutation " << variant << " found nothing to replace";
+        }
+      } else {
+        c.same_class_as = 0;
+      }
+      c.window = true, c.report_retimed = true;
+      c.fast_throughout = j != 1, c.tagless_throughout = j == 0;
+      name_outputs(c);
+      c.in = oracle::read_trace("tagless.csv", traces[j], c.p.prog, 0);
+      cases.push_back(std::move(c));
+    }
+    return cases;
+  };
+  std::vector<Case> cases = make(-1, 0);
+  const fs::path dir = fs::temp_directory_path() / ("rml_compile_tagless_" + std::to_string(::getpid()));
+  std::string out = build_and_run(cases, dir);
+  std::map<std::string, size_t> kinds;
+  EXPECT_EQ(count_equal(cases, out, &kinds), cases.size()) << out;
+  for (size_t k = 0; k < cases.size(); ++k)
+    EXPECT_NE(out.find(std::to_string(k) + " retimed " + std::to_string(cases[k].fast_throughout) + " " + std::to_string(cases[k].tagless_throughout)),
+              std::string::npos)
+        << k << "\n"
+        << out;
+  EXPECT_GT(kinds["N"], 0u);  // the pre's nil reached an output
+  EXPECT_GT(kinds["A"], 0u);  // and absent cells (w off its clock)
+  EXPECT_GT(kinds["E"], 0u);  // the third trace's clock errors
+  // Negative control: every mutation's class in one build (cases with their own namespaces).
+  std::vector<Case> bad;
+  for (int m = 0; m + 1 < static_cast<int>(mutations.size()); ++m) {
+    std::vector<Case> v = make(m, bad.size());
+    for (auto &c : v) {
+      if (c.same_class_as >= 0) c.same_class_as = 3 * m;  // (the mutated class's first trace)
+      bad.push_back(std::move(c));
+    }
+  }
+  // (The last mutation's frames leave before the tagged sweep's own lag is held: its class
+  // may crash, so it is built and run on its own.)
+  std::vector<Case> early = make(static_cast<int>(mutations.size()) - 1, 0);
+  std::string bad_out = build_and_run(bad, dir);
+  for (size_t m = 0; m + 1 < mutations.size(); ++m) {
+    size_t differ = 0;
+    for (size_t j = 0; j < 3; ++j) differ += !compare(bad[3 * m + j], 3 * m + j, bad_out).empty();
+    EXPECT_GT(differ, 0u) << "mutation '" << mutations[m].first << "' -> '" << mutations[m].second << "' is not caught";
+  }
+  bool caught = false;
+  try {
+    std::string early_out = build_and_run(early, dir);
+    for (size_t j = 0; j < 3; ++j) caught = caught || !compare(early[j], j, early_out).empty();
+  } catch (std::exception &) {
+    caught = true;  // (the driver failed)
+  }
+  EXPECT_TRUE(caught) << "frames out before their largest lag are not caught";
 }
 
 // Pinned (the window runtime's `x + zeros` shortcut, Step::add): an elementwise addition
@@ -1236,7 +1357,7 @@ TEST(CompileEqualsOracle, ResultsWrittenOverDeadBlocksEqualTheOracle) {
   const fs::path dir = fs::temp_directory_path() / ("rml_compile_inplace_" + std::to_string(::getpid()));
   const std::string out = build_and_run(cases, dir);
   EXPECT_EQ(count_equal(cases, out), 1u);
-  EXPECT_NE(out.find("0 retimed 0"), std::string::npos) << out;  // (the worklist ran)
+  EXPECT_NE(out.find("0 retimed 0 0"), std::string::npos) << out;  // (the worklist ran)
   size_t mutated = 0;
   for (auto &f : cases[0].files)
     for (size_t at = f.text.find("// in place: in"); at != std::string::npos; at = f.text.find("// in place: in", at + 1)) {
