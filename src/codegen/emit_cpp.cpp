@@ -604,7 +604,7 @@ struct Emitter {
       << "  rml::Status finish();\n"
       << "  bool inputs_on_their_clocks() const { return rml_clocks_ok_; }  // so far\n"
       << "  bool retimed() const { return rml_runner_.fast(); }  // the pushes so far took the fast sweep\n"
-      << "  bool tagless() const { return " << (tagless ? "rml_tagless_" : "false") << "; }  // and all without tags\n\n"
+      << "  bool tagless() const { return " << (tagless ? "rml_tagless_" : "false") << "; }  // and all without tags (until finish())\n\n"
       << " private:\n  rml::window::Runner rml_runner_;\n  bool rml_finished_ = false, rml_clocks_ok_ = true;\n"
       << (tagless ? tagless_members(plan) : "") << "};\n\n}  // namespace " << ns << "\n";
     return h.str();
@@ -914,7 +914,7 @@ struct Emitter {
     }
     s << cls << "::" << cls << "() : rml_runner_(kNode, " << horizon << ", " << window_size(horizon) << ") {}\n\n"
       << "void " << cls << "::reset() {\n  rml_runner_.reset();\n  rml_finished_ = false, rml_clocks_ok_ = true;\n"
-      << (tagless ? "  rml_tagless_ = true;\n  rml_tl_ = {};\n" : "") << "}\n\n"
+      << (tagless ? "#ifdef RML_NO_TAGLESS  // the tagged sweep only (tests compare the two)\n  rml_tagless_ = false;\n#else\n  rml_tagless_ = true;\n#endif\n  rml_tl_ = {};\n" : "") << "}\n\n"
       << "rml::Status " << cls << "::push(const Inputs &in) {\n"
       << (tagless ? "  if (rml_tagless_) {\n    rml::Status status;\n    if (rml_tagless_push(in, status)) return status;\n  }\n" : "") << "  Tag tags[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};\n"
       << "  const void *values[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};\n"

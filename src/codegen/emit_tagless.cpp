@@ -112,8 +112,9 @@ std::string tagless_refusal(const stream::Plan &plan, const stream::Retiming &rt
     const int kc = f.producer[static_cast<size_t>(cs)];
     const int lc = rt.lag[static_cast<size_t>(kc)], lk = rt.lag[k];
     const bool before = lc < lk || (lc == lk && f.position[static_cast<size_t>(kc)] < f.position[k]);
-    const bool state = st.kind == StepKind::Fby || st.kind == StepKind::Arrow || st.kind == StepKind::Pre;
-    if (lc > lk || (state && !before)) return what + "'s clock is computed after it";
+    // (a state step on the base clock reads no clock word: its previous tick is the cycle before)
+    const bool state = (st.kind == StepKind::Fby || st.kind == StepKind::Arrow || st.kind == StepKind::Pre) && cs != f.base;
+    if (lc > lk || (state && !before)) return "the clock of " + what + " is computed after it";
   }
   return "";
 }
@@ -126,7 +127,7 @@ std::string tagless_members(const stream::Plan &plan) {
   h << "  // The tagless sweep (src/codegen/README.md) runs while rml_tagless_. Per state step (fby, ->,\n"
     << "  // pre, post): the cycle of its last tick + 1 (0: none yet), and what leave() would remember\n"
     << "  // of the frames that left (whether one ticked; the operand's word, and whether nil).\n"
-    << "  bool rml_tagless_ = true;\n"
+    << "#ifdef RML_NO_TAGLESS  // the tagged sweep only (tests compare the two)\n  bool rml_tagless_ = false;\n#else\n  bool rml_tagless_ = true;\n#endif\n"
     << "  struct {\n    size_t last[" << N << "] = {};\n    uint64_t mem[" << N << "] = {};\n    bool mem_nil[" << N << "] = {}, has[" << N << "] = {};\n  } rml_tl_;\n"
     << "  bool rml_tagless_push(const Inputs &in, rml::Status &status);\n"
     << "  bool rml_tagless_pop(Outputs &out);\n  void rml_to_tags();\n";
@@ -165,7 +166,7 @@ std::string tagless_functions(const stream::Plan &plan, const stream::Retiming &
   std::string all_present;
   for (auto &name : c.inputs) all_present += (all_present.empty() ? "" : " && ") + ("in." + name + ".kind == rml::Kind::Value");
   if (!all_present.empty()) s << "  if (!(" << all_present << ")) return rml_to_tags(), false;  // the base clock must tick, the inputs on it\n";
-  s << "  Runner &R = rml_runner_;\n  const size_t t = R.tagless_frame(), front = R.front();\n  (void)front;\n";
+  s << "  (void)in;\n  Runner &R = rml_runner_;\n  const size_t t = R.tagless_frame(), front = R.front();\n  (void)front;\n";
   for (int l = 0; l <= rt.max_lag + 1; ++l) {  // lags 0 .. max_lag, and the cycle before for fby and pre
     std::string L = std::to_string(l), at = l == 0 ? "t" : "t - " + L, ok = l == 0 ? "true" : "t >= " + L;
     s << "  [[maybe_unused]] double *F" << L << " = " << ok << " ? R.sweep_reals(" << at << ") : nullptr;\n"
@@ -261,7 +262,9 @@ std::string tagless_functions(const stream::Plan &plan, const stream::Retiming &
     auto bail_if_nil = [&](int cond) {  // a nil condition: an error, the tagged sweep's to give
       if (!nil[sz(cond)]) return std::string();
       handover = true;
-      return "if (" + NFr(cond, L) + ") goto rml_handover;\n    ";
+      std::string test = NFr(cond, L);
+      if (test.front() == '(' && test.back() == ')') test = test.substr(1, test.size() - 2);  // (no doubled parentheses)
+      return "if (" + test + ") goto rml_handover;\n    ";
     };
     std::string body;
     switch (st.kind) {
@@ -336,9 +339,9 @@ std::string tagless_functions(const stream::Plan &plan, const stream::Retiming &
     }
     s << "\n  }\n";
   }
-  s << "  {\n    const size_t held = R.back() - R.front();\n"
-    << "    status = held > static_cast<size_t>(kWindow) && held < static_cast<size_t>(kMaxLag + kHorizon + 1) ? rml::Status::Window : rml::Status::Ok;\n"
-    << "  }\n  return true;\n"
+  // (The tagged push's Status::Window needs more than kWindow frames held and the oldest
+  // not ready: here a frame is ready once kMaxLag + kHorizon + 1 are held, no more than kWindow.)
+  s << "  static_assert(kWindow >= kMaxLag + kHorizon + 1);\n  status = rml::Status::Ok;\n  return true;\n"
     << (handover ? "rml_handover:\n  R.tagless_unpush();\n  rml_to_tags();\n  return false;\n" : "") << "}\n\n";
 
   // ---- frames leaving ----
