@@ -2,8 +2,20 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 
 namespace rml::codegen {
+
+std::string literal(const core::Literal &l) {
+  switch (l.type) {
+    case Scalar::Real: return real_literal(l.r);
+    case Scalar::Int:
+      if (l.i == INT64_MIN) return "(-9223372036854775807LL - 1)";
+      return "int64_t{" + std::to_string(l.i) + "}";
+    case Scalar::Bool: return l.b ? "true" : "false";
+  }
+  return "";
+}
 
 std::string real_literal(double v) {
   if (std::isnan(v)) return std::signbit(v) ? "-std::numeric_limits<double>::quiet_NaN()" : "std::numeric_limits<double>::quiet_NaN()";

@@ -79,16 +79,6 @@ const char *cpp_type(Scalar s) {
   return "void";
 }
 
-std::string literal(const core::Literal &l) {
-  switch (l.type) {
-    case Scalar::Real: return real_literal(l.r);
-    case Scalar::Int:
-      if (l.i == INT64_MIN) return "(-9223372036854775807LL - 1)";
-      return "int64_t{" + std::to_string(l.i) + "}";
-    case Scalar::Bool: return l.b ? "true" : "false";
-  }
-  return "";
-}
 
 // The value of a scalar operator on the operands' values a (and b), as the oracle's
 // scalar path computes it (ops/scalar_ops.hpp, the same functions).

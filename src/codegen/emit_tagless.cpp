@@ -63,8 +63,6 @@ bool kept(const stream::Step &st) {
   return st.kind == StepKind::Fby || st.kind == StepKind::Arrow || st.kind == StepKind::Pre || st.kind == StepKind::Post;
 }
 
-std::string int_literal(int64_t i) { return i == INT64_MIN ? "(-9223372036854775807LL - 1)" : "int64_t{" + std::to_string(i) + "}"; }
-
 }  // namespace
 
 std::string window_apply_expression(const stream::Plan &plan, const stream::Step &st, const std::vector<std::string> &operand) {
@@ -232,7 +230,7 @@ std::string tagless_functions(const stream::Plan &plan, const stream::Retiming &
       case StepKind::ClockOn: return bail(st.in[1]) + v + " = " + w(st.in[0]) + " != 0 && ((" + w(st.in[1]) + " != 0) == " + pos + ");";
       case StepKind::Const: {
         const core::Literal &lit = st.eq->lit;
-        return v + " = " + (lit.type == Scalar::Real ? real_literal(lit.r) : lit.type == Scalar::Bool ? std::string(lit.b ? "1" : "0") : int_literal(lit.i)) + ";";
+        return v + " = " + (lit.type == Scalar::Real ? real_literal(lit.r) : lit.type == Scalar::Bool ? std::string(lit.b ? "1" : "0") : literal(lit)) + ";";
       }
       case StepKind::Copy: return set(w(st.in[0]), nf(st.in[0]));
       case StepKind::When: return bail(st.in[1]) + set(w(st.in[0]), "(" + w(st.in[1]) + " != 0) == " + pos + " && " + nf(st.in[0]));
