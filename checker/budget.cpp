@@ -85,49 +85,39 @@ void Budget::charge(uint64_t now, uint64_t &counted) const {
 void Budget::cancel() const {
   std::lock_guard<std::mutex> lock(shared_->m);
   shared_->expired = true;
-  for (z3::context *c : shared_->live) c->interrupt();
+  for (z3::context *c : shared_->querying) c->interrupt();
 }
 
 void Budget::end_share() const {
   if (!ended_) return;
   ended_->store(true);
   std::lock_guard<std::mutex> lock(shared_->m);
-  for (z3::context *c : shared_->live) c->interrupt();
+  for (z3::context *c : shared_->querying) c->interrupt();
 }
 
-void Budget::enter(z3::context &ctx) const {
+Budget::Query::Query(const Budget &b, z3::context &ctx) : shared_(b.shared_), ctx_(&ctx) {
   std::lock_guard<std::mutex> lock(shared_->m);
-  shared_->live.insert(&ctx);
-  if (shared_->expired) ctx.interrupt();
-}
-
-void Budget::leave(z3::context &ctx) const {
-  std::lock_guard<std::mutex> lock(shared_->m);
-  shared_->live.erase(&ctx);
-}
-
-Budget::Alarm::Alarm(const Budget &b, z3::context &ctx) : shared_(b.shared_) {
+  shared_->querying.insert(&ctx);
   if (!b.deadline_) return;
-  std::lock_guard<std::mutex> lock(shared_->m);
   id_ = shared_->next_alarm++;
   shared_->alarms.emplace(*id_, BudgetState::AlarmEntry{*b.deadline_, &ctx});
   shared_->cv.notify_all();  // the watchdog may have to wake earlier
 }
 
-// Removed under the lock as soon as the query returns, so its interrupt never reaches a
-// later query (and an interrupt while no query runs has no effect in Z3).
-Budget::Alarm::~Alarm() {
-  if (!id_) return;
+// Removed under the lock as soon as the query returns: no interrupt of this budget
+// reaches the context after that (interrupt() is only called under the same lock).
+Budget::Query::~Query() {
   std::lock_guard<std::mutex> lock(shared_->m);
-  shared_->alarms.erase(*id_);
+  shared_->querying.erase(shared_->querying.find(ctx_));
+  if (id_) shared_->alarms.erase(*id_);
 }
 
-// An interrupt that reaches a context while no query runs has no effect in Z3 (checked
-// with 4.8.12), and one can land between the check of the budget and the start of the
-// query (the CI machine met it). So the watchdog rings again every kRing until the alarm
-// is removed (the query returned) and, past the deadline, interrupts every live context
-// every kRing until the check ends: an interrupt lost to that race is followed by one
-// the query receives.
+// An interrupt that reaches a context before its query has started is lost (Z3 4.8.12
+// clears the flag when a query starts), and one can land between the check of the budget
+// and the start of the query (the CI machine met it). So the watchdog rings again every
+// kRing until the alarm is removed (the query returned) and, past the deadline,
+// interrupts every query in flight every kRing until the check ends: an interrupt lost
+// to that race is followed by one the query receives.
 Budget::Watchdog::Watchdog(const Budget &b) : shared_(b.shared_) {
   if (!b.deadline_) return;
   auto deadline = *b.deadline_;
@@ -139,10 +129,10 @@ Budget::Watchdog::Watchdog(const Budget &b) : shared_(b.shared_) {
       // thread was not waiting is not lost.
       if (shared->stop) return;
       auto now = std::chrono::steady_clock::now();
-      if (now >= deadline && !shared->expired) trace::line("a deadline passed: " + std::to_string(shared->live.size()) + " contexts interrupted");
+      if (now >= deadline && !shared->expired) trace::line("a deadline passed: " + std::to_string(shared->querying.size()) + " queries interrupted");
       if (now >= deadline) shared->expired = true;
       if (shared->expired)
-        for (z3::context *c : shared->live) c->interrupt();
+        for (z3::context *c : shared->querying) c->interrupt();
       auto wake = shared->expired ? now + kRing : deadline;
       for (auto &[id, a] : shared->alarms) {  // a few at a time (one per nested engine): scanned
         if (a.at <= now && trace::on() && a.rung++ == 0) trace::line("a query's alarm rang");

@@ -5,11 +5,15 @@
 // verdict reached under one. Every Z3 context of a check charges what it spent to one
 // shared meter; a slice (part of what is left) lets one search keep budget for the rest.
 // A wall-clock budget is kept by interruption, not by polling: a watchdog thread calls
-// Z3's interrupt on every live context of the check when the deadline passes, so a long
+// Z3's interrupt on every query of the check in flight when the deadline passes, so a long
 // query (Spacer's included) ends there instead of at its own, coarser, limit. A query
-// limited to a slice's deadline is interrupted by the same thread (Budget::Alarm), never
-// by Z3's own "timeout" parameter: Z3 4.8's timer threads can deadlock (Z3 issues
-// #5371, #5990), which left rml-check hanging past --timeout on a busy machine.
+// limited to a slice's deadline is interrupted by the same thread, never by Z3's own
+// "timeout" parameter: Z3 4.8's timer threads can deadlock (Z3 issues #5371, #5990),
+// which left rml-check hanging past --timeout on a busy machine.
+// Every interrupt lands inside a query (Budget::Query), never between queries: Z3 4.8.12
+// deletes a fixedpoint (Spacer) with code that rewrites terms, an interrupt reaching its
+// context meanwhile made the rewriter throw inside a destructor, and std::terminate ended
+// the process (the second lane, cancelled while its Spacer object was being deleted).
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -40,13 +44,13 @@ struct BudgetState {
   uint64_t spent = 0;  // Z3 resource units charged by every context (one thread: the check's)
   std::mutex m;        // guards what the watchdog reads
   std::condition_variable cv;
-  std::set<z3::context *> live;
+  std::multiset<z3::context *> querying;  // contexts with a query in flight (Budget::Query)
   struct AlarmEntry {
     std::chrono::steady_clock::time_point at;  // when it rings next
     z3::context *ctx;
     int rung = 0;  // times it rang (the first is traced: trace.hpp)
   };
-  std::map<uint64_t, AlarmEntry> alarms;  // queries' own deadlines (Budget::Alarm), by number
+  std::map<uint64_t, AlarmEntry> alarms;  // queries' own deadlines (Budget::Query), by number
   uint64_t next_alarm = 0;
   bool stop = false, expired = false;
 };
@@ -73,37 +77,37 @@ class Budget {
   // context, cumulatively).
   void charge(uint64_t now, uint64_t &counted) const;
   // Ends the check of this budget now (the second lane's, once the first has decided):
-  // every slice is exhausted from here on, and every live context is interrupted. Safe
+  // every slice is exhausted from here on, and every query in flight is interrupted. Safe
   // from another thread; call it until that thread is done (an interrupt that lands
   // before a query starts is lost).
   void cancel() const;
   // Ends this share now, and only it (its property was proved on the second lane while the
   // first still searched; only under a wall-clock budget, where what a property leaves
   // already depends on the machine): every slice of the share is exhausted from here on
-  // and the check's live contexts, all the share's, are interrupted. Safe from another
+  // and the check's queries in flight, all the share's, are interrupted. Safe from another
   // thread; call it until the share's engines have returned. Nothing on a budget that is
   // not a share.
   void end_share() const;
-  // A context the watchdog interrupts at the deadline, from enter to leave (Smt's life).
-  void enter(z3::context &ctx) const;
-  void leave(z3::context &ctx) const;
-
-  // While it lives, a query on `ctx` is interrupted at this budget's deadline (nothing
-  // without one): the deadline of a slice, which the check's watchdog does not know.
-  class Alarm {
+  // A query in flight on `ctx` while it lives: the only time the check interrupts ctx
+  // (cancel, end_share, the watchdog past the deadline) and, when this budget has a
+  // deadline (a slice's, which the watchdog does not know otherwise), interrupted there.
+  // Made just before the query, destroyed as soon as it returns, before any Z3 object the
+  // query used is deleted.
+  class Query {
    public:
-    Alarm(const Budget &b, z3::context &ctx);
-    ~Alarm();
-    Alarm(const Alarm &) = delete;
-    Alarm &operator=(const Alarm &) = delete;
+    Query(const Budget &b, z3::context &ctx);
+    ~Query();
+    Query(const Query &) = delete;
+    Query &operator=(const Query &) = delete;
 
    private:
     std::shared_ptr<BudgetState> shared_;
+    z3::context *ctx_;
     std::optional<uint64_t> id_;
   };
 
-  // While it lives, interrupts the budget's live contexts once its deadline passes, and a
-  // context whose Alarm rings (a thread only when the budget has a deadline).
+  // While it lives, interrupts the budget's queries in flight once its deadline passes,
+  // and a query whose own deadline passed (a thread only when the budget has a deadline).
   class Watchdog {
    public:
     explicit Watchdog(const Budget &b);
@@ -120,7 +124,7 @@ class Budget {
   double timeout_s_ = 0;
   uint64_t rlimit_ = 0;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
-  std::shared_ptr<BudgetState> shared_;  // the meter and the live contexts, one per check
+  std::shared_ptr<BudgetState> shared_;  // the meter and the queries in flight, one per check
   std::optional<uint64_t> end_;  // shared_->spent at which this budget ends
   bool share_ = false;           // a property's share (share())
   std::shared_ptr<std::atomic<bool>> ended_;  // a share's, and its slices': end_share() was called

@@ -853,7 +853,7 @@ std::optional<bool> Checker::pdr_proves(Smt &smt, const std::function<z3::expr(c
     z3::expr query = qv.empty() ? q : z3::exists(qv, q);
     z3::check_result c;
     try {
-      Budget::Alarm alarm(half.part, ctx);  // Spacer's part of the time, by interruption (budget.hpp)
+      Budget::Query in_flight(half.part, ctx);  // Spacer's part of the time, by interruption (budget.hpp)
       c = fp.query(query);
     } catch (z3::exception &) {
       trace::line(trace::stage() + " Spacer" + (invariant ? " (property alone)" : "") + ": interrupted");

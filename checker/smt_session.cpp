@@ -16,7 +16,6 @@ std::unique_ptr<z3::context> Smt::fresh_context(const Budget &b) {
 }
 
 Smt::~Smt() {
-  budget.leave(ctx);
   // What refers to terms of this context and stays here is released first, on this thread;
   // then only the reaper touches the context. Members go in reverse order of declaration:
   // the transition system's terms before their context.
@@ -39,7 +38,7 @@ namespace {
 // Z3 takes both limits per query as 32-bit numbers.
 unsigned clamp32(uint64_t v) { return static_cast<unsigned>(std::min<uint64_t>(v, 0xFFFFFFF0ULL)); }
 
-// The resource limit; the time limit is the budget's Alarm (budget.hpp says why).
+// The resource limit; the time limit is the budget's Query (budget.hpp says why).
 void limit(z3::context &ctx, z3::solver &s, const Budget &b) {
   z3::params prm(ctx);
   if (auto units = b.units_left()) prm.set("rlimit", clamp32(std::max<uint64_t>(*units, 1)));
@@ -67,7 +66,7 @@ z3::check_result Smt::check(z3::solver &s) {
     trace::line(trace::stage() + " [" + encoding + "]: " + answer + ", " + std::to_string(budget.spent() - before) + " units");
   };
   try {
-    Budget::Alarm alarm(budget, ctx);
+    Budget::Query query(budget, ctx);
     c = s.check();
   } catch (z3::exception &) {  // interrupted at the deadline ("canceled"), or a real failure
     budget.charge(resources_counted(s), counted);

@@ -69,10 +69,8 @@ struct Smt {
       bool reals = false, bool ints = true)
       : owned_ctx_(fresh_context(b)), budget(b) {
     ts = std::make_unique<TransitionSystem>(ctx, p, c, roots, reals, ints);
-    budget.enter(ctx);
   }
-  // Leaves the budget's watchdog; the context and the transition system are deleted on
-  // the reaper's thread.
+  // The context and the transition system are deleted on the reaper's thread.
   ~Smt();
   Smt(const Smt &) = delete;
   Smt &operator=(const Smt &) = delete;
@@ -89,7 +87,7 @@ struct Smt {
     ScopedLimit(Smt &s, int num, int den);
     ~ScopedLimit();
     std::optional<uint64_t> ms;
-    Budget part;  // the slice: its deadline is the engine's (an Alarm's)
+    Budget part;  // the slice: its deadline is the engine's (its Budget::Query's)
   };
   // Frames 0..n-1 from the initial state (or a free state).
   // Building frames is rml's own work, which no interrupt of Z3 reaches: the deadline is

@@ -472,13 +472,13 @@ TEST(Check, SearchLimitsAndTimeBudgetGiveUnknownNeverFalsified) {
   EXPECT_NE(t.method.find("the time budget of the check (1e-09 s) ran out"), std::string::npos) << t.method;
 }
 
-// A slice's deadline is kept by the check's watchdog interrupting the query (Budget::Alarm),
+// A slice's deadline is kept by the check's watchdog interrupting the query (Budget::Query),
 // not by Z3's timer threads, which can deadlock. A slice with nothing left interrupts a
 // query that would run for hours (the pigeonhole principle, 12 pigeons in 11 holes, which
 // no resolution proof settles quickly): it ends, unknown, and the context answers the next
 // query as usual (the alarm is gone with the query). Without the alarm, or with one that
 // rings once, the query runs for hours.
-TEST(Check, AnAlarmInterruptsAQueryAtItsSlicesDeadline) {
+TEST(Check, AQueryIsInterruptedAtItsSlicesDeadline) {
   check::Options o;
   o.timeout_s = 3600;
   check::Budget whole(o);
@@ -498,7 +498,7 @@ TEST(Check, AnAlarmInterruptsAQueryAtItsSlicesDeadline) {
       for (int q = p + 1; q < pigeons; ++q) s.add(!in(p, h) || !in(q, h));
   z3::check_result c = z3::sat;
   {
-    check::Budget::Alarm alarm(spent, ctx);
+    check::Budget::Query in_flight(spent, ctx);
     // The first ring lands before the query starts, where Z3 ignores an interrupt (the
     // race a busy CI machine met): the watchdog must ring again.
     std::this_thread::sleep_for(std::chrono::milliseconds(50));

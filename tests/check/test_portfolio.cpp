@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "checker/budget.hpp"
 #include "checker/checker.hpp"
 #include "checker/engine.hpp"
 #include "checker/portfolio.hpp"
@@ -224,6 +225,83 @@ TEST(Portfolio, ASecondLaneProofEndsTheFirstLanesShareOnlyUnderAWallClockBudget)
 }
 
 // Nothing left: no lane.
+// A budget interrupts a context only while a query runs on it (Budget::Query), never
+// between queries: Z3 4.8.12 deletes a Spacer object with code that rewrites terms, and an
+// interrupt that reached its context then made the rewriter throw inside a destructor
+// (std::terminate: the second lane's fixedpoint deleted while SecondLane's destructor
+// cancelled the lane, seen on a busy machine). What an interrupt leaves is observable
+// without a query: Z3 keeps the context cancelled until its next query starts, and
+// simplify() meanwhile throws "canceled". Single-threaded except the watchdog's part, and
+// no step waits on the clock.
+namespace {
+bool cancelled(z3::context &ctx) {
+  z3::expr x = ctx.int_const("x");
+  try {
+    (x + 1 + 2).simplify();
+    return false;
+  } catch (const z3::exception &) {
+    return true;
+  }
+}
+void clear(z3::context &ctx) {  // a query lowers the flag when it starts
+  z3::solver s(ctx);
+  s.check();
+}
+}  // namespace
+
+TEST(Portfolio, ACancelReachesAContextOnlyDuringAQuery) {
+  check::Budget b(options(2, 0));
+  z3::context ctx;
+  {
+    check::Budget::Query in_flight(b, ctx);
+    b.cancel();
+    EXPECT_TRUE(cancelled(ctx));  // the cancel reached the query
+  }
+  clear(ctx);
+  ASSERT_FALSE(cancelled(ctx));
+  b.cancel();  // between queries: where Z3 objects of the context are deleted
+  EXPECT_FALSE(cancelled(ctx));
+  {  // two queries on one context (a nested engine), one ended: the other is still reached
+    check::Budget::Query outer(b, ctx);
+    { check::Budget::Query inner(b, ctx); }
+    b.cancel();
+    EXPECT_TRUE(cancelled(ctx));
+  }
+}
+
+TEST(Portfolio, EndingAShareReachesAContextOnlyDuringAQuery) {
+  check::Options o = options(2, 0);
+  o.timeout_s = 3600;  // end_share acts under a wall-clock budget only; far: no wait on it
+  check::Budget whole(o);
+  const check::Budget share = whole.share(1);
+  z3::context ctx;
+  share.end_share();
+  EXPECT_FALSE(cancelled(ctx));
+  {
+    check::Budget::Query in_flight(share, ctx);
+    share.end_share();
+    EXPECT_TRUE(cancelled(ctx));
+  }
+  clear(ctx);
+  share.end_share();
+  EXPECT_FALSE(cancelled(ctx));
+}
+
+// Past the deadline the watchdog interrupts the queries in flight on every ring: once a
+// context in a query has been reached, a context of the same check whose query has
+// returned was passed over in that ring (both are looked at under one lock).
+TEST(Portfolio, TheWatchdogReachesAContextOnlyDuringAQuery) {
+  check::Options o = options(2, 0);
+  o.timeout_s = 1e-9;  // expired at once: the watchdog rings every 10 ms from the start
+  check::Budget b(o);
+  z3::context querying, idle;
+  { check::Budget::Query ended(b, idle); }  // its query has returned
+  check::Budget::Query in_flight(b, querying);
+  check::Budget::Watchdog dog(b);
+  while (!cancelled(querying)) std::this_thread::yield();  // an event, not a time
+  EXPECT_FALSE(cancelled(idle));
+}
+
 TEST(Portfolio, NoLaneForASpentBudget) {
   check::Options o = options(2, 10);
   check::Budget b(o);
