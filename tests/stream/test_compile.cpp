@@ -53,6 +53,7 @@ struct Case {
   bool report_retimed = false;                // the driver prints "k retimed 0|1 0|1" (retimed(), tagless()) before finish()
   int fast_throughout = -1;                   // with report_retimed: 1 or 0 expected, -1 either
   int tagless_throughout = -1;                // the same for tagless()
+  size_t pop_every = 1;                       // a window class's outputs popped after every pop_every-th push (and at the end)
 };
 
 // The C++ member names of the outputs (core::printed_names, as the generated class spells them).
@@ -198,6 +199,7 @@ std::string build_and_run(const std::vector<Case> &cases, const fs::path &dir, c
         drv << " std::printf(\"\\n\"); }\n";
       } else {
         drv << "}; int st = int(m.push(in)); if (st) std::printf(\"" << k << " push %d\\n\", st); }\n";
+        if ((n + 1) % c.pop_every != 0) continue;  // (frames stay held: the ring grows)
         drv << "    while (m.pop(o)) { std::printf(\"" << k << " %d 0\", popped++);";
         for (auto &v : c.p.prog.outputs) drv << " put(o." << c.names.at(v.name) << ");";
         drv << " std::printf(\"\\n\"); }\n";
@@ -1280,6 +1282,101 @@ TEST(CompileEqualsOracle, TaglessSweepOnPinnedTraces) {
     caught = true;  // (the driver failed)
   }
   EXPECT_TRUE(caught) << "frames out before their largest lag are not caught";
+}
+
+// Pinned, the tagless sweep's ways out on one class, and a ring grown while it runs: a
+// merge on the uninitialised first value of a `pre` on a sampled clock (g at k's first
+// tick: the sweep leaves for good at that cycle, u is an error value there); a `pre` on a
+// sampled clock of a `pre` (p2: its memory is nil after c's first tick, kept in the class
+// once that frame is out, and handed to the runtime as nil at a cycle without input: r2 is
+// nil at c's next tick); a chain of posts (horizon 4) with frames popped only after every
+// tenth push, so that the ring grows while the sweep runs without tags with frames already
+// out (front 2, cycle 17); a fby on the base clock. Traces: every input present until k
+// first ticks; a cycle without input between c's first and second ticks; each also popped
+// after every push. Equal to the oracle. Negative control, one class per mutation: the nil
+// condition taken for a value, the nil memory handed over as a value, the ring grown
+// without its newest frame — each differs from the oracle on some trace.
+TEST(CompileEqualsOracle, TaglessSweepLeavesOnANilConditionOrAMissingInput) {
+  const char *text =
+      "node main(x: real, c: bool, k: bool) -> (r2: real, u: real when k, h: real, z: real)\n"
+      "  xs = x when c;\n  p = pre xs;\n  p2 = pre p;\n  r2 = merge c p2 (x when not c);\n"
+      "  ck = c when k;\n  g = pre ck;\n  xk = x when k;\n  u = merge g (xk when g) (0.0 when not g);\n"
+      "  h1 = post x;\n  h2 = post h1;\n  h3 = post h2;\n  h = post h3;\n  z = 0.5 fby (z * 0.5 + x);\n";
+  auto trace = [](const std::string &c, const std::string &k) {  // x = 1, 2, ...; '_': no input at that cycle
+    std::string t = "x,c,k\n";
+    for (size_t n = 0; n < c.size(); ++n)
+      t += c[n] == '_' ? std::string("_,_,_\n") : std::to_string(n + 1) + ".0," + c[n] + "," + k[n] + "\n";
+    return t;
+  };
+  const std::string traces[] = {trace("FFTFTTFTFFTTFTFTTFTFTTFTTFTFFTTFTT", "FFFFFFFFFFFFFFFFFFTTFTTFTTFTFTTFTT"),
+                                trace("FTFFFFFFFFF_TTFT", "FFFFFFFFFFF_FFTT")};
+  // (mutations: the file, what is replaced in it, and by what)
+  struct Mutation {
+    std::string file, was, now;
+  };
+  const std::vector<Mutation> mutations = {
+      {"main_.cpp", ") goto rml_handover;", ") {}"},
+      {"main_.cpp", "], rml_tl_.mem_nil[", "], false && rml_tl_.mem_nil["},
+      {"runtime/rml_window.hpp", "n < back_; ++n) {  // (and the frame that left last", "n + 1 < back_; ++n) {  // (and the frame that left last"}};
+  auto make = [&](int variant, size_t first) {  // variant -1: as generated; `first`: its case's index
+    std::vector<Case> cases;
+    for (size_t j = 0; j < 4; ++j) {
+      Case c;
+      c.text = text;
+      c.p = test::compile_stream(c.text, "main");
+      if (j == 0) {
+        codegen::EmitInfo info;
+        c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "leaves.rml", "p" + std::to_string(first), 1, nullptr, &info);
+        EXPECT_TRUE(info.tagless) << info.not_tagless;
+        if (variant >= 0) {
+          const Mutation &m = mutations[static_cast<size_t>(variant)];
+          size_t hits = 0;
+          for (auto &f : c.files) {
+            if (f.path != m.file) continue;
+            for (size_t at = f.text.find(m.was); at != std::string::npos; at = f.text.find(m.was, at + m.now.size()))
+              f.text.replace(at, m.was.size(), m.now), ++hits;
+          }
+          EXPECT_GT(hits, 0u) << "mutation " << variant << " found nothing to replace";
+        }
+      } else {
+        c.same_class_as = 0;
+      }
+      c.window = true, c.report_retimed = true;
+      c.pop_every = j < 2 ? 10 : 1;
+      c.fast_throughout = j % 2 == 0, c.tagless_throughout = 0;
+      name_outputs(c);
+      c.in = oracle::read_trace("leaves.csv", traces[j % 2], c.p.prog, 0);
+      cases.push_back(std::move(c));
+    }
+    return cases;
+  };
+  std::vector<Case> cases = make(-1, 0);
+  const fs::path dir = fs::temp_directory_path() / ("rml_compile_leaves_" + std::to_string(::getpid()));
+  std::map<std::string, size_t> kinds;
+  std::string out = build_and_run(cases, dir);
+  EXPECT_EQ(count_equal(cases, out, &kinds), cases.size()) << out;
+  EXPECT_GT(kinds["N"], 0u);  // r2's nil
+  EXPECT_GT(kinds["E"], 0u);  // u at k's first tick
+  // The class mutations in one build; the runtime's alone (every class includes gen0's).
+  std::vector<Case> bad;
+  for (int m = 0; m + 1 < static_cast<int>(mutations.size()); ++m) {
+    std::vector<Case> v = make(m, bad.size());
+    for (auto &c : v) {
+      if (c.same_class_as >= 0) c.same_class_as = 4 * m;
+      bad.push_back(std::move(c));
+    }
+  }
+  std::string bad_out = build_and_run(bad, dir);
+  std::vector<Case> grown = make(static_cast<int>(mutations.size()) - 1, 0);
+  std::string grown_out = build_and_run(grown, dir);
+  for (size_t m = 0; m < mutations.size(); ++m) {
+    const bool alone = m + 1 == mutations.size();
+    size_t differ = 0;
+    for (size_t j = 0; j < 4; ++j)
+      differ += alone ? !compare(grown[j], j, grown_out).empty() : !compare(bad[4 * m + j], 4 * m + j, bad_out).empty();
+    EXPECT_GT(differ, 0u) << "mutation '" << mutations[m].was << "' -> '" << mutations[m].now << "' is not caught";
+    std::printf("mutation %zu: %zu of 4 traces differ\n", m, differ);
+  }
 }
 
 // Pinned (the window runtime's `x + zeros` shortcut, Step::add): an elementwise addition
