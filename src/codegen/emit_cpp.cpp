@@ -546,6 +546,7 @@ struct Emitter {
   std::optional<stream::Retiming> retiming;
   std::optional<stream::WindowTables> tables;  // the node as the runtime's tables
   bool tagless = false;  // retimed, with the tagless sweep (emit_tagless.hpp)
+  TaglessCode tagless_code;  // its functions: inline in the header, and in the source
   int64_t window_size(int64_t horizon) const {
     int64_t w = 2 * horizon + 2;
     if (retiming) w = std::max<int64_t>(w, retiming->max_lag + horizon + 1);
@@ -574,7 +575,8 @@ struct Emitter {
       h << "// While every input is present, a push stores no tags: presence is read from the clocks\n"
         << "// (src/codegen/README.md, \"Tagless sweep\"); tagless() says whether every push so far did.\n";
     h << "// Tensors are flat row-major std::arrays (their shapes in comments).\n"
-      << "#pragma once\n#include <array>\n#include <cstdint>\n\n#include \"rml_cell.hpp\"\n#include \"rml_window.hpp\"\n\nnamespace " << ns << " {\n\n"
+      << "#pragma once\n#include <array>\n" << (tagless ? "#include <bit>\n" : "") << "#include <cstdint>\n#include <cstring>\n\n#include \"rml_cell.hpp\"\n#include \"rml_window.hpp\"\n"
+      << (tagless ? "#include \"ops/scalar_ops.hpp\"\n" : "") << "\nnamespace " << ns << " {\n\n"
       << "class " << cls << " {\n public:\n"
       << "  static constexpr int kHorizon = " << horizon << ";  // rml-check's proved horizon\n"
       << "  static constexpr int kWindow = " << window_size(horizon) << ";   // cycles held at most\n";
@@ -596,7 +598,20 @@ struct Emitter {
       << "  bool retimed() const { return rml_runner_.fast(); }  // the pushes so far took the fast sweep\n"
       << "  bool tagless() const { return " << (tagless ? "rml_tagless_" : "false") << "; }  // and all without tags (until finish())\n\n"
       << " private:\n  rml::window::Runner rml_runner_;\n  bool rml_finished_ = false, rml_clocks_ok_ = true;\n"
-      << (tagless ? tagless_members(plan) : "") << "};\n\n}  // namespace " << ns << "\n";
+      << "  // A cell of the oldest frame: its tag and its value's words (double, or int64_t for ints\n"
+      << "  // and bools). (Written in place: a tensor's cell may be too large for the stack.)\n"
+      << "  template <class T>\n  static void rml_cell_into(rml::Cell<T> &c, rml::window::Tag t, const void *p) {\n"
+      << "    using namespace rml::window;\n"
+      << "    c.kind = t == Bot ? rml::Kind::Unknown : t == Abs ? rml::Kind::Absent : t == Err ? rml::Kind::Error : t == Nil ? rml::Kind::Nil : rml::Kind::Value;\n"
+      << "    if (t != Val) return;\n    if constexpr (sizeof(T) == 1) {\n      int64_t i;\n      std::memcpy(&i, p, 8);\n      c.value = i != 0;\n"
+      << "    } else {\n      std::memcpy(&c.value, p, sizeof c.value);  // double, int64_t or a std::array of them\n    }\n  }\n"
+      << (tagless ? tagless_members(plan) : "") << "};\n\n";
+    if (tagless)
+      h << tagless_code.inline_functions
+        << "inline rml::Status " << cls << "::push(const Inputs &in) {\n  if (rml_tagless_) [[likely]] {\n    rml::Status status;\n"
+        << "    if (rml_tagless_push(in, status)) return status;\n  }\n  return rml_push_tagged(in);\n}\n\n"
+        << "inline bool " << cls << "::pop(Outputs &out) {\n  if (rml_tagless_) [[likely]] return rml_tagless_pop(out);\n  return rml_pop_tagged(out);\n}\n\n";
+    h << "}  // namespace " << ns << "\n";
     return h.str();
   }
   // The retimed node's fast sweep written out (Node::sweep): the cells of pushed cycle t in
@@ -890,23 +905,13 @@ struct Emitter {
     s << "const Node kNode{" << S << ", " << N << ", kElem, kIsClock, kNumel, kShared, kOffset, " << t.real_words << ", " << t.int_words
       << ", kSteps, kReaderBegin, kReaders, kOrder, kComp, " << plan.input_slots.size() << ", kInputs, kInputClocks"
       << (retiming ? ", kLag, kFastOrder, kCheckBegin, kChecks, rml_sweep" : ", nullptr, nullptr, nullptr, nullptr, nullptr") << ", kObserved};\n\n";
-    s << "// A cell of the oldest frame: its tag and its value's words (double, or int64_t for ints and bools).\n"
-      << "// (Written in place: a tensor's cell may be too large for the stack.)\n"
-      << "template <class T>\nvoid cell_into(rml::Cell<T> &c, Tag t, const void *p) {\n"
-      << "  c.kind = t == Bot ? rml::Kind::Unknown : t == Abs ? rml::Kind::Absent : t == Err ? rml::Kind::Error : t == Nil ? rml::Kind::Nil : rml::Kind::Value;\n"
-      << "  if (t != Val) return;\n  if constexpr (sizeof(T) == 1) {\n    int64_t i;\n    std::memcpy(&i, p, 8);\n    c.value = i != 0;\n"
-      << "  } else {\n    std::memcpy(&c.value, p, sizeof c.value);  // double, int64_t or a std::array of them\n  }\n}\n\n}  // namespace\n\n";
-    if (tagless) {
-      TaglessClass tc{cls, {}, {}, offset};
-      for (auto &v : prog.inputs) tc.inputs.push_back(name(v.name));
-      for (auto &v : prog.outputs) tc.outputs.push_back({name(v.name), plan.slot(v.name)});
-      s << tagless_functions(plan, *retiming, tc);
-    }
+    s << "}  // namespace\n\n";
+    if (tagless) s << tagless_code.source_functions;
     s << cls << "::" << cls << "() : rml_runner_(kNode, " << horizon << ", " << window_size(horizon) << ") {}\n\n"
       << "void " << cls << "::reset() {\n  rml_runner_.reset();\n  rml_finished_ = false, rml_clocks_ok_ = true;\n"
       << (tagless ? "#ifdef RML_NO_TAGLESS  // the tagged sweep only (tests compare the two)\n  rml_tagless_ = false;\n#else\n  rml_tagless_ = true;\n#endif\n  rml_tl_ = {};\n" : "") << "}\n\n"
-      << "rml::Status " << cls << "::push(const Inputs &in) {\n"
-      << (tagless ? "  if (rml_tagless_) {\n    rml::Status status;\n    if (rml_tagless_push(in, status)) return status;\n  }\n" : "") << "  Tag tags[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};\n"
+      << "rml::Status " << cls << (tagless ? "::rml_push_tagged" : "::push") << "(const Inputs &in) {\n"
+      << "  Tag tags[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};\n"
       << "  const void *values[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};\n"
       << "  [[maybe_unused]] int64_t bools[" << std::max<size_t>(1, prog.inputs.size()) << "] = {};  // a bool's word\n";
     for (size_t j = 0; j < prog.inputs.size(); ++j) {
@@ -918,9 +923,9 @@ struct Emitter {
       else s << "  values[" << j << "] = &" << x << ".value;\n";
     }
     s << "  return static_cast<rml::Status>(rml_runner_.push(tags, values));  // the same enumerators\n}\n\n"
-      << "bool " << cls << "::pop([[maybe_unused]] Outputs &out) {\n" << (tagless ? "  if (rml_tagless_) return rml_tagless_pop(out);\n" : "") << "  if (!(rml_finished_ ? rml_runner_.held() : rml_runner_.ready())) return false;\n";
+      << "bool " << cls << (tagless ? "::rml_pop_tagged" : "::pop") << "([[maybe_unused]] Outputs &out) {\n" << "  if (!(rml_finished_ ? rml_runner_.held() : rml_runner_.ready())) return false;\n";
     for (auto &v : prog.outputs)
-      s << "  cell_into(out." << name(v.name) << ", rml_runner_.tag(" << plan.slot(v.name) << "), rml_runner_.value(" << plan.slot(v.name) << "));\n";
+      s << "  rml_cell_into(out." << name(v.name) << ", rml_runner_.tag(" << plan.slot(v.name) << "), rml_runner_.value(" << plan.slot(v.name) << "));\n";
     s << "  rml_clocks_ok_ = rml_runner_.leave() && rml_clocks_ok_;\n  return true;\n}\n\n"
       << "rml::Status " << cls << "::finish() {\n  rml_finished_ = true;\n" << (tagless ? "  if (rml_tagless_) rml_to_tags();\n" : "") << "  return static_cast<rml::Status>(rml_runner_.finish());\n}\n\n}  // namespace " << ns << "\n";
     return s.str();
@@ -1208,6 +1213,12 @@ std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clock
     if (e.retiming) {
       not_tagless = tagless_refusal(e.plan, *e.retiming, clocks, [&](const core::Equation &eq) { return e.fun_of.count(&eq) > 0; });
       e.tagless = not_tagless.empty();
+    }
+    if (e.tagless) {
+      TaglessClass tc{cls, {}, {}, std::vector<size_t>(e.tables->offset.begin(), e.tables->offset.end())};
+      for (auto &v : e.prog.inputs) tc.inputs.push_back(e.name(v.name));
+      for (auto &v : e.prog.outputs) tc.outputs.push_back({e.name(v.name), e.plan.slot(v.name)});
+      e.tagless_code = tagless_functions(e.plan, *e.retiming, tc);
     }
     if (info) *info = {true, e.retiming.has_value(), e.retiming ? e.retiming->max_lag : 0, why, e.tagless, not_tagless};
     out.push_back({cls + ".hpp", e.window_header(cls, source, ns, horizon)});

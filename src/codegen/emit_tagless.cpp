@@ -128,11 +128,13 @@ std::string tagless_members(const stream::Plan &plan) {
     << "#ifdef RML_NO_TAGLESS  // the tagged sweep only (tests compare the two)\n  bool rml_tagless_ = false;\n#else\n  bool rml_tagless_ = true;\n#endif\n"
     << "  struct {\n    size_t last[" << N << "] = {};\n    uint64_t mem[" << N << "] = {};\n    bool mem_nil[" << N << "] = {}, has[" << N << "] = {};\n  } rml_tl_;\n"
     << "  bool rml_tagless_push(const Inputs &in, rml::Status &status);\n"
-    << "  bool rml_tagless_pop(Outputs &out);\n  void rml_to_tags();\n";
+    << "  bool rml_tagless_pop(Outputs &out);\n  void rml_to_tags();\n"
+    << "  rml::Status rml_push_tagged(const Inputs &in);  // push() and pop() once the sweep has left\n"
+    << "  bool rml_pop_tagged(Outputs &out);\n";
   return h.str();
 }
 
-std::string tagless_functions(const stream::Plan &plan, const stream::Retiming &rt, const TaglessClass &c) {
+TaglessCode tagless_functions(const stream::Plan &plan, const stream::Retiming &rt, const TaglessClass &c) {
   const Facts f = facts(plan, rt);
   const std::vector<bool> nil = may_be_nil(plan);
   const size_t S = plan.slots.size();
@@ -159,8 +161,10 @@ std::string tagless_functions(const stream::Plan &plan, const stream::Retiming &
   s << "// A push without tags (src/codegen/emit_tagless.hpp): each cell at its lag, its value only\n"
     << "// (and, where a pre's nil may reach, whether it is nil, in the tag's byte). False (nothing\n"
     << "// pushed, the tags written) where the tagless sweep cannot go on.\n"
-    << "// (Inlined into push() and pop(): calls were a fifth of a cycle of Figure 3's train.)\n"
-    << "[[gnu::always_inline]] inline bool " << c.cls << "::rml_tagless_push(const Inputs &in, rml::Status &status) {\n";
+    << "// (Inline in the header, as push() and pop() are while tagless: the calls were a third of a\n"
+    << "// cycle of Figure 3's train on one machine, and the caller's loop now overlaps the cycles.)\n"
+    << "[[gnu::always_inline]] inline bool " << c.cls << "::rml_tagless_push(const Inputs &in, rml::Status &status) {\n"
+    << "  using namespace rml::window;\n";
   std::string all_present;
   for (auto &name : c.inputs) all_present += (all_present.empty() ? "" : " && ") + ("in." + name + ".kind == rml::Kind::Value");
   if (!all_present.empty()) s << "  if (!(" << all_present << ")) return rml_to_tags(), false;  // the base clock must tick, the inputs on it\n";
@@ -357,11 +361,12 @@ std::string tagless_functions(const stream::Plan &plan, const stream::Retiming &
   };
   s << "// The oldest frame out once it and kHorizon frames after it are final: kMaxLag cycles after\n"
     << "// its cycle every cell of it is known. The state its ticks leave is remembered.\n"
-    << "[[gnu::always_inline]] inline bool " << c.cls << "::rml_tagless_pop([[maybe_unused]] Outputs &out) {\n  Runner &R = rml_runner_;\n"
+    << "[[gnu::always_inline]] inline bool " << c.cls << "::rml_tagless_pop([[maybe_unused]] Outputs &out) {\n"
+    << "  using namespace rml::window;\n  Runner &R = rml_runner_;\n"
     << "  if (R.back() - R.front() < static_cast<size_t>(kMaxLag + kHorizon + 1)) return false;\n"
     << "  [[maybe_unused]] const double *F = R.sweep_reals(R.front());\n  [[maybe_unused]] const int64_t *I = R.sweep_ints(R.front());\n"
     << "  [[maybe_unused]] const uint8_t *T = R.sweep_tags(R.front());\n";
-  for (auto &[name, x] : c.outputs) s << "  cell_into(out." << name << ", " << tag_at(x) << ", &" << M(x, "") << ");\n";
+  for (auto &[name, x] : c.outputs) s << "  rml_cell_into(out." << name << ", " << tag_at(x) << ", &" << M(x, "") << ");\n";
   for (size_t k = 0; k < plan.steps.size(); ++k) {
     const stream::Step &st = plan.steps[k];
     if (!kept(st)) continue;
@@ -374,6 +379,9 @@ std::string tagless_functions(const stream::Plan &plan, const stream::Retiming &
     s << "  " << (t == "true" ? "" : "if (" + t + ") ") << "{ " << keep << " }\n";
   }
   s << "  R.tagless_leave();\n  return true;\n}\n\n";
+  TaglessCode code;
+  code.inline_functions = s.str();
+  s.str("");
 
   // ---- back to tags ----
   s << "// Leaving the tagless sweep: every held frame's tags as the tagged sweep would have them (a\n"
@@ -417,7 +425,8 @@ std::string tagless_functions(const stream::Plan &plan, const stream::Retiming &
     }
   }
   s << "  R.tags_written();\n}\n\n";
-  return s.str();
+  code.source_functions = s.str();
+  return code;
 }
 
 }  // namespace rml::codegen

@@ -44,10 +44,15 @@ struct TaglessClass {
 
 // The private members the class declares for its tagless sweep (the registers of the state
 // steps and the mode), and their definitions: rml_tagless_push(in, status) (false: the
-// cycle was not pushed, the tags are written), rml_tagless_pop(out), rml_to_tags().
-// rml_tagless_pop uses the source's cell_into(), which must come before.
+// cycle was not pushed, the tags are written) and rml_tagless_pop(out), inline in the
+// class's header after the class (push() and pop() call them there, so that a caller's loop
+// runs them without a call; they use the class's rml_cell_into()), and rml_to_tags(), in
+// its source.
+struct TaglessCode {
+  std::string inline_functions, source_functions;
+};
 std::string tagless_members(const stream::Plan &plan);
-std::string tagless_functions(const stream::Plan &plan, const stream::Retiming &rt, const TaglessClass &c);
+TaglessCode tagless_functions(const stream::Plan &plan, const stream::Retiming &rt, const TaglessClass &c);
 
 // The value of a scalar application step on the window's words (reals as double, ints and
 // bools as int64_t 0/1): what the runtime's scalar operators give (ops/scalar_ops.hpp).
