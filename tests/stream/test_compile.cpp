@@ -1182,6 +1182,14 @@ TEST(CompileEqualsOracle, RetimedWindowClassesOnEveryTrace) {
   EXPECT_EQ(caught_sampled, kPinned - kPinnedChecks);
 }
 
+// Replaces every `was` in `text` from `from` on by `now` (a mutation of generated code);
+// returns how many.
+size_t replace_each(std::string &text, const std::string &was, const std::string &now, size_t from = 0) {
+  size_t hits = 0;
+  for (size_t at = text.find(was, from); at != std::string::npos; at = text.find(was, at + now.size())) text.replace(at, was.size(), now), ++hits;
+  return hits;
+}
+
 // Pinned, the tagless sweep (src/codegen/emit_tagless.hpp) on the shapes the random
 // programs reach seldom: a fby and a -> on a sampled clock whose last tick left the window
 // long ago (the register and the memory), a fby on the base clock at a hand-over (what it
@@ -1231,7 +1239,7 @@ TEST(CompileEqualsOracle, TaglessSweepOnPinnedTraces) {
             if (from == std::string::npos) from = f.text.find("::rml_to_tags()");
             if (from == std::string::npos) continue;
             auto &[was, now] = mutations[static_cast<size_t>(variant)];
-            for (size_t at = f.text.find(was, from); at != std::string::npos; at = f.text.find(was, at + now.size())) f.text.replace(at, was.size(), now), ++hits;
+            hits += replace_each(f.text, was, now, from);
           }
           EXPECT_GT(hits, 0u) << "mutation " << variant << " found nothing to replace";
         }
@@ -1335,9 +1343,7 @@ TEST(CompileEqualsOracle, TaglessSweepLeavesOnANilConditionOrAMissingInput) {
           const Mutation &m = mutations[static_cast<size_t>(variant)];
           size_t hits = 0;
           for (auto &f : c.files) {
-            if (f.path != m.file) continue;
-            for (size_t at = f.text.find(m.was); at != std::string::npos; at = f.text.find(m.was, at + m.now.size()))
-              f.text.replace(at, m.was.size(), m.now), ++hits;
+            if (f.path == m.file) hits += replace_each(f.text, m.was, m.now);
           }
           EXPECT_GT(hits, 0u) << "mutation " << variant << " found nothing to replace";
         }
