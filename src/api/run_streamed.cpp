@@ -11,6 +11,7 @@
 #include "driver/chronogram.hpp"
 #include "driver/limits.hpp"
 #include "oracle/trace_io.hpp"
+#include "syntax/lexer.hpp"  // Limits
 
 namespace rml::api {
 
