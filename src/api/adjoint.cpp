@@ -2,6 +2,7 @@
 #include "adjoint/adjoint.hpp"
 #include "api/state.hpp"
 #include "core/normalize.hpp"
+#include "driver/exit_codes.hpp"
 
 namespace rml::api {
 

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "api/state.hpp"
+#include "driver/exit_codes.hpp"
 #include "driver/expectations.hpp"
 #include "driver/load.hpp"
 
