@@ -374,8 +374,9 @@ RC_GTEST_PROP(Portfolio, TwoLanesKeepTheOneLaneVerdictAndProveOnlyWhatHolds, ())
     long_run = static_cast<size_t>(n) + 2;
   }
   text += "  check " + property + ";\n";
-  // Two programs in twenty in the Release CI run (scripts/soundness-long.sh checks every one).
-  if (rml::test::sampled_out_in_ci(text, 2)) RC_SUCCEED("sampled out in CI (scripts/soundness-long.sh checks every case)");
+  // One program in twenty in the Release CI run (two in twenty took 42-68 s there;
+  // scripts/soundness-long.sh checks every one).
+  if (rml::test::sampled_out_in_ci(text, 1)) RC_SUCCEED("sampled out in CI (scripts/soundness-long.sh checks every case)");
   RC_LOG() << text;
   auto run = [&](int lanes) {
     Checked c;

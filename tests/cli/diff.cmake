@@ -11,6 +11,9 @@
 #             a faulty back end (tests/diff/faulty_backend.py) is caught and shrunk to a few equations,
 #             and the replay command fails the same way
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+if(NOT PYTHON3)
+  set(PYTHON3 python3)  # the tests pass the interpreter itself (tests/CMakeLists.txt)
+endif()
 
 if(PART STREQUAL "gen")
   foreach(dialect rml lustre lustre-v6)
@@ -326,10 +329,10 @@ elseif(PART STREQUAL "example")
   set(example ${SRC}/examples/backend/interpreter.py)
   # (The README's run of it, 12 programs of seed 1, is cli.doc_commands'.)
   expect_exit(0 ${RML} diff --count 6 --seed 2 --without tensors,funs -q -o ${WORK}/rml
-    --backend-cmd "python3 ${example} ${RML} {program} {inputs} {main}")
+    --backend-cmd "${PYTHON3} ${example} ${RML} {program} {inputs} {main}")
   expect_text(OUT "rml diff: 6 programs, all equal \\([0-9]+ output cells compared, [1-9][0-9]* unknown cells")
   expect_exit(0 ${RML} diff --count 6 --seed 2 --dialect lustre -q -o ${WORK}/lus
-    --backend-cmd "python3 ${example} ${RML} {program} {inputs} {main}")
+    --backend-cmd "${PYTHON3} ${example} ${RML} {program} {inputs} {main}")
   expect_text(OUT "rml diff: 6 programs, all equal")
   # Negative control: the same back end with `post x` read at the present cycle.
   file(READ ${example} text)
@@ -339,12 +342,12 @@ elseif(PART STREQUAL "example")
   endif()
   file(WRITE ${WORK}/broken.py "${broken}")
   expect_exit(1 ${RML} diff --count 12 --seed 1 --without tensors,funs -q --no-shrink -o ${WORK}/broken
-    --backend-cmd "python3 ${WORK}/broken.py ${RML} {program} {inputs} {main}")
+    --backend-cmd "${PYTHON3} ${WORK}/broken.py ${RML} {program} {inputs} {main}")
   expect_text(OUT "the back end differs from the oracle: '[a-z0-9]+' at cycle [0-9]+")
 
 else()  # a faulty back end
   expect_exit(1 ${RML} diff --count 20 --seed 1 --size 3 --cycles 8 -o ${WORK}/cex
-    --backend-cmd "python3 ${SRC}/tests/diff/faulty_backend.py ${RML} ${PART} {program} {inputs} {main}")
+    --backend-cmd "${PYTHON3} ${SRC}/tests/diff/faulty_backend.py ${RML} ${PART} {program} {inputs} {main}")
   set(report "${LAST_OUT}")
   expect_text(OUT "the back end differs from the oracle")
   expect_text(OUT "shrunk from [0-9]+ equations and [0-9]+ cycles to [0-9]+ equations")
@@ -364,7 +367,7 @@ else()  # a faulty back end
   endif()
   # The replay command fails the same way.
   expect_exit(1 ${RML} diff ${WORK}/cex/cex.rml --inputs ${WORK}/cex/cex.csv --main main --no-shrink -o ${WORK}/replay
-    --backend-cmd "python3 ${SRC}/tests/diff/faulty_backend.py ${RML} ${PART} {program} {inputs} {main}")
+    --backend-cmd "${PYTHON3} ${SRC}/tests/diff/faulty_backend.py ${RML} ${PART} {program} {inputs} {main}")
   # The line read as text, not as a regex: a tensor cell has brackets.
   string(REGEX REPLACE "([][.*+?^$()|\\])" "\\\\\\1" first_text "${first}")
   expect_text(OUT "${first_text}")

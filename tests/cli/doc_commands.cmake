@@ -48,6 +48,11 @@ endforeach()
 file(MAKE_DIRECTORY ${WORK}/.bin)
 file(CREATE_LINK ${RML} ${WORK}/.bin/rml SYMBOLIC)
 file(CREATE_LINK ${RMLCHECK} ${WORK}/.bin/rml-check SYMBOLIC)
+# The commands' `python3`: the interpreter the tests found (tests/CMakeLists.txt), not a
+# version manager's shim, which takes ten times as long to start.
+if(PYTHON3)
+  file(CREATE_LINK ${PYTHON3} ${WORK}/.bin/python3 SYMBOLIC)
+endif()
 
 # A number's first 10 decimals (CMake's regex has no {n}).
 set(digits10 "([0-9]\\.[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9])")
