@@ -231,7 +231,7 @@ Result<FileCheckReport> check_text(const std::string &name, const std::string &t
   if (mains.empty()) {  // nothing to check is not a success
     size_t n = out.nodes.size();
     std::string none = n == 0 ? "the file declares no node"
-                              : std::to_string(n) + (n == 1 ? " node, generic" : " nodes, all generic") + " (static parameters)";
+                              : std::to_string(n) + (n == 1 ? " node, generic" : " nodes, all generic") + " (static parameters or type variables)";
     Diagnostic d{Diagnostic::Severity::Error, "check.no-node", "no node to check: " + none, name, 0, 0,
                  "rml-check: error: " + name + ": no node to check: " + none + "; --frontend-only checks names, types and shapes only\n"};
     Failure f(kFrontendError, out.warnings);

@@ -97,7 +97,7 @@ std::optional<std::string> choose_main(const FrontendResult &r, const std::strin
     d.rule = "main.none";
     d.span = user_node(r, nodes[0])->name_span;
     d.message = "no node of this file can be a main: " + join(nodes) +
-                (nodes.size() == 1 ? " has" : " have") + " static parameters (run a node that instantiates " +
+                (nodes.size() == 1 ? " has" : " have") + " static parameters or type variables (run a node that instantiates " +
                 (nodes.size() == 1 ? "it" : "them") + ")";
     err << render(d);
     return std::nullopt;

@@ -24,27 +24,15 @@ const Expr *first_use(const Expr &e, const std::set<std::string> &free, std::set
 // Replaces every free use of a name of `free` in e by the nullary call; `hidden` holds the
 // names bound around e (the node's variables, let and lambda binders).
 void rewrite_uses(ExprPtr &e, const std::set<std::string> &free, std::set<std::string> &hidden) {
-  if (e->kind == ExprKind::Var && free.count(e->name) && !hidden.count(e->name)) {
-    auto call = make_expr(ExprKind::Call, e->span, {});
-    call->name = e->name;
-    e = std::move(call);
-    return;
-  }
-  if (e->kind == ExprKind::Let && e->args.size() == 2) {  // let name = args[0] in args[1]
-    rewrite_uses(e->args[0], free, hidden);
-    bool added = hidden.insert(e->name).second;
-    rewrite_uses(e->args[1], free, hidden);
-    if (added) hidden.erase(e->name);
-  } else if (e->kind == ExprKind::Lambda) {
-    std::vector<std::string> added;
-    for (auto &b : e->binders)
-      if (hidden.insert(b).second) added.push_back(b);
-    for (auto &a : e->args) rewrite_uses(a, free, hidden);
-    for (auto &b : added) hidden.erase(b);
-  } else {
-    for (auto &a : e->args) rewrite_uses(a, free, hidden);
-  }
-  update_height(*e);
+  rewrite_free_vars(
+      e,
+      [&](ExprPtr &v) {
+        if (!free.count(v->name)) return;
+        auto call = make_expr(ExprKind::Call, v->span, {});
+        call->name = v->name;
+        v = std::move(call);
+      },
+      hidden);
 }
 
 }  // namespace

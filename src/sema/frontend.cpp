@@ -12,11 +12,13 @@
 #include "sema/expand_enum_clocks.hpp"
 #include "sema/expand_at_most_one.hpp"
 #include "sema/expand_imported.hpp"
+#include "sema/expand_index_definitions.hpp"
 #include "sema/expand_iterators.hpp"
 #include "sema/expand_reset_blocks.hpp"
 #include "sema/expand_aggregates.hpp"
 #include "sema/flatten_tuples.hpp"
 #include "sema/instantiate_statics.hpp"
+#include "sema/instantiate_types.hpp"
 #include "sema/type_decls.hpp"
 #include "syntax/lexer.hpp"
 #include "syntax/parser.hpp"
@@ -108,6 +110,8 @@ std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::strin
   size_t before_imported = r->diags.error_count();
   expand_imported(r->checked.program, r->checked.prelude_decls, r->diags);
   if (r->diags.error_count() > before_imported) return r;
+  instantiate_types(r->checked.program, r->checked.prelude_decls, r->diags);
+  if (r->diags.error_count() > before_imported) return r;  // a call left uninstantiated draws follow-on errors
   expand_reset_blocks(r->checked.program, r->checked.prelude_decls, r->diags);
   resolve_type_decls(r->checked, r->diags);
   // A merge over an enumeration without its clauses, a call that could not be
@@ -118,6 +122,7 @@ std::unique_ptr<FrontendResult> run_frontend(const std::string &path, std::strin
   expand_enum_clocks(r->checked, r->diags);
   if (r->diags.error_count() == before_lowering) expand_current(r->checked.program, r->checked.prelude_decls, r->diags);
   if (r->diags.error_count() == before_lowering) instantiate_statics(r->checked.program, r->checked.prelude_decls, r->diags);
+  if (r->diags.error_count() == before_lowering) expand_index_definitions(r->checked.program, r->checked.prelude_decls, r->diags);
   if (r->diags.error_count() == before_lowering) expand_iterators(r->checked.program, r->checked.prelude_decls, r->diags);
   if (r->diags.error_count() == before_lowering) expand_aggregates(r->checked.program, r->checked.prelude_decls, r->diags);
   if (r->diags.error_count() > before_lowering) return r;

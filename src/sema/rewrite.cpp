@@ -84,6 +84,28 @@ void rewrite_node_exprs(NodeDecl &n, const std::function<void(ExprPtr &)> &f) {
   for (auto &b : n.resets) f(b.cond);
 }
 
+void rewrite_free_vars(ExprPtr &e, const std::function<void(ExprPtr &)> &f, std::set<std::string> &hidden) {
+  if (e->kind == ExprKind::Var) {
+    if (!hidden.count(e->name)) f(e);
+    return;
+  }
+  if (e->kind == ExprKind::Let && e->args.size() == 2) {  // let name = args[0] in args[1]
+    rewrite_free_vars(e->args[0], f, hidden);
+    bool added = hidden.insert(e->name).second;
+    rewrite_free_vars(e->args[1], f, hidden);
+    if (added) hidden.erase(e->name);
+  } else if (e->kind == ExprKind::Lambda) {
+    std::vector<std::string> added;
+    for (auto &b : e->binders)
+      if (hidden.insert(b).second) added.push_back(b);
+    for (auto &a : e->args) rewrite_free_vars(a, f, hidden);
+    for (auto &b : added) hidden.erase(b);
+  } else {
+    for (auto &a : e->args) rewrite_free_vars(a, f, hidden);
+  }
+  update_height(*e);
+}
+
 ExprPtr mk_when(ExprPtr e, ExprPtr cond, bool positive, Span s) {
   std::vector<ExprPtr> a;
   a.push_back(std::move(e));

@@ -30,6 +30,10 @@ std::vector<ExprPtr> bind_fresh(ExprPtr e, size_t n, const char *prefix, int &co
 // assumptions (assert, assume, check) and its reset blocks' conditions.
 void rewrite_node_exprs(NodeDecl &n, const std::function<void(ExprPtr &)> &f);
 
+// Applies f to each variable of e that no `let` or lambda of e binds, nor `hidden` holds
+// (the names bound around e); f may replace the variable. Heights are kept up to date.
+void rewrite_free_vars(ExprPtr &e, const std::function<void(ExprPtr &)> &f, std::set<std::string> &hidden);
+
 // A static int of the Lustre passes (array sizes and indices, static arguments): int
 // literals, global int constants (`consts`, unless `hidden` holds the name: a local of the
 // body), + - * div mod and unary minus. Nothing else, and no overflow: otherwise nullopt.

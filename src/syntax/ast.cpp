@@ -49,6 +49,7 @@ ExprPtr Expr::clone() const {
   e->op_span = op_span;
   e->height = height;
   e->statics = statics;
+  e->type_args = type_args;
   for (auto &a : args) e->args.push_back(a->clone());
   return e;
 }
@@ -89,7 +90,7 @@ VarDecl VarDecl::clone() const {
   return v;
 }
 
-Equation Equation::clone() const { return Equation{lhs, rhs->clone(), span, block}; }
+Equation Equation::clone() const { return Equation{lhs, rhs->clone(), span, block, index_vars, index_spans}; }
 
 ResetBlock ResetBlock::clone() const { return ResetBlock{cond->clone(), span, every_span}; }
 
@@ -114,6 +115,8 @@ Decl clone_decl(const Decl &d) {
     m.import_keyword = n->import_keyword;
     for (auto &v : n->inputs) m.inputs.push_back(v.clone());
     for (auto &v : n->statics) m.statics.push_back(v.clone());
+    m.type_params = n->type_params;
+    m.type_param_spans = n->type_param_spans;
     for (auto &v : n->outputs) m.outputs.push_back(v.clone());
     for (auto &v : n->locals) m.locals.push_back(v.clone());
     for (auto &e : n->equations) m.equations.push_back(e.clone());
@@ -166,7 +169,12 @@ bool ast_equal(const Expr &a, const Expr &b) {
     case ExprKind::Var: case ExprKind::Let: case ExprKind::Field:
       if (a.name != b.name) return false;
       break;
-    case ExprKind::Call: if (a.name != b.name || a.statics != b.statics || a.binders != b.binders) return false; break;
+    case ExprKind::Call:
+      if (a.name != b.name || a.statics != b.statics || a.binders != b.binders || a.type_args.size() != b.type_args.size())
+        return false;
+      for (size_t i = 0; i < a.type_args.size(); ++i)
+        if (!ast_equal(*a.type_args[i], *b.type_args[i])) return false;
+      break;
     case ExprKind::Record: if (a.name != b.name || a.binders != b.binders) return false; break;
     case ExprKind::Update: if (a.binders != b.binders) return false; break;
     case ExprKind::Merge: if (a.binders != b.binders || a.fat_arrows != b.fat_arrows) return false; break;
@@ -226,13 +234,13 @@ bool ast_equal(const Program &a, const Program &b) {
     if (auto *n = std::get_if<NodeDecl>(&x)) {
       auto &m = std::get<NodeDecl>(y);
       if (n->name != m.name || n->is_function != m.is_function || n->imported != m.imported || !decls_equal(n->inputs, m.inputs) ||
-          !decls_equal(n->statics, m.statics) ||
+          !decls_equal(n->statics, m.statics) || n->type_params != m.type_params ||
           !decls_equal(n->outputs, m.outputs) || !decls_equal(n->locals, m.locals) ||
           n->equations.size() != m.equations.size())
         return false;
       for (size_t k = 0; k < n->equations.size(); ++k) {
         auto &e = n->equations[k], &f = m.equations[k];
-        if (e.lhs.size() != f.lhs.size() || e.block != f.block) return false;
+        if (e.lhs.size() != f.lhs.size() || e.block != f.block || e.index_vars != f.index_vars) return false;
         for (size_t j = 0; j < e.lhs.size(); ++j)
           if (e.lhs[j].name != f.lhs[j].name) return false;
         if (!ast_equal(*e.rhs, *f.rhs)) return false;

@@ -46,6 +46,8 @@ const char *op_spelling(Op op);
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 
+struct TypeSyntax;
+
 struct Expr {
   ExprKind kind;
   Span span;
@@ -67,6 +69,9 @@ struct Expr {
   uint32_t height = 1;            // AST height below this node (bounded by the parser)
   uint32_t statics = 0;           // Call: args[0..statics) are static arguments `f<<a, b>>(x)`
                                   // (sema/instantiate_statics)
+  // Call: Kind 2's type arguments `N@<int, real>(x)`, and `any@<T>` (name "any", no
+  // arguments): sema/instantiate_types. Shared, never modified.
+  std::vector<std::shared_ptr<const TypeSyntax>> type_args;
 
   explicit Expr(ExprKind k, Span s = {}) : kind(k), span(s) {}
   ExprPtr clone() const;
@@ -103,7 +108,8 @@ struct TypeSyntax {
   Scalar scalar = Scalar::Real;
   std::vector<DimSyntax> dims;  // empty: scalar
   std::string tyvar;            // "'a"
-  std::string name;             // Named: a declared type (`type T = ...`)
+  std::string name;             // Named: a declared type (`type T = ...`); TyVar: a type parameter
+                                // `T` of Kind 2's `node N<T>` (tyvar "'T"), as written
   std::vector<TypeSyntax> elem; // Array: its element type (one); Group: the components
   bool subrange = false;        // Tensor int: Lustre's `subrange [lo, hi] of int`
   ExprPtr range_lo, range_hi;   // its bounds; null for Kind 2's unbounded side `*`
@@ -144,6 +150,10 @@ struct Equation {
   ExprPtr rhs;
   Span span;
   int block = -1;  // the reset block (NodeDecl::resets) the equation is in; -1: none
+  // Kind 2's definition by index `A[i][j] = e`: lhs is A, these are i, j, each an int in e
+  // ranging over its level of A's array type (sema/expand_index_definitions).
+  std::vector<std::string> index_vars;
+  std::vector<Span> index_spans;
   Equation clone() const;
 };
 
@@ -198,6 +208,11 @@ struct NodeDecl {
   std::vector<VarDecl> inputs, outputs, locals;
   std::vector<VarDecl> statics;  // Lustre V6 / Heptagon `node f<<const n: int>>(...)`: instantiated
                                  // per static argument before type checking (sema/instantiate_statics)
+  // Kind 2's type parameters `node N<T, U>(x: T)`: in the node's types each is the type
+  // variable 'T (TypeSyntax::TyVar), so a call without type arguments is polymorphic as a
+  // node with 'a is; `N@<int, real>(x)` calls its instance (sema/instantiate_types).
+  std::vector<std::string> type_params;
+  std::vector<Span> type_param_spans;
   std::vector<Equation> equations;
   std::vector<Assumption> assumptions;
   std::vector<ResetBlock> resets;

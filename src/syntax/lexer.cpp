@@ -76,6 +76,7 @@ const char *tok_name(Tok t) {
     case Tok::LBrace: return "'{'";
     case Tok::RBrace: return "'}'";
     case Tok::Bar: return "'|'";
+    case Tok::AtLt: return "'@<'";
   }
   return "?";
 }
@@ -197,7 +198,67 @@ struct Lexer {
     out.push_back(Token{Tok::String, span(b, i), s.substr(b + 1, i - 1 - (b + 1)), 0, 0});
   }
 
+  // Kind 2's hexadecimal literals: an int `0x1fe4E`, a real with a point or a binary
+  // exponent (`0x1p-3`, `0x.1`, `0x12.34p+4`, `0x1234.`), the value C's strtod gives.
+  void hex_number() {
+    uint32_t b = i;
+    i += 2;  // 0x
+    auto hex_digits = [&] {
+      uint32_t from = i;
+      while (std::isxdigit(static_cast<unsigned char>(peek()))) ++i;
+      return i > from;
+    };
+    bool digits = hex_digits(), real = false;
+    if (peek() == '.' && peek(1) != '.') {
+      real = true;
+      ++i;
+      digits = hex_digits() || digits;
+    }
+    if (digits && (peek() == 'p' || peek() == 'P')) {
+      real = true;
+      ++i;
+      if (peek() == '+' || peek() == '-') ++i;
+      if (!std::isdigit(static_cast<unsigned char>(peek()))) {
+        while (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_') ++i;
+        d.error("lex.number", span(b, i), "malformed number: binary exponent has no digits");
+        return;
+      }
+      while (std::isdigit(static_cast<unsigned char>(peek()))) ++i;
+    }
+    if (!digits || std::isalpha(static_cast<unsigned char>(peek())) || peek() == '_') {
+      while (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_') ++i;
+      d.error("lex.number", span(b, i), digits ? "malformed number: letters directly after hexadecimal digits"
+                                               : "malformed number: no hexadecimal digit after '0x'");
+      return;
+    }
+    std::string text = s.substr(b, i - b);
+    Token t{real ? Tok::Real : Tok::Int, span(b, i), text, 0, 0};
+    errno = 0;
+    if (real) {
+      t.rval = std::strtod(text.c_str(), nullptr);
+      if (errno == ERANGE && std::abs(t.rval) > 1.0) {
+        d.error("lex.number", t.span, "real literal out of range of a 64-bit float");
+        return;
+      }
+      if (t.rval == 0 && text.find_first_of("123456789abcdefABCDEF", 2) < text.find_first_of("pP")) {
+        d.error("lex.number", t.span, "real literal is not 0 but is too small for a 64-bit float (the smallest nonzero one is 4.9e-324)");
+        return;
+      }
+    } else {
+      long long v = std::strtoll(text.c_str() + 2, nullptr, 16);
+      if (errno == ERANGE) {
+        d.error("lex.limit", t.span, "integer literal does not fit in 63 bits");
+        return;
+      }
+      t.ival = v;
+    }
+    out.push_back(std::move(t));
+  }
+
   void number() {
+    if (peek() == '0' && (peek(1) == 'x' || peek(1) == 'X') &&
+        (std::isxdigit(static_cast<unsigned char>(peek(2))) || (peek(2) == '.' && std::isxdigit(static_cast<unsigned char>(peek(3))))))
+      return hex_number();
     uint32_t b = i;
     while (std::isdigit(static_cast<unsigned char>(peek()))) ++i;
     bool real = false;
@@ -361,6 +422,10 @@ struct Lexer {
           case '>':
             if (peek(1) == '=') k = Tok::Ge, len = 2;
             else k = Tok::Gt;
+            break;
+          case '@':  // only Kind 2's type arguments `@<`
+            if (peek(1) != '<') goto bad;
+            k = Tok::AtLt, len = 2;
             break;
           case '!':
             if (peek(1) == '=') { k = Tok::Ne; len = 2; break; }

@@ -105,6 +105,7 @@ class Parser {
   std::map<std::string, ContractDecl> contract_decls_;
   bool in_contract_ = false;  // mode references `::m` are read
   bool refinements_seen_ = false;  // a refinement type was read (syntax/refinements.cpp)
+  std::vector<std::string> type_params_;  // the type parameters of the node being read
 
   // ---- token helpers ----
   const Token &cur() const { return toks_[pos_]; }
@@ -238,6 +239,10 @@ class Parser {
   // span starts at `import_begin`.
   NodeDecl node_decl(std::string import_words = {}, Span import_begin = {}) {
     NodeDecl n;
+    struct TypeParamsScope {  // the node's type parameters name type variables until its end
+      std::vector<std::string> &names;
+      ~TypeParamsScope() { names.clear(); }
+    } type_params_scope{type_params_};
     n.keyword_span = cur().span;
     bool import_declared = !import_words.empty();
     if (import_declared) {
@@ -259,6 +264,19 @@ class Parser {
     n.name_span = cur().span;
     // `current` is Lustre's operator, which rml does not read, and a node name Vélus uses.
     n.name = at(Tok::KwCurrent) ? (take(), std::string("current")) : expect_ident("a node name");
+    if (at(Tok::Lt) && !at_double(Tok::Lt)) {  // Kind 2's type parameters `node N<T, U>(...)`
+      take();
+      do {
+        Span sp = cur().span;
+        std::string name = expect_ident("a type parameter's name");
+        if (std::find(n.type_params.begin(), n.type_params.end(), name) != n.type_params.end())
+          d_.error("name.duplicate", sp, "type parameter '" + name + "' is declared twice");
+        n.type_params.push_back(name);
+        n.type_param_spans.push_back(sp);
+      } while (accept(Tok::Comma));
+      expect(Tok::Gt, "to close the type parameters");
+      type_params_ = n.type_params;
+    }
     if (at_double(Tok::Lt)) {  // static parameters `<<const n: int; m: int>>`
       take();
       take();
@@ -614,6 +632,17 @@ class Parser {
       case Tok::KwReal:
       case Tok::KwFloat: t.scalar = Scalar::Real; break;
       case Tok::Ident:
+        if (std::find(type_params_.begin(), type_params_.end(), cur().text) != type_params_.end()) {
+          t.kind = TypeSyntax::TyVar;  // a type parameter of the node: its type variable
+          t.name = cur().text;         // printed as written
+          t.tyvar = "'" + take().text;
+          t.span = b;
+          return t;
+        }
+        if (cur().text == "float64") {  // Vélus's name of the 64-bit float: rml's real (float32 is not one)
+          t.scalar = Scalar::Real;
+          break;
+        }
         if (cur().text == "shape") {  // `shape` is a type name only here; elsewhere a plain name
           take();
           t.kind = TypeSyntax::Shape;
@@ -984,6 +1013,19 @@ class Parser {
       eq.lhs.push_back(LhsItem{t.kind == Tok::KwIn ? std::string("in") : t.text, t.span});
     } while (accept(Tok::Comma));
     if (paren) expect(Tok::RParen, "to close the left-hand side");
+    // Kind 2's definition of an array by its index variables: `A[i] = e`, `A[i][j] = e`.
+    while (!paren && eq.lhs.size() == 1 && at(Tok::LBracket)) {
+      take();
+      if (!at(Tok::Ident) || peek(1).kind != Tok::RBracket) {
+        d_.error("syntax.unsupported", cur().span,
+                 "an array is defined by index variables ('" + eq.lhs[0].name +
+                     "[i] = e', each a name); an equation of one element or a slice is not read");
+        throw ParseAbort{};
+      }
+      eq.index_spans.push_back(cur().span);
+      eq.index_vars.push_back(take().text);
+      take();
+    }
     expect(Tok::Eq, "after the left-hand side of the equation");
     eq.rhs = expr();
     if (at(Tok::KwTel) || at(Tok::KwEvery)) {  // Heptagon and Vélus let the last equation (of a block) go without ';'
@@ -1166,6 +1208,17 @@ class Parser {
         auto a = prefix();
         auto e = unary(b, std::move(a), Op::Neg);
         e->op_span = b;
+        return e;
+      }
+      case Tok::KwReal:
+      case Tok::KwInt: {  // Kind 2's conversion operators `real e`, `int e` (as `pre`'s operand)
+        if (peek(1).kind == Tok::LParen) return postfix();  // real(e): a call (primary())
+        std::string n = take().text;
+        DepthGuard g(*this);
+        std::vector<ExprPtr> a;
+        a.push_back(prefix());
+        auto e = node(ExprKind::Call, from(b), std::move(a));
+        e->name = n;
         return e;
       }
       case Tok::KwPre:
@@ -1430,6 +1483,32 @@ class Parser {
     e->name = "restart";  // the spelling, for the printer
     return e;
   }
+  // Kind 2's type arguments after a name, from `@<`: `N@<int, real>(x)` (a call of N's
+  // instance) or `any@<T>` (a value of T the program does not fix): sema/instantiate_types.
+  ExprPtr type_applied(Span b, const std::string &n) {
+    Span at_span = take().span;
+    std::vector<std::shared_ptr<const TypeSyntax>> targs;
+    do targs.push_back(std::make_shared<const TypeSyntax>(type()));
+    while (accept(Tok::Comma));
+    expect(Tok::Gt, "to close the type arguments");
+    if (n == "any" && !at(Tok::LParen)) {
+      if (targs.size() != 1) {
+        d_.error("arity.args", at_span, "'any' takes one type argument, but " + std::to_string(targs.size()) + " are given");
+        throw ParseAbort{};
+      }
+      auto e = node(ExprKind::Call, from(b), {});
+      e->name = n;
+      e->type_args = std::move(targs);
+      return e;
+    }
+    if (!at(Tok::LParen)) error_expected("'(' and the node's arguments after its type arguments");
+    auto a = call_args();
+    auto e = node(ExprKind::Call, from(b), std::move(a));
+    e->name = n;
+    e->type_args = std::move(targs);
+    return every_suffix(std::move(e), b);
+  }
+
   // `n<<statics>>(args)` from its arguments' '(': a call whose first arguments are static.
   ExprPtr static_call(Span b, const std::string &n, std::vector<ExprPtr> statics) {
     auto a = call_args();
@@ -1543,6 +1622,7 @@ class Parser {
         std::string n = id.text;
         bool adjacent = cur().span.begin == id.span.end;
         if (at(Tok::LBrace)) return record_value(b, n);  // a record value: R { x = e; y = e }
+        if (at(Tok::AtLt)) return type_applied(b, n);
         if (at_double(Tok::Lt) && adjacent) {  // static arguments: f<<3, n + 1>>(x)
           take();
           take();

@@ -197,6 +197,12 @@ struct Printer {
         break;
       case ExprKind::Call:
         out += e.name;
+        if (!e.type_args.empty()) {  // Kind 2's `N@<int>(x)`, `any@<T>` (no arguments)
+          out += "@<";
+          for (size_t i = 0; i < e.type_args.size(); ++i) out += (i ? ", " : "") + print_type(*e.type_args[i]);
+          out += '>';
+          if (e.name == "any" && e.args.empty()) break;
+        }
         if (e.statics > 0) {
           out += "<<";
           for (size_t i = 0; i < e.statics; ++i) {  // read back at the additive level
@@ -305,7 +311,7 @@ std::string print_expr(const Expr &e) {
 
 std::string print_type(const TypeSyntax &t) {
   switch (t.kind) {
-    case TypeSyntax::TyVar: return t.tyvar;
+    case TypeSyntax::TyVar: return t.name.empty() ? t.tyvar : t.name;  // a type parameter `T` as written
     case TypeSyntax::Shape: return "shape";
     case TypeSyntax::Named: return t.name;
     case TypeSyntax::Array: {  // the size is read as a prefix expression (grammar.md §3)
@@ -348,6 +354,11 @@ std::string node_header(const NodeDecl &n) {
   std::string out = !n.import_keyword.empty() ? n.import_keyword + " " : imported_with_statements(n) ? "imported " : "";
   out += n.fun_keyword ? "fun " : n.is_function ? "function " : "node ";
   out += n.name;
+  if (!n.type_params.empty()) {  // Kind 2's `node N<T, U>`; in the types each is the variable 'T
+    out += "<";
+    for (size_t i = 0; i < n.type_params.size(); ++i) out += (i ? ", " : "") + n.type_params[i];
+    out += ">";
+  }
   if (!n.statics.empty()) {
     out += "<<";
     print_decls(out, n.statics);
@@ -374,6 +385,7 @@ std::string expr_text(const Expr &e, const KeepSet *keep) {
 std::string equation_line(const Equation &eq, const KeepSet *keep = nullptr) {
   std::string out;
   for (size_t k = 0; k < eq.lhs.size(); ++k) out += (k ? ", " : "") + eq.lhs[k].name;
+  for (auto &i : eq.index_vars) out += "[" + i + "]";  // Kind 2's definition by index `A[i] = e`
   return out + " = " + expr_text(*eq.rhs, keep) + ";";
 }
 std::string every_line(const ResetBlock &b, const KeepSet *keep = nullptr) { return "every " + expr_text(*b.cond, keep) + ";"; }

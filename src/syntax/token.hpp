@@ -21,6 +21,7 @@ enum class Tok : uint8_t {
   Star, Slash, Lt, Le, Gt, Ge, Ne, Backslash, Caret, Dot,
   Hash,  // Lustre's `#(a, b, c)` (at most one is true): only before '('
   LBrace, RBrace, Bar,  // `type T = enum { A, B }` and Heptagon's `type T = A | B`
+  AtLt,  // `@<`: Kind 2's type arguments `N@<int>(x)`, `any@<T>` ('@' elsewhere is an error)
 };
 
 const char *tok_name(Tok t);

@@ -77,6 +77,49 @@ TEST(Syntax, RealLiteralsRoundTripExactly) {
   }
 }
 
+// Kind 2's hexadecimal literals (its lexer's hex_num, hex_dec1, hex_dec2): an int without
+// a point or exponent, else a real; the values are worked out by hand (Kind 2's own
+// regression file states the first and the fractions).
+TEST(Syntax, HexadecimalLiterals) {
+  auto lit = [](const char *text, Diagnostics &d) {
+    SourceFile f("e.lus", text);
+    return parse_expression(f, d);
+  };
+  const std::pair<const char *, int64_t> ints[] = {
+      {"0x1fe4E", 130638}, {"0X1F", 31}, {"0x0", 0}, {"0x7fffffffffffffff", 9223372036854775807}};
+  for (auto [text, want] : ints) {
+    Diagnostics d;
+    auto e = lit(text, d);
+    ASSERT_TRUE(e && !d.has_errors()) << text;
+    EXPECT_EQ(e->kind, ExprKind::IntLit) << text;
+    EXPECT_EQ(e->ival, want) << text;
+  }
+  const std::pair<const char *, double> reals[] = {
+      {"0x1p-3", 0.125},          {"0x1p+3", 8.0},           {"0x1P3", 8.0},           {"0x.1", 0.0625},
+      {"0x1234.", 4660.0},        {"0x123.4", 291.25},       {"0x12.34p+4", 291.25},   {"0x12.34p-3", 2.275390625},
+      {"0x1p-1074", 4.9406564584124654e-324}};
+  for (auto [text, want] : reals) {
+    Diagnostics d;
+    auto e = lit(text, d);
+    ASSERT_TRUE(e && !d.has_errors()) << text;
+    EXPECT_EQ(e->kind, ExprKind::RealLit) << text;
+    EXPECT_EQ(e->rval, want) << text;
+  }
+  // In an expression: the literal ends where its digits do.
+  EXPECT_EQ(reprint("0x10 + 0x.8"), "16 + 0.5");
+  // Malformed or too large, each with its rule at the literal.
+  const std::pair<const char *, const char *> bad[] = {
+      {"0x1g", "lex.number"},  {"0x1p", "lex.number"}, {"0x1p+", "lex.number"}, {"0x", "lex.number"},
+      {"0x.p1", "lex.number"}, {"0x8000000000000000", "lex.limit"}, {"0x1p-1080", "lex.number"}};
+  for (auto [text, rule] : bad) {
+    Diagnostics d;
+    lit(text, d);
+    ASSERT_TRUE(d.has_errors()) << text;
+    EXPECT_EQ(d.all().front().rule, rule) << text;
+    EXPECT_EQ(d.all().front().span.begin, 0u) << text;
+  }
+}
+
 TEST(Syntax, BothNodeFormsGiveTheSameProgram) {
   const char *paper =
       "node counter() -> (o: int)\n"
@@ -111,6 +154,38 @@ TEST(Syntax, LustreParameterGroups) {
   EXPECT_EQ(n.inputs[0].type->scalar, Scalar::Int);
   EXPECT_EQ(n.inputs[1].type->scalar, Scalar::Int);
   EXPECT_EQ(n.inputs[2].type->scalar, Scalar::Bool);
+}
+
+// Kind 2's conversion operators `real e` and `int e` are the calls real(e), int(e); their
+// operand is a prefix expression, as `pre`'s (Kind 2's grammar: looser than `not`, `[]`
+// and `.`, tighter than `pre` and the arithmetic).
+TEST(Syntax, Kind2ConversionOperators) {
+  EXPECT_EQ(reprint("real 1 / real 16"), "real(1) / real(16)");
+  EXPECT_EQ(reprint("int x + 1"), "int(x) + 1");
+  EXPECT_EQ(reprint("real a[2] * 2.0"), "real(a[2]) * 2.0");
+  EXPECT_EQ(reprint("real pre x"), "real(pre x)");
+  EXPECT_EQ(reprint("pre int r"), "pre int(r)");
+  EXPECT_EQ(reprint("- real n"), "-real(n)");
+  EXPECT_EQ(reprint("real(n) + 1.0"), reprint("real n + 1.0"));
+  EXPECT_EQ(reprint("real"), "<error>");
+}
+
+// Vélus's float64 is rml's real (a 64-bit float), also in arrays; elsewhere the name is a
+// plain name, and float32 stays a type rml does not know.
+TEST(Syntax, Float64IsReal) {
+  SourceFile f("v.lus", "node f(a: float64; b: float64^2) returns (o: float64) var float64: int; let float64 = 1; o = a + b[0]; tel");
+  Diagnostics d;
+  Program p = parse_program(f, d);
+  ASSERT_FALSE(d.has_errors()) << render_all(d);
+  auto &n = std::get<NodeDecl>(p.decls[0]);
+  EXPECT_EQ(n.inputs[0].type->scalar, Scalar::Real);
+  EXPECT_EQ(n.inputs[1].type->kind, TypeSyntax::Array);
+  EXPECT_EQ(n.inputs[1].type->elem.at(0).scalar, Scalar::Real);
+  EXPECT_EQ(n.outputs[0].type->scalar, Scalar::Real);
+  auto ok = rml::test::check_text("node f(a: float64) returns (o: float64); let o = a * 2.0; tel\n");
+  EXPECT_FALSE(ok->diags.has_errors()) << render_all(ok->diags);
+  auto f32 = rml::test::check_text("node f(a: float32) returns (o: float32); let o = a; tel\n");
+  EXPECT_TRUE(f32->diags.has_errors());
 }
 
 TEST(Syntax, NestedCommentsAndAllCommentStyles) {
