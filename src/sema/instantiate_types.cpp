@@ -136,8 +136,7 @@ struct TypeInstantiator {
       for (auto *vs : {&inst.inputs, &inst.outputs, &inst.locals})
         for (auto &v : *vs)
           if (v.type) subst(*v.type, s);
-      for (auto &eq : inst.equations) subst(*eq.rhs, s);
-      for (auto &a : inst.assumptions) subst(*a.cond, s);
+      rewrite_node_exprs(inst, [&](ExprPtr &x) { subst(*x, s); });  // reset conditions too
       instances.push_back(std::move(inst));
       work.push_back(instances.size() - 1);
     }
