@@ -144,10 +144,7 @@ struct Instantiator {
 };
 
 bool has_static_call(const Expr &e) {
-  if (e.kind == ExprKind::Call && e.statics > 0) return true;
-  for (auto &a : e.args)
-    if (has_static_call(*a)) return true;
-  return false;
+  return any_subexpr(e, [](const Expr &x) { return x.kind == ExprKind::Call && x.statics > 0; });
 }
 
 }  // namespace

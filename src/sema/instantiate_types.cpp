@@ -153,10 +153,7 @@ struct TypeInstantiator {
 };
 
 bool has_type_args(const Expr &e) {
-  if (!e.type_args.empty()) return true;
-  for (auto &a : e.args)
-    if (has_type_args(*a)) return true;
-  return false;
+  return any_subexpr(e, [](const Expr &x) { return !x.type_args.empty(); });
 }
 
 }  // namespace

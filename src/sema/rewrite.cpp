@@ -84,6 +84,13 @@ void rewrite_node_exprs(NodeDecl &n, const std::function<void(ExprPtr &)> &f) {
   for (auto &b : n.resets) f(b.cond);
 }
 
+bool any_subexpr(const Expr &e, const std::function<bool(const Expr &)> &is) {
+  if (is(e)) return true;
+  for (auto &a : e.args)
+    if (any_subexpr(*a, is)) return true;
+  return false;
+}
+
 void rewrite_free_vars(ExprPtr &e, const std::function<void(ExprPtr &)> &f, std::set<std::string> &hidden) {
   if (e->kind == ExprKind::Var) {
     if (!hidden.count(e->name)) f(e);

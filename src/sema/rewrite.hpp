@@ -30,6 +30,9 @@ std::vector<ExprPtr> bind_fresh(ExprPtr e, size_t n, const char *prefix, int &co
 // assumptions (assert, assume, check) and its reset blocks' conditions.
 void rewrite_node_exprs(NodeDecl &n, const std::function<void(ExprPtr &)> &f);
 
+// Whether e or one of its subexpressions satisfies `is`.
+bool any_subexpr(const Expr &e, const std::function<bool(const Expr &)> &is);
+
 // Applies f to each variable of e that no `let` or lambda of e binds, nor `hidden` holds
 // (the names bound around e); f may replace the variable. Heights are kept up to date.
 void rewrite_free_vars(ExprPtr &e, const std::function<void(ExprPtr &)> &f, std::set<std::string> &hidden);
