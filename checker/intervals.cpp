@@ -191,6 +191,14 @@ Bounds binary(ops::BinOp op, const Bounds &a, const Bounds &b, Scalar operand) {
       case ops::BinOp::Add: return exact(corners(a, b, add));
       case ops::BinOp::Sub: return exact(corners(a, b, sub));
       case ops::BinOp::Mul: return exact(corners(a, b, mul));
+      case ops::BinOp::WrapUnsigned:
+      case ops::BinOp::WrapSigned: {  // a machine integer's wrap to n bits: its range (x itself when inside)
+        if (is_empty(a) || is_empty(b) || b.lo != b.hi || b.lo < 1 || b.lo > 52) return top(operand);
+        double half = std::ldexp(1.0, static_cast<int>(b.lo) - 1);
+        double lo = op == ops::BinOp::WrapSigned ? -half : 0, hi = op == ops::BinOp::WrapSigned ? half - 1 : 2 * half - 1;
+        if (a.lo >= lo && a.hi <= hi) return a;
+        return Bounds{lo, hi, false, false, false};
+      }
       default: return top(operand);
     }
   }

@@ -492,13 +492,18 @@ void Checker::one_lane(PropertyResult &r, const std::function<z3::expr(const Tra
 }
 
 // Ints as mathematical integers need a program without post (a post's prophecy is checked
-// by cycles after the bad one, where a wrap may already have changed the run) and some int
-// to speak of.
+// by cycles after the bad one, where a wrap may already have changed the run), without the
+// bit operations of machine integers (no encoding over the integers: smt_ints.cpp), and
+// some int to speak of.
 bool Checker::lia_applies() const {
   if (!opts.lia_ints) return false;
   bool ints = false;
   for (auto &eq : prog.equations) {
     if (eq.prim == core::Prim::Post) return false;
+    if (eq.prim == core::Prim::Apply && eq.op == core::ApplyOp::Binary &&
+        (eq.bin == ops::BinOp::BitAnd || eq.bin == ops::BinOp::BitOr || eq.bin == ops::BinOp::ShiftLeft ||
+         eq.bin == ops::BinOp::ShiftRight))
+      return false;
     ints |= eq.type.kind == Type::Tensor && eq.type.shape.empty() && eq.type.elem == Scalar::Int;
   }
   for (auto &v : prog.inputs) ints |= v.type.kind == Type::Tensor && v.type.shape.empty() && v.type.elem == Scalar::Int;

@@ -1,6 +1,7 @@
 #include "checker/smt_ints.hpp"
 
 #include <limits>
+#include <string>
 
 namespace rml::check {
 
@@ -71,6 +72,32 @@ std::optional<z3::expr> lia_binary(ops::BinOp op, const z3::expr &x, const z3::e
     case ops::BinOp::Mod:  // C's %: x − z·trunc(x / z), the sign of x; never out of range
       ops.nonlinear |= !z.is_numeral();
       return z3::ite(z == zero, zero, x - z * trunc_div(x, z));
+    // Machine integers (ops::int_wrap_unsigned and the others) for a numeral width or shift,
+    // as core/normalize writes them; the bitwise operators, and a width or shift that is not
+    // a numeral, are not encoded (a fresh value; the 64-bit vectors encode them exactly).
+    case ops::BinOp::WrapUnsigned:
+    case ops::BinOp::WrapSigned: {
+      int64_t n = 0;
+      if (!z.is_numeral_i64(n)) return std::nullopt;
+      if (n < 1 || n > 63) return x;
+      // The low n bits of the exact value are those of its 64-bit wrap (2^n divides 2^64).
+      z3::expr size = c.int_val(std::to_string(uint64_t{1} << n).c_str());
+      if (op == ops::BinOp::WrapUnsigned) return z3::mod(x, size);  // Z3's mod by a positive number is in [0, 2^n)
+      z3::expr half = c.int_val(std::to_string(uint64_t{1} << (n - 1)).c_str());
+      return z3::mod(x + half, size) - half;
+    }
+    case ops::BinOp::ShiftLeft: {
+      int64_t n = 0;
+      if (!z.is_numeral_i64(n)) return std::nullopt;
+      if (n < 0 || n > 63) return zero;
+      return result(x * c.int_val(std::to_string(uint64_t{1} << n).c_str()), false);
+    }
+    case ops::BinOp::ShiftRight: {  // the floor of x / 2^n: Z3's div by a positive number
+      int64_t n = 0;
+      if (!z.is_numeral_i64(n)) return std::nullopt;
+      if (n < 0 || n > 63) return z3::ite(x < zero, c.int_val(-1), zero);
+      return x / c.int_val(std::to_string(uint64_t{1} << n).c_str());
+    }
     default: return std::nullopt;
   }
 }

@@ -173,7 +173,13 @@ std::optional<z3::expr> encode_binary(ops::BinOp op, const z3::expr &x, const z3
       case ops::BinOp::And:
       case ops::BinOp::Or:
       case ops::BinOp::Xor:
-      case ops::BinOp::Implies: break;
+      case ops::BinOp::Implies:
+      case ops::BinOp::WrapUnsigned:
+      case ops::BinOp::WrapSigned:
+      case ops::BinOp::BitAnd:
+      case ops::BinOp::BitOr:
+      case ops::BinOp::ShiftLeft:
+      case ops::BinOp::ShiftRight: break;
     }
     return std::nullopt;
   }
@@ -210,6 +216,25 @@ std::optional<z3::expr> encode_binary(ops::BinOp op, const z3::expr &x, const z3
       return z3::ite(z == zero, zero, x / z);
     case ops::BinOp::Max: return z3::ite(z3::slt(x, z), z, x);
     case ops::BinOp::Min: return z3::ite(z3::slt(z, x), z, x);
+    // The bit operations of machine integers (ops::int_wrap_unsigned and the others): a
+    // width given as a numeral (as core/normalize writes it) is an extraction.
+    case ops::BinOp::WrapUnsigned:
+    case ops::BinOp::WrapSigned: {
+      bool is_signed = op == ops::BinOp::WrapSigned;
+      int64_t n = 0;
+      if (z.is_numeral_i64(n)) {
+        if (n < 1 || n > 63) return x;
+        z3::expr low = x.extract(static_cast<unsigned>(n - 1), 0);
+        return is_signed ? z3::sext(low, static_cast<unsigned>(64 - n)) : z3::zext(low, static_cast<unsigned>(64 - n));
+      }
+      z3::expr one = c.bv_val(1, 64), mask = z3::shl(one, z) - one, half = z3::shl(one, z - one);
+      z3::expr cut = is_signed ? ((x & mask) ^ half) - half : x & mask;
+      return z3::ite(z3::sge(z, one) && z3::sle(z, c.bv_val(63, 64)), cut, x);
+    }
+    case ops::BinOp::BitAnd: return x & z;
+    case ops::BinOp::BitOr: return x | z;
+    case ops::BinOp::ShiftLeft: return z3::shl(x, z);    // a shift of 64 or more (or negative: unsigned, as large) gives 0
+    case ops::BinOp::ShiftRight: return z3::ashr(x, z);  // ... and the sign
     case ops::BinOp::And:
     case ops::BinOp::Or:
     case ops::BinOp::Xor:

@@ -67,6 +67,12 @@ const char *binop_enumerator(ops::BinOp op) {
     case ops::BinOp::Or: return "Or";
     case ops::BinOp::Xor: return "Xor";
     case ops::BinOp::Implies: return "Implies";
+    case ops::BinOp::WrapUnsigned: return "WrapUnsigned";
+    case ops::BinOp::WrapSigned: return "WrapSigned";
+    case ops::BinOp::BitAnd: return "BitAnd";
+    case ops::BinOp::BitOr: return "BitOr";
+    case ops::BinOp::ShiftLeft: return "ShiftLeft";
+    case ops::BinOp::ShiftRight: return "ShiftRight";
   }
   return "";
 }

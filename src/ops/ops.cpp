@@ -20,6 +20,12 @@ std::optional<UnOp> find_unary_ir(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<BinOp> find_binary_ir(std::string_view name) {
+  for (auto &r : kBinary)
+    if (r.name == name) return r.op;
+  return std::nullopt;
+}
+
 bool is_builtin(std::string_view name) {
   for (auto &r : kUnary)
     if (r.spelling == Spelling::Builtin && r.surface == name) return true;

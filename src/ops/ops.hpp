@@ -22,7 +22,12 @@ namespace rml::ops {
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 enum class UnOp : uint8_t { Neg, Not, Exp, Log, Sqrt, Tanh, Abs, Sin, Cos, Floor, ToReal, ToInt, Lgamma, Digamma };
-enum class BinOp : uint8_t { Add, Sub, Mul, Div, IDiv, Mod, Max, Min, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Xor, Implies };
+enum class BinOp : uint8_t {
+  Add, Sub, Mul, Div, IDiv, Mod, Max, Min, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Xor, Implies,
+  // On 64-bit ints, produced by core/normalize for Kind 2's machine integers (IR-only):
+  // x wrapped to n bits (unsigned, signed), bitwise and/or, shifts by n bits.
+  WrapUnsigned, WrapSigned, BitAnd, BitOr, ShiftLeft, ShiftRight,
+};
 
 // How the element type of the result follows from the operands' (equal) element type.
 enum class Typing : uint8_t {
@@ -145,7 +150,7 @@ inline constexpr std::array<UnaryRow, 14> kUnary{{
      "its derivative, trigamma, is not implemented", {}},
 }};
 
-inline constexpr std::array<BinaryRow, 18> kBinary{{
+inline constexpr std::array<BinaryRow, 24> kBinary{{
     {BinOp::Add, "+", Spelling::Operator, Typing::NumericSame, Smt::Encoded},
     {BinOp::Sub, "-", Spelling::Operator, Typing::NumericSame, Smt::Encoded},
     {BinOp::Mul, "*", Spelling::Operator, Typing::NumericSame, Smt::Encoded},
@@ -164,6 +169,12 @@ inline constexpr std::array<BinaryRow, 18> kBinary{{
     {BinOp::Or, "or", Spelling::Operator, Typing::BoolSame, Smt::Encoded},
     {BinOp::Xor, "xor", Spelling::Operator, Typing::BoolSame, Smt::Encoded},
     {BinOp::Implies, "=>", Spelling::Operator, Typing::BoolSame, Smt::Encoded},  // Lustre: not a or b
+    {BinOp::WrapUnsigned, "wrapu", Spelling::IrOnly, Typing::IntSame, Smt::Encoded},
+    {BinOp::WrapSigned, "wraps", Spelling::IrOnly, Typing::IntSame, Smt::Encoded},
+    {BinOp::BitAnd, "land", Spelling::IrOnly, Typing::IntSame, Smt::Encoded},
+    {BinOp::BitOr, "lor", Spelling::IrOnly, Typing::IntSame, Smt::Encoded},
+    {BinOp::ShiftLeft, "shl", Spelling::IrOnly, Typing::IntSame, Smt::Encoded},
+    {BinOp::ShiftRight, "ashr", Spelling::IrOnly, Typing::IntSame, Smt::Encoded},
 }};
 
 // Row k describes the operator whose enumerator is k: lookups index the table directly.
@@ -175,7 +186,7 @@ constexpr bool rows_in_order() {
   return true;
 }
 static_assert(rows_in_order(), "the rows of kUnary and kBinary must follow the enumerators' order");
-static_assert(kUnary.back().op == UnOp::Digamma && kBinary.back().op == BinOp::Implies,
+static_assert(kUnary.back().op == UnOp::Digamma && kBinary.back().op == BinOp::ShiftRight,
               "a new enumerator needs its row (and the array's size)");
 
 constexpr const UnaryRow &row(UnOp op) { return kUnary[static_cast<size_t>(op)]; }
@@ -192,6 +203,7 @@ std::optional<UnOp> find_unary(std::string_view surface);
 std::optional<BinOp> find_binary(std::string_view surface);
 // Lookups by IR name (op_name), e.g. for tests and printers that read names back.
 std::optional<UnOp> find_unary_ir(std::string_view name);
+std::optional<BinOp> find_binary_ir(std::string_view name);
 
 // Whether `name` is a builtin function of the table (`exp`, `max`, `real`, ...).
 bool is_builtin(std::string_view name);

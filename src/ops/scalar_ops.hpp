@@ -27,6 +27,25 @@ constexpr int64_t int_div(int64_t a, int64_t b) {
 }
 constexpr int64_t int_mod(int64_t a, int64_t b) { return b == 0 || b == -1 ? 0 : a % b; }
 
+// The bit operations of Kind 2's machine integers (core/normalize writes their arithmetic
+// with them; semantics/machine_ints.md). A width or shift outside 1..63 (0..63 for a
+// shift) leaves nothing to cut: x itself for a wrap; 0 for a left shift; the sign for a
+// right shift, as SMT-LIB's bvshl and bvashr give for a shift of 64 bits or more.
+constexpr int64_t int_wrap_unsigned(int64_t x, int64_t n) {  // x mod 2^n, in [0, 2^n)
+  return n >= 1 && n <= 63 ? static_cast<int64_t>(static_cast<uint64_t>(x) & ((uint64_t{1} << n) - 1)) : x;
+}
+constexpr int64_t int_wrap_signed(int64_t x, int64_t n) {  // the n-bit two's complement of x
+  if (n < 1 || n > 63) return x;
+  uint64_t half = uint64_t{1} << (n - 1);
+  return static_cast<int64_t>(((static_cast<uint64_t>(x) & ((uint64_t{1} << n) - 1)) ^ half) - half);
+}
+constexpr int64_t int_shift_left(int64_t x, int64_t n) {
+  return n >= 0 && n <= 63 ? static_cast<int64_t>(static_cast<uint64_t>(x) << n) : 0;
+}
+constexpr int64_t int_shift_right(int64_t x, int64_t n) {  // arithmetic: the sign comes in
+  return n >= 0 && n <= 63 ? x >> n : (x < 0 ? -1 : 0);
+}
+
 // real → int (floor, int): saturating at the int range, NaN → 0.
 inline int64_t saturate(double v) {
   return std::isnan(v) ? 0
@@ -116,7 +135,13 @@ inline bool compare(BinOp op, A x, A y) {
     case BinOp::And:
     case BinOp::Or:
     case BinOp::Xor:
-    case BinOp::Implies: break;  // not a comparison (callers test is_comparison first)
+    case BinOp::Implies:
+    case BinOp::WrapUnsigned:
+    case BinOp::WrapSigned:
+    case BinOp::BitAnd:
+    case BinOp::BitOr:
+    case BinOp::ShiftLeft:
+    case BinOp::ShiftRight: break;  // not a comparison (callers test is_comparison first)
   }
   return false;
 }
@@ -142,7 +167,13 @@ inline R real_binary(BinOp op, R x, R y) {
     case BinOp::And:
     case BinOp::Or:
     case BinOp::Xor:
-    case BinOp::Implies: break;  // not real → real (the typing rule excludes them)
+    case BinOp::Implies:
+    case BinOp::WrapUnsigned:
+    case BinOp::WrapSigned:
+    case BinOp::BitAnd:
+    case BinOp::BitOr:
+    case BinOp::ShiftLeft:
+    case BinOp::ShiftRight: break;  // not real → real (the typing rule excludes them)
   }
   return 0;
 }
@@ -162,6 +193,12 @@ inline int64_t int_binary(BinOp op, int64_t x, int64_t y) {
     case BinOp::Or: return x || y;
     case BinOp::Xor: return (x != 0) != (y != 0);
     case BinOp::Implies: return !x || y;
+    case BinOp::WrapUnsigned: return int_wrap_unsigned(x, y);
+    case BinOp::WrapSigned: return int_wrap_signed(x, y);
+    case BinOp::BitAnd: return static_cast<int64_t>(static_cast<uint64_t>(x) & static_cast<uint64_t>(y));
+    case BinOp::BitOr: return static_cast<int64_t>(static_cast<uint64_t>(x) | static_cast<uint64_t>(y));
+    case BinOp::ShiftLeft: return int_shift_left(x, y);
+    case BinOp::ShiftRight: return int_shift_right(x, y);
     case BinOp::Eq:
     case BinOp::Ne:
     case BinOp::Lt:

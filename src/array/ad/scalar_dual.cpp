@@ -220,7 +220,13 @@ class ScalarAD {
         case BinOp::And:
         case BinOp::Or:
         case BinOp::Xor:
-        case BinOp::Implies: throw IrError(std::string("ad.scalar: no derivative for ") + ir::op_name(t->bin));  // results not real
+        case BinOp::Implies:
+        case BinOp::WrapUnsigned:
+        case BinOp::WrapSigned:
+        case BinOp::BitAnd:
+        case BinOp::BitOr:
+        case BinOp::ShiftLeft:
+        case BinOp::ShiftRight: throw IrError(std::string("ad.scalar: no derivative for ") + ir::op_name(t->bin));  // results not real
       }
       ds.push_back(share(d));
     }
