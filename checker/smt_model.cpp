@@ -396,10 +396,15 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
         if (!args_tracked) break;  // a fresh value: over-approximation
         // An int constant operand as its numeral, so that a product or quotient by it is
         // linear for the solver (and for LiaOps::nonlinear).
+        // A machine integer's width and a constant shift as numerals on bit-vectors too (an
+        // extraction instead of a mask computed by the solver).
+        bool bit_width = eq.op == core::ApplyOp::Binary &&
+                         (eq.bin == ops::BinOp::WrapUnsigned || eq.bin == ops::BinOp::WrapSigned ||
+                          eq.bin == ops::BinOp::ShiftLeft || eq.bin == ops::BinOp::ShiftRight);
         auto a = [&](size_t i) {
           auto d = def_.find(eq.args.at(i));
-          if (lia_ints && d != def_.end() && d->second->prim == core::Prim::Const && d->second->lit.type == Scalar::Int &&
-              val(eq.args.at(i)).is_int())
+          if (d != def_.end() && d->second->prim == core::Prim::Const && d->second->lit.type == Scalar::Int &&
+              (lia_ints ? val(eq.args.at(i)).is_int() : bit_width && val(eq.args.at(i)).is_bv()))
             return int_lit(static_cast<int64_t>(d->second->lit.i));
           return val(eq.args.at(i));
         };
@@ -499,7 +504,10 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
           // and its value is read by nothing): the declared range of the main node's input or
           // output it reads. Not the range of the equation's inferred type, which an
           // expression's operand can lend it (`s + x` has the type of `s`).
-          if (std::optional<std::pair<int64_t, int64_t>> range = declared_range(eq.args[0]); tracked(y) && range) {
+          // A machine integer's is its width's (every value of a machine type is in it).
+          std::optional<std::pair<int64_t, int64_t>> range = declared_range(eq.args[0]);
+          if (!range && eq.type.machine) range = std::make_pair(eq.type.machine->lo(), eq.type.machine->hi());
+          if (tracked(y) && range) {
             auto [lo, hi] = *range;  // INT64_MIN / INT64_MAX: unbounded
             if (lo != INT64_MIN) add(z3::implies(!started, int_le(int_lit(lo), val(y))));
             if (hi != INT64_MAX) add(z3::implies(!started, int_le(val(y), int_lit(hi))));

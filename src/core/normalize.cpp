@@ -282,6 +282,7 @@ struct Elaborator {
         Prim p = e.op == Op::Pre ? Prim::Pre : e.op == Op::Post ? Prim::Post : Prim::Apply;
         std::string a = one(*e.args[0]);
         Equation eq = base(e, f, p);
+        if (p == Prim::Apply && eq.type.machine) return {machine_unary(e.op, a, eq.type, e.span, f, dest(0))};
         if (p == Prim::Apply) {
           auto u = ops::find_unary(op_spelling(e.op));
           if (!u) throw ElabError{e.span, std::string("internal: no unary operator '") + op_spelling(e.op) + "'"};
@@ -295,6 +296,7 @@ struct Elaborator {
         Prim p = e.op == Op::Fby ? Prim::Fby : e.op == Op::Arrow ? Prim::Arrow : Prim::Apply;
         std::string a = one(*e.args[0]), b = one(*e.args[1]);
         Equation eq = base(e, f, p);
+        if (p == Prim::Apply && eq.type.machine) return {machine_binary(e.op, a, b, eq.type, e.span, f, dest(0))};
         if (p == Prim::Apply) {
           auto o = ops::find_binary(op_spelling(e.op));
           if (!o) throw ElabError{e.span, std::string("internal: no binary operator '") + op_spelling(e.op) + "'"};
@@ -351,6 +353,23 @@ struct Elaborator {
     const Signature *sig = ci->second.kind == CallInfo::Builtin ? nullptr : &cp.sigs.at(e.name);
     if (!reset.reset.empty() && (!sig || !sig->is_node))
       throw ElabError{e.span, "internal: 'every' on a call that is not a node instance"};
+    if (!sig && e.args.size() == 1) {  // conversions to and from machine integers, their abs
+      const Type &from = concrete_type(*e.args[0], f);
+      std::optional<std::string> d = dests.empty() ? std::nullopt : dests[0];
+      if (auto m = MachineInt::of_cast(e.name)) {
+        std::string a = expr(*e.args[0], f, {}).at(0);
+        Type to = concrete_type(e, f);
+        // Kept as it is when every value of the operand's type fits (a wider width, the same
+        // signedness); wrapped otherwise.
+        if (from.machine && from.machine->bits <= m->bits) return {copy_to(a, to, e.span, f, d)};
+        return {wrapped(a, to, e.span, f, d)};
+      }
+      if (from.machine && e.name == "int") return {copy_to(expr(*e.args[0], f, {}).at(0), concrete_type(e, f), e.span, f, d)};
+      if (from.machine && e.name == "abs") {  // |int8 -128| wraps to -128, as 0 - x does
+        std::string a = expr(*e.args[0], f, {}).at(0);
+        return {machine_unary(Op::Neg, a, from, e.span, f, d, /*abs=*/true)};
+      }
+    }
     if (!sig || !sig->is_node) {
       // Pointwise application of a fun or builtin.
       Equation eq = base(e, f, Prim::Apply);
@@ -442,6 +461,103 @@ struct Elaborator {
     declare_clocks(g);
     --depth;
     return outs;
+  }
+
+  // ---- Kind 2's machine integers (semantics/machine_ints.md) ----
+  // An operation on machine integers of n bits is computed on rml's 64-bit ints and its
+  // result wrapped to n bits. Exact: 2^n divides 2^64, so a sum's or a product's own wrap at
+  // 64 bits leaves its low n bits as they are. Division and remainder are SMT-LIB's
+  // bit-vector operations (Kind 2's): x div 0 has every bit set, x mod 0 = x.
+  std::string int_equation(Equation eq, const Type &type, Span span, const Frame &f, std::optional<std::string> d) {
+    eq.span = span;
+    eq.type = type;
+    return emit(std::move(eq), f, d);
+  }
+  std::string int_const(int64_t v, Span span, const Frame &f) {
+    Equation eq;
+    eq.prim = Prim::Const;
+    eq.lit.type = Scalar::Int;
+    eq.lit.i = v;
+    return int_equation(std::move(eq), Type::scalar(Scalar::Int), span, f, std::nullopt);
+  }
+  std::string int_binary(ops::BinOp op, std::string a, std::string b, const Type &type, Span span, const Frame &f,
+                         std::optional<std::string> d = std::nullopt) {
+    Equation eq;
+    eq.prim = Prim::Apply;
+    eq.op = ApplyOp::Binary;
+    eq.bin = op;
+    eq.args = {std::move(a), std::move(b)};
+    return int_equation(std::move(eq), type, span, f, d);
+  }
+  std::string if_then_else(std::string c, std::string a, std::string b, const Type &type, Span span, const Frame &f,
+                           std::optional<std::string> d) {
+    Equation eq;
+    eq.prim = Prim::Apply;
+    eq.op = ApplyOp::If;
+    eq.args = {std::move(c), std::move(a), std::move(b)};
+    return int_equation(std::move(eq), type, span, f, d);
+  }
+  std::string copy_to(std::string a, const Type &type, Span span, const Frame &f, std::optional<std::string> d) {
+    if (!d) return a;
+    Equation eq;
+    eq.prim = Prim::Copy;
+    eq.args = {std::move(a)};
+    eq.span = span;
+    eq.type = type;
+    return emit(std::move(eq), f, d);
+  }
+  // The plain int type of a raw result, before its wrap (its values need not be in range).
+  static Type unwrapped(const Type &t) { return Type::tensor(Scalar::Int, t.shape); }
+  // x wrapped to the machine type `type` (64-bit signed: x itself).
+  std::string wrapped(std::string x, const Type &type, Span span, const Frame &f, std::optional<std::string> d) {
+    const MachineInt &m = *type.machine;
+    if (m.bits >= 64 && m.is_signed) return copy_to(std::move(x), type, span, f, d);
+    return int_binary(m.is_signed ? ops::BinOp::WrapSigned : ops::BinOp::WrapUnsigned, std::move(x), int_const(m.bits, span, f),
+                      type, span, f, d);
+  }
+  // -x, !x (every bit flipped: -1 - x) and, with `abs`, |x|, wrapped.
+  std::string machine_unary(Op op, const std::string &a, const Type &type, Span span, const Frame &f, std::optional<std::string> d,
+                            bool abs = false) {
+    if (op != Op::Neg && op != Op::BitNot) throw ElabError{span, std::string("internal: no machine operator '") + op_spelling(op) + "'"};
+    Type raw = unwrapped(type);
+    if (op == Op::BitNot) return wrapped(int_binary(ops::BinOp::Sub, int_const(-1, span, f), a, raw, span, f), type, span, f, d);
+    Equation eq;
+    eq.prim = Prim::Apply;
+    eq.op = ApplyOp::Unary;
+    eq.un = abs ? ops::UnOp::Abs : ops::UnOp::Neg;
+    eq.args = {a};
+    return wrapped(int_equation(std::move(eq), raw, span, f, std::nullopt), type, span, f, d);
+  }
+  std::string machine_binary(Op op, const std::string &a, const std::string &b, const Type &type, Span span, const Frame &f,
+                             std::optional<std::string> d) {
+    const MachineInt &m = *type.machine;
+    Type raw = unwrapped(type), boolean = Type::tensor(Scalar::Bool, type.shape);
+    auto is_zero = [&] { return int_binary(ops::BinOp::Eq, b, int_const(0, span, f), boolean, span, f); };
+    switch (op) {
+      case Op::Add: return wrapped(int_binary(ops::BinOp::Add, a, b, raw, span, f), type, span, f, d);
+      case Op::Sub: return wrapped(int_binary(ops::BinOp::Sub, a, b, raw, span, f), type, span, f, d);
+      case Op::Mul: return wrapped(int_binary(ops::BinOp::Mul, a, b, raw, span, f), type, span, f, d);
+      case Op::Div:
+      case Op::IntDiv: {  // bvudiv: x div 0 = 2^n - 1; bvsdiv: x div 0 = 1 for x < 0, -1 otherwise
+        std::string q = m.is_signed ? wrapped(int_binary(ops::BinOp::IDiv, a, b, raw, span, f), type, span, f, std::nullopt)
+                                    : int_binary(ops::BinOp::IDiv, a, b, type, span, f);
+        std::string by_zero =
+            m.is_signed ? if_then_else(int_binary(ops::BinOp::Lt, a, int_const(0, span, f), boolean, span, f), int_const(1, span, f),
+                                       int_const(-1, span, f), type, span, f, std::nullopt)
+                        : int_const(m.hi(), span, f);
+        return if_then_else(is_zero(), by_zero, q, type, span, f, d);
+      }
+      case Op::Mod:  // bvurem, bvsrem: the sign of x (C's %), x mod 0 = x
+        return if_then_else(is_zero(), a, int_binary(ops::BinOp::Mod, a, b, type, span, f), type, span, f, d);
+      case Op::BitAnd: return int_binary(ops::BinOp::BitAnd, a, b, type, span, f, d);  // in range as they are
+      case Op::BitOr: return int_binary(ops::BinOp::BitOr, a, b, type, span, f, d);
+      case Op::Lsh:  // a shift of n bits or more leaves no bit of the n-bit value
+        return wrapped(int_binary(ops::BinOp::ShiftLeft, a, b, raw, span, f), type, span, f, d);
+      case Op::Rsh:  // arithmetic on the signed, logical on the unsigned (never negative)
+        return int_binary(ops::BinOp::ShiftRight, a, b, type, span, f, d);
+      default: break;  // comparisons and the stream operators are not elaborated here
+    }
+    throw ElabError{span, std::string("internal: no machine operator '") + op_spelling(op) + "'"};
   }
 
   // `lo <= x and x <= hi` for a variable of a subrange or enumeration type (its range,
@@ -542,7 +658,7 @@ struct Elaborator {
     for (size_t k = 0; k < sig.inputs.size(); ++k) {
       const Param &p = sig.inputs[k];
       Type t = subst.apply(p.type);
-      if (p.is_const || !t.range || t.ctors) continue;
+      if (p.is_const || !t.range || t.ctors || t.machine) continue;  // a machine integer is in range by its wraps
       auto cond = range_condition(arg_of.at(p.name), t, e.span, at);
       if (!cond) continue;
       CoreProperty cp_;
@@ -663,7 +779,7 @@ Program elaborate(const CheckedProgram &cp, const std::string &main) {
   }
   for (size_t k = 0; k < sig.output_names.size() && k < n.outputs.size(); ++k) {
     const Type &t = sig.outputs[k];
-    if (t.ctors) continue;  // an enumeration: every value it can hold is a constructor
+    if (t.ctors || t.machine) continue;  // an enumeration, a machine integer: every value it can hold is in range
     auto cond = in_range(sig.output_names[k], t, n.outputs[k].span);
     if (!cond) continue;
     CoreProperty cp_;

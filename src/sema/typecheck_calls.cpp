@@ -102,6 +102,7 @@ void TypeChecker::bind_implicit(const Type &formal, const Type &actual0, const R
 
 Type TypeChecker::infer_call(const Expr &e, Ctx &ctx, bool allow_tuple) {
   if (e.name == "real" || e.name == "int") return infer_conversion(e, ctx);
+  if (auto m = MachineInt::of_cast(e.name); m && !visible(e.name)) return infer_machine_cast(e, ctx, *m);
   if (is_builtin(e.name) && !visible(e.name)) return infer_builtin(e, ctx);
   auto it = visible(e.name) ? cp_.sigs.find(e.name) : cp_.sigs.end();
   if (it == cp_.sigs.end() && cp_.enum_ctors.count(e.name)) {  // `C(k)` outside `when C(k)`
@@ -317,12 +318,44 @@ Type TypeChecker::infer_conversion(const Expr &e, Ctx &ctx) {
     cp_.calls[&e] = CallInfo{CallInfo::Builtin, e.name, {}};
     return defer_elementwise(*e.args[0], a, fresh_meta(), e.name);
   }
+  if (e.name == "int" && a.is_machine()) {  // Kind 2's `int` of a machine integer: its value
+    cp_.calls[&e] = CallInfo{CallInfo::Builtin, e.name, {}};
+    return Type::tensor(Scalar::Int, a.shape);
+  }
   if (a.kind != Type::Tensor || a.elem != from) {
     d_.error("type.mismatch", start_span(*e.args[0]), elementwise_mismatch(e.name, a));
     return Type::error();
   }
   cp_.calls[&e] = CallInfo{CallInfo::Builtin, e.name, {}};
   return Type::tensor(to, a.shape);
+}
+
+// Kind 2's conversions to a machine integer: of an int (any value, wrapped to the width),
+// or of a machine integer of the same signedness (kept when it fits, wrapped otherwise).
+Type TypeChecker::infer_machine_cast(const Expr &e, Ctx &ctx, MachineInt to) {
+  if (e.args.size() != 1) {
+    d_.error("arity.args", callee_span(e), "'" + to.name() + "' takes 1 argument");
+    return Type::error();
+  }
+  if (ctx.in_fun) {
+    d_.error("syntax.unsupported", callee_span(e), "machine integers are not available in 'fun' bodies");
+    return Type::error();
+  }
+  Type a = resolve(infer(*e.args[0], ctx));
+  if (a.is_error()) return a;
+  bool from_int = a.kind == Type::Tensor && a.elem == Scalar::Int && !a.is_enum() &&
+                  (!a.machine || a.machine->is_signed == to.is_signed);
+  if (!from_int) {
+    d_.error("type.mismatch", start_span(*e.args[0]),
+             "'" + to.name() + "' converts an int or a" + (to.is_signed ? " signed" : "n unsigned") +
+                 " machine integer, found " + (a.kind == Type::Meta ? std::string("an operand of unknown type") : type_str(zonk(a))));
+    return Type::error();
+  }
+  cp_.calls[&e] = CallInfo{CallInfo::Builtin, e.name, {}};
+  Type t = Type::tensor(Scalar::Int, a.shape);
+  t.machine = to;
+  t.range = std::make_pair(to.lo(), to.hi());
+  return t;
 }
 
 std::string TypeChecker::elementwise_mismatch(const std::string &name, const Type &arg) {

@@ -45,7 +45,7 @@ bool TypeChecker::unify(const Type &a0, const Type &b0) {
   }
   if (a.kind != b.kind) return false;
   switch (a.kind) {
-    case Type::Tensor: return a.elem == b.elem && a.enum_name == b.enum_name && shape_equal(a.shape, b.shape);
+    case Type::Tensor: return a.same_elem(b) && shape_equal(a.shape, b.shape);
     case Type::TyVar: return a.tyvar == b.tyvar;
     case Type::ShapeT: return true;
     case Type::Tuple:
@@ -60,7 +60,7 @@ bool TypeChecker::unify(const Type &a0, const Type &b0) {
 // Reports "this expression has type A but B is expected" with the right rule.
 void TypeChecker::mismatch(const Expr &at, const Type &got0, const Type &want0, const std::string &context) {
   Type got = zonk(got0), want = zonk(want0);
-  bool shape_only = got.kind == Type::Tensor && want.kind == Type::Tensor && got.elem == want.elem;
+  bool shape_only = got.kind == Type::Tensor && want.kind == Type::Tensor && got.same_elem(want);
   auto fixed_rank = [](const Shape &sh) {
     return std::all_of(sh.begin(), sh.end(), [](auto &d) { return std::holds_alternative<Poly>(d); });
   };
@@ -79,6 +79,10 @@ Type TypeChecker::type_from_syntax(const TypeSyntax &ts, Ctx &ctx) {
   if (ts.kind == TypeSyntax::Shape) return Type::shape_type();
   if (ts.kind == TypeSyntax::Named) return Type::error();  // unresolved: reported by sema/type_decls
   if (ts.kind == TypeSyntax::Array || ts.kind == TypeSyntax::Group) return Type::error();  // reported by sema/expand_aggregates
+  if (ts.machine && ctx.in_fun) {  // the function layer's tensors are int, bool and real
+    d_.error("syntax.unsupported", ts.span, "machine integers are not available in 'fun' bodies");
+    return Type::error();
+  }
   Shape shape;
   StaticEnv env = ctx.env();
   for (auto &dim : ts.dims) {
@@ -211,6 +215,17 @@ void TypeChecker::stream_op_in_fun(const Expr &e, Ctx &ctx, const char *what) {
     d_.error("static.not-static", e.span, std::string("'") + what + "' cannot be used in a constant");
 }
 
+// The bitwise operators and shifts are Kind 2's, on machine integers only.
+bool TypeChecker::machine_operand(const Expr &operand, const Type &t0, const char *opname) {
+  Type t = resolve(t0);
+  if (t.is_error()) return false;
+  if (t.is_machine()) return true;
+  d_.error("type.mismatch", start_span(operand),
+           std::string("'") + opname + "' needs machine integers (int8, uint16, sint<N>, ...), found " +
+               (t.kind == Type::Meta ? std::string("an operand of unknown type (declare its type)") : type_str(zonk(t))));
+  return false;
+}
+
 // Arithmetic and ordering are not defined on an enumeration (only = and <>).
 Type TypeChecker::not_on_enum(const Expr &e, const Type &t) {
   d_.error("type.not-numeric", start_span(*e.args[0]),
@@ -249,10 +264,13 @@ Type TypeChecker::broadcast(const Expr &e, const Type &l0, const Type &r0, const
                  type_str(l.kind != Type::Tensor ? l : r));
     return Type::error();
   }
-  if (l.elem != r.elem || l.enum_name != r.enum_name) {
+  if (!l.same_elem(r)) {
+    bool machine = l.machine || r.machine;
     d_.error("type.mismatch", start_span(*e.args[1]),
              std::string("the operands of '") + opname + "' have different types: " + type_str(l) + " and " +
-                 type_str(r) + " (there is no implicit conversion; use real(...) or int(...))");
+                 type_str(r) +
+                 (machine ? " (there is no implicit conversion; convert with the type's name, e.g. 'uint8 e', or 'int e')"
+                          : " (there is no implicit conversion; use real(...) or int(...))"));
     return Type::error();
   }
   if (shape_equal(l.shape, r.shape)) return l;
@@ -348,6 +366,7 @@ Type TypeChecker::infer_inner(const Expr &e, Ctx &ctx, bool allow_tuple) {
           return a;
         case Op::Pre: stream_op_in_fun(e, ctx, "pre"); return a;
         case Op::Post: stream_op_in_fun(e, ctx, "post"); return a;
+        case Op::BitNot: return machine_operand(*e.args[0], a, "!") ? a : Type::error();
         default: return Type::error();
       }
     }
@@ -388,6 +407,26 @@ Type TypeChecker::infer_inner(const Expr &e, Ctx &ctx, bool allow_tuple) {
             }
           }
           return broadcast(e, l, r, op_spelling(e.op));
+        }
+        case Op::BitAnd:
+        case Op::BitOr: {
+          if (!machine_operand(*e.args[0], l, op_spelling(e.op)) || !machine_operand(*e.args[1], r, op_spelling(e.op)))
+            return Type::error();
+          return broadcast(e, l, r, op_spelling(e.op));
+        }
+        case Op::Lsh:
+        case Op::Rsh: {  // Kind 2: the shift is an unsigned machine integer of the operand's width
+          if (!machine_operand(*e.args[0], l, op_spelling(e.op)) || !machine_operand(*e.args[1], r, op_spelling(e.op)))
+            return Type::error();
+          Type x = resolve(l), n = resolve(r);
+          if (n.machine->is_signed || n.machine->bits != x.machine->bits || !n.shape.empty()) {
+            MachineInt want{x.machine->bits, false};
+            d_.error("type.mismatch", start_span(*e.args[1]),
+                     std::string("the shift of '") + op_spelling(e.op) + "' is an unsigned machine integer of the operand's width (" +
+                         want.name() + "), found " + type_str(n));
+            return Type::error();
+          }
+          return l;
         }
         case Op::Caret:  // nodes' are flattened (sema/expand_aggregates); a fun's arrays are tensors
           d_.error("syntax.unsupported", e.op_span, "Lustre arrays 'e ^ n' are not available in 'fun' bodies (a fun's arrays are tensors)");

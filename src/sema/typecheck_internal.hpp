@@ -162,6 +162,8 @@ class TypeChecker {
   Type type_from_syntax(const TypeSyntax &ts, Ctx &ctx);
   Type with_declared_kind(const TypeSyntax &ts, Type t);
   Type not_on_enum(const Expr &e, const Type &t);
+  bool machine_operand(const Expr &operand, const Type &t, const char *opname);
+  Type infer_machine_cast(const Expr &e, Ctx &ctx, MachineInt to);
   Type enum_clock(const Expr &at);
   std::vector<std::string> variables_in_scope(const Ctx &ctx) const;
   std::string did_you_mean(const std::string &n, std::vector<std::string> own, bool values) const;

@@ -80,6 +80,10 @@ Type TypeChecker::sig_type(const TypeSyntax &ts, std::map<std::string, StaticVal
 // An enumeration's name and constructors, a subrange's bounds (evaluated: literals and
 // int constants), from a resolved type (sema/type_decls).
 Type TypeChecker::with_declared_kind(const TypeSyntax &ts, Type t) {
+  if (ts.machine) {
+    t.machine = ts.machine;
+    t.range = std::make_pair(ts.machine->lo(), ts.machine->hi());
+  }
   if (!ts.enum_name.empty()) {
     auto it = cp_.enums.find(ts.enum_name);
     if (it != cp_.enums.end()) {
@@ -148,7 +152,7 @@ void TypeChecker::build_signature(const std::string &name, const Decl &d) {
       continue;
     }
     if (v.type->kind == TypeSyntax::Shape) statics[v.name] = StaticValue::of_shape({ShapeSym{v.name}});
-    else if (v.type->kind == TypeSyntax::Tensor && v.type->scalar == Scalar::Int && v.type->dims.empty())
+    else if (v.type->kind == TypeSyntax::Tensor && v.type->scalar == Scalar::Int && v.type->dims.empty() && !v.type->machine)
       statics[v.name] = StaticValue::of_int(Poly::symbol(v.name));
     else {
       d_.error("static.kind", v.type->span, "a static parameter has type 'int' or 'shape'");
@@ -226,6 +230,15 @@ void TypeChecker::build_signature(const std::string &name, const Decl &d) {
     auto &f = std::get<FunDecl>(d);
     sig.output_names.push_back("result");
     sig.outputs.push_back(out_type(f.result));
+    // The function layer computes on int, bool and real tensors, without wraps.
+    auto machine_in_fun = [&](const TypeSyntax &ts) {
+      if (!ts.machine) return;
+      d_.error("syntax.unsupported", ts.span, "machine integers are not available in 'fun' signatures");
+      sig.ok = false;
+    };
+    for (auto &v : f.params)
+      if (v.type) machine_in_fun(*v.type);
+    machine_in_fun(f.result);
   }
   for (auto &u : undetermined_)
     if (std::find(sig.size_vars.begin(), sig.size_vars.end(), u) == sig.size_vars.end()) sig.size_vars.push_back(u);

@@ -182,7 +182,8 @@ void TypeChecker::eval_const(const std::string &name, const ConstDecl &c) {
   try {
     StaticValue v = eval_static(*c.value, env);
     if (v.kind == StaticValue::ShapeV) check_dims(v.shape, c.value->span);
-    if (c.type && c.type->kind == TypeSyntax::Tensor && c.type->scalar != Scalar::Int && v.kind == StaticValue::Int) {
+    if (c.type && c.type->kind == TypeSyntax::Tensor && (c.type->scalar != Scalar::Int || c.type->machine) &&
+        v.kind == StaticValue::Int) {  // a real, or a machine integer: a value, of its declared type
       is_static = false;
     } else {
       cp_.static_consts[name] = v;

@@ -5,7 +5,7 @@ namespace rml {
 std::string type_str(const Type &t) {
   switch (t.kind) {
     case Type::Tensor: {
-      std::string s = t.enum_name.empty() ? std::string(scalar_name(t.elem)) : t.enum_name;
+      std::string s = t.machine ? t.machine->name() : t.enum_name.empty() ? std::string(scalar_name(t.elem)) : t.enum_name;
       if (!t.shape.empty()) s += shape_str(t.shape);
       return s;
     }

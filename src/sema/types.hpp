@@ -33,6 +33,10 @@ struct Type {
   // Lustre's `subrange [lo, hi] of int`: an int that the main node's inputs keep (an
   // assumption) and its outputs must keep (a property); an enumeration's range is 0..n-1.
   std::optional<std::pair<int64_t, int64_t>> range;
+  // Kind 2's machine integers (`uint8`, `sint<17>`): a Tensor of Int whose values stay in
+  // `range`, the width's, because core/normalize wraps every operation's result there; a
+  // machine type unifies only with itself (no implicit conversion, as in Kind 2).
+  std::optional<MachineInt> machine;
 
   static Type tensor(Scalar e, Shape s = {}) { Type t; t.kind = Tensor; t.elem = e; t.shape = std::move(s); return t; }
   static Type scalar(Scalar e) { return tensor(e); }
@@ -45,6 +49,9 @@ struct Type {
   bool is_scalar(Scalar e) const { return kind == Tensor && elem == e && shape.empty(); }
   bool is_numeric_tensor() const { return kind == Tensor && elem != Scalar::Bool && enum_name.empty(); }
   bool is_enum() const { return kind == Tensor && !enum_name.empty(); }
+  bool is_machine() const { return kind == Tensor && machine.has_value(); }
+  // The same element type: scalar, enumeration and machine integer alike.
+  bool same_elem(const Type &o) const { return elem == o.elem && enum_name == o.enum_name && machine == o.machine; }
 };
 
 std::string type_str(const Type &t);

@@ -31,6 +31,11 @@ const char *op_spelling(Op op) {
     case Op::Arrow: return "->";
     case Op::Implies: return "=>";
     case Op::Caret: return "^";
+    case Op::BitAnd: return "&&";
+    case Op::BitOr: return "||";
+    case Op::BitNot: return "!";
+    case Op::Lsh: return "lsh";
+    case Op::Rsh: return "rsh";
   }
   return "?";
 }
@@ -63,6 +68,48 @@ DimSyntax DimSyntax::clone() const {
   return d;
 }
 
+int64_t MachineInt::lo() const { return is_signed ? (bits >= 64 ? INT64_MIN : -(int64_t{1} << (bits - 1))) : 0; }
+int64_t MachineInt::hi() const {
+  if (bits >= 64) return INT64_MAX;
+  return is_signed ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
+}
+
+static bool concise_width(int bits) { return bits == 8 || bits == 16 || bits == 32 || bits == 64; }
+
+std::string MachineInt::name() const {
+  std::string n = std::to_string(bits);
+  if (concise_width(bits)) return (is_signed ? "int" : "uint") + n;
+  return (is_signed ? "sint<" : "uint<") + n + ">";
+}
+
+std::string MachineInt::cast_name() const {
+  std::string n = std::to_string(bits);
+  if (concise_width(bits)) return (is_signed ? "int" : "uint") + n;
+  return (is_signed ? "sint@<" : "uint@<") + n + ">";
+}
+
+std::optional<MachineInt> MachineInt::concise(std::string_view name) {
+  bool u = name.substr(0, 1) == "u";
+  std::string_view rest = name.substr(u ? 1 : 0);
+  for (int bits : {8, 16, 32, 64})
+    if (rest == "int" + std::to_string(bits)) return MachineInt{static_cast<uint8_t>(bits), !u};
+  return std::nullopt;
+}
+
+std::optional<MachineInt> MachineInt::of_cast(std::string_view call_name) {
+  if (auto m = concise(call_name)) return m->bits == 64 && !m->is_signed ? std::nullopt : m;
+  for (std::string_view head : {"sint@<", "uint@<"}) {
+    if (call_name.substr(0, head.size()) != head || call_name.back() != '>') continue;
+    std::string_view digits = call_name.substr(head.size(), call_name.size() - head.size() - 1);
+    if (digits.empty() || digits.size() > 2 || digits.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+    int bits = std::stoi(std::string(digits));
+    bool is_signed = head[0] == 's';
+    if (bits < 1 || bits > (is_signed ? 64 : 63)) return std::nullopt;
+    return MachineInt{static_cast<uint8_t>(bits), is_signed};
+  }
+  return std::nullopt;
+}
+
 TypeSyntax TypeSyntax::clone() const {
   TypeSyntax t;
   t.kind = kind;
@@ -70,6 +117,7 @@ TypeSyntax TypeSyntax::clone() const {
   t.tyvar = tyvar;
   t.name = name;
   t.subrange = subrange;
+  t.machine = machine;
   if (range_lo) t.range_lo = range_lo->clone();
   if (range_hi) t.range_hi = range_hi->clone();
   t.enum_name = enum_name;
@@ -206,7 +254,7 @@ bool ast_equal(const TypeSyntax &a, const TypeSyntax &b) {
   }
   auto same_bound = [](const ExprPtr &x, const ExprPtr &y) { return !x ? !y : (y && ast_equal(*x, *y)); };
   if (a.subrange != b.subrange || !same_bound(a.range_lo, b.range_lo) || !same_bound(a.range_hi, b.range_hi)) return false;
-  if (a.scalar != b.scalar || a.dims.size() != b.dims.size()) return false;
+  if (a.scalar != b.scalar || a.machine != b.machine || a.dims.size() != b.dims.size()) return false;
   for (size_t i = 0; i < a.dims.size(); ++i)
     if (!dims_equal(a.dims[i], b.dims[i])) return false;
   return true;

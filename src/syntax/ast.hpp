@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -39,6 +40,8 @@ enum class Op : uint8_t {
   Add, Sub, Mul, Div, IntDiv, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Xor, Fby, Arrow,
   Implies,  // Lustre `a => b`
   Caret,    // Lustre `e ^ n`: the array of n copies of e (sema/expand_aggregates)
+  // Kind 2's bitwise operators and shifts on machine integers (`&&`, `||`, `!`, `lsh`, `rsh`)
+  BitAnd, BitOr, BitNot, Lsh, Rsh,
 };
 
 const char *op_spelling(Op op);
@@ -100,6 +103,24 @@ struct Refinement {
   Span span;
 };
 
+// Kind 2's machine integers (semantics/machine_ints.md): `int8` .. `int64`, `uint8` ..
+// `uint32`, `sint<N>` (N in 1..64) and `uint<N>` (N in 1..63). A value is an rml int in
+// the width's range; arithmetic wraps there. `uint64` is not one: its values above 2^63 - 1
+// are not 64-bit ints.
+struct MachineInt {
+  uint8_t bits = 64;
+  bool is_signed = true;
+  bool operator==(const MachineInt &) const = default;
+  int64_t lo() const;
+  int64_t hi() const;
+  std::string name() const;       // the type as written: "uint8", "int16", "uint<5>", "sint<17>"
+  std::string cast_name() const;  // its conversion's call name: "uint8", "uint@<5>", "sint@<17>"
+  // The concise names "int8" .. "int64", "uint8" .. "uint64" (uint64 included: the parser
+  // names it to refuse it).
+  static std::optional<MachineInt> concise(std::string_view name);
+  static std::optional<MachineInt> of_cast(std::string_view call_name);  // cast_name() back
+};
+
 struct TypeSyntax {
   // Array: Lustre's `T^n`, elem[0] = T and dims[0] = n; Group: Kind 2's `[T1, T2]`, elem
   // the component types. Both eliminated before type checking (sema/expand_aggregates),
@@ -112,6 +133,7 @@ struct TypeSyntax {
                                 // `T` of Kind 2's `node N<T>` (tyvar "'T"), as written
   std::vector<TypeSyntax> elem; // Array: its element type (one); Group: the components
   bool subrange = false;        // Tensor int: Lustre's `subrange [lo, hi] of int`
+  std::optional<MachineInt> machine;  // Tensor int: Kind 2's machine integer types
   ExprPtr range_lo, range_hi;   // its bounds; null for Kind 2's unbounded side `*`
   // Set when a Named type is resolved (sema/type_decls): the enumeration it denotes, whose
   // values are ints 0..n-1 of that name. Not printed, not compared.

@@ -50,6 +50,7 @@ const char *tok_name(Tok t) {
     case Tok::KwRestart: return "'restart'";
     case Tok::KwType: return "'type'";
     case Tok::KwCurrent: return "'current'";
+    case Tok::KwMachine: return "a machine integer type";
     case Tok::LParen: return "'('";
     case Tok::RParen: return "')'";
     case Tok::LBracket: return "'['";
@@ -77,6 +78,9 @@ const char *tok_name(Tok t) {
     case Tok::RBrace: return "'}'";
     case Tok::Bar: return "'|'";
     case Tok::AtLt: return "'@<'";
+    case Tok::AmpAmp: return "'&&'";
+    case Tok::BarBar: return "'||'";
+    case Tok::Bang: return "'!'";
   }
   return "?";
 }
@@ -95,6 +99,9 @@ static const std::unordered_map<std::string, Tok> &keywords() {
       {"real", Tok::KwReal},     {"float", Tok::KwFloat},       {"every", Tok::KwEvery},
       {"restart", Tok::KwRestart},
       {"in", Tok::KwIn},         {"type", Tok::KwType},         {"current", Tok::KwCurrent},
+      {"int8", Tok::KwMachine},  {"int16", Tok::KwMachine},     {"int32", Tok::KwMachine},
+      {"int64", Tok::KwMachine}, {"uint8", Tok::KwMachine},     {"uint16", Tok::KwMachine},
+      {"uint32", Tok::KwMachine}, {"uint64", Tok::KwMachine},
   };
   return kw;
 }
@@ -395,10 +402,13 @@ struct Lexer {
           case '.': k = Tok::Dot; break;
           case '{': k = Tok::LBrace; break;
           case '}': k = Tok::RBrace; break;
-          case '|': k = Tok::Bar; break;
-          case '&':  // Heptagon's `a & b` is `a and b` (`&&` stays an error: Kind 2's bit vectors)
-            if (peek(1) == '&') goto bad;
-            k = Tok::KwAnd;
+          case '|':
+            if (peek(1) == '|') k = Tok::BarBar, len = 2;  // Kind 2's bitwise or
+            else k = Tok::Bar;
+            break;
+          case '&':  // Heptagon's `a & b` is `a and b`; Kind 2's `a && b` is bitwise
+            if (peek(1) == '&') k = Tok::AmpAmp, len = 2;
+            else k = Tok::KwAnd;
             break;
           case '~':  // Heptagon's unary minus `~-` (ints) and `~-.` (reals)
             if (peek(1) != '-') goto bad;
@@ -427,9 +437,10 @@ struct Lexer {
             if (peek(1) != '<') goto bad;
             k = Tok::AtLt, len = 2;
             break;
-          case '!':
-            if (peek(1) == '=') { k = Tok::Ne; len = 2; break; }
-            [[fallthrough]];
+          case '!':  // `!=` is `<>`; `!` alone is Kind 2's bitwise not
+            if (peek(1) == '=') k = Tok::Ne, len = 2;
+            else k = Tok::Bang;
+            break;
           default:
           bad: {
             // One diagnostic per run of bad bytes (a binary file should not give 10^6 errors).

@@ -125,6 +125,7 @@ class Parser {
     if (t.kind == Tok::Ident) return "identifier '" + t.text + "'";
     if (t.kind == Tok::Int || t.kind == Tok::Real) return "number '" + t.text + "'";
     if (t.kind == Tok::String) return "string \"" + t.text + "\"";
+    if (t.kind == Tok::KwMachine) return "the machine integer type '" + t.text + "' (a reserved word)";
     return tok_name(t.kind);
   }
   [[noreturn]] void error_expected(const std::string &what) {
@@ -631,6 +632,11 @@ class Parser {
       case Tok::KwBool: t.scalar = Scalar::Bool; break;
       case Tok::KwReal:
       case Tok::KwFloat: t.scalar = Scalar::Real; break;
+      case Tok::KwMachine:
+        t.scalar = Scalar::Int;
+        t.machine = *machine_type();
+        t.span = from(b);
+        return array_suffix(std::move(t));
       case Tok::Ident:
         if (std::find(type_params_.begin(), type_params_.end(), cur().text) != type_params_.end()) {
           t.kind = TypeSyntax::TyVar;  // a type parameter of the node: its type variable
@@ -638,6 +644,12 @@ class Parser {
           t.tyvar = "'" + take().text;
           t.span = b;
           return t;
+        }
+        if (auto m = machine_type()) {  // Kind 2's machine integers sint<N>, uint<N>
+          t.scalar = Scalar::Int;
+          t.machine = *m;
+          t.span = from(b);
+          return array_suffix(std::move(t));
         }
         if (cur().text == "float64") {  // Vélus's name of the 64-bit float: rml's real (float32 is not one)
           t.scalar = Scalar::Real;
@@ -1149,7 +1161,7 @@ class Parser {
     return l;
   }
   ExprPtr multiplicative() {
-    auto l = replicated();
+    auto l = bit_or();
     for (;;) {
       Op op;
       switch (cur().kind) {
@@ -1160,8 +1172,36 @@ class Parser {
         default: return l;
       }
       Span os = take().span;
+      l = binary(op, std::move(l), bit_or(), os);
+    }
+  }
+  // Kind 2's bitwise operators on machine integers, tighter than `*` as in Kind 2: `||`
+  // looser than `&&`, both left associative, looser than the shifts `lsh` and `rsh`
+  // (non-associative; names elsewhere, operators only after an operand).
+  ExprPtr bit_or() {
+    auto l = bit_and();
+    while (at(Tok::BarBar)) {
+      Span os = take().span;
+      l = binary(Op::BitOr, std::move(l), bit_and(), os);
+    }
+    return l;
+  }
+  ExprPtr bit_and() {
+    auto l = shifted();
+    while (at(Tok::AmpAmp)) {
+      Span os = take().span;
+      l = binary(Op::BitAnd, std::move(l), shifted(), os);
+    }
+    return l;
+  }
+  ExprPtr shifted() {
+    auto l = replicated();
+    if (at(Tok::Ident) && (cur().text == "lsh" || cur().text == "rsh")) {
+      Op op = cur().text == "lsh" ? Op::Lsh : Op::Rsh;
+      Span os = take().span;
       l = binary(op, std::move(l), replicated(), os);
     }
+    return l;
   }
   // Lustre's `e ^ n` (an array of n copies of e), left associative: `false^N^M`.
   ExprPtr replicated() {
@@ -1210,6 +1250,27 @@ class Parser {
         e->op_span = b;
         return e;
       }
+      case Tok::Bang: {  // Kind 2's bitwise not
+        take();
+        DepthGuard g(*this);
+        auto a = prefix();
+        auto e = unary(b, std::move(a), Op::BitNot);
+        e->op_span = b;
+        return e;
+      }
+      case Tok::KwMachine:
+      case Tok::Ident:
+        if (auto m = machine_cast()) {
+          // Kind 2's conversion to a machine integer, `uint8 e` or `sint@<17> e`: its operand
+          // reaches as far right as an expression does (Kind 2's lowest precedence).
+          DepthGuard g(*this);
+          std::vector<ExprPtr> a;
+          a.push_back(expr());
+          auto e = node(ExprKind::Call, from(b), std::move(a));
+          e->name = m->cast_name();
+          return e;
+        }
+        return postfix();
       case Tok::KwReal:
       case Tok::KwInt: {  // Kind 2's conversion operators `real e`, `int e` (as `pre`'s operand)
         if (peek(1).kind == Tok::LParen) return postfix();  // real(e): a call (primary())
@@ -1485,6 +1546,57 @@ class Parser {
   }
   // Kind 2's type arguments after a name, from `@<`: `N@<int, real>(x)` (a call of N's
   // instance) or `any@<T>` (a value of T the program does not fix): sema/instantiate_types.
+  // A machine integer type at the cursor (`int8` .. `int64`, `uint8` .. `uint32`,
+  // `sint<N>`, `uint<N>`), taken; nothing (and nothing taken) for any other name.
+  std::optional<MachineInt> machine_type() {
+    Span b = cur().span;
+    std::optional<MachineInt> m;
+    if (at(Tok::KwMachine)) {
+      m = MachineInt::concise(take().text);
+    } else if (!at(Tok::Ident)) {
+      return std::nullopt;
+    } else if ((cur().text == "sint" || cur().text == "uint") && peek(1).kind == Tok::Lt && peek(2).kind == Tok::Int &&
+               peek(3).kind == Tok::Gt) {
+      bool is_signed = take().text == "sint";
+      take();
+      int64_t bits = take().ival;
+      take();
+      if (bits < 1 || bits > 64) {
+        d_.error("syntax.unsupported", from(b), "a machine integer has 1 to 64 bits, not " + std::to_string(bits));
+        bits = 64;
+      }
+      m = MachineInt{static_cast<uint8_t>(bits), is_signed};
+    } else {
+      return std::nullopt;
+    }
+    if (m->bits == 64 && !m->is_signed)
+      d_.error("syntax.unsupported", from(b),
+               "64-bit unsigned machine integers are not read by rml (their values above 2^63 - 1 are not rml ints); "
+               "uint<63> and int64 are");
+    return m;
+  }
+  // A conversion to a machine integer at the cursor: `uint8`, `int16`, ... (reserved words,
+  // as in Kind 2) or `sint@<N>`, `uint@<N>`; taken, its operand not. Nothing (and nothing
+  // taken) otherwise.
+  std::optional<MachineInt> machine_cast() {
+    Span b = cur().span;
+    if (at(Tok::KwMachine)) return machine_type();
+    if ((cur().text == "sint" || cur().text == "uint") && peek(1).kind == Tok::AtLt && peek(2).kind == Tok::Int &&
+        peek(3).kind == Tok::Gt) {
+      bool is_signed = take().text == "sint";
+      take();
+      int64_t bits = take().ival;
+      take();
+      if (bits < 1 || bits > 64 || (bits == 64 && !is_signed)) {
+        d_.error("syntax.unsupported", from(b),
+                 bits == 64 ? "64-bit unsigned machine integers are not read by rml (their values above 2^63 - 1 are not rml ints)"
+                            : "a machine integer has 1 to 64 bits, not " + std::to_string(bits));
+        bits = is_signed ? 64 : 63;
+      }
+      return MachineInt{static_cast<uint8_t>(bits), is_signed};
+    }
+    return std::nullopt;
+  }
   ExprPtr type_applied(Span b, const std::string &n) {
     Span at_span = take().span;
     std::vector<std::shared_ptr<const TypeSyntax>> targs;

@@ -15,9 +15,10 @@
 namespace rml {
 namespace {
 
-// Precedence levels of grammar.md §5 (1 loosest .. 15 atoms).
+// Precedence levels of grammar.md §5 (1 loosest .. 18 atoms).
 enum Level : int {
-  kIf = 1, kArrow, kFby, kImplies, kOr, kAnd, kNot, kCompare, kAdd, kMul, kCaret, kWhen, kPrefix, kPostfix, kAtom
+  kIf = 1, kArrow, kFby, kImplies, kOr, kAnd, kNot, kCompare, kAdd, kMul, kBitOr, kBitAnd, kShift, kCaret, kWhen, kPrefix,
+  kPostfix, kAtom
 };
 int level(const Expr &e) {
   switch (e.kind) {
@@ -35,6 +36,10 @@ int level(const Expr &e) {
         case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: return kCompare;
         case Op::Add: case Op::Sub: return kAdd;
         case Op::Caret: return kCaret;
+        case Op::BitOr: return kBitOr;
+        case Op::BitAnd: return kBitAnd;
+        case Op::Lsh:
+        case Op::Rsh: return kShift;
         default: return kMul;
       }
     case ExprKind::Unary: return e.op == Op::Not ? kNot : kPrefix;
@@ -141,7 +146,7 @@ struct Printer {
       case ExprKind::Var: out += e.name; break;
       case ExprKind::Unary: {
         out += op_spelling(e.op);
-        if (e.op != Op::Neg) out += ' ';
+        if (e.op != Op::Neg && e.op != Op::BitNot) out += ' ';
         size_t mark = out.size();
         sub(*e.args[0], e.op == Op::Not ? kNot : kPrefix);
         if (e.op == Op::Neg && mark < out.size() && out[mark] == '-') out.insert(mark, " ");  // never "--"
@@ -152,6 +157,7 @@ struct Printer {
         int lmin = l, rmin = l + 1;
         if (e.op == Op::Arrow || e.op == Op::Fby || e.op == Op::Implies) lmin = l + 1, rmin = l;  // right associative
         if (l == kCompare) lmin = rmin = kAdd;                                                  // non-associative
+        if (l == kShift) lmin = rmin = kCaret;
         operand(*e.args[0], lmin);
         out += ' ';
         out += op_spelling(e.op);
@@ -196,6 +202,12 @@ struct Printer {
         expr(*e.args[1]);
         break;
       case ExprKind::Call:
+        if (e.args.size() == 1 && MachineInt::of_cast(e.name)) {  // `(uint8 e)`: its operand reaches right
+          out += "(" + e.name + " ";
+          expr(*e.args[0]);
+          out += ")";
+          break;
+        }
         out += e.name;
         if (!e.type_args.empty()) {  // Kind 2's `N@<int>(x)`, `any@<T>` (no arguments)
           out += "@<";
@@ -330,7 +342,7 @@ std::string print_type(const TypeSyntax &t) {
     auto bound = [](const ExprPtr &b) { return b ? print_expr(*b) : std::string("*"); };
     return "subrange [" + bound(t.range_lo) + ", " + bound(t.range_hi) + "] of int";
   }
-  std::string s = scalar_name(t.scalar);
+  std::string s = t.machine ? t.machine->name() : std::string(scalar_name(t.scalar));
   if (!t.dims.empty()) {
     s += '[';
     for (size_t i = 0; i < t.dims.size(); ++i) {

@@ -14,6 +14,7 @@ enum class Tok : uint8_t {
   KwNode, KwFunction, KwFun, KwReturns, KwVar, KwLet, KwTel, KwConst, KwWhen, KwWhenot,
   KwMerge, KwFby, KwPost, KwPre, KwIf, KwThen, KwElse, KwNot, KwAnd, KwOr, KwXor, KwMod,
   KwDiv, KwTrue, KwFalse, KwInt, KwBool, KwReal, KwFloat, KwIn, KwEvery, KwRestart,
+  KwMachine,  // Kind 2's machine integer types `int8` .. `uint64` (reserved there too); text is the name
   // reserved only to give a clear "unsupported" diagnostic
   KwType, KwCurrent,
   // symbols
@@ -22,6 +23,7 @@ enum class Tok : uint8_t {
   Hash,  // Lustre's `#(a, b, c)` (at most one is true): only before '('
   LBrace, RBrace, Bar,  // `type T = enum { A, B }` and Heptagon's `type T = A | B`
   AtLt,  // `@<`: Kind 2's type arguments `N@<int>(x)`, `any@<T>` ('@' elsewhere is an error)
+  AmpAmp, BarBar, Bang,  // Kind 2's bitwise `&&`, `||`, `!` on machine integers
 };
 
 const char *tok_name(Tok t);

@@ -37,16 +37,17 @@ const std::set<std::string> &keywords() {
 bool is_keyword(const std::string &s) { return keywords().count(s) > 0; }
 
 // A hand-picked pool: ordinary names, the paper's non-keyword names (`do`, `end`, `init`,
-// `param`, `shape`), and names with a keyword as a prefix or suffix (lexer maximal munch).
+// `param`, `shape`), names with a keyword as a prefix or suffix (lexer maximal munch), and
+// Kind 2's words that are names to rml but for their place (`uint<8>`, `x lsh n`).
 const std::vector<std::string> &name_pool() {
   static const std::vector<std::string> pool = {
       "x",     "y",      "z",     "a",      "b",     "c",      "i",      "j",       "k",
       "n",     "m",      "s",     "o",      "t",     "bp",     "do",     "end",     "init",
       "param", "shape",  "units", "sizex",  "x1",    "y_2",    "_t",     "Foo",     "camelCase",
-      "int8",  "reals",  "iffy",  "whenever", "note", "prev",  "letx",   "tel2",    "real_x",
+      "int8x", "reals",  "iffy",  "whenever", "note", "prev",  "letx",   "tel2",    "real_x",
       "mergeAll", "fbyx", "notx", "pre_x",  "posts", "in_",    "ifx",    "thenx",   "true1",
       "falsey", "andy",  "orx",   "xor1",   "mode",  "divx",   "node1",  "funk",    "constant",
-      "var_",  "typed",  "currently", "floaty", "boolean", "shaped", "__", "_0"};
+      "var_",  "typed",  "currently", "floaty", "boolean", "shaped", "__", "_0", "uint", "sint", "lsh", "rsh"};
   return pool;
 }
 

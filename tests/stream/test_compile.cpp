@@ -1693,3 +1693,61 @@ TEST(CompiledClasses, AllocateNothingPerCycleOnceWarm) {
   }
   fs::remove_all(dir);
 }
+
+// Kind 2's machine integers (semantics/machine_ints.md) in a generated class: every
+// operation with its wrap (the operator table's wrapu/wraps, land, lor, shl, ashr) on
+// random values across the whole ranges, equal to the oracle cycle for cycle. The negative
+// control turns the class's unsigned wraps into signed ones, which the comparison catches.
+TEST(CompileEqualsOracle, MachineIntegers) {
+  const std::string text =
+      "node main(x, y: uint8; a, b: int8; n: uint8; w: uint<5>) returns (o1: uint8; o2: int8; o3: uint8; o4: int8; "
+      "o5: int; o6: uint<5>; p: uint8);\n"
+      "let\n"
+      "  o1 = ((x * y + (uint8 7)) div (y - (uint8 3))) || (x && !y);\n"
+      "  o2 = (a * b - (int8 100)) mod (b + (int8 2)) && (a lsh n) || (b rsh n);\n"
+      "  o3 = (uint8 (int a)) + (x lsh (n rsh (uint8 1)));\n"
+      "  o4 = -(a div b) + (int8 (int x * 3));\n"
+      "  o5 = int ((uint16 x) * (uint16 y)) + int (w * w);\n"
+      "  o6 = w - (uint@<5> 30) * w;\n"
+      "  p = (uint8 0) fby (p + x);\n"
+      "tel\n";
+  std::mt19937_64 rng(20261202);
+  std::vector<Case> cases;
+  for (size_t k = 0; k < 2; ++k) {
+    const bool control = k == 1;
+    Case c;
+    c.text = text;
+    c.p = test::compile_stream(c.text, "main");
+    check::Options co;
+    co.rlimit = 10'000'000;
+    std::optional<int64_t> H = accepted(c.p.fe->checked, c.p, co);
+    ASSERT_TRUE(H) << c.text;
+    c.files = codegen::emit_cpp(c.p.prog, c.p.clocks, c.p.plan, "machine.lus", "p" + std::to_string(k), *H, &c.p.fe->checked);
+    name_outputs(c);
+    c.in.cycles = 40;
+    auto draw = [&](int64_t lo, int64_t hi) { return Cell::of(array::Tensor::integer(lo + static_cast<int64_t>(rng() % static_cast<uint64_t>(hi - lo + 1)))); };
+    for (size_t n = 0; n < c.in.cycles; ++n) {
+      c.in.streams["x"].push_back(draw(0, 255));
+      c.in.streams["y"].push_back(n % 7 == 3 ? Cell::of(array::Tensor::integer(3)) : draw(0, 255));  // y - 3 = 0: x div 0
+      c.in.streams["a"].push_back(n % 9 == 4 ? Cell::of(array::Tensor::integer(-128)) : draw(-128, 127));
+      c.in.streams["b"].push_back(n % 5 == 2 ? Cell::of(array::Tensor::integer(n % 2 ? -1 : 0)) : draw(-128, 127));
+      c.in.streams["n"].push_back(draw(0, 12));
+      c.in.streams["w"].push_back(draw(0, 31));
+    }
+    c.want = oracle::Oracle(c.p.fe->checked, c.p.prog, c.p.clocks).run(c.in);
+    std::string *cpp = nullptr;
+    for (auto &f : c.files)
+      if (f.path == c.cls + ".cpp") cpp = &f.text;
+    ASSERT_TRUE(cpp);
+    if (control) {
+      const std::string wrap = "BinOp::WrapUnsigned,", other = "BinOp::WrapSigned,";
+      size_t at = 0, mutated = 0;
+      while ((at = cpp->find(wrap, at)) != std::string::npos) cpp->replace(at, wrap.size(), other), ++mutated;
+      ASSERT_GT(mutated, 0u) << *cpp;
+    }
+    cases.push_back(std::move(c));
+  }
+  std::string out = build_and_run(cases, fs::temp_directory_path() / ("rml_compile_machine_" + std::to_string(::getpid())));
+  EXPECT_EQ(compare(cases[0], 0, out), "");
+  EXPECT_NE(compare(cases[1], 1, out), "") << "the negative control was not caught";
+}
