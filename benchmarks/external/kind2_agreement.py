@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # Agreement of rml-check's user-property verdicts with Kind 2's regression suite.
-# Usage: kind2_agreement.py RML_CHECK KIND2_CHECKOUT
+# Usage: kind2_agreement.py RML_CHECK KIND2_CHECKOUT [--machine-integers] [BUDGET...]
 # Reads KIND2_CHECKOUT/tests/regression/{falsifiable,success}/*.lus (top level only; the
-# suite is not copied here), picks the main node as Kind 2 does (--%MAIN, else the last
+# suite is not copied here) -- with --machine-integers, KIND2_CHECKOUT/tests/machine_integers/
+# instead, whose file names say the expected result (`...-valid.lus` success,
+# `...-invalid.lus` falsifiable) -- picks the main node as Kind 2 does (--%MAIN, else the last
 # node), runs rml-check --json and counts, per expected result: not read (front-end exit
 # 2), no property in the main node, falsified (some property), valid (all), unknown.
 # The budget is passed on to rml-check (default: --timeout 20); the wall time of each
@@ -11,12 +13,22 @@
 import json, os, re, subprocess, sys, collections, time
 R = sys.argv[1]
 ROOT = sys.argv[2]  # a checkout of Kind 2: ROOT/tests/regression/{falsifiable,success}
-budget = sys.argv[3:] or ["--timeout", "20"]
+machine = sys.argv[3:4] == ["--machine-integers"]
+budget = sys.argv[4 if machine else 3:] or ["--timeout", "20"]
 T = float(budget[1]) if budget[0] == "--timeout" else None
 out = collections.Counter(); rows = []
-for d in ["falsifiable", "success"]:
-    for f in sorted(x for x in os.listdir(f"{ROOT}/tests/regression/{d}") if x.endswith('.lus')):
-        p = f"{ROOT}/tests/regression/{d}/{f}"
+def suite():
+    if machine:
+        folder = f"{ROOT}/tests/machine_integers"
+        for f in sorted(x for x in os.listdir(folder) if x.endswith('.lus')):
+            label = "falsifiable" if f.endswith("-invalid.lus") else "success" if f.endswith("-valid.lus") else "unlabelled"
+            yield label, f, f"{folder}/{f}"
+        return
+    for d in ["falsifiable", "success"]:
+        for f in sorted(x for x in os.listdir(f"{ROOT}/tests/regression/{d}") if x.endswith('.lus')):
+            yield d, f, f"{ROOT}/tests/regression/{d}/{f}"
+for d, f, p in suite():
+    if True:
         text = open(p, errors="replace").read()
         m = re.search(r"--%MAIN", text)
         nodes = re.findall(r"^\s*(?:node|function)\s+(?:imported\s+)?([A-Za-z_][A-Za-z0-9_]*)", text, re.M)
