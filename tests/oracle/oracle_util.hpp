@@ -56,6 +56,14 @@ inline check::Report check_text_report(const std::string &text, const std::strin
   return check::check_program(fe->checked, prog, o);
 }
 
+// The verdicts of a report's user properties, in order.
+inline std::vector<check::Verdict> user_property_verdicts(const check::Report &r) {
+  std::vector<check::Verdict> out;
+  for (auto &p : r.properties)
+    if (p.kind == "property") out.push_back(p.verdict);
+  return out;
+}
+
 // Runs `main` of `text` on the given input vectors (cells as in traces: values, `_`, `?`)
 // with both solvers, and checks that they agree on every stream.
 inline Run run_both(const std::string &text, const std::string &main, const std::map<std::string, Vec> &inputs,

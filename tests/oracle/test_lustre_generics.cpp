@@ -26,13 +26,6 @@ const char *kPoly =
     "  q = b;\n"
     "tel\n";
 
-std::vector<check::Verdict> generic_property_verdicts(const check::Report &r) {
-  std::vector<check::Verdict> out;
-  for (auto &p : r.properties)
-    if (p.kind == "property") out.push_back(p.verdict);
-  return out;
-}
-
 }  // namespace
 
 TEST(LustreGenerics, ReadAndPrintedBack) {
@@ -125,7 +118,7 @@ TEST(LustreGenerics, AnyIsAFreshValueOfItsType) {
       "main");
   using V = check::Verdict;
   // (First the range of n's type, a property of the main node's output.)
-  EXPECT_EQ(generic_property_verdicts(r), (std::vector<V>{V::Valid, V::Valid, V::Valid, V::Falsified, V::Falsified, V::Falsified}));
+  EXPECT_EQ(user_property_verdicts(r), (std::vector<V>{V::Valid, V::Valid, V::Valid, V::Falsified, V::Falsified, V::Falsified}));
   for (auto &p : r.properties)
     if (p.kind == "property" && p.verdict == V::Falsified) {
       ASSERT_TRUE(p.cex);

@@ -23,13 +23,6 @@ using namespace rml::test;
 
 namespace {
 
-std::vector<check::Verdict> property_verdicts(const check::Report &r) {
-  std::vector<check::Verdict> out;
-  for (auto &p : r.properties)
-    if (p.kind == "property") out.push_back(p.verdict);
-  return out;
-}
-
 const NodeDecl &node_named(const FrontendResult &r, const std::string &name) {
   return std::get<NodeDecl>(*r.checked.find(name));
 }
@@ -198,7 +191,7 @@ TEST(LustreImported, TheCheckerReadsImportedFunctionsAsUninterpreted) {
       "tel\n",
       "main");
   using V = check::Verdict;
-  EXPECT_EQ(property_verdicts(r), (std::vector<V>{V::Valid, V::Valid, V::Valid, V::Valid, V::Falsified, V::Falsified, V::Falsified}));
+  EXPECT_EQ(user_property_verdicts(r), (std::vector<V>{V::Valid, V::Valid, V::Valid, V::Valid, V::Falsified, V::Falsified, V::Falsified}));
   for (auto &p : r.properties) {
     if (p.kind != "property") {
       EXPECT_EQ(p.verdict, V::Valid) << p.kind << ": " << p.method;
@@ -301,7 +294,7 @@ TEST(LustreImported, ImportedProofsHoldForEveryBody) {
   const std::string imported = "function f(x: int) returns (y: int);\nimported node g(x: int) returns (y: int);\nconst K: int;\n";
   auto r = check_text_report(imported + props, "main");
   using V = check::Verdict;
-  std::vector<V> verdicts = property_verdicts(r);
+  std::vector<V> verdicts = user_property_verdicts(r);
   ASSERT_EQ(verdicts, (std::vector<V>{V::Valid, V::Valid, V::Valid, V::Falsified, V::Falsified}));
   // A falsified one fails in the oracle on the values its counterexample gives f and g.
   for (auto &p : r.properties) {

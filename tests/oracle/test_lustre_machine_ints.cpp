@@ -12,17 +12,6 @@
 using namespace rml;
 using namespace rml::test;
 
-namespace {
-
-std::vector<check::Verdict> machine_property_verdicts(const check::Report &r) {
-  std::vector<check::Verdict> out;
-  for (auto &p : r.properties)
-    if (p.kind == "property") out.push_back(p.verdict);
-  return out;
-}
-
-}  // namespace
-
 TEST(LustreMachineInts, ReadAndPrintedBack) {
   // A conversion prints in parentheses: its operand reaches as far right as it can; the
   // shifts do not associate.
@@ -211,7 +200,7 @@ TEST(LustreMachineInts, CheckedWithTheirWraps) {
       "tel\n",
       "main");
   using V = check::Verdict;
-  EXPECT_EQ(machine_property_verdicts(r), (std::vector<V>{V::Valid, V::Falsified, V::Valid, V::Falsified, V::Valid, V::Valid, V::Valid,
+  EXPECT_EQ(user_property_verdicts(r), (std::vector<V>{V::Valid, V::Falsified, V::Valid, V::Falsified, V::Valid, V::Valid, V::Valid,
                                                   V::Valid}));
   for (auto &p : r.properties)
     if (p.kind == "property" && p.verdict == V::Falsified) {
