@@ -175,6 +175,14 @@ Result<std::string> format_text(const std::string &name, const std::string &text
                 "assumptions and properties it stands for); the file is left unchanged";
     return Failure(kFrontendError, {from_stage(d)});
   }
+  if (!r->user.statement_blocks.empty()) {  // expanded by the parser, as contracts are
+    rml::Diagnostic d;
+    d.rule = "fmt.block";
+    d.span = r->user.statement_blocks.front();
+    d.message = "rml fmt does not format a file with Kind 2 if statements or frame blocks (it would write each as the "
+                "equations it stands for); the file is left unchanged";
+    return Failure(kFrontendError, {from_stage(d)});
+  }
   return format_source(r->user, *r->files.back());
 } catch (std::bad_alloc &) {
   return failure(kUnknown, "rml: error: out of memory while formatting " + name + "\n");

@@ -279,6 +279,9 @@ struct Program {
   // into its node, so the declarations hold what it stands for, not its items: `rml fmt`
   // leaves such a file alone. Not compared by ast_equal.
   std::vector<Span> contracts;
+  // Where the file's Kind 2 if statements and frame blocks are (syntax/statement_blocks.hpp),
+  // expanded by the parser into equations as contracts are. Not compared by ast_equal.
+  std::vector<Span> statement_blocks;
 };
 
 const std::string &decl_name(const Decl &d);

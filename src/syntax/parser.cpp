@@ -10,6 +10,7 @@
 #include "syntax/contracts.hpp"
 #include "syntax/lexer.hpp"
 #include "syntax/refinements.hpp"
+#include "syntax/statement_blocks.hpp"
 
 namespace rml {
 namespace {
@@ -62,6 +63,7 @@ class Parser {
         break;
       }
     }
+    p.statement_blocks = std::move(statement_blocks_);
     for (auto &[name, c] : contract_decls_) check_contract_decl(p, c, d_);
     if (refinements_seen_) expand_refinements(p, contract_bodies_, contract_decls_, d_);
     for (auto &[k, body] : contract_bodies_) p.contracts.push_back(body.span);
@@ -106,6 +108,10 @@ class Parser {
   bool in_contract_ = false;  // mode references `::m` are read
   bool refinements_seen_ = false;  // a refinement type was read (syntax/refinements.cpp)
   std::vector<std::string> type_params_;  // the type parameters of the node being read
+  // Kind 2's if statements and frame blocks (syntax/statement_blocks.hpp): where they are,
+  // and every name of the file, which the locals they make avoid.
+  std::vector<Span> statement_blocks_;
+  std::optional<std::set<std::string>> file_names_;
 
   // ---- token helpers ----
   const Token &cur() const { return toks_[pos_]; }
@@ -980,7 +986,127 @@ class Parser {
       reset_block(n);
       return;
     }
+    if (at(Tok::KwIf) || at_frame()) {
+      statement_block(n);
+      return;
+    }
+    if (at_lazy_block()) {
+      d_.error("syntax.unsupported", cur().span,
+               std::string("Kind 2's '") + cur().text + "' blocks (branches computed only where taken) are not read by rml; if statements are");
+      // Skipped to its `end` (nested blocks counted).
+      for (int open = 0; !at(Tok::Eof) && !at_decl_start();) {
+        if (at_lazy_block()) ++open;
+        if (at(Tok::Ident) && cur().text == "end" && --open == 0) break;
+        take();
+      }
+      if (at(Tok::Ident)) take();
+      accept(Tok::Semi);
+      return;
+    }
     equation_recovering(n.equations);
+  }
+
+  // ---- Kind 2's if statements and frame blocks (syntax/statement_blocks.hpp) ----
+  // Contextual words: `frame (`, `fi`, `elsif` are names elsewhere (an equation starts
+  // with a name followed by '=', ',' or '[').
+  bool at_word(const char *w) const {
+    if (!at(Tok::Ident) || cur().text != w) return false;
+    Tok next = peek(1).kind;
+    return next != Tok::Eq && next != Tok::Comma && next != Tok::LBracket;
+  }
+  bool at_frame() const { return at(Tok::Ident) && cur().text == "frame" && peek(1).kind == Tok::LParen; }
+  bool at_lazy_block() const { return at(Tok::KwWhen) || (at_word("cond") && peek(1).kind == Tok::Bar); }
+  std::set<std::string> &file_names() {
+    if (!file_names_) {
+      file_names_.emplace();
+      for (auto &t : toks_)
+        if (t.kind == Tok::Ident) file_names_->insert(t.text);
+    }
+    return *file_names_;
+  }
+  void statement_block(NodeDecl &n) {
+    Span b = cur().span;
+    try {
+      std::vector<BlockStatement> body;
+      if (at(Tok::KwIf)) {
+        BlockStatement s;
+        s.nested = if_statement();
+        body.push_back(std::move(s));
+        statement_blocks_.push_back(from(b));
+        expand_statements(n, std::move(body), nullptr, file_names(), d_);
+        return;
+      }
+      FrameBlock f;
+      take();
+      expect(Tok::LParen, "after 'frame'");
+      do {
+        if (!at(Tok::Ident)) error_expected("a variable name in the frame's list");
+        Token t = take();
+        f.vars.push_back(LhsItem{t.text, t.span});
+      } while (accept(Tok::Comma));
+      expect(Tok::RParen, "to close the frame's variables");
+      while (!at(Tok::KwLet) && !at(Tok::Eof) && !at(Tok::KwTel) && !at_decl_start()) {
+        Equation init = equation();
+        if (!init.index_vars.empty()) {
+          d_.error("syntax.unsupported", init.span, "a definition by index in a frame block is not read by rml");
+          continue;
+        }
+        f.inits.push_back(std::move(init));
+      }
+      expect(Tok::KwLet, "to open the frame block's body");
+      while (!at(Tok::KwTel) && !at(Tok::Eof) && !at_decl_start() && !d_.saturated()) body.push_back(block_statement());
+      expect(Tok::KwTel, "to close the frame block");
+      accept(Tok::Semi);
+      f.span = from(b);
+      statement_blocks_.push_back(f.span);
+      expand_statements(n, std::move(body), &f, file_names(), d_);
+    } catch (ParseAbort &) {
+      while (!at(Tok::Eof) && !at(Tok::KwTel) && !at_decl_start() && !at_word("fi")) take();
+      if (at_word("fi")) take();
+      accept(Tok::Semi);
+    }
+  }
+  // `if c then S [elsif c then S]* [else S] fi`.
+  std::unique_ptr<IfStatement> if_statement() {
+    auto s = std::make_unique<IfStatement>();
+    Span b = take().span;
+    DepthGuard g(*this);
+    s->conds.push_back(expr());
+    expect(Tok::KwThen, "after the if statement's condition");
+    s->branches.push_back(branch_statements());
+    while (at_word("elsif")) {
+      take();
+      s->conds.push_back(expr());
+      expect(Tok::KwThen, "after the elsif's condition");
+      s->branches.push_back(branch_statements());
+    }
+    if (accept(Tok::KwElse)) s->branches.push_back(branch_statements());
+    if (!at_word("fi")) error_expected("'fi' to close the if statement");
+    take();
+    accept(Tok::Semi);
+    s->span = from(b);
+    return s;
+  }
+  std::vector<BlockStatement> branch_statements() {
+    std::vector<BlockStatement> out;
+    while (!at(Tok::KwElse) && !at_word("elsif") && !at_word("fi") && !at(Tok::Eof) && !at(Tok::KwTel) && !at_decl_start() &&
+           !d_.saturated())
+      out.push_back(block_statement());
+    return out;
+  }
+  BlockStatement block_statement() {
+    BlockStatement s;
+    if (at(Tok::KwIf)) {
+      s.nested = if_statement();
+      return s;
+    }
+    if (at_property() || at_assert() || at_assumption() || at_frame() || at_lazy_block() ||
+        (at(Tok::Ident) && cur().text == "reset" && peek(1).kind != Tok::Eq && peek(1).kind != Tok::Comma)) {
+      d_.error("syntax.unsupported", cur().span, "an if statement or a frame block holds equations and if statements only");
+      throw ParseAbort{};
+    }
+    s.eq = equation();
+    return s;
   }
 
   // Vélus / Heptagon `reset eq; ... every c;` (`reset` is a name elsewhere).

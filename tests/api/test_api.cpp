@@ -160,6 +160,10 @@ TEST(Api, FormatTextLaysOutAndKeepsComments) {
   auto contract = api::format_text("c.lus", "node m(x: int) returns (y: int);\n(*@contract guarantee y >= 0; *)\nlet\n  y = x;\ntel\n");
   ASSERT_FALSE(contract.ok());
   EXPECT_EQ(contract.failure().diagnostics.at(0).rule, "fmt.contract") << contract.failure().text();
+  auto block = api::format_text("f.lus", "node m(c: bool) returns (y: int);\nlet\n  frame (y) y = 0;\n  let\n    if c then y = 1; fi\n  tel\ntel\n");
+  ASSERT_FALSE(block.ok());
+  EXPECT_EQ(block.failure().diagnostics.at(0).rule, "fmt.block") << block.failure().text();
+  EXPECT_EQ(block.failure().diagnostics.at(0).line, 3u);
 }
 
 TEST(Api, ABadTraceIsALocatedFailure) {
