@@ -421,6 +421,7 @@ struct Lexer {
             break;
           case '=':
             if (peek(1) == '>') k = Tok::FatArrow, len = 2;
+            else if (peek(1) == '=' && peek(2) == '>') k = Tok::FatArrow, len = 3;  // Kind 2's `==>`
             else if (peek(1) == '=') k = Tok::Eq, len = 2;
             else k = Tok::Eq;
             break;

@@ -112,6 +112,7 @@ class Parser {
   // and every name of the file, which the locals they make avoid.
   std::vector<Span> statement_blocks_;
   std::optional<std::set<std::string>> file_names_;
+  bool in_frame_body_ = false;  // `last v` is read
 
   // ---- token helpers ----
   const Token &cur() const { return toks_[pos_]; }
@@ -986,21 +987,8 @@ class Parser {
       reset_block(n);
       return;
     }
-    if (at(Tok::KwIf) || at_frame()) {
+    if (at(Tok::KwIf) || at_frame() || at_lazy_block()) {
       statement_block(n);
-      return;
-    }
-    if (at_lazy_block()) {
-      d_.error("syntax.unsupported", cur().span,
-               std::string("Kind 2's '") + cur().text + "' blocks (branches computed only where taken) are not read by rml; if statements are");
-      // Skipped to its `end` (nested blocks counted).
-      for (int open = 0; !at(Tok::Eof) && !at_decl_start();) {
-        if (at_lazy_block()) ++open;
-        if (at(Tok::Ident) && cur().text == "end" && --open == 0) break;
-        take();
-      }
-      if (at(Tok::Ident)) take();
-      accept(Tok::Semi);
       return;
     }
     equation_recovering(n.equations);
@@ -1028,9 +1016,9 @@ class Parser {
     Span b = cur().span;
     try {
       std::vector<BlockStatement> body;
-      if (at(Tok::KwIf)) {
+      if (at(Tok::KwIf) || at_lazy_block()) {
         BlockStatement s;
-        s.nested = if_statement();
+        s.nested = at(Tok::KwIf) ? if_statement() : lazy_block();
         body.push_back(std::move(s));
         statement_blocks_.push_back(from(b));
         expand_statements(n, std::move(body), nullptr, file_names(), d_);
@@ -1054,6 +1042,11 @@ class Parser {
         f.inits.push_back(std::move(init));
       }
       expect(Tok::KwLet, "to open the frame block's body");
+      struct InFrame {
+        bool &flag;
+        ~InFrame() { flag = false; }
+      } in_frame{in_frame_body_};
+      in_frame_body_ = true;
       while (!at(Tok::KwTel) && !at(Tok::Eof) && !at_decl_start() && !d_.saturated()) body.push_back(block_statement());
       expect(Tok::KwTel, "to close the frame block");
       accept(Tok::Semi);
@@ -1061,10 +1054,42 @@ class Parser {
       statement_blocks_.push_back(f.span);
       expand_statements(n, std::move(body), &f, file_names(), d_);
     } catch (ParseAbort &) {
-      while (!at(Tok::Eof) && !at(Tok::KwTel) && !at_decl_start() && !at_word("fi")) take();
-      if (at_word("fi")) take();
+      while (!at(Tok::Eof) && !at(Tok::KwTel) && !at_decl_start() && !at_word("fi") && !at_word("end")) take();
+      if (at_word("fi") || at_word("end")) take();
       accept(Tok::Semi);
     }
+  }
+  // Kind 2's `when c then S [else S] end` and `cond | c: S ... [otherwise: S] end`: each
+  // branch computed only where it is taken (IfStatement::lazy).
+  std::unique_ptr<IfStatement> lazy_block() {
+    auto s = std::make_unique<IfStatement>();
+    s->lazy = true;
+    Span b = cur().span;
+    DepthGuard g(*this);
+    if (at(Tok::KwWhen)) {
+      take();
+      s->conds.push_back(expr());
+      expect(Tok::KwThen, "after the when block's condition");
+      s->branches.push_back(branch_statements());
+      if (accept(Tok::KwElse)) s->branches.push_back(branch_statements());
+    } else {
+      take();  // cond
+      while (accept(Tok::Bar)) {
+        s->conds.push_back(expr());
+        expect(Tok::Colon, "after the cond branch's condition");
+        s->branches.push_back(branch_statements());
+      }
+      if (at_word("otherwise")) {
+        take();
+        expect(Tok::Colon, "after 'otherwise'");
+        s->branches.push_back(branch_statements());
+      }
+    }
+    if (!at_word("end")) error_expected(std::string("'end' to close the ") + (s->conds.size() == 1 ? "when" : "cond") + " block");
+    take();
+    accept(Tok::Semi);
+    s->span = from(b);
+    return s;
   }
   // `if c then S [elsif c then S]* [else S] fi`.
   std::unique_ptr<IfStatement> if_statement() {
@@ -1089,18 +1114,18 @@ class Parser {
   }
   std::vector<BlockStatement> branch_statements() {
     std::vector<BlockStatement> out;
-    while (!at(Tok::KwElse) && !at_word("elsif") && !at_word("fi") && !at(Tok::Eof) && !at(Tok::KwTel) && !at_decl_start() &&
-           !d_.saturated())
+    while (!at(Tok::KwElse) && !at_word("elsif") && !at_word("fi") && !at_word("end") && !at_word("otherwise") &&
+           !at(Tok::Bar) && !at(Tok::Eof) && !at(Tok::KwTel) && !at_decl_start() && !d_.saturated())
       out.push_back(block_statement());
     return out;
   }
   BlockStatement block_statement() {
     BlockStatement s;
-    if (at(Tok::KwIf)) {
-      s.nested = if_statement();
+    if (at(Tok::KwIf) || at_lazy_block()) {
+      s.nested = at(Tok::KwIf) ? if_statement() : lazy_block();
       return s;
     }
-    if (at_property() || at_assert() || at_assumption() || at_frame() || at_lazy_block() ||
+    if (at_property() || at_assert() || at_assumption() || at_frame() ||
         (at(Tok::Ident) && cur().text == "reset" && peek(1).kind != Tok::Eq && peek(1).kind != Tok::Comma)) {
       d_.error("syntax.unsupported", cur().span, "an if statement or a frame block holds equations and if statements only");
       throw ParseAbort{};
@@ -1856,6 +1881,16 @@ class Parser {
         return e;
       }
       case Tok::Ident: {
+        if (in_frame_body_ && cur().text == "last" && peek(1).kind == Tok::Ident) {
+          // Kind 2's `last v` in a frame block: v's previous value (syntax/statement_blocks.hpp)
+          take();
+          Token v = take();
+          std::vector<ExprPtr> a;
+          a.push_back(mk_var(v.text, v.span));
+          auto e = node(ExprKind::Call, from(b), std::move(a));
+          e->name = kLastCall;
+          return e;
+        }
         Token id = take();
         std::string n = id.text;
         bool adjacent = cur().span.begin == id.span.end;

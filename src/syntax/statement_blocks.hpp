@@ -12,9 +12,23 @@
 //                                                  keeps its value: `init -> pre v` (its
 //                                                  initialisation given), else `pre v`
 //
-// Outside a frame block, an if statement defines each of its variables in every branch.
-// Each branch is computed at every cycle (Lustre's `if`; Kind 2's if statements are
-// sugar for it), so a node called in a branch steps at every cycle.
+//   when c then S1 else S2 end                    Kind 2's lazy blocks (`cond | c1: S1 | c2:
+//   cond | c1: S1 | c2: S2 otherwise: S3 end       S2 otherwise: S3 end` is when c1 then S1
+//                                                  else when c2 then S2 else S3): a branch is
+//                                                  computed only where it is taken, on the
+//                                                  clock of its guard: v = merge g (S1's v)
+//                                                  (S2's v), each node variable x that S1
+//                                                  reads read as `x when g` (so its nodes
+//                                                  step and its `pre`s and `->`s count only
+//                                                  where g holds), a nested guard on its
+//                                                  branch's clock
+//   last v                                         in a frame block: v's previous value
+//                                                  (`init -> pre v`, or `pre v`)
+//
+// Outside a frame block, a statement defines each of its variables in every branch. The
+// branches of an if statement are computed at every cycle (Lustre's `if`; Kind 2's if
+// statements are sugar for it), so a node called in one steps at every cycle. If
+// statements and lazy blocks do not nest in each other (as in Kind 2).
 #pragma once
 #include <memory>
 #include <set>
@@ -35,10 +49,15 @@ struct BlockStatement {
 };
 
 struct IfStatement {
-  Span span;                                      // `if` .. `fi`
+  Span span;                                      // `if` .. `fi`, `when` / `cond` .. `end`
+  bool lazy = false;                              // a when or cond block
   std::vector<ExprPtr> conds;                     // if, elsif, ...
   std::vector<std::vector<BlockStatement>> branches;  // one per condition, then the `else` one if written
 };
+
+// The parser reads `last v` as a call of this name (no name the lexer gives): the expansion
+// replaces it by v's previous value.
+inline constexpr const char *kLastCall = "$last";
 
 struct FrameBlock {
   Span span;                        // `frame` .. `tel`

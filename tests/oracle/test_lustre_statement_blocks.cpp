@@ -1,6 +1,8 @@
-// Kind 2's if statements and frame blocks (syntax/statement_blocks.hpp, grammar.md §2):
-// each variable an if statement defines is the conditional of its branches; in a frame
-// block a branch that leaves a variable undefined holds it (`init -> pre v`, or `pre v`).
+// Kind 2's if statements, when and cond blocks and frame blocks (syntax/statement_blocks.hpp,
+// grammar.md §2): each variable an if statement defines is the conditional of its
+// branches; a when block's branch runs only where it is taken (its nodes step and its
+// `pre`s count there); in a frame block a branch that leaves a variable undefined holds it
+// (`init -> pre v`, or `pre v`), which `last v` reads.
 // Every expected stream below is worked out by hand from those rules (comments show how).
 #include <gtest/gtest.h>
 
@@ -121,6 +123,70 @@ TEST(LustreStatementBlocks, ConditionsAreEvaluatedOncePerCycle) {
   EXPECT_EQ(user_property_verdicts(r), (std::vector<V>{V::Valid, V::Falsified}));
 }
 
+// A when block's branch runs on its guard's clock: the node it calls steps, and its `pre`
+// and `->` count, only where the branch is taken; a nested guard is reached only inside
+// its branch; `last v` is v's previous value (its initialisation at the first cycle).
+// Computed eagerly (as an if statement), a would be 1 1 3 4 4 6 and b 0 2 2 3 5 5.
+TEST(LustreStatementBlocks, AWhenBlocksBranchRunsOnlyWhereTaken) {
+  const std::string text =
+      "node count() returns (n: int);\n"
+      "let\n"
+      "  n = 1 -> pre n + 1;\n"
+      "tel\n"
+      "node main(c, d: bool; x: int) returns (a, b, k: int);\n"
+      "let\n"
+      "  frame (a, b, k)\n"
+      "    a = 0; b = 0; k = 100;\n"
+      "  let\n"
+      "    when c then\n"
+      "      a = count();\n"
+      "      b = 0 -> pre x;\n"
+      "      when d then\n"
+      "        k = last k + 1;\n"
+      "      end\n"
+      "    else\n"
+      "      a = last a;\n"
+      "      b = x;\n"
+      "    end\n"
+      "  tel\n"
+      "tel\n";
+  auto r = run_both(text, "main",
+                    {{"c", {"T", "F", "T", "T", "F", "T"}},
+                     {"d", {"F", "T", "T", "F", "T", "T"}},
+                     {"x", {"1", "2", "3", "4", "5", "6"}}});
+  expect_stream(r, "a", {"1", "1", "2", "3", "3", "4"});        // count's 1, 2, 3, 4 at c's ticks
+  expect_stream(r, "b", {"0", "2", "1", "3", "5", "4"});        // x at c's previous tick; x where not c
+  expect_stream(r, "k", {"100", "100", "101", "101", "101", "102"});  // + 1 where c and d
+  expect_solvers_agree(r);
+  // The same as if statements: every branch computed at every cycle.
+  std::string eager = text;
+  for (auto [from, to] : {std::pair<std::string, std::string>{"when c then", "if c then"}, {"when d then", "if d then"}}) eager.replace(eager.find(from), from.size(), to);
+  eager.replace(eager.find("      end\n"), 10, "      fi\n");
+  eager.replace(eager.find("    end\n"), 8, "    fi\n");
+  auto e = run_both(eager, "main",
+                    {{"c", {"T", "F", "T", "T", "F", "T"}},
+                     {"d", {"F", "T", "T", "F", "T", "T"}},
+                     {"x", {"1", "2", "3", "4", "5", "6"}}});
+  expect_stream(e, "a", {"1", "1", "3", "4", "4", "6"});
+  expect_stream(e, "b", {"0", "2", "2", "3", "5", "5"});
+  expect_stream(e, "k", {"100", "100", "101", "101", "101", "102"});
+}
+
+// cond | c1: S1 | c2: S2 otherwise: S3 end is when c1 then S1 else when c2 then S2 else S3.
+TEST(LustreStatementBlocks, ACondBlockTakesItsFirstTrueBranch) {
+  const std::string text =
+      "node main(x: int) returns (s: int);\n"
+      "let\n"
+      "  cond\n"
+      "  | x > 10: s = 2;\n"
+      "  | x > 0: s = 1;\n"
+      "  otherwise: s = 0;\n"
+      "  end\n"
+      "tel\n";
+  auto r = run_both(text, "main", {{"x", {"20", "5", "-3", "10", "11"}}});
+  expect_stream(r, "s", {"2", "1", "0", "1", "2"});
+}
+
 TEST(LustreStatementBlocks, Errors) {
   auto node = [](const std::string &body) {
     return "node main(c: bool; x: int) returns (a, b: int);\nlet\n" + body + "tel\n";
@@ -137,9 +203,14 @@ TEST(LustreStatementBlocks, Errors) {
   // One definition a branch.
   EXPECT_EQ(errors_of(*check_text(node("  frame (a, b) let if c then a = 1; a = 2; fi b = 0; tel\n"))),
             (std::vector<std::string>{"3:37 name.duplicate"}));
-  // Not read: Kind 2's when blocks, definitions by index, properties inside a block.
-  EXPECT_EQ(errors_of(*check_text(node("  when c then a = 1; b = 1; else a = 2; b = 2; end\n"))),
-            (std::vector<std::string>{"3:3 syntax.unsupported"}));
+  EXPECT_EQ(errors_of(*check_text(node("  when c then a = 1; b = 1; else a = 2; end\n"))),
+            (std::vector<std::string>{"3:3 name.undefined"}));
+  // `last v` reads a variable of the frame.
+  EXPECT_EQ(errors_of(*check_text(node("  frame (a) let a = last b; tel\n  b = 1;\n"))),
+            (std::vector<std::string>{"3:26 name.unknown"}));
+  // Not read: if statements and lazy blocks inside each other, properties inside a block.
+  EXPECT_EQ(errors_of(*check_text(node("  when c then if c then a = 1; else a = 2; fi b = 1; else a = 0; b = 0; end\n"))),
+            (std::vector<std::string>{"3:15 syntax.unsupported", "3:3 name.undefined"}));
   EXPECT_EQ(errors_of(*check_text(node("  if c then check a > 0; fi\n  a = 1; b = 1;\n"))),
             (std::vector<std::string>{"3:13 syntax.unsupported"}));
   EXPECT_EQ(errors_of(*check_text(node("  if c then a = 1; b = 1;\n"))), (std::vector<std::string>{"4:1 parse.expected"}));
