@@ -249,11 +249,19 @@ class StatementExpander {
             parts.push_back(nullptr);
             continue;
           }
+          const VarDecl *decl = declared(item.name);
+          if (!decl || !decl->type) {  // the local standing for it needs its type
+            d_.error("name.undeclared", item.span,
+                     "'" + item.name + "' is defined in a block by a tuple equation, so it is declared with its type (an output or a local)");
+            whole.lhs.push_back(LhsItem{"_", item.span});
+            parts.push_back(nullptr);
+            continue;
+          }
           std::string t = fresh(item.name + "_" + at(frame_ ? "frame" : "if", block));
           VarDecl v;
           v.name = t;
           v.span = item.span;
-          if (const VarDecl *decl = declared(item.name)) v.type = decl->type ? std::optional<TypeSyntax>(decl->type->clone()) : std::nullopt;
+          v.type = decl->type->clone();
           v.clock = clock_of(path, item.span);  // where the branch runs
           n_.locals.push_back(std::move(v));
           whole.lhs.push_back(LhsItem{t, item.span});

@@ -205,6 +205,10 @@ TEST(LustreStatementBlocks, Errors) {
             (std::vector<std::string>{"3:37 name.duplicate"}));
   EXPECT_EQ(errors_of(*check_text(node("  when c then a = 1; b = 1; else a = 2; end\n"))),
             (std::vector<std::string>{"3:3 name.undefined"}));
+  // A tuple equation of a block goes through locals of its variables' declared types.
+  EXPECT_EQ(errors_of(*check_text("node f(x: int) returns (p, q: int);\nlet\n  p = x; q = x;\ntel\n" +
+                                  node("  if c then (a, z) = f(x); b = 1; else a = 0; b = 0; fi\n"))),
+            (std::vector<std::string>{"7:17 name.undeclared"}));
   // `last v` reads a variable of the frame.
   EXPECT_EQ(errors_of(*check_text(node("  frame (a) let a = last b; tel\n  b = 1;\n"))),
             (std::vector<std::string>{"3:26 name.unknown"}));
