@@ -367,6 +367,7 @@ class StatementExpander {
   }
 
   ExprPtr undefined_in(const IfStatement &s, const std::string &v, size_t branch) {
+    if (frame_ && !in_frame(v)) return mk_var(v, s.span);  // reported by check_frame
     if (frame_) return s.lazy ? when_path(held(v, s.span), branch_path(s, branch)) : held(v, s.span);
     if (reported_.insert({&s, v}).second)
       d_.error("name.undefined", s.span,
