@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <unordered_map>
 
 namespace rml {
@@ -311,6 +312,14 @@ struct Lexer {
     } else {
       errno = 0;
       long long v = std::strtoll(text.c_str(), nullptr, 10);
+      // 2^63 after a minus: the least int, -9223372036854775808 (the parser folds the two
+      // tokens and refuses the literal anywhere else).
+      if (errno == ERANGE && text.find_first_not_of('0') != std::string::npos &&
+          text.substr(text.find_first_not_of('0')) == "9223372036854775808" && !out.empty() && out.back().kind == Tok::Minus) {
+        t.ival = std::numeric_limits<int64_t>::min();
+        out.push_back(std::move(t));
+        return;
+      }
       if (errno == ERANGE) {
         d.error("lex.limit", t.span, "integer literal does not fit in 63 bits");
         return;

@@ -4,6 +4,7 @@
 #include "syntax/parser.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -1395,6 +1396,10 @@ class Parser {
     switch (cur().kind) {
       case Tok::Minus: {
         take();
+        if (at(Tok::Int) && cur().ival == std::numeric_limits<int64_t>::min()) {  // -9223372036854775808 (lexer)
+          take();
+          return mk_int(std::numeric_limits<int64_t>::min(), from(b));
+        }
         DepthGuard g(*this);
         auto a = prefix();
         auto e = unary(b, std::move(a), Op::Neg);
@@ -1835,6 +1840,10 @@ class Parser {
     Span b = cur().span;
     switch (cur().kind) {
       case Tok::Int: {
+        if (cur().ival == std::numeric_limits<int64_t>::min()) {  // 2^63 not after a unary minus
+          d_.error("lex.limit", cur().span, "integer literal does not fit in 63 bits (-9223372036854775808 is read, as the least int)");
+          throw ParseAbort{};
+        }
         auto e = mk_int(cur().ival, b);
         take();
         return e;

@@ -64,7 +64,7 @@ TEST(LustreMachineInts, ArithmeticWrapsAtTheWidth) {
 // kept, a wider one cut; `int e` gives the value.
 TEST(LustreMachineInts, Conversions) {
   const std::string text =
-      "node main(x: int) returns (a: uint8; b: int16; c: uint8; d: int16; e: int; f: uint16; s: int8; w: int64);\n"
+      "node main(x: int) returns (a: uint8; b: int16; c: uint8; d: int16; e: int; f: uint16; s: int8; w: int64; m: int64);\n"
       "let\n"
       "  a = uint8 256;\n"
       "  b = int16 32768;\n"
@@ -74,6 +74,7 @@ TEST(LustreMachineInts, Conversions) {
       "  f = uint16 (uint8 x);\n"
       "  s = int8 x;\n"
       "  w = int64 x;\n"
+      "  m = int64 (-9223372036854775808);\n"  // the least int: 2^63 is read only after a minus
       "tel\n";
   auto r = run_both(text, "main", {{"x", {"-1", "300", "5", "200"}}});
   expect_stream(r, "a", {"0", "0", "0", "0"});
@@ -84,6 +85,7 @@ TEST(LustreMachineInts, Conversions) {
   expect_stream(r, "f", {"255", "44", "5", "200"});
   expect_stream(r, "s", {"-1", "44", "5", "-56"});  // 200 - 256
   expect_stream(r, "w", {"-1", "300", "5", "200"});
+  expect_stream(r, "m", {"-9223372036854775808", "-9223372036854775808", "-9223372036854775808", "-9223372036854775808"});
 }
 
 // Division and remainder are SMT-LIB's: unsigned x div 0 has every bit set, signed x div 0
@@ -173,6 +175,9 @@ TEST(LustreMachineInts, Errors) {
             (std::vector<std::string>{"1:14 syntax.unsupported"}));
   EXPECT_EQ(errors_of(*check_text("fun f(x: uint8): uint8 = x;\n")),
             (std::vector<std::string>{"1:10 syntax.unsupported", "1:18 syntax.unsupported"}));
+  // 2^63 is a literal only as the least int, after a unary minus.
+  EXPECT_EQ(errors_of(*check_text("node main(x: int) returns (o: int);\nlet\n  o = x - 9223372036854775808;\ntel\n")),
+            (std::vector<std::string>{"3:11 lex.limit"}));
   // The type names are reserved words (as in Kind 2), so `uint8 (x)` is always a conversion.
   EXPECT_EQ(errors_of(*check_text("node main(int8: int) returns (o: int);\nlet\n  o = 1;\ntel\n")),
             (std::vector<std::string>{"1:11 parse.expected"}));
