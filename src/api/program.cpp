@@ -164,23 +164,21 @@ Result<std::string> format_text(const std::string &name, const std::string &text
   opts.check = false;
   std::unique_ptr<FrontendResult> r = run_frontend(name, text, opts);
   if (r->diags.has_errors()) return frontend_failure(*r);
-  // Comments are kept (format_source, src/syntax/README.md "Formatting"). A contract is
-  // expanded by the parser: printed, it would become the locals, assumptions and
-  // properties it stands for, its items lost.
-  if (!r->user.contracts.empty()) {
+  // Comments are kept (format_source, src/syntax/README.md "Formatting"). Contracts and
+  // statement blocks are expanded by the parser: printed, each would become the locals,
+  // equations, assumptions and properties it stands for, what was written lost.
+  struct Expanded {
+    const std::vector<Span> &where;
+    const char *rule, *what;
+  };
+  for (const Expanded &e : {Expanded{r->user.contracts, "fmt.contract", "Kind 2 contracts or refinement types"},
+                            Expanded{r->user.statement_blocks, "fmt.block", "Kind 2 if statements, when, cond or frame blocks"}}) {
+    if (e.where.empty()) continue;
     rml::Diagnostic d;
-    d.rule = "fmt.contract";
-    d.span = r->user.contracts.front();
-    d.message = "rml fmt does not format a file with Kind 2 contracts or refinement types (it would write each as the "
-                "assumptions and properties it stands for); the file is left unchanged";
-    return Failure(kFrontendError, {from_stage(d)});
-  }
-  if (!r->user.statement_blocks.empty()) {  // expanded by the parser, as contracts are
-    rml::Diagnostic d;
-    d.rule = "fmt.block";
-    d.span = r->user.statement_blocks.front();
-    d.message = "rml fmt does not format a file with Kind 2 if statements or frame blocks (it would write each as the "
-                "equations it stands for); the file is left unchanged";
+    d.rule = e.rule;
+    d.span = e.where.front();
+    d.message = std::string("rml fmt does not format a file with ") + e.what +
+                " (it would write each as what it stands for); the file is left unchanged";
     return Failure(kFrontendError, {from_stage(d)});
   }
   return format_source(r->user, *r->files.back());
