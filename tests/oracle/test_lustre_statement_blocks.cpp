@@ -5,6 +5,8 @@
 // (`init -> pre v`, or `pre v`), which `last v` reads.
 // Every expected stream below is worked out by hand from those rules (comments show how).
 #include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
 
 #include "checker/checker.hpp"
 #include "oracle_util.hpp"
@@ -185,6 +187,96 @@ TEST(LustreStatementBlocks, ACondBlockTakesItsFirstTrueBranch) {
       "tel\n";
   auto r = run_both(text, "main", {{"x", {"20", "5", "-3", "10", "11"}}});
   expect_stream(r, "s", {"2", "1", "0", "1", "2"});
+}
+
+namespace {
+
+// A random frame block over a and b: nested when blocks whose branches define a subset of
+// the variables not defined around them, from expressions without temporal operators or
+// node calls (x, y, constants, `last a`, `last b`, + and -), guards over c1..c3 and x.
+struct BlockGen {
+  std::string text;
+  std::string expr(int depth) {
+    int k = *rc::gen::inRange(0, depth > 0 ? 7 : 5);
+    switch (k) {
+      case 0: return "x";
+      case 1: return "y";
+      case 2: return std::to_string(*rc::gen::inRange(-3, 4));
+      case 3: return "last a";
+      case 4: return "last b";
+      case 5: return "(" + expr(depth - 1) + " + " + expr(depth - 1) + ")";
+      default: return "(" + expr(depth - 1) + " - " + expr(depth - 1) + ")";
+    }
+  }
+  std::string cond() {
+    switch (*rc::gen::inRange(0, 5)) {
+      case 0: return "c1";
+      case 1: return "c2";
+      case 2: return "not c3";
+      case 3: return "x > " + std::to_string(*rc::gen::inRange(-2, 3));
+      default: return "(c1 and x < y)";
+    }
+  }
+  // Statements defining a subset of `vars` (each once).
+  void statements(const std::vector<std::string> &vars, int depth, const std::string &indent) {
+    std::vector<std::string> here, nested;
+    for (auto &v : vars) (*rc::gen::inRange(0, 3) == 0 && depth > 0 ? nested : here).push_back(v);
+    for (auto &v : here)
+      if (*rc::gen::inRange(0, 4) > 0) text += indent + v + " = " + expr(2) + ";\n";
+    if (!nested.empty()) block(nested, depth - 1, indent);
+  }
+  void block(const std::vector<std::string> &vars, int depth, const std::string &indent) {
+    text += indent + "when " + cond() + " then\n";
+    statements(vars, depth, indent + "  ");
+    if (*rc::gen::inRange(0, 3) > 0) {
+      text += indent + "else\n";
+      statements(vars, depth, indent + "  ");
+    }
+    text += indent + "end\n";
+  }
+};
+
+std::string as_if_statements(std::string t) {
+  for (auto [from, to] : {std::pair<std::string, std::string>{"when ", "if "}, {"end\n", "fi\n"}})
+    for (size_t at = 0; (at = t.find(from, at)) != std::string::npos; at += to.size()) t.replace(at, from.size(), to);
+  return t;
+}
+
+}  // namespace
+
+// Law (Kind 2's manual): a when block whose branches hold no temporal operator and call no
+// node computes what the same if statement computes — laziness shows only through state.
+// The generator nests blocks up to three deep, leaves variables undefined in branches (held
+// through the frame) and reads `last` inside sampled branches; the negative control is
+// AWhenBlocksBranchesRunOnlyWhereTaken, whose `pre` and node call make the two differ.
+// Both frame variables are initialised: without, the held value is nil at the first cycle,
+// and rml's `if` is nil when an operand is (semantics.md §4.3) where a merge takes only
+// the selected branch — this law's first counterexample, written in grammar.md.
+RC_GTEST_PROP(LustreStatementBlocks, AWhenBlockWithoutStateIsItsIfStatement, ()) {
+  BlockGen g;
+  g.text = "node main(c1, c2, c3: bool; x, y: int) returns (a, b: int);\nlet\n  frame (a, b)\n";
+  g.text += "    a = " + std::to_string(*rc::gen::inRange(-5, 6)) + ";\n";
+  g.text += "    b = " + std::to_string(*rc::gen::inRange(-5, 6)) + ";\n";
+  g.text += "  let\n";
+  g.block({"a", "b"}, 3, "    ");
+  g.text += "  tel\ntel\n";
+  const size_t n = 7;
+  std::map<std::string, Vec> in;
+  for (const char *c : {"c1", "c2", "c3"})
+    for (size_t k = 0; k < n; ++k) in[c].push_back(*rc::gen::arbitrary<bool>() ? "T" : "F");
+  for (const char *v : {"x", "y"})
+    for (size_t k = 0; k < n; ++k) in[v].push_back(std::to_string(*rc::gen::inRange(-4, 5)));
+  Run lazy = run_both(g.text, "main", in);
+  Run eager = run_both(as_if_statements(g.text), "main", in);
+  auto str = [](const std::vector<oracle::Cell> &cells) {
+    std::string out;
+    for (auto &c : cells) out += c.str() + " ";
+    return out;
+  };
+  for (const char *v : {"a", "b"})
+    if (lazy.worklist.stream(v) != eager.worklist.stream(v))
+      RC_FAIL(g.text + std::string(v) + ": when blocks " + str(lazy.worklist.stream(v)) + ", if statements " + str(eager.worklist.stream(v)));
+  RC_ASSERT(lazy.worklist.stream("a") == lazy.kleene.stream("a"));
 }
 
 TEST(LustreStatementBlocks, Errors) {
