@@ -74,6 +74,8 @@ struct ErrorOrigin {  // where an error (‖) was produced, not merely propagate
   std::string message;
   Span span;
 };
+// The order in which a run reports its origins: by cycle, then by variable.
+inline bool origin_before(const ErrorOrigin &a, const ErrorOrigin &b) { return a.cycle != b.cycle ? a.cycle < b.cycle : a.var < b.var; }
 
 struct Result {
   size_t cycles = 0;

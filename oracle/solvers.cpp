@@ -229,7 +229,7 @@ Result Oracle::Impl::run(const Inputs &in, Solver solver) {
   for (auto &v : prog.inputs) list(v.name);
   for (auto &v : prog.outputs) list(v.name);
   for (auto &eq : prog.equations) list(eq.lhs);
-  std::sort(origins.begin(), origins.end(), [](auto &a, auto &b) { return a.cycle != b.cycle ? a.cycle < b.cycle : a.var < b.var; });
+  std::sort(origins.begin(), origins.end(), origin_before);
   r.errors = origins;
   // Input clock assumptions A_P: an input is present exactly where its clock ticks.
   for (auto &v : prog.inputs) {

@@ -1,5 +1,6 @@
 #include "api/stream_run.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <new>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "driver/exit_policy.hpp"
 #include "driver/show_names.hpp"
 #include "oracle/assumptions.hpp"
+#include "oracle/declared_clocks.hpp"
 #include "oracle/trace_io.hpp"
 #include "stream/machine.hpp"
 #include "stream/runner.hpp"
@@ -134,6 +136,12 @@ Result<StreamRows> stream_rows(const Program::State &s, const StreamSetup &setup
   sopts.read_slots = shown_slots;  // what emit_row reads: a result may go over any other cell's block
   for (int c : assumed_slots)
     if (c >= 0) sopts.read_slots->push_back(c);
+  // Declared clocks (`x: t when c`), watched on the runner's frames as the oracle checks
+  // them on its streams. The machine need not: it gives every row only where the inputs
+  // stay on their clocks, where rml-check's proof of the clocks leaves no declaration broken.
+  oracle::DeclaredClockWatch declared(prog, setup.label, [&](const std::string &v) { return plan.slot_of.count(v) > 0; });
+  std::vector<int> declared_slots;
+  for (auto &v : declared.vars()) declared_slots.push_back(plan.slot(v)), sopts.read_slots->push_back(declared_slots.back());
   try {
     if (machine) {
       struct OutsideTheClocks {};
@@ -159,6 +167,13 @@ Result<StreamRows> stream_rows(const Program::State &s, const StreamSetup &setup
     }
     if (!machine_ran) {
       runner = std::make_unique<stream::Runner>(s.frontend->checked, plan, sopts, [&](const stream::FrameView &f) {
+        if (!declared.empty())
+          declared.observe(
+              f.cycle, [&](int k) { return f.tag(declared_slots[static_cast<size_t>(k)]); },
+              [&](int k) {
+                oracle::Cell c = f.cell(declared_slots[static_cast<size_t>(k)]);
+                return !c.value.i.empty() && c.value.i[0] != 0;
+              });
         if (f.cycle >= resume_at) emit_row(f.cycle, [&](int slot) { return f.cell(slot); });
       });
       fed = 0;
@@ -196,13 +211,15 @@ Result<StreamRows> stream_rows(const Program::State &s, const StreamSetup &setup
             runner->engine() +
             (machine ? " from cycle " + std::to_string(resume_at) + " (the trace leaves the clocks there)" : "");
     findings.input_clock = runner->input_clock_violations();
-    findings.errors = runner->errors();
+    findings.errors = runner->errors();  // (met in the window's order: reported in the oracle's)
+    std::stable_sort(findings.errors.begin(), findings.errors.end(), oracle::origin_before);
+    findings.declared = declared.violations();
   }
   out.diagnostics.push_back(said_as(Sev::Note, "run.stream", note, "note: " + note + "\n"));
   findings.broken = assumptions.broken();
   for (auto &d : diagnostics_of(findings, o.strict_assume)) out.diagnostics.push_back(std::move(d));
   out.has_error_values = !findings.errors.empty();
-  out.failed = out.has_error_values || (!findings.broken.empty() && o.strict_assume);
+  out.failed = out.has_error_values || !findings.declared.empty() || (!findings.broken.empty() && o.strict_assume);
   return out;
 }
 

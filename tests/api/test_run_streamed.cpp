@@ -258,3 +258,35 @@ TEST(RunStreamed, TheHandoverRereadsWhatItMust) {
   EXPECT_EQ(gone.failure().text(), "rml: error: 't.csv' is gone\nrml: the output above is incomplete: it stops after cycle 1\n");
   EXPECT_EQ(rows.str(), "x,c,s\n1,T,0\n2,F,0\n");
 }
+
+// What the runner says after a handover is what the oracle says, in its order. At cycle 1
+// (y present: the base clock ticks) x and c are absent: o1 = 0.5 fby x is an error value
+// there and at cycle 2, v0 = if c then x else x at cycle 2 only (c present, x absent), and
+// o2 = c, declared on the base clock, is absent at cycle 1: a clock.declared error of the
+// run (o1's ‖ is an error value, not also a declaration broken). Error values come by
+// cycle, then by variable (o1 before v0 at cycle 2). The runner said neither the declared
+// clock nor the oracle's order until the native run's law compared them.
+TEST(RunStreamed, DeclaredClocksAndErrorOriginsAsTheOracleSaysThem) {
+  api::Program p = load_streamed("declared.rml", R"(node main(x: real, y: int, c: bool) -> (o1: real, o2: bool)
+  v0 = if c then x else x;
+  o1 = 0.5 fby x;
+  o2 = c;
+)");
+  const char *trace = "x,y,c\n1.5,1,T\n_,2,_\n_,3,T\n";
+  auto oracle = api::run_trace(p, "t.csv", trace);
+  ASSERT_TRUE(oracle.ok()) << oracle.failure().text();
+  CountedTrace t{trace};
+  std::ostringstream out;
+  auto r = api::run_streamed(p, t.stream(true), out, api::TextFormat::Csv);
+  ASSERT_TRUE(r.ok()) << r.failure().text();
+  EXPECT_EQ(out.str(), oracle->chronogram.csv());
+  EXPECT_NE(r->diagnostics[0].message.find("from cycle 1 (the trace leaves the clocks there)"), std::string::npos) << r->diagnostics[0].message;
+  std::vector<std::string> rules;
+  for (size_t k = 1; k < r->diagnostics.size(); ++k) rules.push_back(r->diagnostics[k].rule + " " + r->diagnostics[k].message.substr(0, 30));
+  EXPECT_EQ(rules, (std::vector<std::string>{"input.clock input x at cycle 1: absent whe", "input.clock input c at cycle 1: absent whe",
+                                             "run.error-value error value at cycle 1 in 'o1'", "run.error-value error value at cycle 2 in 'o1'",
+                                             "run.error-value error value at cycle 2 in 'v0'", "clock.declared 'o2' is absent at cycle 1, whe"}));
+  EXPECT_EQ(rendered(r->diagnostics, 1), rendered(oracle->diagnostics));
+  EXPECT_TRUE(r->failed);
+  EXPECT_EQ(r->failed, oracle->failed);
+}
