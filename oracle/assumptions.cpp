@@ -39,6 +39,12 @@ void AssumptionMonitor::observe(size_t k, const oracle::Cell &c) {
   if (n + 1 >= w && st.last < static_cast<long>(n + 1 - w) && !st.b.count++) st.b.first = n + 1 - w;
 }
 
+bool AssumptionMonitor::any_broken() const {
+  for (auto &st : state_)
+    if (st.b.count) return true;
+  return false;
+}
+
 std::vector<BrokenAssumption> AssumptionMonitor::broken() const {
   std::vector<BrokenAssumption> out;
   for (size_t k = 0; k < state_.size(); ++k) {

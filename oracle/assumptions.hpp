@@ -37,6 +37,7 @@ class AssumptionMonitor {
   // The cell of prog.assumptions[k]'s variable at the next cycle of assumption k.
   void observe(size_t k, const oracle::Cell &c);
   std::vector<BrokenAssumption> broken() const;
+  bool any_broken() const;  // broken() is not empty (cheap: once a cycle)
 
  private:
   struct State {

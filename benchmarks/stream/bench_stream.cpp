@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -24,6 +25,8 @@
 #include "stream/machine.hpp"
 #include "stream/runner.hpp"
 #include "driver/compiled_funs.hpp"
+#include "codegen/emit_abi.hpp"
+#include "codegen/native_class.hpp"
 #include "common/count_allocations.hpp"  // allocs_per_cycle: heap allocations counted (tests/common)
 
 #include "chain.hpp"  // rml compile of the 100-layer chain (benchmarks/CMakeLists.txt)
@@ -133,6 +136,31 @@ void BM_GeneratedChain(benchmark::State &st) {
     for (size_t n = 0; n < cycles; ++n) {
       c.step({rml::Cell<double>::of(double(n % 7))}, out);
       sum += out.o.value;
+    }
+  }
+  benchmark::DoNotOptimize(sum);
+}
+
+// In process on the native class (`rml run --backend stream --native`'s engine): the
+// chain's step class loaded behind its C ABI, a call per push and per pop.
+void BM_NativeChain(benchmark::State &st) {
+  Compiled c(chain_program(static_cast<int>(st.range(0))), "chain");
+  auto files = rml::codegen::emit_cpp(c.prog, c.clocks, c.plan, "chain.rml", "rml_generated", 0, &c.fe->checked);
+  rml::codegen::NativeBuild b;
+  b.cache_dir = (std::filesystem::temp_directory_path() / "rml_bench_native").string();
+  const std::string sig = rml::codegen::abi_signature({{"x", rml::Scalar::Real, {}}}, {{"o", rml::Scalar::Real, {}}});
+  const size_t cycles = static_cast<size_t>(st.range(1));
+  double sum = 0, o = 0;
+  uint8_t kinds[1];
+  void *words[1] = {&o};
+  rml::codegen::NativeClass(files, "chain", sig, b);  // compiled here, untimed
+  for (auto _ : st) {
+    rml::codegen::NativeClass cls(files, "chain", sig, b);  // (from the cache: a new instance)
+    for (size_t n = 0; n < cycles; ++n) {
+      const double x = double(n % 7);
+      const rml::codegen::AbiCell in[1] = {{rml::codegen::kAbiValue, &x}};
+      if (cls.push(in) != 0 || cls.pop(kinds, words) != 1) st.SkipWithError("push failed");
+      sum += o;
     }
   }
   benchmark::DoNotOptimize(sum);
@@ -335,6 +363,35 @@ void BM_StreamTrain(benchmark::State &st) {
   st.counters["frames_held"] = double(frames);
   st.counters["cycles"] = double(in.size());
 }
+// In process on the native class (`rml run --native`'s engine, codegen/native_class.hpp):
+// the class `rml compile` writes, compiled into a shared object at the first run (not timed)
+// and driven through its C ABI, a call per push and pop, the words of each input in place.
+void BM_NativeTrain(benchmark::State &st) {
+  std::ifstream f(std::string(RML_SOURCE_DIR) + "/reference/paper/fig03_gradient_descent.rml");
+  std::stringstream text;
+  text << f.rdbuf();
+  Compiled c(text.str(), "train");
+  auto files = rml::codegen::emit_cpp(c.prog, c.clocks, c.plan, "fig03_gradient_descent.rml", "rml_generated", 1, &c.fe->checked);
+  rml::codegen::NativeBuild b;
+  b.cache_dir = (std::filesystem::temp_directory_path() / "rml_bench_native").string();
+  std::vector<rml::codegen::AbiPort> ports = {{"i", rml::Scalar::Real, {}}, {"gt", rml::Scalar::Real, {}}};
+  auto in = train_trace(static_cast<size_t>(st.range(0)));
+  uint8_t kinds[1];
+  void *words[1] = {nullptr};
+  rml::codegen::NativeClass(files, "train", rml::codegen::abi_signature(ports, {}), b);  // compiled here, untimed
+  for (auto _ : st) {
+    rml::codegen::NativeClass fresh(files, "train", rml::codegen::abi_signature(ports, {}), b);  // (from the cache: a new instance)
+    for (auto &[i, gt] : in) {
+      const rml::codegen::AbiCell cells[2] = {{rml::codegen::kAbiValue, &i}, {rml::codegen::kAbiValue, &gt}};
+      if (fresh.push(cells) != 0) st.SkipWithError("push failed");
+      while (fresh.pop(kinds, words) == 1) {
+      }
+    }
+    st.SetLabel((fresh.engine() & 4) ? "tagless" : "tagged");  // (before finish(), which ends the tagless run)
+    fresh.finish();
+  }
+  st.counters["cycles"] = double(in.size());
+}
 void BM_HandWrittenTrain(benchmark::State &st) {
   auto in = train_trace(static_cast<size_t>(st.range(0)));
   double sink = 0;
@@ -427,10 +484,12 @@ BENCHMARK(BM_GeneratedLstm)->Args({64, 32, 200})->Args({256, 128, 20})->Unit(ben
 BENCHMARK(BM_HandWrittenTrain)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GeneratedTrain)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamTrain)->Args({1, 100000})->Args({0, 100000})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NativeTrain)->Arg(1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HandWrittenChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MachineChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamChain)->Args({10, 10000})->Args({100, 10000})->Args({100, 1000000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GeneratedChain)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NativeChain)->Args({100, 1000000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OracleChain)->Args({10, 10000})->Args({100, 10000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HandWrittenBackfill)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamBackfill)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);

@@ -429,6 +429,19 @@ struct RunOptions {
   // stream back end also says (0, cycles) once its proof is done, and (cycles, cycles) at
   // the end.
   std::function<void(size_t done, size_t cycles)> progress;
+  // Backend::Stream: run the main node's class as `rml compile` writes it, compiled by the
+  // system's C++ compiler into a shared object, kept in a cache and loaded in process
+  // (`rml run --native`); the streams the run reads (shown, assumptions' conditions) are the
+  // class's outputs. Where it cannot be built (no compiler, a node rml compile does not
+  // generate) or a trace can be read only once, the run says why (a "run.native" warning)
+  // and takes the window runtime; at a cycle where the class stops
+  // (an input off its clock, an error value, a window overrun) the runtime takes over from
+  // the trace's start, as it does from the clock-directed machine.
+  struct Native {
+    bool on = false;
+    std::string compiler;   // empty: $RML_CXX, else c++
+    std::string cache_dir;  // empty: $RML_CACHE_DIR, else $XDG_CACHE_HOME/rml, else ~/.cache/rml
+  } native;
 };
 
 struct RunResult {

@@ -5,6 +5,7 @@
 #include <new>
 #include <sstream>
 
+#include "api/native_run.hpp"
 #include "api/run_findings.hpp"
 #include "driver/acceptance.hpp"
 #include "driver/compiled_funs.hpp"
@@ -119,13 +120,18 @@ Result<StreamRows> stream_rows(const Program::State &s, const StreamSetup &setup
     return stopped(code, std::string("rml: error[") + rule + "]: " + why + "\n");
   };
 
+  // The native class (RunOptions::native) first, else the machine: either gives the rows
+  // while it can, then hands the trace over to the runner from its start.
+  std::unique_ptr<NativeRows> native;
+  std::string native_why, handed_over;
+  if (o.native.on) native = NativeRows::make(s, setup, o, prog.inputs.empty() || rereadable, native_why);
   std::optional<stream::Machine> machine;
-  if (prog.inputs.empty() || rereadable) try {
+  if (!native && (prog.inputs.empty() || rereadable)) try {
       machine.emplace(prog, s.elab.clocks, plan);
     } catch (stream::MachineUnsupported &) {
     }
-  size_t resume_at = 0;  // the cycles the machine gave
-  bool machine_ran = false;
+  size_t resume_at = 0;  // the cycles the machine or the native class gave
+  bool machine_ran = false, native_ran = false;
   size_t fed = 0;
   auto cycle_fed = [&] {
     if ((++fed & 1023) == 0 && o.progress) o.progress(fed, total);
@@ -137,12 +143,35 @@ Result<StreamRows> stream_rows(const Program::State &s, const StreamSetup &setup
   for (int c : assumed_slots)
     if (c >= 0) sopts.read_slots->push_back(c);
   // Declared clocks (`x: t when c`), watched on the runner's frames as the oracle checks
-  // them on its streams. The machine need not: it gives every row only where the inputs
-  // stay on their clocks, where rml-check's proof of the clocks leaves no declaration broken.
+  // them on its streams. The machine and the native class need not: they give every row
+  // only where the inputs stay on their clocks (and the assumptions hold), where rml-check's
+  // proof of the clocks leaves no declaration broken.
   oracle::DeclaredClockWatch declared(prog, setup.label, [&](const std::string &v) { return plan.slot_of.count(v) > 0; });
   std::vector<int> declared_slots;
   for (auto &v : declared.vars()) declared_slots.push_back(plan.slot(v)), sopts.read_slots->push_back(declared_slots.back());
   try {
+    if (native) {
+      try {
+        // Inputs on their clocks and the assumptions holding, rml-check's proof of the clocks
+        // leaves no error value in any cell, given or not; once an assumption breaks, the
+        // runtime runs the trace for the findings only it can give.
+        auto give_row = [&] {
+          emit_row(emitted, [&](int slot) -> const oracle::Cell & { return native->cell(slot); });
+          if (assumptions.any_broken()) throw NativeStop{"an assumption broken"};
+        };
+        std::optional<Failure> cannot = feed([&](const std::vector<oracle::Cell> &cyc) {
+          native->push(cyc, give_row);
+          cycle_fed();
+        });
+        if (cannot) return stopped_by(std::move(*cannot));
+        native->finish(give_row);
+        if (assumptions.any_broken()) throw NativeStop{"an assumption broken"};
+        native_ran = true;
+      } catch (NativeStop &stop) {
+        resume_at = emitted;
+        handed_over = stop.why;
+      }
+    }
     if (machine) {
       struct OutsideTheClocks {};
       std::vector<stream::InputValue> iv(prog.inputs.size());
@@ -163,9 +192,10 @@ Result<StreamRows> stream_rows(const Program::State &s, const StreamSetup &setup
         machine_ran = true;
       } catch (OutsideTheClocks &) {
         resume_at = emitted;
+        handed_over = "the trace leaves the clocks there";
       }
     }
-    if (!machine_ran) {
+    if (!machine_ran && !native_ran) {
       runner = std::make_unique<stream::Runner>(s.frontend->checked, plan, sopts, [&](const stream::FrameView &f) {
         if (!declared.empty())
           declared.observe(
@@ -206,16 +236,22 @@ Result<StreamRows> stream_rows(const Program::State &s, const StreamSetup &setup
   std::string note = "stream backend: " + plural(emitted, "cycle") + ", horizon " + std::to_string(setup.horizon);
   if (machine_ran) {
     note += ", on the clock-directed machine (" + std::to_string(machine->instructions()) + " instructions a cycle, no frame held)";
+  } else if (native_ran) {
+    note += ", on the " + native->engine();
   } else {
     note += ", at most " + plural(runner->max_window(), "frame") + " held (window " + std::to_string(sopts.max_window) + "), on the " +
             runner->engine() +
-            (machine ? " from cycle " + std::to_string(resume_at) + " (the trace leaves the clocks there)" : "");
+            (machine || native ? " from cycle " + std::to_string(resume_at) + " (" + (native ? "where the native class stops: " : "") + handed_over + ")" : "");
     findings.input_clock = runner->input_clock_violations();
     findings.errors = runner->errors();  // (met in the window's order: reported in the oracle's)
     std::stable_sort(findings.errors.begin(), findings.errors.end(), oracle::origin_before);
     findings.declared = declared.violations();
   }
   out.diagnostics.push_back(said_as(Sev::Note, "run.stream", note, "note: " + note + "\n"));
+  if (o.native.on && !native) {
+    std::string w = "the native class is not used: " + native_why;
+    out.diagnostics.push_back(said_as(Sev::Warning, "run.native", w, "warning[run.native]: " + w + "\n"));
+  }
   findings.broken = assumptions.broken();
   for (auto &d : diagnostics_of(findings, o.strict_assume)) out.diagnostics.push_back(std::move(d));
   out.has_error_values = !findings.errors.empty();

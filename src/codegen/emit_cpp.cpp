@@ -16,6 +16,7 @@
 
 #include "array/eval.hpp"
 #include "codegen/apply_term.hpp"
+#include "codegen/emit_abi.hpp"
 #include "codegen/cpp_text.hpp"
 #include "codegen/emit_tagless.hpp"
 #include "codegen/reserved_names.hpp"
@@ -46,7 +47,7 @@ const std::set<std::string> kKeywords = {
     // window runtime's names): a class or a member spelled so would hide them.
     "int64_t", "uint64_t", "int32_t", "uint32_t", "uint8_t", "size_t", "ptrdiff_t", "nullptr_t", "max_align_t", "std", "rml",
     "rml_generated", "Cell", "Status", "Kind", "Inputs", "Outputs", "State", "Tensors", "Step", "Node", "Runner", "window",
-    "ops", "step", "reset", "push", "pop", "finish", "retimed", "tagless", "inputs_on_their_clocks", "kHorizon", "kWindow", "main"};
+    "ops", "step", "reset", "push", "pop", "finish", "retimed", "tagless", "inputs_on_their_clocks", "error_value_given", "kHorizon", "kWindow", "main"};
 
 // A name of the program as a C++ identifier: the printed spelling, with '_' appended when
 // it is a keyword, a macro of the standard or platform headers (reserved_names.cpp) or could
@@ -392,6 +393,12 @@ struct Emitter {
     put("@CLS@", cls);
     return t;
   }
+  // The class's inputs or outputs as rml_abi.cpp carries them (emit_abi.hpp).
+  std::vector<AbiPort> abi_ports(const std::vector<core::Var> &vars) const {
+    std::vector<AbiPort> ports;
+    for (auto &v : vars) ports.push_back({name(v.name), v.type.elem, is_tensor(v.type) ? ir_type(v.type).shape : std::vector<int64_t>{}});
+    return ports;
+  }
   Scalar elem(const std::string &var, const Type &t, Span where) const {
     if (t.kind != Type::Tensor)
       throw CodegenError("codegen.tensor", where, "'" + name(var) + "' has no concrete type after elaboration");
@@ -595,6 +602,7 @@ struct Emitter {
       << "  bool pop(Outputs &out);  // the next final cycle's outputs; false when none is\n"
       << "  rml::Status finish();\n"
       << "  bool inputs_on_their_clocks() const { return rml_clocks_ok_; }  // so far\n"
+      << "  bool error_value_given() const { return rml_runner_.error_left(); }  // a cycle popped so far held one, in any cell\n"
       << "  bool retimed() const { return rml_runner_.fast(); }  // the pushes so far took the fast sweep\n"
       << "  bool tagless() const { return " << (tagless ? "rml_tagless_" : "false") << "; }  // and all without tags (until finish())\n\n"
       << " private:\n  rml::window::Runner rml_runner_;\n  bool rml_finished_ = false, rml_clocks_ok_ = true;\n"
@@ -1229,6 +1237,7 @@ std::vector<GeneratedFile> emit_cpp(const core::Program &prog, const core::Clock
   }
   out.push_back({"rml_cell.hpp", kCellHeader});
   out.push_back({"rml_csv_main.cpp", e.csv_main(cls, ns, window)});
+  out.push_back({"rml_abi.cpp", abi_source(cls, ns, window, e.abi_ports(e.prog.inputs), e.abi_ports(e.prog.outputs))});
   for (auto &[path, text] : kRuntimeFiles) {
     std::string p = path;
     if (p.rfind("stream/", 0) == 0) p = p.substr(7);  // rml_window.hpp

@@ -147,7 +147,7 @@ class Runner {
     mem_.assign(K(), Memory{});
     fifo_.clear();
     origins_.clear(), origin_seen_.clear();
-    evaluations_ = 0, inexact_ = {-1, 0}, not_monotone_ = false;
+    evaluations_ = 0, inexact_ = {-1, 0}, not_monotone_ = false, error_left_ = false;
     quiet_.assign(S(), 1);
     for (int k = 0; k < n_.nsteps; ++k)
       for (int q = n_.reader_begin[n_.steps[k].out]; q < n_.reader_begin[n_.steps[k].out + 1]; ++q)
@@ -314,11 +314,16 @@ class Runner {
   // The oldest frame's cell of `slot`: its tag and its value's words.
   Tag tag(int slot) const { return tag(slot, front_); }
   const void *value(int slot) const { return data(slot, front_); }
+  // Whether a frame that left by leave() held an error value (‖) in any cell, given out
+  // or not. (tagless_leave()'s frames hold none: the tagless sweep runs only where every
+  // input is on its clock and no condition is nil, where the clocks leave no ‖.)
+  bool error_left() const { return error_left_; }
   // Drops the oldest frame, remembering the state its ticks leave; false when an input
   // was off its clock there.
   bool leave() {
     const size_t f = front_, fr = at(f);
     const uint8_t *T = &tags_[fr * S()];
+    if (std::memchr(T, Err, S())) error_left_ = true;
     int64_t *I = &ints_[fr * IW()];
     const double *F = &reals_[fr * RW()];
     bool ok = true;
@@ -444,6 +449,7 @@ class Runner {
   uint64_t evaluations_ = 0;
   std::pair<int, size_t> inexact_{-1, 0};
   bool not_monotone_ = false;
+  bool error_left_ = false;  // a frame that left by leave() held an error value
 
   Status drain() {
     while (!fifo_.empty()) {

@@ -125,7 +125,7 @@ int cmd_compile(const CompileCmd &c, std::ostream &out, std::ostream &err) {
     }
   }
   out << "rml compile: " << main << " -> " << (dir / (info.class_name + ".hpp")).string() << ", " << info.class_name
-      << ".cpp, rml_cell.hpp, rml_csv_main.cpp, runtime/, CMakeLists.txt (class " << c.ns << "::" << info.class_name << ")\n";
+      << ".cpp, rml_cell.hpp, rml_csv_main.cpp, rml_abi.cpp, runtime/, CMakeLists.txt (class " << c.ns << "::" << info.class_name << ")\n";
   if (info.window && info.retimed)
     out << "  a window class, retimed: each cell computed once, at most " << info.max_lag << " cycle" << (info.max_lag == 1 ? "" : "s")
         << " after its own, without the worklist, " << (info.tagless ? "without tags while every input is present" : "with tags (" + info.not_tagless + ")")

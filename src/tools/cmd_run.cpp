@@ -55,6 +55,10 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
     }
     return rc;
   }
+  if (c.native && c.backend != Backend::Stream) {
+    err << "rml: error: --native runs the stream back end's generated class: it needs --backend stream\n";
+    return kFrontendError;
+  }
   std::string bad;
   if (c.cycles && !parse_cycles(std::to_string(c.cycles), bad)) {
     err << "rml: error: " << bad << "\n";

@@ -40,6 +40,7 @@ int cmd_run_stream(const RunCmd &c, const api::Program &program, std::ostream &o
   o.show_all = c.show_all;
   o.max_memory = c.max_memory;
   o.strict_assume = c.strict_assume;
+  o.native.on = c.native;
   // Two progress lines: the proof's, then, from the first row, the rows read (cleared
   // once all are read, before a table is printed).
   Progress proving(err, "rml", !c.quiet);

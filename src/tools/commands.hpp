@@ -106,6 +106,7 @@ struct RunCmd {
   CheckBudget check_budget;          // --backend stream: rml-check's budget for the node
   std::vector<std::string> assume;   // extra assumptions on the main node (as rml-check --assume)
   bool quiet = false;                // no progress line on stderr
+  bool native = false;               // --backend stream: the generated class, compiled and loaded in process
 };
 int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err);
 // Its stream back end (cmd_run_stream.cpp), once the program is loaded.

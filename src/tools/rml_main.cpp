@@ -77,6 +77,12 @@ int run(int argc, char **argv) {
                          "of the trace's length), funs compiled. Exit 2 when rml-check falsifies clocks, causality or "
                          "productivity, 3 when it cannot decide them or when the trace breaks the node's assumptions "
                          "beyond the window");
+  r->add_flag("--native", run.native,
+              "with --backend stream: run the node's class as rml compile writes it, compiled by the system's C++ compiler "
+              "($RML_CXX, else c++) into a shared object kept in a cache ($RML_CACHE_DIR, else $XDG_CACHE_HOME/rml, else "
+              "~/.cache/rml) and loaded in process; the first run of a node compiles it (seconds). Where it cannot be built "
+              "(no compiler, a node rml compile does not generate) or the trace is on standard input, a run.native warning "
+              "says why and the window runtime runs; where it stops (an input off its clock, an error value) the runtime takes over from the trace's start");
   r->add_option("--assume", run.assume,
                 "an extra assumption on the main node, as rml-check --assume (a trace that breaks it is said as run.assume; "
                 "--backend stream proves the node under it)");

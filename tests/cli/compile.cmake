@@ -25,7 +25,7 @@ function(build_generated dir)
 endfunction()
 
 expect_exit(0 ${RML} compile ${SRC}/examples/movavg.rml -o ${WORK}/movavg)
-expect_text(OUT "rml compile: movavg -> .*movavg.hpp, movavg.cpp, rml_cell.hpp, rml_csv_main.cpp, runtime/, CMakeLists.txt \\(class rml_generated::movavg\\)")
+expect_text(OUT "rml compile: movavg -> .*movavg.hpp, movavg.cpp, rml_cell.hpp, rml_csv_main.cpp, rml_abi.cpp, runtime/, CMakeLists.txt \\(class rml_generated::movavg\\)")
 foreach(f movavg.hpp movavg.cpp rml_cell.hpp CMakeLists.txt runtime/ops/scalar_ops.hpp runtime/ops/special.cpp)
   if(NOT EXISTS ${WORK}/movavg/${f})
     message(FATAL_ERROR "rml compile did not write ${f}")
