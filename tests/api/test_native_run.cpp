@@ -12,12 +12,16 @@
 #include <fstream>
 #include <sstream>
 
+#include "api/streamed_trace.hpp"
 #include "common/backfill_gen.hpp"
 #include "common/stream_prog_gen.hpp"
 #include "rml/rml.hpp"
 
 namespace api = rml::api;
 namespace fs = std::filesystem;
+using rml::api::testing::CountedTrace;
+using rml::api::testing::load_streamed;
+using rml::api::testing::rendered;
 
 // (Named: the unity build puts this file beside test_run_streamed.cpp.)
 namespace native_run_test {
@@ -31,10 +35,7 @@ tel
 )";
 
 // With post and an assumption the run watches: a window class.
-const char *kWatchedBackfill = R"(node backfill(i: int, bp: bool) -> (o: int)
-  assume always eventually bp within 3;
-  o = merge bp (i when bp) ((post o) when not bp);
-)";
+const char *kWatchedBackfill = rml::api::testing::kBackfillAssumed;
 
 // Tensors and a local to show.
 const char *kScale = R"(node scale(x: real[3], k: real) -> (y: real[3])
@@ -44,30 +45,6 @@ let
   y = t + post t;
 tel
 )";
-
-api::Program load(const std::string &name, const std::string &text) {
-  auto p = api::load_text(name, text);
-  if (!p) ADD_FAILURE() << p.failure().text();
-  return *p;
-}
-
-struct OpenedTrace {
-  std::string text;
-  int opens = 0;
-  api::TraceStream stream(bool rereadable) {
-    return {"t.csv", [this](std::string &) -> std::shared_ptr<std::istream> {
-              ++opens;
-              return std::make_shared<std::istringstream>(text);
-            },
-            rereadable};
-  }
-};
-
-std::vector<std::string> said_after(const std::vector<api::Diagnostic> &ds, size_t from = 0) {
-  std::vector<std::string> out;
-  for (size_t k = from; k < ds.size(); ++k) out.push_back(ds[k].rendered);
-  return out;
-}
 
 // A cache folder of the test's own, empty at its start.
 std::string fresh_cache(const std::string &name) {
@@ -99,7 +76,7 @@ void expect_as_the_oracle(const api::Program &p, const Case &c, const api::RunOp
   oo.show = o.show;
   auto oracle = api::run_trace(p, "t.csv", c.trace, oo);
   ASSERT_TRUE(oracle.ok()) << oracle.failure().text();
-  OpenedTrace t{c.trace};
+  CountedTrace t{c.trace};
   std::ostringstream out;
   auto r = api::run_streamed(p, t.stream(c.rereadable), out, api::TextFormat::Csv, o);
   ASSERT_TRUE(r.ok()) << r.failure().text();
@@ -115,7 +92,7 @@ void expect_as_the_oracle(const api::Program &p, const Case &c, const api::RunOp
     EXPECT_NE(r->diagnostics[1].message.find(warning), std::string::npos) << r->diagnostics[1].message;
     from = 2;
   }
-  EXPECT_EQ(said_after(r->diagnostics, from), said_after(oracle->diagnostics)) << c.trace;
+  EXPECT_EQ(rendered(r->diagnostics, from), rendered(oracle->diagnostics)) << c.trace;
   EXPECT_EQ(r->failed, oracle->failed) << c.trace;
 }
 
@@ -127,7 +104,7 @@ using namespace native_run_test;
 // clock ticks (x at cycle 2) its step says InputClock, and the runtime gives the rows from
 // cycle 2 on with the input.clock warning (the trace opened twice).
 TEST(NativeRun, AStepClassGivesTheRowsUntilAnInputLeavesItsClock) {
-  api::Program p = load("acc.rml", kAcc);
+  api::Program p = load_streamed("acc.rml", kAcc);
   const std::string cache = fresh_cache("step");
   const Case cases[] = {
       {"x,c\n1,T\n2,F\n3,T\n4,T\n", true, 1, "on the native step class (compiled by "},
@@ -148,7 +125,7 @@ TEST(NativeRun, AStepClassGivesTheRowsUntilAnInputLeavesItsClock) {
 // - bp false at cycles 1..4: the assumption is broken by the window 1..4, seen when the
 //   row of cycle 4 is given; the runtime runs the trace for the warning, rows from 5 on.
 TEST(NativeRun, AWindowClassHandsOverAtAnErrorValueOrABrokenAssumption) {
-  api::Program p = load("backfill.rml", kWatchedBackfill);
+  api::Program p = load_streamed("backfill.rml", kWatchedBackfill);
   const std::string cache = fresh_cache("window");
   const Case cases[] = {
       {"i,bp\n1,T\n2,F\n3,T\n4,F\n5,F\n6,T\n", true, 1, "on the native window class (compiled by "},  // (a post in a cycle: not retimed)
@@ -162,7 +139,7 @@ TEST(NativeRun, AWindowClassHandsOverAtAnErrorValueOrABrokenAssumption) {
 // The streams the run shows are the class's outputs, a local among them; tensors cross as
 // their words. A second run of the same node loads the object from the cache.
 TEST(NativeRun, ShowsALocalAndLoadsTheCachedObjectTheSecondTime) {
-  api::Program p = load("scale.rml", kScale);
+  api::Program p = load_streamed("scale.rml", kScale);
   const std::string cache = fresh_cache("show");
   const char *trace = "x,k\n\"[1.0, 2.0, 3.0]\",0.5\n\"[0.1, -0.2, 0.3]\",3.0\n\"[-1.5, 0.0, 2.5]\",-0.1\n";
   expect_as_the_oracle(p, {trace, true, 1, "on the native window class"}, native_options(cache, {"x", "t", "y"}));
@@ -178,7 +155,7 @@ TEST(NativeRun, ShowsALocalAndLoadsTheCachedObjectTheSecondTime) {
 // Where the class cannot run, the run says why and the runtime gives the same rows.
 // (A post-free node the class does not run goes to the clock-directed machine.)
 TEST(NativeRun, SaysWhyTheClassIsNotUsed) {
-  api::Program p = load("acc.rml", kAcc);
+  api::Program p = load_streamed("acc.rml", kAcc);
   const std::string cache = fresh_cache("unused");
   const char *trace = "x,c\n1,T\n2,F\n3,T\n";
   expect_as_the_oracle(p, {trace, false, 1, "on the window runtime"}, native_options(cache), "the trace can be read only once");
@@ -194,7 +171,7 @@ TEST(NativeRun, SaysWhyTheClassIsNotUsed) {
   for (auto it = fs::directory_iterator(fs::path(cache) / "native", ec); !ec && it != fs::directory_iterator(); ++it) ++left;
   EXPECT_EQ(left, 0u);
   // A variable holding a tensor of bools is not generated (codegen.tensor).
-  api::Program bools = load("bools.rml", "node b(x: real[2]) -> (m: bool[2])\nlet\n  m = x > 0.0;\ntel\n");
+  api::Program bools = load_streamed("bools.rml", "node b(x: real[2]) -> (m: bool[2])\nlet\n  m = x > 0.0;\ntel\n");
   expect_as_the_oracle(bools, {"x\n\"[1.0, -2.0]\"\n", true, 1, "on the window runtime"}, native_options(cache), "codegen.tensor");
   fs::remove_all(cache);
 }
@@ -223,7 +200,7 @@ TEST(NativeRun, Figure20BitForBitAsTheOracle) {
 // itself (only i and bp shown: the error values are all in cells the class does not
 // give), and the law sees the findings the runtime would give go missing.
 TEST(NativeRun, NegativeControlAClassThatHidesItsErrorValuesIsCaught) {
-  api::Program p = load("backfill.rml", kWatchedBackfill);
+  api::Program p = load_streamed("backfill.rml", kWatchedBackfill);
   const std::string cache = fresh_cache("mutant");
   const char *trace = "i,bp\n1,T\n2,F\n3,F\n_,T\n5,T\n";
   expect_as_the_oracle(p, {trace, true, 2, "from cycle 0"}, native_options(cache, {"i", "bp"}));
@@ -249,8 +226,8 @@ TEST(NativeRun, NegativeControlAClassThatHidesItsErrorValuesIsCaught) {
   std::string line;
   std::getline(cmd, line);
   ASSERT_EQ(std::system(("cd " + entry.string() + " && " + line).c_str()), 0);
-  api::Program again = load("backfill.rml", kWatchedBackfill);
-  OpenedTrace t{trace};
+  api::Program again = load_streamed("backfill.rml", kWatchedBackfill);
+  CountedTrace t{trace};
   std::ostringstream out;
   auto r = api::run_streamed(again, t.stream(true), out, api::TextFormat::Csv, native_options(mutant_cache, {"i", "bp"}));
   ASSERT_TRUE(r.ok());
@@ -261,8 +238,8 @@ TEST(NativeRun, NegativeControlAClassThatHidesItsErrorValuesIsCaught) {
   EXPECT_EQ(out.str(), oracle->chronogram.csv());  // (the inputs' rows are right: the findings are what is lost)
   EXPECT_NE(r->diagnostics[0].message.find("from the cache"), std::string::npos);
   EXPECT_EQ(t.opens, 1);
-  EXPECT_NE(said_after(r->diagnostics, 1), said_after(oracle->diagnostics));  // the input.clock warning and the error's origin are missing
-  EXPECT_EQ(said_after(r->diagnostics, 1).size(), 0u);
+  EXPECT_NE(rendered(r->diagnostics, 1), rendered(oracle->diagnostics));  // the input.clock warning and the error's origin are missing
+  EXPECT_EQ(rendered(r->diagnostics, 1).size(), 0u);
   fs::remove_all(cache);
   fs::remove_all(mutant_cache);
 }
@@ -316,12 +293,12 @@ TEST(NativeRun, EqualsTheOracleOnGeneratedPrograms) {
           }
           auto oracle = api::run_trace(*p, "t.csv", trace);
           RC_ASSERT(oracle.ok());
-          OpenedTrace t{trace};
+          CountedTrace t{trace};
           std::ostringstream out;
           auto r = api::run_streamed(*p, t.stream(true), out, api::TextFormat::Csv, native_options(cache));
           RC_PRE(r.ok());  // (not accepted by rml-check: the stream back end refuses it)
           RC_ASSERT(out.str() == oracle->chronogram.csv());
-          RC_ASSERT(said_after(r->diagnostics, 1) == said_after(oracle->diagnostics));
+          RC_ASSERT(rendered(r->diagnostics, 1) == rendered(oracle->diagnostics));
           const std::string &note = r->diagnostics[0].message;
           const std::string path = note.find("on the native") != std::string::npos ? "native throughout"
                                    : note.find("where the native class stops") != std::string::npos ? "handed over"

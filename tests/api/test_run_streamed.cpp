@@ -6,9 +6,13 @@
 
 #include <sstream>
 
+#include "api/streamed_trace.hpp"
 #include "rml/rml.hpp"
 
 namespace api = rml::api;
+using rml::api::testing::CountedTrace;
+using rml::api::testing::load_streamed;
+using rml::api::testing::rendered;
 
 namespace {
 
@@ -20,35 +24,7 @@ let
 tel
 )";
 
-const char *kBackfillStreamed = R"(node backfill(i: int, bp: bool) -> (o: int)
-  assume always eventually bp within 3;
-  o = merge bp (i when bp) ((post o) when not bp);
-)";
-
-api::Program load_streamed(const std::string &name, const std::string &text) {
-  auto p = api::load_text(name, text);
-  if (!p) ADD_FAILURE() << p.failure().text();
-  return *p;
-}
-
-// A trace held as text, counting how often the run opens it.
-struct CountedTrace {
-  std::string text;
-  int opens = 0;
-  api::TraceStream stream(bool rereadable) {
-    return {"t.csv", [this](std::string &) -> std::shared_ptr<std::istream> {
-              ++opens;
-              return std::make_shared<std::istringstream>(text);
-            },
-            rereadable};
-  }
-};
-
-std::vector<std::string> rendered(const std::vector<api::Diagnostic> &ds, size_t from = 0) {
-  std::vector<std::string> out;
-  for (size_t k = from; k < ds.size(); ++k) out.push_back(ds[k].rendered);
-  return out;
-}
+const char *kBackfillStreamed = rml::api::testing::kBackfillAssumed;
 
 }  // namespace
 
