@@ -27,6 +27,7 @@
 #include "driver/compiled_funs.hpp"
 #include "codegen/emit_abi.hpp"
 #include "codegen/native_class.hpp"
+#include "rml/rml.hpp"
 #include "common/count_allocations.hpp"  // allocs_per_cycle: heap allocations counted (tests/common)
 
 #include "chain.hpp"  // rml compile of the 100-layer chain (benchmarks/CMakeLists.txt)
@@ -310,6 +311,59 @@ void BM_GeneratedLstm(benchmark::State &st) {
   else generated_lstm<bench256::lstm>(st);
 }
 
+// In process on the native class (`rml run --backend stream --native`'s engine): the class
+// rml compile writes for the same node (api::compile), loaded behind its C ABI; each
+// cycle's tensors cross as their words (the ABI copies them into the class's cells and
+// the outputs out), the cost the ABI adds to the class's.
+void BM_NativeLstm(benchmark::State &st) {
+  const int units = static_cast<int>(st.range(0)), sizex = static_cast<int>(st.range(1));
+  const size_t cycles = static_cast<size_t>(st.range(2));
+  std::ifstream f(std::string(RML_SOURCE_DIR) + "/reference/paper/fig20_diff_lstm_end.rml");
+  std::stringstream text;
+  text << f.rdbuf();
+  std::string u = std::to_string(units), x = std::to_string(sizex);
+  text << "\nnode lstm(x: real[" << x << "], end: bool, bp: bool, dh_next: real[" << u << "] when bp)\n  -> (h_next: real[" << u
+       << "], dx: real[" << x << "] when bp)\n  h_next, dx = diff_lstm_end(" << u << ", " << x << ", x, end, bp, dh_next);\n";
+  auto p = rml::api::load_text("lstm.rml", text.str(), {"lstm", {"always eventually (end and bp) within 4", "always (bp or not end)"}});
+  auto cc = p ? rml::api::compile(*p) : rml::api::Result<rml::api::CompiledClass>(p.failure());
+  if (!cc) return st.SkipWithError("not compiled");
+  std::vector<rml::codegen::GeneratedFile> files;
+  for (auto &g : cc->files) files.push_back({g.path, g.text});
+  rml::codegen::NativeBuild b;
+  b.cache_dir = (std::filesystem::temp_directory_path() / "rml_bench_native").string();
+  using P = rml::codegen::AbiPort;
+  const std::string sig = rml::codegen::abi_signature(
+      {P{"x", rml::Scalar::Real, {sizex}}, P{"end", rml::Scalar::Bool, {}}, P{"bp", rml::Scalar::Bool, {}}, P{"dh_next", rml::Scalar::Real, {units}}},
+      {P{"h_next", rml::Scalar::Real, {units}}, P{"dx", rml::Scalar::Real, {sizex}}});
+  rml::codegen::NativeClass cls(files, cc->class_name, sig, b);
+  std::mt19937_64 rng(1);
+  std::uniform_real_distribution<double> uni(-1, 1);
+  std::vector<std::vector<double>> xs(cycles, std::vector<double>(static_cast<size_t>(sizex))), dhs(cycles, std::vector<double>(static_cast<size_t>(units)));
+  std::vector<int64_t> ends(cycles);
+  for (size_t n = 0; n < cycles; ++n) {
+    for (auto &e : xs[n]) e = uni(rng);
+    for (auto &e : dhs[n]) e = uni(rng) * 0.1;
+    ends[n] = n % 5 == 4;
+  }
+  const int64_t yes = 1;
+  std::vector<double> h(static_cast<size_t>(units)), dx(static_cast<size_t>(sizex));
+  uint8_t kinds[2];
+  void *words[2] = {h.data(), dx.data()};
+  double sink = 0;
+  auto push = [&](size_t n) {
+    const rml::codegen::AbiCell in[4] = {{rml::codegen::kAbiValue, xs[n].data()},
+                                         {rml::codegen::kAbiValue, &ends[n]},
+                                         {rml::codegen::kAbiValue, &yes},
+                                         {rml::codegen::kAbiValue, dhs[n].data()}};
+    if (cls.push(in) != 0) st.SkipWithError("push failed");
+    while (cls.pop(kinds, words) == 1) sink += h[0];
+  };
+  for (size_t n = 0; n < 100; ++n) push(n % cycles);  // past the window (as BM_GeneratedLstm)
+  for (auto _ : st)
+    for (size_t n = 0; n < cycles; ++n) push(n);
+  benchmark::DoNotOptimize(sink);
+}
+
 // Figure 3's repaired `train` (reference/paper/fig03_gradient_descent.rml): a dense
 // layer k i + b, squared, trained online by SGD through a pipeline register (its gradient
 // arrives one cycle later, through `post`). As rml compile writes it (the window class,
@@ -481,6 +535,7 @@ void BM_HandWrittenLstm(benchmark::State &st) {
 BENCHMARK(BM_HandWrittenLstm)->Args({64, 32, 200})->Args({256, 128, 20})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamLstm)->Args({64, 32, 200})->Args({256, 128, 20})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GeneratedLstm)->Args({64, 32, 200})->Args({256, 128, 20})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NativeLstm)->Args({64, 32, 200})->Args({256, 128, 20})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HandWrittenTrain)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GeneratedTrain)->Arg(10000)->Arg(1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamTrain)->Args({1, 100000})->Args({0, 100000})->Unit(benchmark::kMillisecond);

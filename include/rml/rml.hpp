@@ -517,7 +517,7 @@ struct CompileOptions {
 
 struct CompiledClass {
   std::string class_name;            // in namespace CompileOptions::ns
-  std::vector<GeneratedFile> files;  // NODE.hpp, NODE.cpp, rml_cell.hpp, rml_csv_main.cpp, runtime/..., CMakeLists.txt
+  std::vector<GeneratedFile> files;  // NODE.hpp, NODE.cpp, rml_cell.hpp, rml_csv_main.cpp, rml_abi.cpp, runtime/..., CMakeLists.txt
   // A node with `post` is a window class: retimed (each cell computed once, at most
   // max_lag cycles after its own), or run by the worklist (not_retimed says why). A
   // retimed class runs without tags while every input is present (tagless), unless
