@@ -91,6 +91,62 @@ F symbol(void *handle, const char *name, const std::string &lib) {
   return reinterpret_cast<F>(p);
 }
 
+// Compiles `files` into entry/librml_native.so: in a folder of its own, renamed into place
+// whole (another process may have put the same entry there meanwhile: it is kept; a
+// leftover without its object is replaced).
+void build_entry(const std::vector<GeneratedFile> &files, const std::string &cls, const std::vector<std::string> &argv, const fs::path &root,
+                 const fs::path &entry) {
+  const std::string &cxx = argv.at(0);
+  const fs::path library = entry / "librml_native.so";
+  std::error_code ec;
+  fs::create_directories(root, ec);
+  std::string pattern = (root / (entry.filename().string() + ".tmp-XXXXXX")).string();
+  if (ec || !mkdtemp(pattern.data()))
+    throw NativeUnavailable("cannot write the cache folder '" + root.string() + "': " + (ec ? ec.message() : std::strerror(errno)));
+  const fs::path tmp = pattern;
+  try {
+    for (auto &f : files) {
+      fs::path p = tmp / f.path;
+      fs::create_directories(p.parent_path());
+      std::ofstream out(p, std::ios::binary);
+      out << f.text;
+      if (!out.flush()) throw NativeUnavailable("cannot write '" + p.string() + "'");
+    }
+    // One translation unit: the class's source, its ABI and the operator table's special
+    // functions (their names do not meet: the ABI's begin with rml_abi).
+    std::ofstream(tmp / "rml_native.cpp") << "#include \"" << cls << ".cpp\"\n#include \"rml_abi.cpp\"\n#include \"runtime/ops/special.cpp\"\n";
+    // Run in the entry's folder with paths relative to it: command.txt rebuilds it there.
+    std::vector<std::string> cmd = argv;
+    for (const char *w : {"-I.", "-Iruntime", "rml_native.cpp", "-o", "librml_native.so"}) cmd.push_back(w);
+    {
+      std::ofstream txt(tmp / "command.txt");
+      for (size_t k = 0; k < cmd.size(); ++k) txt << (k ? " " : "") << cmd[k];
+      txt << "\n";
+    }
+    std::string why;
+    const int rc = run_logged(cmd, tmp, tmp / "compile.log", why);
+    if (rc < 0) throw NativeUnavailable("cannot run the C++ compiler '" + cxx + "': " + why);
+    if (rc != 0)
+      throw NativeUnavailable("the C++ compiler '" + cxx + "' failed (exit " + std::to_string(rc) + ") on the generated class:\n" +
+                              file_start(tmp / "compile.log", 2000));
+    fs::rename(tmp, entry, ec);
+    if (ec && !fs::exists(library)) {  // a leftover entry without its object
+      fs::remove_all(entry, ec);
+      fs::rename(tmp, entry, ec);
+    }
+    if (ec) {
+      if (!fs::exists(library)) throw NativeUnavailable("cannot rename '" + tmp.string() + "' to '" + entry.string() + "': " + ec.message());
+      fs::remove_all(tmp, ec);  // another process's, complete
+    }
+  } catch (fs::filesystem_error &e) {  // (a folder that cannot be made, say)
+    fs::remove_all(tmp, ec);
+    throw NativeUnavailable(std::string("cannot write the cache: ") + e.what());
+  } catch (...) {
+    fs::remove_all(tmp, ec);
+    throw;
+  }
+}
+
 }  // namespace
 
 std::string native_cache_dir(const NativeBuild &b) {
@@ -122,50 +178,16 @@ NativeClass::NativeClass(const std::vector<GeneratedFile> &files, const std::str
   const fs::path entry = root / hash_of(parts);
   library_ = (entry / "librml_native.so").string();
   std::error_code ec;
-  if (fs::exists(library_, ec)) {
-    from_cache_ = true;
-  } else {
-    fs::create_directories(root, ec);
-    std::string pattern = (root / (entry.filename().string() + ".tmp-XXXXXX")).string();
-    if (ec || !mkdtemp(pattern.data()))
-      throw NativeUnavailable("cannot write the cache folder '" + root.string() + "': " + (ec ? ec.message() : std::strerror(errno)));
-    const fs::path tmp = pattern;
-    try {
-      for (auto &f : files) {
-        fs::path p = tmp / f.path;
-        fs::create_directories(p.parent_path());
-        std::ofstream out(p, std::ios::binary);
-        out << f.text;
-        if (!out.flush()) throw NativeUnavailable("cannot write '" + p.string() + "'");
-      }
-      // One translation unit: the class's source, its ABI and the operator table's special
-      // functions (their names do not meet: the ABI's begin with rml_abi).
-      std::ofstream(tmp / "rml_native.cpp") << "#include \"" << cls << ".cpp\"\n#include \"rml_abi.cpp\"\n#include \"runtime/ops/special.cpp\"\n";
-      // Run in the entry's folder with paths relative to it: command.txt rebuilds it there.
-      std::vector<std::string> cmd = argv;
-      for (const char *w : {"-I.", "-Iruntime", "rml_native.cpp", "-o", "librml_native.so"}) cmd.push_back(w);
-      {
-        std::ofstream txt(tmp / "command.txt");
-        for (size_t k = 0; k < cmd.size(); ++k) txt << (k ? " " : "") << cmd[k];
-        txt << "\n";
-      }
-      std::string why;
-      const int rc = run_logged(cmd, tmp, tmp / "compile.log", why);
-      if (rc < 0) throw NativeUnavailable("cannot run the C++ compiler '" + cxx + "': " + why);
-      if (rc != 0)
-        throw NativeUnavailable("the C++ compiler '" + cxx + "' failed (exit " + std::to_string(rc) + ") on the generated class:\n" +
-                                file_start(tmp / "compile.log", 2000));
-      fs::rename(tmp, entry, ec);  // whole, or another process's entry is already there
-      if (ec) {
-        if (!fs::exists(library_)) throw NativeUnavailable("cannot rename '" + tmp.string() + "' to '" + entry.string() + "': " + ec.message());
-        fs::remove_all(tmp, ec);
-      }
-    } catch (...) {
-      fs::remove_all(tmp, ec);
-      throw;
-    }
-  }
+  if (fs::exists(library_, ec)) from_cache_ = true;
+  else build_entry(files, cls, argv, root, entry);
   handle_ = dlopen(library_.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle_ && from_cache_) {
+    // A cached object that does not load (cut short by a full disk, say) is built again, once.
+    fs::remove_all(entry, ec);
+    from_cache_ = false;
+    build_entry(files, cls, argv, root, entry);
+    handle_ = dlopen(library_.c_str(), RTLD_NOW | RTLD_LOCAL);
+  }
   if (!handle_) throw NativeUnavailable(std::string("cannot load '") + library_ + "': " + dlerror());
   try {
     auto version = symbol<int (*)()>(handle_, "rml_abi_version", library_);

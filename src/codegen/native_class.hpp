@@ -6,7 +6,8 @@
 // compiler, its flags and every generated file, so a second run of the same node loads it
 // without compiling. A cache entry is written in a folder of its own and renamed into place
 // whole, so that two processes building the same class at once both end with a complete
-// one. The class is compiled with kExactFlags (the oracle's reals bit for bit) and linked
+// one; an entry whose object does not load (cut short) or that lost its object is built
+// again. The class is compiled with kExactFlags (the oracle's reals bit for bit) and linked
 // with its symbols bound to itself (-Bsymbolic, hidden visibility): its copy of the window
 // runtime never meets rml's own.
 #pragma once

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <thread>
 #include <fstream>
 #include <sstream>
 
@@ -318,5 +319,47 @@ TEST(NativeRun, EqualsTheOracleOnGeneratedPrograms) {
   EXPECT_GT(paths["native throughout"], 0);
   EXPECT_GT(paths["handed over"], 0);
   EXPECT_GT(paths["  a window class"], 0);
+  fs::remove_all(cache);
+}
+
+// The cache keeps its promises: a cached object that does not load (cut short) is built
+// again; an entry left without its object is replaced; two builds of one class at once
+// (two threads here, two processes in use) both load it, and one entry is left.
+TEST(NativeRun, TheCacheRebuildsAnEntryItCannotLoadAndSurvivesTwoBuildsAtOnce) {
+  api::Program p = load_streamed("acc.rml", kAcc);
+  const std::string cache = fresh_cache("cache");
+  const char *trace = "x,c\n1,T\n2,F\n3,T\n";
+  expect_as_the_oracle(p, {trace, true, 1, "on the native step class (compiled by "}, native_options(cache));
+  fs::path entry;
+  for (auto &e : fs::directory_iterator(fs::path(cache) / "native")) entry = e.path();
+  ASSERT_TRUE(fs::exists(entry / "librml_native.so"));
+  fs::resize_file(entry / "librml_native.so", 100);  // cut short
+  expect_as_the_oracle(p, {trace, true, 1, "on the native step class (compiled by "}, native_options(cache));
+  EXPECT_GT(fs::file_size(entry / "librml_native.so"), 100u);
+  fs::remove(entry / "librml_native.so");  // a leftover: sources without the object
+  expect_as_the_oracle(p, {trace, true, 1, "on the native step class (compiled by "}, native_options(cache));
+  EXPECT_TRUE(fs::exists(entry / "librml_native.so"));
+  // Two at once, on another class (the same node with its local shown).
+  fs::remove_all(cache);
+  std::string notes[2];
+  std::thread other([&] {
+    api::Program q = load_streamed("acc.rml", kAcc);
+    CountedTrace t{trace};
+    std::ostringstream out;
+    auto r = api::run_streamed(q, t.stream(true), out, api::TextFormat::Csv, native_options(cache));
+    if (r.ok()) notes[1] = r->diagnostics[0].message;
+  });
+  {
+    CountedTrace t{trace};
+    std::ostringstream out;
+    auto r = api::run_streamed(p, t.stream(true), out, api::TextFormat::Csv, native_options(cache));
+    ASSERT_TRUE(r.ok());
+    notes[0] = r->diagnostics[0].message;
+  }
+  other.join();
+  for (auto &n : notes) EXPECT_NE(n.find("on the native step class"), std::string::npos) << n;
+  size_t entries = 0;
+  for ([[maybe_unused]] auto &e : fs::directory_iterator(fs::path(cache) / "native")) ++entries;
+  EXPECT_EQ(entries, 1u);  // (no folder left behind by the build that lost the race)
   fs::remove_all(cache);
 }
