@@ -433,7 +433,8 @@ struct RunOptions {
   // system's C++ compiler into a shared object, kept in a cache and loaded in process
   // (`rml run --native`); the streams the run reads (shown, assumptions' conditions) are the
   // class's outputs. Where it cannot be built (no compiler, a node rml compile does not
-  // generate) or a trace can be read only once, the run says why (a "run.native" warning)
+  // generate), a post-free node's clocks clash under an assumption, or a trace can be read
+  // only once, the run says why (a "run.native" warning)
   // and takes the window runtime; at a cycle where the class stops
   // (an input off its clock, an error value, a window overrun) the runtime takes over from
   // the trace's start, as it does from the clock-directed machine.

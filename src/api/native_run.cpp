@@ -1,6 +1,7 @@
 #include "api/native_run.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <new>
 
 #include "codegen/emit_cpp.hpp"
@@ -9,13 +10,15 @@ namespace rml::api {
 
 namespace {
 
+// The generated code's rml::Status (src/codegen's rml_cell.hpp), in words.
 const char *status_name(int st) {
+  enum Status { Ok, InputClock, Error, Unknown, Window, Inexact };
   switch (st) {
-    case 1: return "an input off its clock";
-    case 2: return "a case rml-check's proof excludes (a nil condition)";
-    case 3: return "an unknown input";
-    case 4: return "a cell unknown past the window";
-    case 5: return "an error value reaching a cycle already given out";
+    case InputClock: return "an input off its clock";
+    case Error: return "a case rml-check's proof excludes (a nil condition)";
+    case Unknown: return "an unknown input";
+    case Window: return "a cell unknown past the window";
+    case Inexact: return "an error value reaching a cycle already given out";
     case codegen::kAbiException: return "out of memory";
   }
   return "an unknown status";
@@ -27,6 +30,11 @@ std::unique_ptr<NativeRows> NativeRows::make(const Program::State &s, const Stre
                                              std::string &why) {
   const core::Program &prog = s.elab.prog;
   const stream::Plan &plan = setup.plan;
+  // A clock clash rml-check accepted under an assumption: a step class computes the clashing
+  // cells without looking at presence, so a cycle that breaks the assumption would get a
+  // value where the oracle has an error value (the machine refuses such nodes too). A window
+  // class runs the rules, which look.
+  const bool clashes = !s.elab.clocks.clashes.empty();
   if (!rereadable) {
     why = "the trace can be read only once (a pipe or standard input), and the window runtime would need it again where the class stops";
     return nullptr;
@@ -64,16 +72,27 @@ std::unique_ptr<NativeRows> NativeRows::make(const Program::State &s, const Stre
   };
   ports(watched.inputs, r->in_, 0);
   ports(watched.outputs, r->out_, static_cast<int>(watched.inputs.size()));
+  // An input shown or watched (an assumption's condition may be one) is read from the
+  // cycle's pushed cells when its row is given.
   for (auto &v : setup.vars) r->keep_inputs_ |= is_input(v);
+  for (auto &a : prog.assumptions) r->keep_inputs_ |= is_input(a.var);
   std::vector<codegen::GeneratedFile> files;
+  codegen::EmitInfo info;
   try {
-    files = codegen::emit_cpp(watched, s.elab.clocks, stream::build_plan(watched, s.elab.clocks), s.file, "rml_generated", setup.horizon,
-                              &s.frontend->checked);
+    // (Named by the file's name alone in the class's comments, so that the cache key does
+    // not depend on how the path was spelled.)
+    files = codegen::emit_cpp(watched, s.elab.clocks, stream::build_plan(watched, s.elab.clocks),
+                              std::filesystem::path(s.file).filename().string(), "rml_generated", setup.horizon, &s.frontend->checked, &info);
   } catch (codegen::CodegenError &e) {
     why = "rml compile does not generate it (" + e.rule + "): " + e.what();
     return nullptr;
   } catch (stream::PlanError &e) {
     why = std::string("no plan: ") + e.what();
+    return nullptr;
+  }
+  if (clashes && !info.window) {
+    why = "the static clock calculus does not unify (" + s.elab.clocks.clashes[0].message +
+          "), which rml-check accepts under the node's assumptions, and a step class computes such cells without their presence";
     return nullptr;
   }
   codegen::NativeBuild build;
@@ -83,6 +102,12 @@ std::unique_ptr<NativeRows> NativeRows::make(const Program::State &s, const Stre
   try {
     r->cls_ = std::make_unique<codegen::NativeClass>(files, codegen::class_name(s.main), codegen::abi_signature(r->in_, r->out_), build);
   } catch (codegen::NativeUnavailable &e) {
+    why = e.what();
+    return nullptr;
+  } catch (std::bad_alloc &) {
+    why = "out of memory while loading it";
+    return nullptr;
+  } catch (std::exception &e) {  // (the file system's, say: the run goes on without the class)
     why = e.what();
     return nullptr;
   }

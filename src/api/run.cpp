@@ -154,11 +154,7 @@ Result<RunResult> run_oracle(const Program::State &s, const Source &src, const R
         return funs->apply(fn, statics, args);
       };
     oracle::Oracle orc(s.frontend->checked, prog, s.elab.clocks, opts);
-    for (auto &clash : orc.clocks().clashes) {
-      std::string msg = clash.message + " (the oracle continues with the first unification)";
-      said.push_back(said_as(Sev::Warning, "clock.clash", msg,
-                             (clash.span.valid() ? location(clash.span) + ": " : std::string()) + "warning[clock.clash]: " + msg + "\n", clash.span));
-    }
+    for (auto &d : clash_warnings(orc.clocks())) said.push_back(std::move(d));
     const oracle::Solver solver = o.solver == OracleSolver::Kleene ? oracle::Solver::Kleene : oracle::Solver::Worklist;
     std::string why;
     auto vars = streams_shown(prog, o.show, o.show_all, why);

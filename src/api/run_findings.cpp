@@ -68,6 +68,16 @@ std::vector<Diagnostic> diagnostics_of(const RunFindings &f, bool strict_assume)
   return out;
 }
 
+std::vector<Diagnostic> clash_warnings(const core::Clocks &clocks) {
+  std::vector<Diagnostic> out;
+  for (auto &clash : clocks.clashes) {
+    std::string msg = clash.message + " (the oracle continues with the first unification)";
+    out.push_back(said_as(Diagnostic::Severity::Warning, "clock.clash", msg,
+                          (clash.span.valid() ? location(clash.span) + ": " : std::string()) + "warning[clock.clash]: " + msg + "\n", clash.span));
+  }
+  return out;
+}
+
 Diagnostic show_error(const std::string &file, const std::string &why) {
   return said_as(Diagnostic::Severity::Error, "run.show", why, file + ": error[run.show]: " + why + "\n");
 }

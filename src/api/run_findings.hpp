@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clocks.hpp"
 #include "oracle/assumptions.hpp"
 #include "oracle/declared_clocks.hpp"
 #include "oracle/oracle.hpp"
@@ -41,6 +42,10 @@ struct RunFindings {
 // In order: input.clock, run.non-finite, the error values, clock.declared, run.unknown,
 // run.assume (an error with strict_assume, else a warning).
 std::vector<Diagnostic> diagnostics_of(const RunFindings &f, bool strict_assume);
+
+// The clock clashes of the static calculus that rml-check accepted (under assumptions) or
+// the oracle runs past: warning[clock.clash], each located, before a run's findings.
+std::vector<Diagnostic> clash_warnings(const core::Clocks &clocks);
 
 // A shown stream (or a required cell's) that is no stream of the node: error[run.show].
 Diagnostic show_error(const std::string &file, const std::string &why);

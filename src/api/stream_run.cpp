@@ -252,6 +252,7 @@ Result<StreamRows> stream_rows(const Program::State &s, const StreamSetup &setup
     std::string w = "the native class is not used: " + native_why;
     out.diagnostics.push_back(said_as(Sev::Warning, "run.native", w, "warning[run.native]: " + w + "\n"));
   }
+  for (auto &d : clash_warnings(s.elab.clocks)) out.diagnostics.push_back(std::move(d));  // (as the oracle's run says them)
   findings.broken = assumptions.broken();
   for (auto &d : diagnostics_of(findings, o.strict_assume)) out.diagnostics.push_back(std::move(d));
   out.has_error_values = !findings.errors.empty();

@@ -70,7 +70,7 @@ void rml_abi_give(const rml::Cell<T> &c, uint8_t &kind, void *words) {
 
 }  // namespace
 
-RML_ABI int rml_abi_version(void) { return 1; }
+RML_ABI int rml_abi_version(void) { return @VERSION@; }
 RML_ABI const char *rml_abi_signature(void) { return "@SIG@"; }
 RML_ABI void *rml_abi_new(void) {
   try {
@@ -86,7 +86,7 @@ RML_ABI int rml_abi_push(void *p, const rml_abi_cell *in) {
     (void)in;
 @TAKE@    @PUSH@
   } catch (...) {
-    return 255;
+    return @EXCEPTION@;
   }
 }
 RML_ABI int rml_abi_pop(void *p, uint8_t *kinds, void *const *words) {
@@ -96,7 +96,7 @@ RML_ABI int rml_abi_pop(void *p, uint8_t *kinds, void *const *words) {
     @POP@
 @GIVE@    return 1;
   } catch (...) {
-    return 255;
+    return @EXCEPTION@;
   }
 }
 RML_ABI int rml_abi_finish(void *p) {
@@ -105,13 +105,13 @@ RML_ABI int rml_abi_finish(void *p) {
     (void)I;
     @FINISH@
   } catch (...) {
-    return 255;
+    return @EXCEPTION@;
   }
 }
 RML_ABI int rml_abi_clean(void *p) {
   rml_abi_instance &I = *static_cast<rml_abi_instance *>(p);
   (void)I;
-  return @CLOCKS_OK@;
+  return @CLEAN@;
 }
 RML_ABI int rml_abi_engine(void *p) {
   rml_abi_instance &I = *static_cast<rml_abi_instance *>(p);
@@ -162,7 +162,9 @@ std::string abi_source(const std::string &cls, const std::string &ns, bool windo
                        : "const rml::Status st = I.m.step(*I.in, *I.out);\n    I.ready = st == rml::Status::Ok;\n    return static_cast<int>(st);");
   put("@POP@", window ? "if (!I.m.pop(*I.out)) return 0;" : "if (!I.ready) return 0;\n    I.ready = false;");
   put("@FINISH@", window ? "return static_cast<int>(I.m.finish());" : "return 0;");
-  put("@CLOCKS_OK@", window ? "I.m.inputs_on_their_clocks() && !I.m.error_value_given() ? 1 : 0" : "1");
+  put("@CLEAN@", window ? "I.m.inputs_on_their_clocks() && !I.m.error_value_left() ? 1 : 0" : "1");
+  put("@VERSION@", std::to_string(kAbiVersion));
+  put("@EXCEPTION@", std::to_string(kAbiException));
   put("@ENGINE@", window ? "1 | (I.m.retimed() ? 2 : 0) | (I.m.tagless() ? 4 : 0)" : "0");
   put("@SIG@", abi_signature(inputs, outputs));
   put("@NS@", ns);

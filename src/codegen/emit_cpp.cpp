@@ -47,7 +47,7 @@ const std::set<std::string> kKeywords = {
     // window runtime's names): a class or a member spelled so would hide them.
     "int64_t", "uint64_t", "int32_t", "uint32_t", "uint8_t", "size_t", "ptrdiff_t", "nullptr_t", "max_align_t", "std", "rml",
     "rml_generated", "Cell", "Status", "Kind", "Inputs", "Outputs", "State", "Tensors", "Step", "Node", "Runner", "window",
-    "ops", "step", "reset", "push", "pop", "finish", "retimed", "tagless", "inputs_on_their_clocks", "error_value_given", "kHorizon", "kWindow", "main"};
+    "ops", "step", "reset", "push", "pop", "finish", "retimed", "tagless", "inputs_on_their_clocks", "error_value_left", "kHorizon", "kWindow", "main"};
 
 // A name of the program as a C++ identifier: the printed spelling, with '_' appended when
 // it is a keyword, a macro of the standard or platform headers (reserved_names.cpp) or could
@@ -602,7 +602,7 @@ struct Emitter {
       << "  bool pop(Outputs &out);  // the next final cycle's outputs; false when none is\n"
       << "  rml::Status finish();\n"
       << "  bool inputs_on_their_clocks() const { return rml_clocks_ok_; }  // so far\n"
-      << "  bool error_value_given() const { return rml_runner_.error_left(); }  // a cycle popped so far held one, in any cell\n"
+      << "  bool error_value_left() const { return rml_runner_.error_left(); }  // a cycle popped so far held one, in any cell\n"
       << "  bool retimed() const { return rml_runner_.fast(); }  // the pushes so far took the fast sweep\n"
       << "  bool tagless() const { return " << (tagless ? "rml_tagless_" : "false") << "; }  // and all without tags (until finish())\n\n"
       << " private:\n  rml::window::Runner rml_runner_;\n  bool rml_finished_ = false, rml_clocks_ok_ = true;\n"

@@ -96,7 +96,7 @@ F symbol(void *handle, const char *name, const std::string &lib) {
 // leftover without its object is replaced).
 void build_entry(const std::vector<GeneratedFile> &files, const std::string &cls, const std::vector<std::string> &argv, const fs::path &root,
                  const fs::path &entry) {
-  const std::string &cxx = argv.at(0);
+  const std::string &cxx = argv.at(0);  // (for the messages)
   const fs::path library = entry / "librml_native.so";
   std::error_code ec;
   fs::create_directories(root, ec);
@@ -165,8 +165,12 @@ std::string native_compiler(const NativeBuild &b) {
 
 NativeClass::NativeClass(const std::vector<GeneratedFile> &files, const std::string &cls, const std::string &signature,
                          const NativeBuild &b) {
-  const std::string cxx = native_compiler(b);
-  std::vector<std::string> argv = {cxx, "-std=c++20"};
+  // The compiler may be a command with words of its own ("ccache g++"); a relative path is
+  // the caller's (the compiler runs in the cache entry's folder).
+  std::vector<std::string> argv = words_of(native_compiler(b));
+  if (argv.empty()) throw NativeUnavailable("no C++ compiler named");
+  if (argv[0].find('/') != std::string::npos) argv[0] = fs::absolute(argv[0]).string();
+  argv.push_back("-std=c++20");
   for (auto &w : words_of(b.flags)) argv.push_back(w);
   for (auto &w : words_of(kExactFlags)) argv.push_back(w);
   for (const char *w : {"-fPIC", "-shared", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-Wl,-Bsymbolic", "-w"}) argv.push_back(w);
@@ -174,7 +178,7 @@ NativeClass::NativeClass(const std::vector<GeneratedFile> &files, const std::str
   std::vector<std::string> parts = argv;
   parts.push_back(cls);
   for (auto &f : files) parts.push_back(f.path), parts.push_back(f.text);
-  const fs::path root = fs::path(native_cache_dir(b)) / "native";
+  const fs::path root = fs::absolute(fs::path(native_cache_dir(b)) / "native");
   const fs::path entry = root / hash_of(parts);
   library_ = (entry / "librml_native.so").string();
   std::error_code ec;

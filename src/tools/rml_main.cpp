@@ -81,7 +81,8 @@ int run(int argc, char **argv) {
               "with --backend stream: run the node's class as rml compile writes it, compiled by the system's C++ compiler "
               "($RML_CXX, else c++) into a shared object kept in a cache ($RML_CACHE_DIR, else $XDG_CACHE_HOME/rml, else "
               "~/.cache/rml) and loaded in process; the first run of a node compiles it (seconds). Where it cannot be built "
-              "(no compiler, a node rml compile does not generate) or the trace is on standard input, a run.native warning "
+              "(no compiler, a node rml compile does not generate, a post-free node whose clocks clash under an assumption) or the trace "
+              "is on standard input, a run.native warning "
               "says why and the window runtime runs; where it stops (an input off its clock, an error value) the runtime takes over from the trace's start");
   r->add_option("--assume", run.assume,
                 "an extra assumption on the main node, as rml-check --assume (a trace that breaks it is said as run.assume; "
