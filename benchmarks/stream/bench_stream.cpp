@@ -216,6 +216,18 @@ void BM_HandWrittenBackfill(benchmark::State &st) {
   benchmark::DoNotOptimize(sum);
 }
 
+// Figure 20's file with a main node `lstm` training diff_lstm_end at units x sizex (as
+// benchmarks/CMakeLists.txt writes it for the generated classes).
+std::string lstm_program(int units, int sizex) {
+  std::ifstream f(std::string(RML_SOURCE_DIR) + "/reference/paper/fig20_diff_lstm_end.rml");
+  std::stringstream text;
+  text << f.rdbuf();
+  std::string u = std::to_string(units), x = std::to_string(sizex);
+  text << "\nnode lstm(x: real[" << x << "], end: bool, bp: bool, dh_next: real[" << u << "] when bp)\n  -> (h_next: real[" << u
+       << "], dx: real[" << x << "] when bp)\n  h_next, dx = diff_lstm_end(" << u << ", " << x << ", x, end, bp, dh_next);\n";
+  return text.str();
+}
+
 // Figure 20 repaired (reference/paper/fig20_diff_lstm_end.rml): LSTM training with
 // truncated backpropagation, here at units x sizex, a sequence ending every 5 cycles
 // (what rml-check proves productive: horizon 5), fun applications on the compiled path;
@@ -223,13 +235,8 @@ void BM_HandWrittenBackfill(benchmark::State &st) {
 void BM_StreamLstm(benchmark::State &st) {
   const int units = static_cast<int>(st.range(0)), sizex = static_cast<int>(st.range(1));
   const size_t cycles = static_cast<size_t>(st.range(2));
-  std::ifstream f(std::string(RML_SOURCE_DIR) + "/reference/paper/fig20_diff_lstm_end.rml");
-  std::stringstream text;
-  text << f.rdbuf();
-  std::string u = std::to_string(units), x = std::to_string(sizex);
-  text << "\nnode lstm(x: real[" << x << "], end: bool, bp: bool, dh_next: real[" << u << "] when bp)\n  -> (h_next: real[" << u
-       << "], dx: real[" << x << "] when bp)\n  h_next, dx = diff_lstm_end(" << u << ", " << x << ", x, end, bp, dh_next);\n";
-  Compiled c(text.str(), "lstm");
+  const std::string text = lstm_program(units, sizex);
+  Compiled c(text, "lstm");
   std::mt19937_64 rng(1);
   std::uniform_real_distribution<double> uni(-1, 1);
   auto vec = [&](int n, double scale) {
@@ -318,13 +325,8 @@ void BM_GeneratedLstm(benchmark::State &st) {
 void BM_NativeLstm(benchmark::State &st) {
   const int units = static_cast<int>(st.range(0)), sizex = static_cast<int>(st.range(1));
   const size_t cycles = static_cast<size_t>(st.range(2));
-  std::ifstream f(std::string(RML_SOURCE_DIR) + "/reference/paper/fig20_diff_lstm_end.rml");
-  std::stringstream text;
-  text << f.rdbuf();
-  std::string u = std::to_string(units), x = std::to_string(sizex);
-  text << "\nnode lstm(x: real[" << x << "], end: bool, bp: bool, dh_next: real[" << u << "] when bp)\n  -> (h_next: real[" << u
-       << "], dx: real[" << x << "] when bp)\n  h_next, dx = diff_lstm_end(" << u << ", " << x << ", x, end, bp, dh_next);\n";
-  auto p = rml::api::load_text("lstm.rml", text.str(), {"lstm", {"always eventually (end and bp) within 4", "always (bp or not end)"}});
+  const std::string text = lstm_program(units, sizex);
+  auto p = rml::api::load_text("lstm.rml", text, {"lstm", {"always eventually (end and bp) within 4", "always (bp or not end)"}});
   auto cc = p ? rml::api::compile(*p) : rml::api::Result<rml::api::CompiledClass>(p.failure());
   if (!cc) return st.SkipWithError("not compiled");
   std::vector<rml::codegen::GeneratedFile> files;

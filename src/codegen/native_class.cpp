@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -91,6 +92,19 @@ F symbol(void *handle, const char *name, const std::string &lib) {
   return reinterpret_cast<F>(p);
 }
 
+// The folders of builds that never finished (a killed process): `*.tmp-*` untouched for
+// an hour (a build takes seconds, so none of them is still being written).
+void remove_stale_builds(const fs::path &root) {
+  std::error_code ec;
+  const auto now = fs::file_time_type::clock::now();
+  for (auto it = fs::directory_iterator(root, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (it->path().filename().string().find(".tmp-") == std::string::npos) continue;
+    std::error_code e2;
+    const auto t = fs::last_write_time(it->path(), e2);
+    if (!e2 && now - t > std::chrono::hours(1)) fs::remove_all(it->path(), e2);
+  }
+}
+
 // Compiles `files` into entry/librml_native.so: in a folder of its own, renamed into place
 // whole (another process may have put the same entry there meanwhile: it is kept; a
 // leftover without its object is replaced).
@@ -100,6 +114,7 @@ void build_entry(const std::vector<GeneratedFile> &files, const std::string &cls
   const fs::path library = entry / "librml_native.so";
   std::error_code ec;
   fs::create_directories(root, ec);
+  remove_stale_builds(root);
   std::string pattern = (root / (entry.filename().string() + ".tmp-XXXXXX")).string();
   if (ec || !mkdtemp(pattern.data()))
     throw NativeUnavailable("cannot write the cache folder '" + root.string() + "': " + (ec ? ec.message() : std::strerror(errno)));

@@ -7,7 +7,8 @@
 // without compiling. A cache entry is written in a folder of its own and renamed into place
 // whole, so that two processes building the same class at once both end with a complete
 // one; an entry whose object does not load (cut short) or that lost its object is built
-// again. The class is compiled with kExactFlags (the oracle's reals bit for bit) and linked
+// again, and the folder of a build that never finished is removed an hour later. Nothing
+// else is removed: delete the cache folder to clear it. The class is compiled with kExactFlags (the oracle's reals bit for bit) and linked
 // with its symbols bound to itself (-Bsymbolic, hidden visibility): its copy of the window
 // runtime never meets rml's own.
 #pragma once

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -363,7 +364,8 @@ TEST(NativeRun, EqualsTheOracleOnGeneratedPrograms) {
 }
 
 // The cache keeps its promises: a cached object that does not load (cut short) is built
-// again; an entry left without its object is replaced; two builds of one class at once
+// again; an entry left without its object is replaced; the folder of a build that never
+// finished goes once an hour old; two builds of one class at once
 // (two threads here, two processes in use) both load it, and one entry is left.
 TEST(NativeRun, TheCacheRebuildsAnEntryItCannotLoadAndSurvivesTwoBuildsAtOnce) {
   api::Program p = load_streamed("acc.rml", kAcc);
@@ -379,6 +381,15 @@ TEST(NativeRun, TheCacheRebuildsAnEntryItCannotLoadAndSurvivesTwoBuildsAtOnce) {
   fs::remove(entry / "librml_native.so");  // a leftover: sources without the object
   expect_as_the_oracle(p, {trace, true, 1, "on the native step class (compiled by "}, native_options(cache));
   EXPECT_TRUE(fs::exists(entry / "librml_native.so"));
+  // The folder of a build that never finished is removed once an hour old, at the next
+  // build; a young one (a build under way) is left.
+  const fs::path stale = fs::path(cache) / "native" / "0123.tmp-AAAAAA", young = fs::path(cache) / "native" / "4567.tmp-BBBBBB";
+  fs::create_directories(stale), fs::create_directories(young);
+  fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(2));
+  fs::remove(entry / "librml_native.so");
+  expect_as_the_oracle(p, {trace, true, 1, "on the native step class (compiled by "}, native_options(cache));
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(young));
   // Two at once, on another class (the same node with its local shown).
   fs::remove_all(cache);
   std::string notes[2];
