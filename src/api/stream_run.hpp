@@ -4,8 +4,9 @@
 // window its horizon gives. A post-free scalar node runs on the clock-directed machine
 // (stream/machine.hpp), which equals the oracle on a trace inside the clocks; at a cycle
 // outside them the machine stops, its rows before are exact, and the runner takes over
-// from the trace's start, giving the rows from that cycle on. A trace that cannot be read
-// twice goes to the runner.
+// from the trace's start, giving the rows from that cycle on. With RunOptions::native the
+// node's generated class, loaded in process (native_run.hpp), takes the machine's place
+// and hands over the same way. A trace that cannot be read twice goes to the runner.
 #pragma once
 #include <cstddef>
 #include <cstdint>
