@@ -257,7 +257,9 @@ std::optional<std::vector<Type>> TypeChecker::early_outputs(const Expr &r, Ctx &
     if (o.kind != Type::Tensor) return std::nullopt;
     Shape sh = ss.apply(rn.to_fresh.statics.apply(o.shape));
     if (mentions_fresh(sh)) return std::nullopt;
-    outs.push_back(Type::tensor(o.elem, sh));
+    Type t = o;  // an enumeration or a machine integer stays one
+    t.shape = std::move(sh);
+    outs.push_back(std::move(t));
   }
   return outs;
 }

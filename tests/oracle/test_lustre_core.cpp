@@ -397,6 +397,20 @@ TEST(LustreCore, RecordsAreFlattenedIntoTheirFields) {
   expect_solvers_agree(r);
 }
 
+// Two calls whose records hold an enumeration and a machine integer, compared: each call's
+// outputs are bound to fresh locals, which must take the outputs' types (the enumeration,
+// uint8), not plain ints.
+TEST(LustreCore, RecordsOfEnumerationsComparedThroughCalls) {
+  const char *text =
+      "type C = enum { A, B };\n"
+      "type R = struct { c: C; v: uint8 };\n"
+      "function f(x: R) returns (y: R);\nlet\n  y = x;\ntel\n"
+      "node main(x, y: R) returns (ok: bool);\n"
+      "let\n  ok = f(x) = f(y);\ntel\n";
+  auto r = run_both(text, "main", {{"x.c", {"A", "B", "B"}}, {"x.v", {"1", "2", "3"}}, {"y.c", {"A", "A", "B"}}, {"y.v", {"1", "2", "4"}}});
+  expect_stream(r, "ok", {"T", "F", "F"});
+}
+
 TEST(LustreCore, RecordErrors) {
   auto r = check_text(
       "type rat = struct { n: real; d: real };\n"
