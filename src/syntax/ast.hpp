@@ -282,6 +282,9 @@ struct Program {
   // Where the file's Kind 2 if statements and frame blocks are (syntax/statement_blocks.hpp),
   // expanded by the parser into equations as contracts are. Not compared by ast_equal.
   std::vector<Span> statement_blocks;
+  // Where the file's Kind 2 datatypes, matches and testers are (syntax/datatypes.hpp),
+  // expanded by the parser into records and enumerations. Not compared by ast_equal.
+  std::vector<Span> datatypes;
 };
 
 const std::string &decl_name(const Decl &d);

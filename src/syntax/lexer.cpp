@@ -82,6 +82,7 @@ const char *tok_name(Tok t) {
     case Tok::AmpAmp: return "'&&'";
     case Tok::BarBar: return "'||'";
     case Tok::Bang: return "'!'";
+    case Tok::Question: return "'?'";
   }
   return "?";
 }
@@ -380,6 +381,10 @@ struct Lexer {
         std::string w = s.substr(b, i - b);
         auto it = keywords().find(w);
         out.push_back(Token{it == keywords().end() ? Tok::Ident : it->second, span(b, i), w, 0, 0});
+      } else if (c == '\'' && peek(1) == '(') {
+        // Kind 2's tuple value `'(a, b)`: the tuple `(a, b)` (a quote right after a name is
+        // part of it, Heptagon's primed names above).
+        ++i;
       } else if (c == '\'' && (std::isalpha(static_cast<unsigned char>(peek(1))) || peek(1) == '_')) {
         ++i;
         while (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_') ++i;
@@ -442,6 +447,10 @@ struct Lexer {
           case '>':
             if (peek(1) == '=') k = Tok::Ge, len = 2;
             else k = Tok::Gt;
+            break;
+          case '?':  // only Kind 2's tester `C?(e)`
+            if (peek(1) != '(' || out.empty() || out.back().kind != Tok::Ident || out.back().span.end != b) goto bad;
+            k = Tok::Question;
             break;
           case '@':  // only Kind 2's type arguments `@<`
             if (peek(1) != '<') goto bad;

@@ -10,6 +10,7 @@
 
 #include "syntax/contracts.hpp"
 #include "syntax/lexer.hpp"
+#include "syntax/datatypes.hpp"
 #include "syntax/refinements.hpp"
 #include "syntax/statement_blocks.hpp"
 
@@ -53,6 +54,10 @@ class Parser {
               contract_decl();
               break;
             }
+            if (at_datatype_decl()) {
+              datatype_decl();
+              break;
+            }
             d_.error("parse.expected", cur().span,
                      std::string("expected a declaration ('node', 'function', 'fun' or 'const'), found ") +
                          describe(cur()));
@@ -78,6 +83,12 @@ class Parser {
       }
       expand_contracts(p, contract_bodies_, contract_decls_, names, d_);
     }
+    // Last: the contracts, refinements and statement blocks expanded above may use them.
+    if ((!datatypes_.empty() || !matches_.empty() || !testers_.empty()) && !d_.has_errors())
+      expand_datatypes(p, datatypes_, matches_, d_);
+    for (auto &dt : datatypes_) p.datatypes.push_back(dt.span);
+    for (auto &m : matches_) p.datatypes.push_back(m.span);
+    for (auto &t : testers_) p.datatypes.push_back(t);
     return p;
   }
 
@@ -114,6 +125,11 @@ class Parser {
   std::vector<Span> statement_blocks_;
   std::optional<std::set<std::string>> file_names_;
   bool in_frame_body_ = false;  // `last v` is read
+  // Kind 2's algebraic datatypes, matches and testers (syntax/datatypes.hpp), expanded
+  // once the whole file is read.
+  std::vector<DatatypeSyntax> datatypes_;
+  std::vector<MatchSyntax> matches_;
+  std::vector<Span> testers_;
 
   // ---- token helpers ----
   const Token &cur() const { return toks_[pos_]; }
@@ -177,7 +193,14 @@ class Parser {
   static bool is_decl_start(Tok k) {
     return k == Tok::KwNode || k == Tok::KwFunction || k == Tok::KwFun || k == Tok::KwConst || k == Tok::KwType;
   }
-  bool at_decl_start() const { return is_decl_start(cur().kind) || import_prefix_length() > 0 || at_contract_decl(); }
+  bool at_decl_start() const {
+    return is_decl_start(cur().kind) || import_prefix_length() > 0 || at_contract_decl() || at_datatype_decl();
+  }
+  // `datatype D = ...` (Kind 2): `datatype` is a name elsewhere.
+  bool at_datatype_decl() const {
+    return cur().kind == Tok::Ident && cur().text == "datatype" && peek(1).kind == Tok::Ident &&
+           (peek(2).kind == Tok::Eq || peek(2).kind == Tok::Lt || peek(2).kind == Tok::Comma);
+  }
   // `contract C (...)`: `contract` is a name elsewhere.
   bool at_contract_decl() const {
     return cur().kind == Tok::Ident && cur().text == "contract" && peek(1).kind == Tok::Ident &&
@@ -811,6 +834,96 @@ class Parser {
     if (!accept(Tok::Semi) && !at_decl_start() && !at(Tok::Eof) && !(at(Tok::Ident) && peek(1).kind == Tok::Eq))
       error_expected("';' after the type declaration");
     return t;
+  }
+
+  // Kind 2's `datatype D = C1 (f: t, g: u) | C2;` (also `datatype D, E = ...;` and a
+  // leading `|`): syntax/datatypes.hpp.
+  void datatype_decl() {
+    Span b = take().span;  // datatype
+    std::vector<std::pair<std::string, Span>> names;
+    do {
+      Span s = cur().span;
+      names.emplace_back(expect_ident("a datatype name"), s);
+    } while (accept(Tok::Comma));
+    DatatypeSyntax dt;
+    if (accept(Tok::Lt)) {
+      do {
+        dt.param_spans.push_back(cur().span);
+        dt.params.push_back(expect_ident("a type parameter"));
+      } while (accept(Tok::Comma) || accept(Tok::Semi));
+      expect(Tok::Gt, "to close the type parameters");
+    }
+    expect(Tok::Eq, "after the datatype's name");
+    accept(Tok::Bar);
+    do {
+      DatatypeCtor c;
+      c.span = cur().span;
+      c.name = expect_ident("a constructor name");
+      if (accept(Tok::LParen)) {
+        do {
+          VarDecl f;
+          f.span = cur().span;
+          f.name = expect_ident("a field name");
+          expect(Tok::Colon, "after the field name");
+          f.type = type();
+          c.fields.push_back(std::move(f));
+        } while (accept(Tok::Comma));
+        expect(Tok::RParen, "to close the constructor's fields");
+      }
+      dt.ctors.push_back(std::move(c));
+    } while (accept(Tok::Bar));
+    expect(Tok::Semi, "after the datatype declaration");
+    dt.span = from(b);
+    for (auto &[n, s] : names) {
+      DatatypeSyntax copy;
+      copy.name = n;
+      copy.name_span = s;
+      copy.span = dt.span;
+      copy.params = dt.params;
+      copy.param_spans = dt.param_spans;
+      for (auto &c : dt.ctors) {
+        DatatypeCtor cc{c.name, c.span, {}};
+        for (auto &f : c.fields) cc.fields.push_back(f.clone());
+        copy.ctors.push_back(std::move(cc));
+      }
+      datatypes_.push_back(std::move(copy));
+    }
+  }
+  PatternSyntax match_pattern() {
+    PatternSyntax p;
+    Span b = cur().span;
+    p.name = expect_ident("a pattern (a constructor, a name or '_')");
+    if (accept(Tok::LParen)) {
+      p.parens = true;
+      do p.subs.push_back(match_pattern());
+      while (accept(Tok::Comma));
+      expect(Tok::RParen, "to close the pattern");
+    }
+    p.span = from(b);
+    return p;
+  }
+  // `match e with | p1 : b1 | ... end` from `match`: a call of kMatchCall (syntax/datatypes.hpp).
+  ExprPtr match_expr(Span b) {
+    take();  // match
+    std::vector<ExprPtr> a;
+    a.push_back(expr());
+    if (!at_word(0, "with")) error_expected("'with' after the matched value");
+    take();
+    MatchSyntax m;
+    while (accept(Tok::Bar)) {
+      m.arms.push_back(match_pattern());
+      expect(Tok::Colon, "after the pattern");
+      a.push_back(expr());
+    }
+    if (m.arms.empty()) error_expected("'|' and the match's first arm");
+    if (!at_word(0, "end")) error_expected("'|' and another arm, or 'end' to close the match");
+    take();
+    m.span = from(b);
+    auto e = node(ExprKind::Call, m.span, std::move(a));
+    e->name = kMatchCall;
+    e->ival = static_cast<int64_t>(matches_.size());
+    matches_.push_back(std::move(m));
+    return e;
   }
 
   FunDecl fun_decl() {
@@ -1836,6 +1949,11 @@ class Parser {
     e->span = from(b);
     return finish(std::move(e));
   }
+  // Whether a token can begin the operand after `match` (`match` is a name elsewhere).
+  static bool starts_operand(Tok k) {
+    return k == Tok::Ident || k == Tok::Int || k == Tok::Real || k == Tok::LParen || k == Tok::KwTrue ||
+           k == Tok::KwFalse || k == Tok::KwPre || k == Tok::KwNot || k == Tok::KwIf || k == Tok::LBrace;
+  }
   ExprPtr primary() {
     Span b = cur().span;
     switch (cur().kind) {
@@ -1900,9 +2018,20 @@ class Parser {
           e->name = kLastCall;
           return e;
         }
+        if (cur().text == "match" && starts_operand(peek(1).kind)) return match_expr(b);
         Token id = take();
         std::string n = id.text;
         bool adjacent = cur().span.begin == id.span.end;
+        if (at(Tok::Question) && adjacent && peek(1).kind == Tok::LParen) {  // Kind 2's tester `C?(e)`
+          take();
+          auto a = call_args();
+          auto e = node(ExprKind::Call, from(b), std::move(a));
+          e->name = kTesterCall;
+          e->binders = {n};
+          e->binder_spans = {id.span};
+          testers_.push_back(e->span);
+          return e;
+        }
         if (at(Tok::LBrace)) return record_value(b, n);  // a record value: R { x = e; y = e }
         if (at(Tok::AtLt)) return type_applied(b, n);
         if (at_double(Tok::Lt) && adjacent) {  // static arguments: f<<3, n + 1>>(x)

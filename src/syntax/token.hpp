@@ -24,6 +24,7 @@ enum class Tok : uint8_t {
   LBrace, RBrace, Bar,  // `type T = enum { A, B }` and Heptagon's `type T = A | B`
   AtLt,  // `@<`: Kind 2's type arguments `N@<int>(x)`, `any@<T>` ('@' elsewhere is an error)
   AmpAmp, BarBar, Bang,  // Kind 2's bitwise `&&`, `||`, `!` on machine integers
+  Question,  // Kind 2's tester `C?(e)`: only between a name and '('
 };
 
 const char *tok_name(Tok t);

@@ -164,6 +164,11 @@ TEST(Api, FormatTextLaysOutAndKeepsComments) {
   ASSERT_FALSE(block.ok());
   EXPECT_EQ(block.failure().diagnostics.at(0).rule, "fmt.block") << block.failure().text();
   EXPECT_EQ(block.failure().diagnostics.at(0).line, 3u);
+  // A tester alone (no datatype declared) is enough: printed, it would be `x = A`.
+  auto tester = api::format_text("d.lus", "type E = enum { A, B };\nnode m(x: E) returns (y: bool);\nlet\n  y = A?(x);\ntel\n");
+  ASSERT_FALSE(tester.ok());
+  EXPECT_EQ(tester.failure().diagnostics.at(0).rule, "fmt.datatype") << tester.failure().text();
+  EXPECT_EQ(tester.failure().diagnostics.at(0).line, 4u);
 }
 
 TEST(Api, ABadTraceIsALocatedFailure) {

@@ -16,7 +16,7 @@ name.input-defined arity.args arity.outputs type.mismatch type.missing type.not-
 type.not-numeric type.tuple shape.mismatch shape.rank shape.index static.not-static
 static.eval static.undetermined static.kind fun.stream-op fun.lambda-position
 fun.recursive node.recursive node.function-stateful reset.not-node clock.cycle clock.merge type.record
-type.recursive type.array name.empty""".split())
+type.recursive type.array name.empty type.match""".split())
 HDR = re.compile(r"^// expect-error: (\d+):(\d+) (\S+)$")
 
 d = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
