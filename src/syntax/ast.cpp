@@ -161,6 +161,7 @@ Decl clone_decl(const Decl &d) {
     m.fun_keyword = n->fun_keyword;
     m.imported = n->imported;
     m.import_keyword = n->import_keyword;
+    m.modifier = n->modifier;
     for (auto &v : n->inputs) m.inputs.push_back(v.clone());
     for (auto &v : n->statics) m.statics.push_back(v.clone());
     m.type_params = n->type_params;

@@ -227,6 +227,9 @@ struct NodeDecl {
   // becomes the nullary imported function `c` in the checked copy (sema/expand_imported).
   bool imported = false;
   std::string import_keyword;  // as written: "", "imported", "extern", "unsafe extern", "val" (printing only)
+  // Kind 2's `transparent` or `opaque` before the keyword: whether its compositional
+  // analysis may abstract the node by its contract. rml always reads the body (printing only).
+  std::string modifier;
   std::vector<VarDecl> inputs, outputs, locals;
   std::vector<VarDecl> statics;  // Lustre V6 / Heptagon `node f<<const n: int>>(...)`: instantiated
                                  // per static argument before type checking (sema/instantiate_statics)

@@ -31,6 +31,7 @@ class Parser {
     if (lex_failed_) return p;  // parsing a broken token stream only adds noise
     while (!at(Tok::Eof) && !d_.saturated()) {
       try {
+        if (at_modifier()) modifier_ = take().text;  // Kind 2's `transparent node`, `opaque function`
         switch (cur().kind) {
           case Tok::KwNode:
           case Tok::KwFunction: add_node(p, node_decl()); break;
@@ -130,6 +131,7 @@ class Parser {
   std::vector<DatatypeSyntax> datatypes_;
   std::vector<MatchSyntax> matches_;
   std::vector<Span> testers_;
+  std::string modifier_;  // `transparent` / `opaque` read before the next node's keyword
 
   // ---- token helpers ----
   const Token &cur() const { return toks_[pos_]; }
@@ -194,7 +196,13 @@ class Parser {
     return k == Tok::KwNode || k == Tok::KwFunction || k == Tok::KwFun || k == Tok::KwConst || k == Tok::KwType;
   }
   bool at_decl_start() const {
-    return is_decl_start(cur().kind) || import_prefix_length() > 0 || at_contract_decl() || at_datatype_decl();
+    return is_decl_start(cur().kind) || import_prefix_length() > 0 || at_contract_decl() || at_datatype_decl() ||
+           at_modifier();
+  }
+  // Kind 2's `transparent` or `opaque` before a node's keyword (names elsewhere).
+  bool at_modifier() const {
+    return cur().kind == Tok::Ident && (cur().text == "transparent" || cur().text == "opaque") &&
+           (peek(1).kind == Tok::KwNode || peek(1).kind == Tok::KwFunction || import_prefix_length_at(1) > 0);
   }
   // `datatype D = ...` (Kind 2): `datatype` is a name elsewhere.
   bool at_datatype_decl() const {
@@ -209,10 +217,11 @@ class Parser {
   // The words before an imported node's keyword, as a count of tokens (0: none): Kind 2's
   // `imported`, Lustre V6's `extern` and `unsafe extern`, Heptagon's `val`. They are names
   // elsewhere; only before `node`/`function`/`fun` do they open a declaration.
-  size_t import_prefix_length() const {
-    auto word = [&](size_t k, const char *w) { return peek(k).kind == Tok::Ident && peek(k).text == w; };
+  size_t import_prefix_length() const { return import_prefix_length_at(0); }
+  size_t import_prefix_length_at(size_t at) const {
+    auto word = [&](size_t k, const char *w) { return peek(at + k).kind == Tok::Ident && peek(at + k).text == w; };
     auto node_kw = [&](size_t k) {
-      Tok t = peek(k).kind;
+      Tok t = peek(at + k).kind;
       return t == Tok::KwNode || t == Tok::KwFunction || t == Tok::KwFun;
     };
     if ((word(0, "imported") || word(0, "extern") || word(0, "val")) && node_kw(1)) return 1;
@@ -271,6 +280,8 @@ class Parser {
   // span starts at `import_begin`.
   NodeDecl node_decl(std::string import_words = {}, Span import_begin = {}) {
     NodeDecl n;
+    n.modifier = std::move(modifier_);
+    modifier_.clear();
     struct TypeParamsScope {  // the node's type parameters name type variables until its end
       std::vector<std::string> &names;
       ~TypeParamsScope() { names.clear(); }

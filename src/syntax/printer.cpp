@@ -363,7 +363,8 @@ bool imported_with_statements(const NodeDecl &n) {
 }
 std::string node_header(const NodeDecl &n) {
   // A header alone reads as imported; one followed by statements needs the word.
-  std::string out = !n.import_keyword.empty() ? n.import_keyword + " " : imported_with_statements(n) ? "imported " : "";
+  std::string out = n.modifier.empty() ? "" : n.modifier + " ";
+  out += !n.import_keyword.empty() ? n.import_keyword + " " : imported_with_statements(n) ? "imported " : "";
   out += n.fun_keyword ? "fun " : n.is_function ? "function " : "node ";
   out += n.name;
   if (!n.type_params.empty()) {  // Kind 2's `node N<T, U>`; in the types each is the variable 'T

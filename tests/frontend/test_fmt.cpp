@@ -194,6 +194,29 @@ TEST(Fmt, GoldenVarWithoutLetAndStatementOrder) {
   EXPECT_EQ(fmt(want), want);
 }
 
+// Kind 2's `transparent` and `opaque` (which rml reads and ignores: it always reads the
+// body) are kept, before `imported` too; as names elsewhere they stay names.
+TEST(Fmt, GoldenKind2NodeModifiers) {
+  const std::string in =
+      "transparent function f(x: int) returns (y: int);\nlet y = x; tel\n"
+      "opaque imported node g(x: int) returns (y: int);\n"
+      "node h(opaque: int) returns (transparent: int);\nlet transparent = f(opaque); tel\n";
+  const std::string want =
+      "transparent function f(x: int) returns (y: int);\n"
+      "let\n"
+      "  y = x;\n"
+      "tel\n"
+      "\n"
+      "opaque imported node g(x: int) returns (y: int);\n"
+      "\n"
+      "node h(opaque: int) returns (transparent: int);\n"
+      "let\n"
+      "  transparent = f(opaque);\n"
+      "tel\n";
+  EXPECT_EQ(fmt(in), want);
+  EXPECT_EQ(fmt(want), want);
+}
+
 TEST(Fmt, GoldenMultiLineBlockCommentsAndCrlf) {
   const std::string in =
       "/* a header\n"
