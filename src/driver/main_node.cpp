@@ -21,8 +21,8 @@ const NodeDecl *user_node(const FrontendResult &r, const std::string &name) {
 
 std::vector<std::string> user_nodes(const FrontendResult &r) {
   std::vector<std::string> out;
-  for (auto &d : r.user.decls)
-    if (std::holds_alternative<NodeDecl>(d)) out.push_back(decl_name(d));
+  for (auto &d : r.user.decls)  // not the nodes the front end made (`$canon.D` of a datatype)
+    if (std::holds_alternative<NodeDecl>(d) && decl_name(d).rfind('$', 0) != 0) out.push_back(decl_name(d));
   return out;
 }
 

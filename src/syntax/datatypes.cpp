@@ -1,6 +1,10 @@
 #include "syntax/datatypes.hpp"
 
+#include "syntax/printer.hpp"
+
 #include <algorithm>
+#include <deque>
+#include <optional>
 #include <functional>
 #include <map>
 #include <set>
@@ -53,6 +57,12 @@ struct Info {
   std::string tag_field;                        // is_record: the constructor's field
   std::string tag_type;                         // is_record: its enumeration
   std::string canon;                            // is_record: the function making a value canonical
+  // A datatype with type parameters (`datatype Opt<T>`) is a family: its instances
+  // (`Opt<int>`) are the Infos that rml declares, each with its fields' types substituted.
+  std::vector<std::string> params;  // the family's parameters (empty for an instance)
+  std::string family;               // an instance: its family's name
+  std::vector<TypeSyntax> args;     // an instance: its type arguments
+  std::vector<DatatypeCtor> own;    // an instance: its constructors (ctor_decls point here)
   size_t ctor_index(const std::string &c) const {
     return static_cast<size_t>(std::find(ctors.begin(), ctors.end(), c) - ctors.begin());
   }
@@ -61,41 +71,50 @@ struct Info {
 class DatatypeExpander {
  public:
   DatatypeExpander(Program &p, const std::vector<DatatypeSyntax> &dts, const std::vector<MatchSyntax> &matches,
-                   Diagnostics &d)
-      : p_(p), dts_(dts), matches_(matches), d_(d) {}
+                   const std::vector<Span> &bare, Diagnostics &d)
+      : p_(p), matches_(matches), d_(d) {
+    for (auto &b : bare) bare_.insert(b.begin);
+    for (auto &dt : dts) {
+      DatatypeSyntax c{dt.name, dt.name_span, dt.span, dt.params, dt.param_spans, {}};
+      for (auto &k : dt.ctors) {
+        DatatypeCtor cc{k.name, k.span, {}};
+        for (auto &f : k.fields) cc.fields.push_back(f.clone());
+        c.ctors.push_back(std::move(cc));
+      }
+      dts_.push_back(std::move(c));
+    }
+  }
 
   void run() {
     for (auto &decl : p_.decls) {
       if (auto *t = std::get_if<TypeDecl>(&decl)) types_[t->name] = t;
-      if (auto *n = std::get_if<NodeDecl>(&decl); n && !n->is_function) nodes_.insert(n->name);
+      if (auto *n = std::get_if<NodeDecl>(&decl)) {
+        node_decls_[n->name] = n;
+        if (!n->is_function) nodes_.insert(n->name);
+      }
+      if (auto *c = std::get_if<ConstDecl>(&decl)) const_types_[c->name] = c->type ? &*c->type : nullptr;
     }
     declare();
     if (d_.has_errors()) return;
+    resolve_program();
+    if (d_.has_errors()) return;
     std::vector<Decl> made;
-    for (auto &name : order_) {
-      Info &i = infos_.at(name);
-      if (!i.decl) continue;
-      if (!i.is_record) {
+    for (size_t k = 0; k < order_.size(); ++k) {
+      Info &i = infos_.at(order_[k]);
+      const bool family = !i.params.empty(), is_instance = !i.family.empty();
+      if (!i.is_record || (!is_instance && i.is_record)) {  // the enumeration: the datatype's, or its constructor's
         TypeDecl t;
-        t.name = i.name;
+        t.name = i.is_record ? i.tag_type : i.name;
         t.name_span = i.decl->name_span;
-        t.is_enum = t.bar_syntax = true;
+        t.is_enum = true;
+        t.bar_syntax = !i.is_record;
         for (auto &c : i.decl->ctors) {
           t.ctors.push_back(c.name);
           t.ctor_spans.push_back(c.span);
         }
         made.emplace_back(std::move(t));
-        continue;
       }
-      TypeDecl tag;
-      tag.name = i.tag_type;
-      tag.name_span = i.decl->name_span;
-      tag.is_enum = true;
-      for (auto &c : i.decl->ctors) {
-        tag.ctors.push_back(c.name);
-        tag.ctor_spans.push_back(c.span);
-      }
-      made.emplace_back(std::move(tag));
+      if (!i.is_record || family) continue;
       TypeDecl rec;
       rec.name = i.name;
       rec.name_span = i.decl->name_span;
@@ -105,13 +124,13 @@ class DatatypeExpander {
       tf.span = i.decl->name_span;
       tf.type = named(i.tag_type, i.decl->name_span);
       rec.fields.push_back(std::move(tf));
-      for (auto &c : i.decl->ctors)
-        for (auto &f : c.fields) rec.fields.push_back(f.clone());
+      for (auto *c : i.ctor_decls)
+        for (auto &f : c->fields) rec.fields.push_back(f.clone());
       made.emplace_back(std::move(rec));
     }
     for (auto &name : order_) {
       Info &i = infos_.at(name);
-      if (i.decl && i.is_record) made.emplace_back(canon_function(i));
+      if (i.decl && i.is_record && i.params.empty()) made.emplace_back(canon_function(i));
     }
     if (d_.has_errors()) return;
     for (auto &decl : p_.decls) rewrite_decl(decl);
@@ -122,7 +141,7 @@ class DatatypeExpander {
 
  private:
   Program &p_;
-  const std::vector<DatatypeSyntax> &dts_;
+  std::vector<DatatypeSyntax> dts_;  // owned: their field types are resolved in place
   const std::vector<MatchSyntax> &matches_;
   Diagnostics &d_;
   std::map<std::string, const TypeDecl *> types_;
@@ -130,6 +149,7 @@ class DatatypeExpander {
   std::vector<std::string> order_;
   std::map<std::string, std::string> ctor_owner_;  // constructor -> its datatype
   std::set<std::string> nodes_;                    // the nodes (not functions) of the file
+  int instances_ = 0;
 
   static TypeSyntax named(const std::string &n, Span s) {
     TypeSyntax t;
@@ -155,15 +175,10 @@ class DatatypeExpander {
         d_.error("name.duplicate", dt.name_span, "the type '" + dt.name + "' is declared twice");
         continue;
       }
-      if (!dt.params.empty()) {
-        d_.error("syntax.unsupported", dt.param_spans.front(),
-                 "type parameters of a datatype ('" + dt.name + "<" + dt.params.front() +
-                     ">') are not read by rml: declare one datatype per instance");
-        continue;
-      }
       Info i;
       i.decl = &dt;
       i.name = dt.name;
+      i.params = dt.params;
       std::set<std::string> fields;
       for (auto &c : dt.ctors) {
         if (!ctor_owner_.emplace(c.name, dt.name).second) {
@@ -196,6 +211,123 @@ class DatatypeExpander {
         d_.error("syntax.unsupported", i.decl->name_span,
                  "the datatype '" + name + "' is recursive (" + describe_path(path) +
                      "): rml reads datatypes whose values have a bounded size");
+      }
+    }
+  }
+
+  // ---- type parameters: instances, and the types that name them ----
+
+  // The instance `F<args>` of the family F (made once, with its own instances first).
+  const Info *instance(const Info &family, std::vector<TypeSyntax> args, Span at) {
+    std::string key = family.name + "<";
+    for (size_t k = 0; k < args.size(); ++k) key += (k ? ", " : "") + print_type(args[k]);
+    key += ">";
+    if (!family.is_record) return &family;  // no field: every instance is the enumeration
+    if (auto it = infos_.find(key); it != infos_.end()) return &it->second;
+    if (++instances_ > 1000) {
+      d_.error("static.eval", at, "more than 1000 instances of datatypes: '" + key + "' is not made");
+      return nullptr;
+    }
+    Info i;
+    i.decl = family.decl;
+    i.name = key;
+    i.family = family.name;
+    i.ctors = family.ctors;
+    i.is_record = true;
+    i.tag_field = family.tag_field;
+    i.tag_type = family.tag_type;
+    i.canon = "$canon." + key;
+    for (auto *c : family.ctor_decls) {
+      DatatypeCtor own{c->name, c->span, {}};
+      for (auto &f : c->fields) {
+        VarDecl g = f.clone();
+        substitute_params(*g.type, family.params, args);
+        if (!resolve(*g.type)) return nullptr;
+        own.fields.push_back(std::move(g));
+      }
+      i.own.push_back(std::move(own));
+    }
+    i.args = std::move(args);
+    for (auto &c : i.own) i.ctor_decls.push_back(&c);
+    order_.push_back(key);
+    return &infos_.emplace(key, std::move(i)).first->second;
+  }
+  static void substitute_params(TypeSyntax &t, const std::vector<std::string> &params, const std::vector<TypeSyntax> &args) {
+    if (t.kind == TypeSyntax::Named && t.elem.empty())
+      for (size_t k = 0; k < params.size(); ++k)
+        if (t.name == params[k]) {
+          Span s = t.span;
+          t = args[k].clone();
+          t.span = s;
+          return;
+        }
+    for (auto &e : t.elem) substitute_params(e, params, args);
+  }
+  // Replaces each `F<args>` in t by the name of its instance; false after an error.
+  bool resolve(TypeSyntax &t) {
+    for (auto &e : t.elem)
+      if (!resolve(e)) return false;
+    if (t.kind != TypeSyntax::Named) return true;
+    auto it = infos_.find(t.name);
+    bool family = it != infos_.end() && !it->second.params.empty();
+    if (!family && t.elem.empty()) return true;
+    if (!family) {
+      d_.error("arity.args", t.span, "the type '" + t.name + "' has no type parameters");
+      return false;
+    }
+    if (t.elem.size() != it->second.params.size()) {
+      d_.error("arity.args", t.span,
+               "the datatype '" + t.name + "' takes " + std::to_string(it->second.params.size()) + " type argument" +
+                   (it->second.params.size() == 1 ? "" : "s") + ", but " + std::to_string(t.elem.size()) +
+                   (t.elem.size() == 1 ? " is" : " are") + " given");
+      return false;
+    }
+    for (auto &e : t.elem)
+      if (e.kind == TypeSyntax::TyVar) {
+        d_.error("syntax.unsupported", e.span,
+                 "a datatype with type parameters at a generic node's type parameter is not read by rml: give it a type "
+                 "without parameters");
+        return false;
+      }
+    const Info *i = instance(it->second, std::move(t.elem), t.span);
+    t.elem.clear();
+    if (!i) return false;
+    t.name = i->name;
+    return true;
+  }
+  // Every type of the program: declarations, fields, aliases, type arguments of calls.
+  void resolve_program() {
+    for (auto &dt : dts_)
+      if (dt.params.empty())
+        for (auto &c : dt.ctors)
+          for (auto &f : c.fields) resolve(*f.type);
+    auto decls = [&](std::vector<VarDecl> &vs) {
+      for (auto &v : vs)
+        if (v.type) resolve(*v.type);
+    };
+    std::function<void(Expr &)> exprs = [&](Expr &e) {
+      for (auto &ta : e.type_args) {
+        TypeSyntax t = ta->clone();
+        if (resolve(t)) ta = std::make_shared<const TypeSyntax>(std::move(t));
+      }
+      for (auto &a : e.args) exprs(*a);
+    };
+    for (auto &decl : p_.decls) {
+      if (auto *n = std::get_if<NodeDecl>(&decl)) {
+        for (auto *list : {&n->inputs, &n->outputs, &n->locals, &n->statics}) decls(*list);
+        for (auto &eq : n->equations) exprs(*eq.rhs);
+        for (auto &a : n->assumptions) exprs(*a.cond);
+        for (auto &r : n->resets) exprs(*r.cond);
+      } else if (auto *c = std::get_if<ConstDecl>(&decl)) {
+        if (c->type) resolve(*c->type);
+        if (c->value) exprs(*c->value);
+      } else if (auto *t = std::get_if<TypeDecl>(&decl)) {
+        if (t->alias) resolve(*t->alias);
+        decls(t->fields);
+      } else if (auto *f = std::get_if<FunDecl>(&decl)) {
+        decls(f->params);
+        resolve(f->result);
+        exprs(*f->body);
       }
     }
   }
@@ -473,10 +605,25 @@ class DatatypeExpander {
         for (auto &v : *list) sink.vars.insert(v.name);
       for (auto &eq : n->equations)
         for (auto &l : eq.lhs) sink.vars.insert(l.name);
+      var_types_.clear();
+      for (auto *list : {&n->inputs, &n->outputs, &n->locals, &n->statics})
+        for (auto &v : *list) var_types_[v.name] = v.type ? &*v.type : nullptr;
+      for (auto &v : sink.vars) var_types_.emplace(v, nullptr);  // undeclared: hides a constant of its name
+      auto declared = [&](const std::string &v) {
+        auto it = var_types_.find(v);
+        return it == var_types_.end() ? nullptr : it->second;
+      };
       std::vector<Equation> eqs;
       for (auto &eq : n->equations) {
         sink.block = eq.block;
-        rewrite(eq.rhs, sink.vars, &sink);
+        if (eq.lhs.size() > 1 && eq.rhs->kind == ExprKind::Tuple && eq.rhs->args.size() == eq.lhs.size()) {
+          for (size_t k = 0; k < eq.lhs.size(); ++k) rewrite(eq.rhs->args[k], sink.vars, &sink, declared(eq.lhs[k].name));
+          uint32_t h = 0;
+          for (auto &a : eq.rhs->args) h = std::max(h, a->height);
+          eq.rhs->height = h + 1;
+        } else {
+          rewrite(eq.rhs, sink.vars, &sink, eq.lhs.size() == 1 ? declared(eq.lhs[0].name) : nullptr);
+        }
         eqs.push_back(std::move(eq));
         for (auto &x : sink.extra) eqs.push_back(std::move(x));
         sink.extra.clear();
@@ -491,12 +638,17 @@ class DatatypeExpander {
           if (o.type) refuse_free(*o.type, o.span, "an output of the imported node '" + n->name + "'");
     } else if (auto *c = std::get_if<ConstDecl>(&decl)) {
       std::set<std::string> none;
-      if (c->value) rewrite(c->value, none, nullptr);
+      var_types_.clear();
+      if (c->value) rewrite(c->value, none, nullptr, c->type ? &*c->type : nullptr);
       else if (c->type) refuse_free(*c->type, c->name_span, "the free constant '" + c->name + "'");
     } else if (auto *f = std::get_if<FunDecl>(&decl)) {
       std::set<std::string> params;
-      for (auto &v : f->params) params.insert(v.name);
-      rewrite(f->body, params, nullptr);
+      var_types_.clear();
+      for (auto &v : f->params) {
+        params.insert(v.name);
+        var_types_[v.name] = v.type ? &*v.type : nullptr;
+      }
+      rewrite(f->body, params, nullptr, &f->result);
     }
   }
 
@@ -515,19 +667,241 @@ class DatatypeExpander {
     return it == ctor_owner_.end() ? nullptr : &infos_.at(it->second);
   }
 
-  // Post-order: the arms of a match are rewritten before they are placed.
-  void rewrite(ExprPtr &e, const std::set<std::string> &vars, NodeSink *sink) {
+  // ---- what an expression's type is, as far as the declarations tell ----
+
+  std::map<std::string, const TypeSyntax *> var_types_;  // the node being rewritten's variables
+  std::map<std::string, const TypeSyntax *> const_types_;
+  std::map<std::string, const NodeDecl *> node_decls_;
+  std::set<uint32_t> bare_;  // where `N@<T>` was written without arguments
+
+  static TypeSyntax scalar(Scalar k) {
+    TypeSyntax t;
+    t.scalar = k;
+    return t;
+  }
+  // The record type (a declared record, or a datatype) a type names, through aliases.
+  std::string follow(const TypeSyntax &t) const {
+    if (t.kind != TypeSyntax::Named) return "";
+    std::string n = t.name;
+    for (int hops = 0; hops < 64; ++hops) {
+      auto ty = types_.find(n);
+      if (ty == types_.end() || !ty->second->alias || ty->second->alias->kind != TypeSyntax::Named) return n;
+      n = ty->second->alias->name;
+    }
+    return n;
+  }
+  // The type of a field of the record or datatype n; null if none.
+  const TypeSyntax *field_type(const std::string &n, const std::string &f) const {
+    if (auto it = infos_.find(n); it != infos_.end()) {
+      for (auto *c : it->second.ctor_decls)
+        for (auto &x : c->fields)
+          if (x.name == f) return &*x.type;
+      return nullptr;
+    }
+    if (auto ty = types_.find(n); ty != types_.end())
+      for (auto &x : ty->second->fields)
+        if (x.name == f) return &*x.type;
+    return nullptr;
+  }
+  // The type of e where the declarations tell it (variables, literals, constructors,
+  // fields, calls of nodes with one output, and the operators that keep their operand's).
+  std::optional<TypeSyntax> type_of(const Expr &e) {
+    switch (e.kind) {
+      case ExprKind::IntLit: return scalar(Scalar::Int);
+      case ExprKind::RealLit: return scalar(Scalar::Real);
+      case ExprKind::BoolLit: return scalar(Scalar::Bool);
+      case ExprKind::Var: {
+        if (auto it = var_types_.find(e.name); it != var_types_.end()) return it->second ? std::optional(it->second->clone()) : std::nullopt;
+        if (auto it = const_types_.find(e.name); it != const_types_.end() && it->second) return it->second->clone();
+        if (const Info *i = owner(e.name); i && i->params.empty()) return named(i->name, e.span);
+        return std::nullopt;
+      }
+      case ExprKind::Call: {
+        if (auto m = MachineInt::of_cast(e.name)) {
+          TypeSyntax t = scalar(Scalar::Int);
+          t.machine = *m;
+          return t;
+        }
+        if (e.name == "real") return scalar(Scalar::Real);
+        if (e.name == "int") return scalar(Scalar::Int);
+        if (const Info *i = owner(e.name)) {
+          if (i->params.empty()) return named(i->name, e.span);
+          if (const Info *inst = explicit_instance(e, *i)) return named(inst->name, e.span);
+          return std::nullopt;
+        }
+        auto n = node_decls_.find(e.name);
+        if (n != node_decls_.end() && n->second->outputs.size() == 1 && n->second->type_params.empty() &&
+            n->second->outputs[0].type)
+          return n->second->outputs[0].type->clone();
+        return std::nullopt;
+      }
+      case ExprKind::Field: {
+        auto t = type_of(*e.args[0]);
+        if (!t) return std::nullopt;
+        const TypeSyntax *f = field_type(follow(*t), e.name);
+        return f ? std::optional(f->clone()) : std::nullopt;
+      }
+      case ExprKind::Record: return named(e.name, e.span);
+      case ExprKind::If:
+      case ExprKind::Merge:
+        for (size_t k = 1; k < e.args.size(); ++k)
+          if (auto t = type_of(*e.args[k])) return t;
+        return std::nullopt;
+      case ExprKind::When: return type_of(*e.args[0]);
+      case ExprKind::Unary:
+        if (e.op == Op::Not) return scalar(Scalar::Bool);
+        return type_of(*e.args[0]);
+      case ExprKind::Binary:
+        switch (e.op) {
+          case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::And: case Op::Or:
+          case Op::Xor: case Op::Implies:
+            return scalar(Scalar::Bool);
+          default:
+            if (auto t = type_of(*e.args[0])) return t;
+            return type_of(*e.args[1]);
+        }
+      default: return std::nullopt;
+    }
+  }
+
+  // The instance a constructor of a family written with its type arguments names
+  // (`None@<int>`, `Some@<int>(x)`); null otherwise.
+  const Info *explicit_instance(const Expr &e, const Info &family) {
+    if (e.type_args.size() != family.params.size()) return nullptr;
+    std::vector<TypeSyntax> args;
+    for (auto &t : e.type_args) args.push_back(t->clone());
+    return instance(family, std::move(args), e.span);
+  }
+  // Binds the family's parameters in pattern (a field's type as declared) to what actual
+  // (a resolved type) holds there.
+  bool bind(const TypeSyntax &pattern, const TypeSyntax &actual, const Info &family, std::vector<std::optional<TypeSyntax>> &out) const {
+    if (pattern.kind == TypeSyntax::Named && pattern.elem.empty()) {
+      for (size_t k = 0; k < family.params.size(); ++k)
+        if (pattern.name == family.params[k]) {
+          if (out[k] && print_type(*out[k]) != print_type(actual)) return false;
+          out[k] = actual.clone();
+          return true;
+        }
+      return true;
+    }
+    if (pattern.kind == TypeSyntax::Named) {  // F<...> against an instance of F
+      auto it = infos_.find(follow(actual));
+      if (it == infos_.end() || it->second.family != pattern.name) return true;
+      for (size_t k = 0; k < pattern.elem.size() && k < it->second.args.size(); ++k)
+        if (!bind(pattern.elem[k], it->second.args[k], family, out)) return false;
+      return true;
+    }
+    if ((pattern.kind == TypeSyntax::Array || pattern.kind == TypeSyntax::Group) && actual.kind == pattern.kind)
+      for (size_t k = 0; k < pattern.elem.size() && k < actual.elem.size(); ++k)
+        if (!bind(pattern.elem[k], actual.elem[k], family, out)) return false;
+    return true;
+  }
+  // The instance a constructor of a family stands for: written with its type arguments,
+  // else the type expected where it is, else the one its fields' values give.
+  const Info *instance_for(const Expr &e, const Info &family, const TypeSyntax *expected) {
+    if (!e.type_args.empty()) {
+      if (e.type_args.size() != family.params.size()) {
+        d_.error("arity.args", e.span,
+                 "the datatype '" + family.name + "' takes " + std::to_string(family.params.size()) + " type argument" +
+                     (family.params.size() == 1 ? "" : "s") + ", but " + std::to_string(e.type_args.size()) +
+                     (e.type_args.size() == 1 ? " is" : " are") + " given");
+        return nullptr;
+      }
+      return explicit_instance(e, family);
+    }
+    if (expected)
+      if (auto it = infos_.find(follow(*expected)); it != infos_.end() && it->second.family == family.name) return &it->second;
+    std::vector<std::optional<TypeSyntax>> out(family.params.size());
+    const DatatypeCtor &c = *family.ctor_decls[family.ctor_index(e.name)];
+    if (e.kind == ExprKind::Call)
+      for (size_t k = 0; k < e.args.size() && k < c.fields.size(); ++k)
+        if (auto t = type_of(*e.args[k])) bind(*c.fields[k].type, *t, family, out);
+    std::vector<TypeSyntax> args;
+    for (auto &o : out) {
+      if (!o) {
+        d_.error("type.missing", e.span,
+                 "the type arguments of '" + e.name + "' (a constructor of '" + family.name +
+                     "') cannot be told here: write " + e.name + "@<...>" + (e.kind == ExprKind::Call && !e.args.empty() ? "(...)" : ""));
+        return nullptr;
+      }
+      args.push_back(std::move(*o));
+    }
+    return instance(family, std::move(args), e.span);
+  }
+
+  // The types expected of e's operands, where e's own expected type or the declarations
+  // tell them; store keeps those made here. For a constructor of a family, *inst is the
+  // instance chosen.
+  std::vector<const TypeSyntax *> operand_types(const Expr &e, const TypeSyntax *expected, std::deque<TypeSyntax> &store,
+                                                const std::set<std::string> &vars, const Info **inst) {
+    std::vector<const TypeSyntax *> ex(e.args.size(), nullptr);
+    auto keep = [&](std::optional<TypeSyntax> t) -> const TypeSyntax * {
+      if (!t) return nullptr;
+      store.push_back(std::move(*t));
+      return &store.back();
+    };
+    switch (e.kind) {
+      case ExprKind::If:
+      case ExprKind::Merge:
+        for (size_t k = 1; k < e.args.size(); ++k) ex[k] = expected;
+        break;
+      case ExprKind::When: ex[0] = expected; break;
+      case ExprKind::Unary:
+        if (e.op == Op::Pre || e.op == Op::Neg) ex[0] = expected;
+        break;
+      case ExprKind::Binary:
+        if (e.op == Op::Arrow || e.op == Op::Fby) ex[0] = ex[1] = expected;
+        if (e.op == Op::Eq || e.op == Op::Ne) {
+          ex[0] = keep(type_of(*e.args[1]));
+          ex[1] = keep(type_of(*e.args[0]));
+        }
+        break;
+      case ExprKind::Record:
+        for (size_t k = 0; k < e.args.size() && k < e.binders.size(); ++k) ex[k] = field_type(follow(named(e.name, e.span)), e.binders[k]);
+        break;
+      case ExprKind::Call: {
+        const Info *i = owner(e.name);
+        if (i && i->decl && e.name != kTesterCall) {
+          const Info *use = i;
+          if (!i->params.empty()) use = *inst = instance_for(e, *i, expected);
+          if (use && use->is_record) {
+            const DatatypeCtor &c = *use->ctor_decls[use->ctor_index(e.name)];
+            for (size_t k = 0; k < e.args.size() && k < c.fields.size(); ++k) ex[k] = &*c.fields[k].type;
+          }
+          break;
+        }
+        auto n = node_decls_.find(e.name);
+        if (n != node_decls_.end() && n->second->type_params.empty() && !e.statics && n->second->inputs.size() == e.args.size())
+          for (size_t k = 0; k < e.args.size(); ++k) ex[k] = n->second->inputs[k].type ? &*n->second->inputs[k].type : nullptr;
+        break;
+      }
+      default: break;
+    }
+    (void)vars;
+    return ex;
+  }
+
+  // Post-order: the arms of a match are rewritten before they are placed. expected: the
+  // type the context gives e (a declaration, a field, the other side of `=`), or null.
+  void rewrite(ExprPtr &e, const std::set<std::string> &vars, NodeSink *sink, const TypeSyntax *expected = nullptr) {
     std::set<std::string> inner = vars;
     if (e->kind == ExprKind::Let) inner.insert(e->name);
     if (e->kind == ExprKind::Lambda) inner.insert(e->binders.begin(), e->binders.end());
-    for (size_t k = 0; k < e->args.size(); ++k) rewrite(e->args[k], e->kind == ExprKind::Let && k == 0 ? vars : inner, sink);
+    std::deque<TypeSyntax> store;
+    const Info *inst = nullptr;
+    bool ctor_var = e->kind == ExprKind::Var && !vars.count(e->name) && owner(e->name) && owner(e->name)->decl;
+    std::vector<const TypeSyntax *> ex;
+    if (!ctor_var) ex = operand_types(*e, expected, store, vars, &inst);
+    for (size_t k = 0; k < e->args.size(); ++k)
+      rewrite(e->args[k], e->kind == ExprKind::Let && k == 0 ? vars : inner, sink, ex[k]);
     uint32_t h = 0;
     for (auto &a : e->args) h = std::max(h, a->height);
     if (!e->args.empty()) e->height = h + 1;
 
-    if (e->kind == ExprKind::Var && !vars.count(e->name)) {
+    if (ctor_var) {
       const Info *i = owner(e->name);
-      if (i && i->decl && i->is_record) {
+      if (!i->params.empty() && i->is_record) i = instance_for(*e, *i, expected);
+      if (i && i->is_record) {
         const DatatypeCtor &c = *i->ctor_decls[i->ctor_index(e->name)];
         if (!c.fields.empty()) {
           d_.error("arity.args", e->span,
@@ -552,7 +926,22 @@ class DatatypeExpander {
       return;
     }
     const Info *i = owner(e->name);
-    if (!i || !i->decl || e->statics || !e->type_args.empty()) return;  // a node of that name: sema reports the clash
+    if (!i || !i->decl || e->statics) {
+      if (bare_.count(e->span.begin))
+        d_.error("parse.expected", e->span, "expected '(' and the node's arguments after the type arguments of '" + e->name + "'");
+      return;  // a node of that name: sema reports the clash
+    }
+    if (!i->params.empty()) {
+      if (!i->is_record) {  // an enumeration: the constructor itself
+        e = mk_var(e->name, e->span);
+        return;
+      }
+      if (!inst) return;  // reported
+      i = inst;
+    } else if (!e->type_args.empty()) {
+      d_.error("arity.args", e->span, "the datatype '" + i->name + "' has no type parameters");
+      return;
+    }
     const DatatypeCtor &c = *i->ctor_decls[i->ctor_index(e->name)];
     if (e->args.size() != c.fields.size()) {
       d_.error("arity.args", e->span,
@@ -561,7 +950,10 @@ class DatatypeExpander {
                    (e->args.size() == 1 ? " is" : " are") + " given");
       return;
     }
-    if (!i->is_record) return;  // unreachable: a constructor with fields makes a record
+    if (!i->is_record) {  // a nullary constructor written `C@<T>`: the enumeration's value
+      e = mk_var(e->name, e->span);
+      return;
+    }
     if (auto v = construct(*i, c, std::move(e->args), e->span)) e = std::move(v);
   }
 
@@ -599,12 +991,13 @@ class DatatypeExpander {
       d_.error("name.unknown", p.span, "'" + p.name + "' is not a constructor of a datatype or an enumeration");
       return false;
     }
-    if (i != expected) {
+    if (i != expected && !(expected && expected->family == i->name)) {
       d_.error("type.mismatch", p.span,
                "the constructor '" + p.name + "' is of the type '" + i->name + "', but the matched value is " +
                    (expected ? "of the type '" + expected->name + "'" : std::string("not of a datatype")));
       return false;
     }
+    if (expected) i = expected;  // an instance of i's family: its fields' types
     size_t nfields = i->decl ? i->ctor_decls[i->ctor_index(p.name)]->fields.size() : 0;
     if (p.subs.size() != nfields) {
       d_.error("arity.args", p.span,
@@ -762,6 +1155,11 @@ class DatatypeExpander {
     const Info *type = nullptr;
     for (auto &arm : m.arms)
       if (const Info *i = owner(arm.name); i && !type) type = i;
+    if (type && !type->params.empty()) {  // a family: the instance the matched value's type names
+      auto t = type_of(*e->args[0]);
+      auto it = t ? infos_.find(follow(*t)) : infos_.end();
+      if (it != infos_.end() && it->second.family == type->name) type = &it->second;
+    }
     bool lazy = false;
     if (sink)
       for (size_t k = 1; k < e->args.size(); ++k) lazy = lazy || stateful(*e->args[k]);
@@ -884,8 +1282,8 @@ class DatatypeExpander {
 }  // namespace
 
 void expand_datatypes(Program &p, const std::vector<DatatypeSyntax> &datatypes, const std::vector<MatchSyntax> &matches,
-                      Diagnostics &d) {
-  DatatypeExpander(p, datatypes, matches, d).run();
+                      const std::vector<Span> &bare, Diagnostics &d) {
+  DatatypeExpander(p, datatypes, matches, bare, d).run();
 }
 
 }  // namespace rml

@@ -23,9 +23,13 @@
 // selector of another constructor's field (`Rect(1.0, 2.0).radius`) gives that first
 // value, total as `x div 0 = 0` is (Kind 2 leaves it unspecified).
 //
-// Not read (`syntax.unsupported`): recursive datatypes (values of unbounded size), type
-// parameters, nested patterns, a datatype inside an array of a node's inputs, and imported
-// nodes or free constants of a datatype.
+// A datatype with type parameters (`datatype Opt<T>`) is a family: each instance written
+// in a type (`Opt<int>`) is a datatype of its own; a constructor takes the instance its
+// type arguments (`None@<int>`), the type its place expects, or its fields' values name.
+//
+// Not read (`syntax.unsupported`): recursive datatypes (values of unbounded size), a
+// datatype inside an array of a node's inputs, instances at a generic node's type
+// parameter, and imported nodes or free constants of a datatype.
 #pragma once
 #include <string>
 #include <vector>
@@ -72,8 +76,9 @@ inline constexpr const char *kMatchCall = "$match";
 inline constexpr const char *kTesterCall = "$is";
 
 // Adds the datatypes' declarations to p (first, so that every declaration sees them) and
-// rewrites every expression of p; reports what it cannot read.
+// rewrites every expression of p; reports what it cannot read. bare: where `N@<T>` was
+// written without arguments (a constructor of an instance, or an error).
 void expand_datatypes(Program &p, const std::vector<DatatypeSyntax> &datatypes, const std::vector<MatchSyntax> &matches,
-                      Diagnostics &d);
+                      const std::vector<Span> &bare, Diagnostics &d);
 
 }  // namespace rml

@@ -85,8 +85,8 @@ class Parser {
       expand_contracts(p, contract_bodies_, contract_decls_, names, d_);
     }
     // Last: the contracts, refinements and statement blocks expanded above may use them.
-    if ((!datatypes_.empty() || !matches_.empty() || !testers_.empty()) && !d_.has_errors())
-      expand_datatypes(p, datatypes_, matches_, d_);
+    if ((!datatypes_.empty() || !matches_.empty() || !testers_.empty() || !bare_type_applied_.empty()) && !d_.has_errors())
+      expand_datatypes(p, datatypes_, matches_, bare_type_applied_, d_);
     for (auto &dt : datatypes_) p.datatypes.push_back(dt.span);
     for (auto &m : matches_) p.datatypes.push_back(m.span);
     for (auto &t : testers_) p.datatypes.push_back(t);
@@ -131,6 +131,7 @@ class Parser {
   std::vector<DatatypeSyntax> datatypes_;
   std::vector<MatchSyntax> matches_;
   std::vector<Span> testers_;
+  std::vector<Span> bare_type_applied_;  // `N@<T>` without arguments: a constructor, or an error
   std::string modifier_;  // `transparent` / `opaque` read before the next node's keyword
 
   // ---- token helpers ----
@@ -740,7 +741,17 @@ class Parser {
         }
         t.kind = TypeSyntax::Named;  // a declared type; resolved by the front end (sema/type_decls)
         t.name = take().text;
-        t.span = b;
+        if (at(Tok::Lt) && !at_double(Tok::Lt)) {  // Kind 2's instance of a datatype `Option<int>`
+          if (t.name == "map" || t.name == "set") {
+            d_.error("syntax.unsupported", b, "Kind 2's " + t.name + "s ('" + t.name + "<...>') are not read by rml");
+            throw ParseAbort{};
+          }
+          take();
+          do t.elem.push_back(type());  // syntax/datatypes.cpp resolves them
+          while (accept(Tok::Comma));
+          expect(Tok::Gt, "to close the type arguments");
+        }
+        t.span = from(b);
         return array_suffix(std::move(t));
       case Tok::LBracket:  // Kind 2's group type [int, bool]
         take();
@@ -1893,7 +1904,13 @@ class Parser {
       e->type_args = std::move(targs);
       return e;
     }
-    if (!at(Tok::LParen)) error_expected("'(' and the node's arguments after its type arguments");
+    if (!at(Tok::LParen)) {  // a constructor of a datatype's instance, `None@<int>`: syntax/datatypes.cpp
+      auto e = node(ExprKind::Call, from(b), {});
+      e->name = n;
+      e->type_args = std::move(targs);
+      bare_type_applied_.push_back(e->span);
+      return e;
+    }
     auto a = call_args();
     auto e = node(ExprKind::Call, from(b), std::move(a));
     e->name = n;

@@ -325,7 +325,12 @@ std::string print_type(const TypeSyntax &t) {
   switch (t.kind) {
     case TypeSyntax::TyVar: return t.name.empty() ? t.tyvar : t.name;  // a type parameter `T` as written
     case TypeSyntax::Shape: return "shape";
-    case TypeSyntax::Named: return t.name;
+    case TypeSyntax::Named: {  // with type arguments: Kind 2's instance of a datatype
+      if (t.elem.empty()) return t.name;
+      std::string s = t.name + "<";
+      for (size_t i = 0; i < t.elem.size(); ++i) s += (i ? ", " : "") + print_type(t.elem[i]);
+      return s + ">";
+    }
     case TypeSyntax::Array: {  // the size is read as a prefix expression (grammar.md §3)
       const Expr &n = *t.dims[0].expr;
       bool wrap = level(n) < kPrefix || (n.kind == ExprKind::Binary && n.op == Op::Caret);

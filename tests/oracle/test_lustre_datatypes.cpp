@@ -145,6 +145,37 @@ TEST(LustreDatatypes, AMatchInsideAWhenBlock) {
   expect_solvers_agree(r);
 }
 
+// Type parameters: each instance is a datatype of its own (`Opt<int>`, `Opt<bool>`,
+// `Opt<Opt<int>>`), chosen by the declaration a constructor defines, the other side of
+// `=`, the values of its fields or its written type arguments (`None@<int>`); an alias
+// names an instance, and a match reads the instance's fields.
+TEST(LustreDatatypes, TypeParametersMakeInstances) {
+  const std::string text =
+      "datatype Opt<T> = None | Some (val: T);\n"
+      "type P = Opt<int>;\n"
+      "node get(o: P; d: int) returns (v: int);\n"
+      "let\n  v = match o with | Some(x): x | None: d end;\ntel\n"
+      "node main(i: int; b: bool) returns (x: P; y: Opt<bool>; z: Opt<Opt<int>>; v, w: int; e1, e2: bool);\n"
+      "let\n"
+      "  x = if b then Some(i) else None;\n"
+      "  y = Some(b);\n"
+      "  z = Some(x);\n"
+      "  v = get(x, -1) + get(Some(10), 0);\n"
+      "  w = match z with | Some(Some(k)): k | Some(None): 100 | None: 200 end;\n"
+      "  e1 = x = None@<int>;\n"
+      "  e2 = Some(Some(i)) = z;\n"
+      "tel\n";
+  auto r = run_both(text, "main", {{"i", {"3", "4", "5"}}, {"b", {"T", "F", "T"}}});
+  expect_stream(r, "x.ctor", {"Some", "None", "Some"});
+  expect_stream(r, "x.val", {"3", "0", "5"});
+  expect_stream(r, "y.val", {"T", "F", "T"});
+  expect_stream(r, "z.val.val", {"3", "0", "5"});
+  expect_stream(r, "v", {"13", "9", "15"});     // i + 10, or -1 + 10
+  expect_stream(r, "w", {"3", "100", "5"});
+  expect_stream(r, "e1", {"F", "T", "F"});
+  expect_stream(r, "e2", {"T", "F", "T"});
+}
+
 // A tuple and a record in a constructor's fields, an array field, a constant of a datatype
 // and Kind 2's tuple value `'(a, b)`.
 TEST(LustreDatatypes, AggregateFieldsAndConstants) {
@@ -343,8 +374,16 @@ TEST(LustreDatatypes, Errors) {
   // Not read: recursive datatypes, type parameters, imported outputs and free constants.
   EXPECT_EQ(errs("datatype L = Nil | Cons (h: int, t: L);\nnode main(l: L) returns (o: int);\nlet\n  o = 0;\ntel\n"),
             (std::vector<std::string>{"1:10 syntax.unsupported"}));
-  EXPECT_EQ(errs("datatype O<T> = N | S (v: T);\nnode main(x: int) returns (o: int);\nlet\n  o = x;\ntel\n"),
-            (std::vector<std::string>{"1:12 syntax.unsupported"}));
+  // Type parameters: an instance whose arguments nothing tells, their number, a type
+  // without parameters given arguments, Kind 2's maps.
+  EXPECT_EQ(errs("datatype O<T> = N | S (v: T);\nnode main(x: int) returns (o: bool);\nlet\n  o = N = N;\ntel\n"),
+            (std::vector<std::string>{"4:7 type.missing", "4:11 type.missing"}));
+  EXPECT_EQ(errs("datatype O<T> = N | S (v: T);\nnode main(x: O<int, int>) returns (o: int);\nlet\n  o = 0;\ntel\n"),
+            (std::vector<std::string>{"2:14 arity.args"}));
+  EXPECT_EQ(errs(std::string(kShape) + "node main(x: Shape<int>) returns (o: int);\nlet\n  o = 0;\ntel\n"),
+            (std::vector<std::string>{"2:14 arity.args"}));
+  EXPECT_EQ(errs("node main(m: map<int, int>) returns (o: int);\nlet\n  o = 0;\ntel\n"),
+            (std::vector<std::string>{"1:14 syntax.unsupported"}));
   EXPECT_EQ(errs(std::string(kShape) + "node imported f(x: real) returns (s: Shape);\n"),
             (std::vector<std::string>{"2:35 syntax.unsupported"}));
   EXPECT_EQ(errs(std::string(kShape) + "const c: Shape;\nnode main(x: real) returns (o: real);\nlet\n  o = x;\ntel\n"),
