@@ -4,8 +4,10 @@
 // augmentation of the node's contract"). The parser hands each to the node's contract as
 // an `assume` or `guarantee` item named `x:Nat` (`x:subtype` when written in place) and
 // leaves the declaration its base type; the contract's expansion does the rest
-// (syntax/contracts.hpp). Refinements inside arrays, records, groups, constants, `fun`
-// parameters and contracts' own declarations are `syntax.unsupported`.
+// (syntax/contracts.hpp). A refinement on a record's field is an item of each variable of
+// that record, on the field (`r.f:Nat`, its predicate reading `r.f`). Refinements inside
+// arrays, groups, constants, `fun` parameters and contracts' own declarations are
+// `syntax.unsupported`.
 #pragma once
 #include <map>
 
