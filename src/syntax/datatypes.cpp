@@ -1,5 +1,6 @@
 #include "syntax/datatypes.hpp"
 
+#include "syntax/any_values.hpp"
 #include "syntax/printer.hpp"
 
 #include <algorithm>
@@ -633,7 +634,7 @@ class DatatypeExpander {
       for (auto &r : n->resets) rewrite(r.cond, sink.vars, &sink);
       for (auto &x : sink.extra) eqs.push_back(std::move(x));
       n->equations = std::move(eqs);
-      if (n->imported)
+      if (n->imported && !is_any_node(*n))
         for (auto &o : n->outputs)
           if (o.type) refuse_free(*o.type, o.span, "an output of the imported node '" + n->name + "'");
     } else if (auto *c = std::get_if<ConstDecl>(&decl)) {
@@ -652,6 +653,11 @@ class DatatypeExpander {
     }
   }
 
+  // The imported node of an `any { x: T | P }` (syntax/any_values.hpp): its value, like
+  // any@<T>'s, is made canonical where it is read (its guarantee reads it so too).
+  static bool is_any_node(const NodeDecl &n) {
+    return n.imported && n.name.rfind(kAnyCall, 0) == 0 && n.outputs.size() == 1 && n.outputs[0].type;
+  }
   void refuse_free(const TypeSyntax &t, Span at, const std::string &what) {
     for (auto &n : datatypes_in(t))
       if (infos_.at(n).is_record) {
@@ -916,6 +922,11 @@ class DatatypeExpander {
     if (e->kind != ExprKind::Call) return;
     if (e->name == kTesterCall) return tester(e);
     if (e->name == kMatchCall) return match(e, sink);
+    if (auto n = node_decls_.find(e->name); n != node_decls_.end() && is_any_node(*n->second)) {
+      bool failed = false;
+      if (auto c = canonical(e, *n->second->outputs[0].type, e->span, failed)) e = std::move(c);
+      return;
+    }
     if (e->name == "any" && e->args.empty() && e->type_args.size() == 1) {
       if (const Info *i = record_datatype(*e->type_args[0])) {
         Span s = e->span;
@@ -1261,9 +1272,9 @@ class DatatypeExpander {
 
   // Each input of a datatype with fields is read through its canonical value.
   void canonical_inputs(NodeDecl &n) {
-    if (n.imported) return;
+    if (n.imported && !is_any_node(n)) return;
     std::map<std::string, ExprPtr> binds;
-    for (auto &in : n.inputs) {
+    for (auto &in : is_any_node(n) ? n.outputs : n.inputs) {
       if (!in.type) continue;
       bool failed = false;
       if (auto c = canonical(mk_var(in.name, in.span), *in.type, in.span, failed)) binds.emplace(in.name, std::move(c));

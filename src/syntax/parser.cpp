@@ -10,6 +10,7 @@
 
 #include "syntax/contracts.hpp"
 #include "syntax/lexer.hpp"
+#include "syntax/any_values.hpp"
 #include "syntax/datatypes.hpp"
 #include "syntax/refinements.hpp"
 #include "syntax/statement_blocks.hpp"
@@ -84,6 +85,8 @@ class Parser {
       }
       expand_contracts(p, contract_bodies_, contract_decls_, names, d_);
     }
+    if (!anys_.empty() && !d_.has_errors()) expand_any_values(p, anys_, d_);
+    for (auto &a : anys_) p.datatypes.push_back(a.span);  // printed, each would be its imported node
     // Last: the contracts, refinements and statement blocks expanded above may use them.
     if ((!datatypes_.empty() || !matches_.empty() || !testers_.empty() || !bare_type_applied_.empty()) && !d_.has_errors())
       expand_datatypes(p, datatypes_, matches_, bare_type_applied_, d_);
@@ -131,7 +134,8 @@ class Parser {
   std::vector<DatatypeSyntax> datatypes_;
   std::vector<MatchSyntax> matches_;
   std::vector<Span> testers_;
-  std::vector<Span> bare_type_applied_;  // `N@<T>` without arguments: a constructor, or an error
+  std::vector<Span> bare_type_applied_;
+  std::vector<AnyValue> anys_;  // Kind 2's `any { x: T | P }` (syntax/any_values.hpp)  // `N@<T>` without arguments: a constructor, or an error
   std::string modifier_;  // `transparent` / `opaque` read before the next node's keyword
 
   // ---- token helpers ----
@@ -2058,6 +2062,24 @@ class Parser {
           e->binders = {n};
           e->binder_spans = {id.span};
           testers_.push_back(e->span);
+          return e;
+        }
+        if (n == "any" && at(Tok::LBrace) && peek(1).kind == Tok::Ident && peek(2).kind == Tok::Colon) {
+          // Kind 2's `any { x: T | P }`: syntax/any_values.hpp
+          take();
+          AnyValue a;
+          a.var_span = cur().span;
+          a.var = take().text;
+          take();  // :
+          a.type = type();
+          expect(Tok::Bar, "between the type and the condition of 'any'");
+          a.pred = expr();
+          expect(Tok::RBrace, "to close 'any { ... }'");
+          a.span = from(b);
+          auto e = node(ExprKind::Call, a.span, {});
+          e->name = kAnyCall;
+          e->ival = static_cast<int64_t>(anys_.size());
+          anys_.push_back(std::move(a));
           return e;
         }
         if (at(Tok::LBrace)) return record_value(b, n);  // a record value: R { x = e; y = e }

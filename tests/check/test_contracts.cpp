@@ -394,3 +394,33 @@ TEST(Subranges, ACallsArgumentIsCheckedAgainstTheCalleesInputRange) {
   EXPECT_EQ(texts.at("half[l13c69].z:range"), "7 - a * 0 <= 100 (the range of half's input z)");
   EXPECT_EQ(texts.at("pick[l14c7].p:range"), "1 <= 2 <= 2 (the range of pick's input p)");
 }
+
+// Kind 2's `any { x: T | P }` (syntax/any_values.hpp) is an imported node whose guarantee
+// is P, called where the `any` is: rml-check assumes P of each value, and nothing more
+// (y may be 9, so `y < 9` is falsified with a replayed trace that gives it), P reading the
+// node's variables (b) and constants (lo). A value of a datatype is read canonically:
+// `d.b = 0` holds of a C1 whatever the imported node gives for its other fields.
+TEST(AnyValues, AreImportedNodesThatGuaranteeTheirCondition) {
+  const std::string text =
+      "const lo: int = 3;\n"
+      "datatype D = C1 (a: int) | C2 (b: int);\n"
+      "node main(a: int) returns (y, z: int; d: D);\n"
+      "var b: int;\n"
+      "let\n"
+      "  b = a mod 100;\n"
+      "  y = any { x: int | x > lo and x < 10 };\n"
+      "  z = any { x: int | b <= x and x <= b + 5 };\n"
+      "  d = any { v: D | C1?(v) };\n"
+      "  check \"y4\" y >= 4;\n"
+      "  check \"y9\" y < 9;\n"
+      "  check \"z\" b <= z and z <= b + 5;\n"
+      "  check \"zb\" z = b;\n"
+      "  check \"d\" C1?(d) and d.b = 0;\n"
+      "tel\n";
+  EXPECT_EQ(verdicts(text, "main"), (std::map<std::string, std::string>{
+                                        {"y4", "valid"}, {"y9", "falsified"}, {"z", "valid"}, {"zb", "falsified"}, {"d", "valid"}}));
+  // Where it is not read: outside a node, or reading a local without a declared type.
+  EXPECT_EQ(errors_of("const c: int = any { x: int | x > 0 };\n"), std::vector<std::string>{"1:16 syntax.unsupported"});
+  EXPECT_EQ(errors_of("node main(a: int) returns (y: int);\nlet\n  t = a + 1;\n  y = any { x: int | x > t };\ntel\n"),
+            std::vector<std::string>{"4:7 syntax.unsupported"});
+}
