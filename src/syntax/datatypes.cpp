@@ -89,10 +89,7 @@ class DatatypeExpander {
   void run() {
     for (auto &decl : p_.decls) {
       if (auto *t = std::get_if<TypeDecl>(&decl)) types_[t->name] = t;
-      if (auto *n = std::get_if<NodeDecl>(&decl)) {
-        node_decls_[n->name] = n;
-        if (!n->is_function) nodes_.insert(n->name);
-      }
+      if (auto *n = std::get_if<NodeDecl>(&decl)) node_decls_[n->name] = n;
       if (auto *c = std::get_if<ConstDecl>(&decl)) const_types_[c->name] = c->type ? &*c->type : nullptr;
     }
     declare();
@@ -149,7 +146,6 @@ class DatatypeExpander {
   std::map<std::string, Info> infos_;
   std::vector<std::string> order_;
   std::map<std::string, std::string> ctor_owner_;  // constructor -> its datatype
-  std::set<std::string> nodes_;                    // the nodes (not functions) of the file
   int instances_ = 0;
 
   static TypeSyntax named(const std::string &n, Span s) {
@@ -922,6 +918,7 @@ class DatatypeExpander {
     if (e->kind != ExprKind::Call) return;
     if (e->name == kTesterCall) return tester(e);
     if (e->name == kMatchCall) return match(e, sink);
+    if (e->name == kWhenCall) return lazy_when(e, sink);
     if (auto n = node_decls_.find(e->name); n != node_decls_.end() && is_any_node(*n->second)) {
       bool failed = false;
       if (auto c = canonical(e, *n->second->outputs[0].type, e->span, failed)) e = std::move(c);
@@ -1107,13 +1104,14 @@ class DatatypeExpander {
     if (!e->args.empty()) e->height = h + 1;
   }
 
-  // Whether an arm keeps state: `pre`, `->`, `fby`, `post`, `current`, a restart or a call
-  // of a node (not of a function).
+  // Whether an arm must run only where it is taken: it keeps state (`pre`, `->`, `fby`,
+  // `post`, `current`, a restart) or calls a node or function of the file (whose state
+  // steps, and whose contract's assumptions are obligations, only where it is called).
   bool stateful(const Expr &x) const {
     if (x.kind == ExprKind::Unary && (x.op == Op::Pre || x.op == Op::Post)) return true;
     if (x.kind == ExprKind::Binary && (x.op == Op::Fby || x.op == Op::Arrow)) return true;
     if (x.kind == ExprKind::Reset) return true;
-    if (x.kind == ExprKind::Call && (x.name == "current" || nodes_.count(x.name))) return true;
+    if (x.kind == ExprKind::Call && (x.name == "current" || node_decls_.count(x.name))) return true;
     for (auto &a : x.args)
       if (stateful(*a)) return true;
     return false;
@@ -1268,6 +1266,37 @@ class DatatypeExpander {
       out->op_span = m.span;
     }
     e = std::move(out);
+  }
+
+  // `when c then a else b`: `if c then a else b` where neither keeps state, else
+  // `merge g (a on g) (b on not g)`, g the bool local holding c (c itself when a variable).
+  void lazy_when(ExprPtr &e, NodeSink *sink) {
+    Span s = e->span;
+    if (!sink || (!stateful(*e->args[1]) && !stateful(*e->args[2]))) {
+      e = if_then_else(std::move(e->args[0]), std::move(e->args[1]), std::move(e->args[2]), s);
+      return;
+    }
+    std::string g;
+    if (e->args[0]->kind == ExprKind::Var) {
+      g = e->args[0]->name;
+    } else {
+      g = sink->fresh("when");
+      Equation eq;
+      eq.lhs.push_back(LhsItem{g, e->args[0]->span});
+      eq.span = e->args[0]->span;
+      eq.block = sink->block;
+      eq.rhs = std::move(e->args[0]);
+      sink->extra.push_back(std::move(eq));
+    }
+    std::set<std::string> hidden;
+    sample(e->args[1], {{g, true}}, sink->vars, hidden);
+    sample(e->args[2], {{g, false}}, sink->vars, hidden);
+    std::vector<ExprPtr> a;
+    a.push_back(mk_var(g, s));
+    a.push_back(std::move(e->args[1]));
+    a.push_back(std::move(e->args[2]));
+    e = with_args(ExprKind::Merge, s, std::move(a));
+    e->op_span = s;
   }
 
   // Each input of a datatype with fields is read through its canonical value.

@@ -73,6 +73,9 @@ struct MatchSyntax {
 // kTesterCall on e with binders {C}: names the lexer never gives. expand_datatypes
 // replaces both.
 inline constexpr const char *kMatchCall = "$match";
+// Kind 2's `when c then e1 else e2` is a call of kWhenCall on c, e1, e2: a match on a bool,
+// each branch computed only where it is taken (lazily when it keeps state, as an arm).
+inline constexpr const char *kWhenCall = "$when";
 inline constexpr const char *kTesterCall = "$is";
 
 // Adds the datatypes' declarations to p (first, so that every declaration sees them) and

@@ -88,11 +88,13 @@ class Parser {
     if (!anys_.empty() && !d_.has_errors()) expand_any_values(p, anys_, d_);
     for (auto &a : anys_) p.datatypes.push_back(a.span);  // printed, each would be its imported node
     // Last: the contracts, refinements and statement blocks expanded above may use them.
-    if ((!datatypes_.empty() || !matches_.empty() || !testers_.empty() || !bare_type_applied_.empty()) && !d_.has_errors())
+    if ((!datatypes_.empty() || !matches_.empty() || !testers_.empty() || !bare_type_applied_.empty() || !whens_.empty()) &&
+        !d_.has_errors())
       expand_datatypes(p, datatypes_, matches_, bare_type_applied_, d_);
     for (auto &dt : datatypes_) p.datatypes.push_back(dt.span);
     for (auto &m : matches_) p.datatypes.push_back(m.span);
     for (auto &t : testers_) p.datatypes.push_back(t);
+    for (auto &w : whens_) p.datatypes.push_back(w);
     return p;
   }
 
@@ -134,8 +136,9 @@ class Parser {
   std::vector<DatatypeSyntax> datatypes_;
   std::vector<MatchSyntax> matches_;
   std::vector<Span> testers_;
-  std::vector<Span> bare_type_applied_;
-  std::vector<AnyValue> anys_;  // Kind 2's `any { x: T | P }` (syntax/any_values.hpp)  // `N@<T>` without arguments: a constructor, or an error
+  std::vector<Span> bare_type_applied_;  // `N@<T>` without arguments: a constructor, or an error
+  std::vector<AnyValue> anys_;            // Kind 2's `any { x: T | P }` (syntax/any_values.hpp)
+  std::vector<Span> whens_;               // Kind 2's `when c then e1 else e2` (syntax/datatypes.hpp)
   std::string modifier_;  // `transparent` / `opaque` read before the next node's keyword
 
   // ---- token helpers ----
@@ -1594,6 +1597,19 @@ class Parser {
         return e;
       }
       case Tok::KwMerge: return merge();
+      case Tok::KwWhen: {  // Kind 2's `when c then e1 else e2`: syntax/datatypes.hpp
+        take();
+        std::vector<ExprPtr> a;
+        a.push_back(expr());
+        expect(Tok::KwThen, "after the condition of 'when ... then ... else ...'");
+        a.push_back(expr());
+        expect(Tok::KwElse, "in 'when ... then ... else ...'");
+        a.push_back(expr());
+        auto e = node(ExprKind::Call, from(b), std::move(a));
+        e->name = kWhenCall;
+        whens_.push_back(e->span);
+        return e;
+      }
       case Tok::KwIf: {
         take();
         auto c = expr();

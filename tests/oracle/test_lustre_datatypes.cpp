@@ -125,6 +125,46 @@ TEST(LustreDatatypes, AnArmWithStateRunsOnlyWhereTaken) {
   expect_stream(e, "y", {"100", "-2", "2", "3", "-5", "5"});
 }
 
+// Kind 2's `when c then e1 else e2`: each branch computed only where it is taken when it
+// keeps state. c = T F T T F: the then branch ticks at 0, 2, 3 (`0 -> pre x` gives 0, then
+// x at the previous tick: 1, 3), the else branch at 1, 4 (`x fby 100`: x = 2 at its first
+// tick, then 100).
+// Without state it is `if`: w = x + 1 where c, -x elsewhere.
+TEST(LustreDatatypes, AWhenExpressionRunsEachBranchWhereTaken) {
+  const std::string text =
+      "node main(c: bool; x: int) returns (y, w: int);\n"
+      "let\n"
+      "  y = when c then 0 -> pre x else x fby 100;\n"
+      "  w = when x > 2 and c then x + 1 else -x;\n"
+      "tel\n";
+  auto r = run_both(text, "main", {{"c", {"T", "F", "T", "T", "F"}}, {"x", {"1", "2", "3", "4", "5"}}});
+  expect_stream(r, "y", {"0", "2", "1", "3", "100"});
+  expect_stream(r, "w", {"-1", "-2", "4", "5", "-5"});
+  expect_solvers_agree(r);
+}
+
+// A called function's assumption is an obligation only where the call is made: in the
+// branch of a `when` (or a match arm) that is taken. Kind 2's call_context example: the
+// else branch calls f only where P(x) is false, so f's `assume not P(a)` holds; computed
+// at every cycle (the `if` beside it) it is falsified.
+TEST(LustreDatatypes, ACallsAssumptionBindsOnlyWhereItsBranchIsTaken) {
+  auto r = check_text_report(
+      "function imported P(a: int) returns (r: bool);\n"
+      "function imported f(a: int) returns (b: int);\n"
+      "(*@contract assume not P(a); guarantee b > a; *)\n"
+      "node main(x: int) returns (y, z: int);\n"
+      "let\n"
+      "  y = when P(x) then 1 else f(x);\n"
+      "  z = if P(x) then 1 else f(x);\n"
+      "  check not P(x) => y > x;\n"
+      "tel\n",
+      "main");
+  std::vector<check::Verdict> v = user_property_verdicts(r);
+  using V = check::Verdict;
+  // f's assumption at the when's call, at the if's call, then the user's property.
+  EXPECT_EQ(v, (std::vector<V>{V::Valid, V::Falsified, V::Valid}));
+}
+
 // A match in a when block's branch: its arms sample what the branch already samples.
 // c = T F T T, m = Up Up Down Up: the branch runs at 0, 2, 3; its Up arm at 0 and 3
 // (0, then x at 0 = 1), its Down arm at 2 (x = 3); y holds 0 at 1.
