@@ -724,6 +724,11 @@ class DatatypeExpander {
           t.machine = *m;
           return t;
         }
+        if (e.name == kMatchCall || e.name == kWhenCall) {  // an arm's
+          for (size_t k = 1; k < e.args.size(); ++k)
+            if (auto t = type_of(*e.args[k])) return t;
+          return std::nullopt;
+        }
         if (e.name == "real") return scalar(Scalar::Real);
         if (e.name == "int") return scalar(Scalar::Int);
         if (const Info *i = owner(e.name)) {
@@ -862,6 +867,10 @@ class DatatypeExpander {
         for (size_t k = 0; k < e.args.size() && k < e.binders.size(); ++k) ex[k] = field_type(follow(named(e.name, e.span)), e.binders[k]);
         break;
       case ExprKind::Call: {
+        if (e.name == kMatchCall || e.name == kWhenCall) {  // the arms (not the matched value, c)
+          for (size_t k = 1; k < e.args.size(); ++k) ex[k] = expected;
+          break;
+        }
         const Info *i = owner(e.name);
         if (i && i->decl && e.name != kTesterCall) {
           const Info *use = i;

@@ -195,7 +195,7 @@ TEST(LustreDatatypes, TypeParametersMakeInstances) {
       "type P = Opt<int>;\n"
       "node get(o: P; d: int) returns (v: int);\n"
       "let\n  v = match o with | Some(x): x | None: d end;\ntel\n"
-      "node main(i: int; b: bool) returns (x: P; y: Opt<bool>; z: Opt<Opt<int>>; v, w: int; e1, e2: bool);\n"
+      "node main(i: int; b: bool) returns (x: P; y: Opt<bool>; z: Opt<Opt<int>>; v, w: int; e1, e2: bool; u: P);\n"
       "let\n"
       "  x = if b then Some(i) else None;\n"
       "  y = Some(b);\n"
@@ -204,6 +204,7 @@ TEST(LustreDatatypes, TypeParametersMakeInstances) {
       "  w = match z with | Some(Some(k)): k | Some(None): 100 | None: 200 end;\n"
       "  e1 = x = None@<int>;\n"
       "  e2 = Some(Some(i)) = z;\n"
+      "  u = when b then None else (match Some(i) with | Some(k): Some(k + 1) | None: None end);\n"
       "tel\n";
   auto r = run_both(text, "main", {{"i", {"3", "4", "5"}}, {"b", {"T", "F", "T"}}});
   expect_stream(r, "x.ctor", {"Some", "None", "Some"});
@@ -214,6 +215,8 @@ TEST(LustreDatatypes, TypeParametersMakeInstances) {
   expect_stream(r, "w", {"3", "100", "5"});
   expect_stream(r, "e1", {"F", "T", "F"});
   expect_stream(r, "e2", {"T", "F", "T"});
+  expect_stream(r, "u.ctor", {"None", "Some", "None"});  // through when and match arms
+  expect_stream(r, "u.val", {"0", "5", "0"});
 }
 
 // A tuple and a record in a constructor's fields, an array field, a constant of a datatype
