@@ -4,6 +4,7 @@
 #include "syntax/parser.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
@@ -352,7 +353,8 @@ class Parser {
     // declaration declares an imported node (JKind and Lustre V6 write a body-less
     // `function` so). rml's `->` header with no equation stays a node with an empty body.
     // (With static parameters it is a generic node: Lustre imports none.)
-    bool header_only = (import_declared || (n.lustre_style && n.statics.empty())) && (at(Tok::Eof) || at_decl_start());
+    bool header_only = (import_declared || (n.lustre_style && n.statics.empty())) && (at(Tok::Eof) || at_decl_start()) &&
+                       !(at(Tok::KwConst) && local_consts_ahead());
     // An imported node may have a body of assumptions, properties and the locals they read:
     // its contract (syntax/contracts.hpp), as rml prints it.
     bool specified = import_declared && (at(Tok::KwVar) || at(Tok::KwLet));
@@ -376,7 +378,26 @@ class Parser {
       ~LustreWhen() { flag = kept; }
     } lustre_when{lustre_when_, lustre_when_};
     lustre_when_ = n.lustre_style;
-    while (accept(Tok::KwVar)) {  // Lustre allows several `var` sections
+    std::vector<ConstDecl> local_consts;  // Kind 2's `const c: t = e;` among a node's sections
+    while (at(Tok::KwVar) || (at(Tok::KwConst) && local_consts_ahead())) {  // several `var` sections
+      if (accept(Tok::KwConst)) {
+        do {
+          ConstDecl c;
+          c.name_span = cur().span;
+          c.name = expect_ident("a constant name");
+          if (accept(Tok::Colon)) c.type = type();
+          if (!accept(Tok::Eq)) {
+            d_.error("syntax.unsupported", c.name_span,
+                     "a node's constant without a value ('" + c.name + "') is not read by rml: declare it outside the node");
+            throw ParseAbort{};
+          }
+          c.value = expr();
+          expect(Tok::Semi, "after the constant");
+          local_consts.push_back(std::move(c));
+        } while (at_name() && (peek(1).kind == Tok::Colon || peek(1).kind == Tok::Eq));
+        continue;
+      }
+      take();
       do {
         var_decl_group(n.locals);
       } while (at_name() && looks_like_decl());
@@ -398,6 +419,7 @@ class Parser {
         statement_recovering(n);
       }
     }
+    if (!local_consts.empty()) node_constants(n, std::move(local_consts));
     if (specified)
       for (auto &eq : n.equations)
         for (auto &l : eq.lhs)
@@ -407,6 +429,77 @@ class Parser {
                        "an imported node's outputs come from outside: its body holds assumptions, properties and the locals "
                        "they read, not an equation of its output '" + o.name + "'");
     return n;
+  }
+
+  // Whether the `const` at the cursor opens a node's constants (Kind 2): a `var` or `let`
+  // comes before the next declaration. After a header alone it is a global constant.
+  bool local_consts_ahead() const {
+    for (size_t k = pos_ + 1; k < toks_.size(); ++k) {
+      Tok t = toks_[k].kind;
+      if (t == Tok::KwLet || t == Tok::KwVar) return true;
+      if (t == Tok::KwNode || t == Tok::KwFunction || t == Tok::KwFun || t == Tok::KwType || t == Tok::KwTel || t == Tok::Eof)
+        return false;
+    }
+    return false;
+  }
+  // A node's constants: each is its value wherever the node reads it (its equations,
+  // assumptions and properties, its locals' array sizes), as a global constant would be;
+  // one with a declared type is also a local of that type defined by its value, so that
+  // the type's range or refinement is checked as a local's (a property of the node).
+  void node_constants(NodeDecl &n, std::vector<ConstDecl> consts) {
+    std::map<std::string, ExprPtr> value;
+    std::function<void(ExprPtr &, std::set<std::string> &)> subst = [&](ExprPtr &e, std::set<std::string> &hidden) {
+      if (e->kind == ExprKind::Var) {
+        if (auto it = value.find(e->name); it != value.end() && !hidden.count(e->name)) e = it->second->clone();
+        return;
+      }
+      for (size_t k = 0; k < e->args.size(); ++k) {
+        std::vector<std::string> added;
+        if ((e->kind == ExprKind::Let && k == 1) || e->kind == ExprKind::Lambda)
+          for (auto &b : e->kind == ExprKind::Let ? std::vector<std::string>{e->name} : e->binders)
+            if (hidden.insert(b).second) added.push_back(b);
+        subst(e->args[k], hidden);
+        for (auto &b : added) hidden.erase(b);
+      }
+      uint32_t h = 0;
+      for (auto &a : e->args) h = std::max(h, a->height);
+      if (!e->args.empty()) e->height = h + 1;
+    };
+    std::function<void(TypeSyntax &)> subst_type = [&](TypeSyntax &t) {
+      std::set<std::string> none;
+      for (auto &d : t.dims)
+        if (d.expr) subst(d.expr, none);
+      for (auto *b : {&t.range_lo, &t.range_hi})
+        if (*b) subst(*b, none);
+      for (auto &e : t.elem) subst_type(e);
+    };
+    for (auto &c : consts) {
+      std::set<std::string> none;
+      subst(c.value, none);  // an earlier constant of the node
+      for (auto *vs : {&n.inputs, &n.outputs, &n.locals})
+        for (auto &v : *vs)
+          if (v.name == c.name) d_.error("name.duplicate", c.name_span, "'" + c.name + "' is already declared in this node");
+      if (c.type) {
+        subst_type(*c.type);
+        VarDecl v;
+        v.name = c.name;
+        v.span = c.name_span;
+        v.type = c.type->clone();
+        n.locals.push_back(std::move(v));
+        Equation eq;
+        eq.lhs.push_back(LhsItem{c.name, c.name_span});
+        eq.rhs = c.value->clone();
+        eq.span = c.name_span;
+        n.equations.push_back(std::move(eq));
+      }
+      value[c.name] = std::move(c.value);
+    }
+    std::set<std::string> none;
+    for (auto &eq : n.equations) subst(eq.rhs, none);
+    for (auto &a : n.assumptions) subst(a.cond, none);
+    for (auto &r : n.resets) subst(r.cond, none);
+    for (auto &v : n.locals)
+      if (v.type) subst_type(*v.type);
   }
 
   void add_node(Program &p, NodeDecl n) {

@@ -957,3 +957,31 @@ TEST(LustreCore, SemicolonMerge) {
   auto e = check_text("node main(c: bool; x: int) returns (y: int);\nlet\n  y = merge(c; x when c);\ntel\n");
   EXPECT_EQ(errors_of(*e), (std::vector<std::string>{"3:24 parse.expected"})) << diag_text(*e);
 }
+
+// Kind 2's constants of a node, `const c: t = e;` among its sections: each is its value
+// wherever the node reads it (an array size included), and one with a declared type is
+// checked against it as a local of that type (`d:Pos` refuted: -1 is not positive).
+TEST(LustreNodeConstants, AreTheirValuesAndTheirTypesAreChecked) {
+  const std::string text =
+      "type Pos = subtype { p: int | p > 0 };\n"
+      "node main(x: int) returns (y: int; a: int^2);\n"
+      "const n: int = 2; k = n + 1;\n"
+      "var s: int^n;\n"
+      "const d: Pos = k - 4;\n"
+      "let\n"
+      "  s = [x, k];\n"
+      "  a = s;\n"
+      "  y = x * k + d;\n"
+      "tel\n";
+  auto r = run_both(text, "main", {{"x", {"1", "2"}}});
+  expect_stream(r, "y", {"2", "5"});  // x * 3 - 1
+  expect_stream(r, "a[1]", {"3", "3"});
+  auto c = check_text_report(text, "main");  // its one property: d:Pos
+  EXPECT_EQ(user_property_verdicts(c), std::vector<check::Verdict>{check::Verdict::Falsified});
+  // Without a value it is refused; a header alone followed by `const` declares a global one.
+  EXPECT_EQ(errors_of(*check_text("node main(x: int) returns (y: int);\nconst c: int;\nlet\n  y = x;\ntel\n")),
+            (std::vector<std::string>{"2:7 syntax.unsupported"}));
+  EXPECT_TRUE(errors_of(*check_text("node f(x: int) returns (y: int);\nconst c: int = 3;\n"
+                                    "node main(x: int) returns (y: int);\nlet\n  y = f(x) + c;\ntel\n"))
+                  .empty());
+}
