@@ -592,6 +592,17 @@ class DatatypeExpander {
       vars.insert(n);
       return n;
     }
+    // A fresh local `$<prefix>N = rhs`, added after the equation being rewritten.
+    std::string define(const char *prefix, ExprPtr rhs, Span at) {
+      std::string n = fresh(prefix);
+      Equation eq;
+      eq.lhs.push_back(LhsItem{n, at});
+      eq.span = at;
+      eq.block = block;
+      eq.rhs = std::move(rhs);
+      extra.push_back(std::move(eq));
+      return n;
+    }
   };
 
   void rewrite_decl(Decl &decl) {
@@ -1192,14 +1203,8 @@ class DatatypeExpander {
       return;
     }
     if (lazy && e->args[0]->kind != ExprKind::Var) {  // computed once, where the match is
-      std::string name = sink->fresh("match");
-      Equation eq;
-      eq.lhs.push_back(LhsItem{name, e->args[0]->span});
-      eq.span = e->args[0]->span;
-      eq.block = sink->block;
-      eq.rhs = std::move(e->args[0]);
-      sink->extra.push_back(std::move(eq));
-      v = mk_var(name, m.span);
+      Span at = e->args[0]->span;
+      v = mk_var(sink->define("match", std::move(e->args[0]), at), m.span);
     } else {  // a variable (sampled with each arm), or a value computed at every cycle
       v = std::move(e->args[0]);
     }
@@ -1251,15 +1256,9 @@ class DatatypeExpander {
         taken.emplace_back("", std::move(body));
         break;
       }
-      std::string g = sink->fresh("arm");
       ExprPtr c = test(k);
       sample(c, path, sink->vars, hidden);
-      Equation eq;
-      eq.lhs.push_back(LhsItem{g, m.arms[k].span});
-      eq.span = m.arms[k].span;
-      eq.block = sink->block;
-      eq.rhs = std::move(c);
-      sink->extra.push_back(std::move(eq));
+      std::string g = sink->define("arm", std::move(c), m.arms[k].span);
       path.emplace_back(g, true);
       sample(body, path, sink->vars, hidden);
       path.back().second = false;
@@ -1289,13 +1288,8 @@ class DatatypeExpander {
     if (e->args[0]->kind == ExprKind::Var) {
       g = e->args[0]->name;
     } else {
-      g = sink->fresh("when");
-      Equation eq;
-      eq.lhs.push_back(LhsItem{g, e->args[0]->span});
-      eq.span = e->args[0]->span;
-      eq.block = sink->block;
-      eq.rhs = std::move(e->args[0]);
-      sink->extra.push_back(std::move(eq));
+      Span at = e->args[0]->span;
+      g = sink->define("when", std::move(e->args[0]), at);
     }
     std::set<std::string> hidden;
     sample(e->args[1], {{g, true}}, sink->vars, hidden);
