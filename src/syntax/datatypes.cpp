@@ -95,6 +95,19 @@ class DatatypeExpander {
     declare();
     if (d_.has_errors()) return;
     resolve_program();
+    for (size_t k = 0; k < order_.size(); ++k) {  // an instance holding itself through an alias: type E = D<E>
+      const Info &i = infos_.at(order_[k]);
+      std::vector<std::string> path{i.name};
+      if (!i.family.empty() && recursive(i.name, path))
+        d_.error("syntax.unsupported", i.decl->name_span,
+                 "the datatype '" + i.name + "' is recursive (" + describe_path(path) +
+                     "): rml reads datatypes whose values have a bounded size");
+    }
+    if (d_.has_errors()) return;
+    // The expressions first: a constructor may name an instance no type names (`Some(1)`).
+    for (auto &decl : p_.decls) rewrite_decl(decl);
+    for (auto &decl : p_.decls)
+      if (auto *n = std::get_if<NodeDecl>(&decl)) canonical_inputs(*n);
     if (d_.has_errors()) return;
     std::vector<Decl> made;
     for (size_t k = 0; k < order_.size(); ++k) {
@@ -131,9 +144,6 @@ class DatatypeExpander {
       if (i.decl && i.is_record && i.params.empty()) made.emplace_back(canon_function(i));
     }
     if (d_.has_errors()) return;
-    for (auto &decl : p_.decls) rewrite_decl(decl);
-    for (auto &decl : p_.decls)
-      if (auto *n = std::get_if<NodeDecl>(&decl)) canonical_inputs(*n);
     p_.decls.insert(p_.decls.begin(), std::make_move_iterator(made.begin()), std::make_move_iterator(made.end()));
   }
 

@@ -195,7 +195,7 @@ TEST(LustreDatatypes, TypeParametersMakeInstances) {
       "type P = Opt<int>;\n"
       "node get(o: P; d: int) returns (v: int);\n"
       "let\n  v = match o with | Some(x): x | None: d end;\ntel\n"
-      "node main(i: int; b: bool) returns (x: P; y: Opt<bool>; z: Opt<Opt<int>>; v, w: int; e1, e2: bool; u: P);\n"
+      "node main(i: int; b: bool) returns (x: P; y: Opt<bool>; z: Opt<Opt<int>>; v, w: int; e1, e2: bool; u: P; e3: bool);\n"
       "let\n"
       "  x = if b then Some(i) else None;\n"
       "  y = Some(b);\n"
@@ -205,6 +205,7 @@ TEST(LustreDatatypes, TypeParametersMakeInstances) {
       "  e1 = x = None@<int>;\n"
       "  e2 = Some(Some(i)) = z;\n"
       "  u = when b then None else (match Some(i) with | Some(k): Some(k + 1) | None: None end);\n"
+      "  e3 = Some(1.5) = Some(real(i)) or None@<real> = Some(0.0);\n"
       "tel\n";
   auto r = run_both(text, "main", {{"i", {"3", "4", "5"}}, {"b", {"T", "F", "T"}}});
   expect_stream(r, "x.ctor", {"Some", "None", "Some"});
@@ -217,6 +218,7 @@ TEST(LustreDatatypes, TypeParametersMakeInstances) {
   expect_stream(r, "e2", {"T", "F", "T"});
   expect_stream(r, "u.ctor", {"None", "Some", "None"});  // through when and match arms
   expect_stream(r, "u.val", {"0", "5", "0"});
+  expect_stream(r, "e3", {"F", "F", "F"});  // Opt<real>, named by no type: made for its constructors
 }
 
 // A tuple and a record in a constructor's fields, an array field, a constant of a datatype
@@ -421,6 +423,8 @@ TEST(LustreDatatypes, Errors) {
   // without parameters given arguments, Kind 2's maps.
   EXPECT_EQ(errs("datatype O<T> = N | S (v: T);\nnode main(x: int) returns (o: bool);\nlet\n  o = N = N;\ntel\n"),
             (std::vector<std::string>{"4:7 type.missing", "4:11 type.missing"}));
+  EXPECT_EQ(errs("datatype O<T> = N | S (v: T);\ntype E = O<E>;\nnode main(x: E) returns (o: int);\nlet\n  o = 0;\ntel\n"),
+            (std::vector<std::string>{"1:10 syntax.unsupported"}));  // recursive through an alias
   EXPECT_EQ(errs("datatype O<T> = N | S (v: T);\nnode main(x: O<int, int>) returns (o: int);\nlet\n  o = 0;\ntel\n"),
             (std::vector<std::string>{"2:14 arity.args"}));
   EXPECT_EQ(errs(std::string(kShape) + "node main(x: Shape<int>) returns (o: int);\nlet\n  o = 0;\ntel\n"),
