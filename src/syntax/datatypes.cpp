@@ -75,15 +75,7 @@ class DatatypeExpander {
                    const std::vector<Span> &bare, Diagnostics &d)
       : p_(p), matches_(matches), d_(d) {
     for (auto &b : bare) bare_.insert(b.begin);
-    for (auto &dt : dts) {
-      DatatypeSyntax c{dt.name, dt.name_span, dt.span, dt.params, dt.param_spans, {}};
-      for (auto &k : dt.ctors) {
-        DatatypeCtor cc{k.name, k.span, {}};
-        for (auto &f : k.fields) cc.fields.push_back(f.clone());
-        c.ctors.push_back(std::move(cc));
-      }
-      dts_.push_back(std::move(c));
-    }
+    for (auto &dt : dts) dts_.push_back(dt.clone());
   }
 
   void run() {

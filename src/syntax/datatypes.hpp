@@ -52,6 +52,15 @@ struct DatatypeSyntax {
   std::vector<std::string> params;
   std::vector<Span> param_spans;
   std::vector<DatatypeCtor> ctors;
+  DatatypeSyntax clone() const {  // a deep copy (fields hold types with unique_ptrs)
+    DatatypeSyntax c{name, name_span, span, params, param_spans, {}};
+    for (auto &k : ctors) {
+      DatatypeCtor cc{k.name, k.span, {}};
+      for (auto &f : k.fields) cc.fields.push_back(f.clone());
+      c.ctors.push_back(std::move(cc));
+    }
+    return c;
+  }
 };
 
 // A pattern of a match arm: `_`, a name (a nullary constructor, or a variable bound to the

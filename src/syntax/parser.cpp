@@ -996,18 +996,10 @@ class Parser {
     } while (accept(Tok::Bar));
     expect(Tok::Semi, "after the datatype declaration");
     dt.span = from(b);
-    for (auto &[n, s] : names) {
-      DatatypeSyntax copy;
+    for (auto &[n, s] : names) {  // `datatype A, B = ...`: one declaration each
+      DatatypeSyntax copy = dt.clone();
       copy.name = n;
       copy.name_span = s;
-      copy.span = dt.span;
-      copy.params = dt.params;
-      copy.param_spans = dt.param_spans;
-      for (auto &c : dt.ctors) {
-        DatatypeCtor cc{c.name, c.span, {}};
-        for (auto &f : c.fields) cc.fields.push_back(f.clone());
-        copy.ctors.push_back(std::move(cc));
-      }
       datatypes_.push_back(std::move(copy));
     }
   }
