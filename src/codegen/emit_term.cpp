@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <functional>
+#include <map>
 #include <cmath>
 #include <sstream>
 #include <unordered_map>
@@ -318,47 +319,150 @@ struct TermEmitter {
     return "rml::ops::int_binary(" + op + ", " + x + ", " + y + ")";
   }
   // The element of t at index idx (one expression per dimension). `names` binds the
-  // binders of the builds above t to their loops' indices.
+  // binders of the builds above t to their loops' indices. The walk through the
+  // elementwise nodes is one (walk); what a leaf read and an operation become is the
+  // policy's: C++ expressions of doubles and ints (ScalarElem), or of four lanes
+  // (LanesElem, for sums).
   std::vector<std::pair<std::string, std::string>> names;
-  std::string elem(const Term &t, const std::vector<std::string> &idx, const Leaves &leaves) {
-    if (auto it = leaves.find(t.get()); it != leaves.end()) {
-      const Value &v = it->second;
-      if (io && v.ptr == "rml_out" &&
-          !(in_root_loop && t->type.shape == root->type.shape && linear(idx, t->type.shape) == io_root_index))
-        io_bad = true;
-      if (t->type.shape.empty()) return v.at0();
-      return v.ptr + "[" + linear(idx, t->type.shape) + "]";
-    }
+  template <class P>
+  typename P::R walk(const Term &t, const std::vector<std::string> &idx, const Leaves &leaves, P &p) {
+    if (auto it = leaves.find(t.get()); it != leaves.end()) return p.leaf(t, it->second, idx);
     const ir::Node &n = *t;
     switch (n.kind) {
       case Kind::Var:
         for (auto it = names.rbegin(); it != names.rend(); ++it)
-          if (it->first == n.name) return it->second;
+          if (it->first == n.name) return p.binder(it->second);
         break;
-      case Kind::Unary: return unary_expr(n, n.kids[0]->type.elem, elem(n.kids[0], idx, leaves));
-      case Kind::Binary: return binary_expr(n, n.kids[0]->type.elem, elem(n.kids[0], idx, leaves), elem(n.kids[1], idx, leaves));
-      case Kind::Replicate: return elem(n.kids[0], std::vector<std::string>(idx.begin() + 1, idx.end()), leaves);
+      case Kind::Unary: return p.unary(n, walk(n.kids[0], idx, leaves, p));
+      case Kind::Binary: return p.binary(n, walk(n.kids[0], idx, leaves, p), walk(n.kids[1], idx, leaves, p));
+      case Kind::Replicate: return walk(n.kids[0], std::vector<std::string>(idx.begin() + 1, idx.end()), leaves, p);
       case Kind::Transpose: {  // output dim p is input dim perm[p]
         std::vector<std::string> in(idx);
-        for (size_t p = 0; p < n.shape_arg.size(); ++p) in[static_cast<size_t>(n.shape_arg[p])] = idx[p];
-        return elem(n.kids[0], in, leaves);
+        for (size_t q = 0; q < n.shape_arg.size(); ++q) in[static_cast<size_t>(n.shape_arg[q])] = idx[q];
+        return walk(n.kids[0], in, leaves, p);
       }
       case Kind::Build1: {  // element (i, rest) is the body's element rest with the binder i
         names.emplace_back(n.name, "(" + idx.at(0) + ")");
-        std::string e = elem(n.kids[0], std::vector<std::string>(idx.begin() + 1, idx.end()), leaves);
+        auto e = walk(n.kids[0], std::vector<std::string>(idx.begin() + 1, idx.end()), leaves, p);
         names.pop_back();
         return e;
       }
       case Kind::Index: {  // in range (expressible): element rest of a[i1..ik] is a's (i1..ik, rest)
         std::vector<std::string> in;
-        for (size_t q = 1; q < n.kids.size(); ++q) in.push_back(elem(n.kids[q], {}, leaves));
+        for (size_t q = 1; q < n.kids.size(); ++q) in.push_back(p.index(walk(n.kids[q], {}, leaves, p)));
         in.insert(in.end(), idx.begin(), idx.end());
-        return elem(n.kids[0], in, leaves);
+        return walk(n.kids[0], in, leaves, p);
       }
       default: break;
     }
     throw CodegenError("codegen.internal", Span{}, "an element of a node that is not elementwise");
   }
+  // An element as one C++ expression of doubles or int64_ts: the operator table's
+  // functions (ops/scalar_ops.hpp) on the leaves' elements.
+  struct ScalarElem {
+    using R = std::string;
+    TermEmitter &e;
+    R leaf(const Term &t, const Value &v, const std::vector<std::string> &idx) {
+      if (e.io && v.ptr == "rml_out" &&
+          !(e.in_root_loop && t->type.shape == e.root->type.shape && linear(idx, t->type.shape) == e.io_root_index))
+        e.io_bad = true;
+      if (t->type.shape.empty()) return v.at0();
+      return v.ptr + "[" + linear(idx, t->type.shape) + "]";
+    }
+    R binder(const std::string &i) { return i; }
+    R index(const R &i) { return i; }
+    R unary(const ir::Node &n, const R &x) { return unary_expr(n, n.kids[0]->type.elem, x); }
+    R binary(const ir::Node &n, const R &x, const R &y) { return binary_expr(n, n.kids[0]->type.elem, x, y); }
+  };
+  std::string elem(const Term &t, const std::vector<std::string> &idx, const Leaves &leaves) {
+    ScalarElem p{*this};
+    return walk(t, idx, leaves, p);
+  }
+  // An element of a sum's operand for four consecutive elements of the result's last
+  // dimension (the lanes col .. col + 3) at one value of the summed index: a V4 expression
+  // (ops/lanes.hpp), or a scalar one where no leaf it reads moves with the lane (then added
+  // to every lane). The walk runs with tokens for the two indices (kSummed, kLane), so a
+  // leaf's read is affine in them, with strides s_sum and s_lane:
+  //   s_lane = 0  one element, the same in every lane;
+  //   s_lane = 1  four contiguous elements (load4);
+  //   s_sum = 1   in the loop that takes the summed index four at a time, a 4 x 4 block
+  //               (four rows' next four elements) transposed in registers, once per leaf
+  //               and block (columns4): matvec(a, x) reading a's rows;
+  //   else        the four elements one by one.
+  // Each lane computes the scalar expression's operations on the same operands, so the
+  // same double. Anything else (ints, an operation but + - * / and negation on a lane
+  // vector, a binder read as a value) is !ok, and the sum keeps its scalar loop.
+  static constexpr const char *kSummed = "rml_lane_j", *kLane = "rml_lane_c";
+  struct Lanes {
+    std::string code;
+    bool vec = false, token = false;
+  };
+  struct LanesElem {
+    using R = Lanes;
+    TermEmitter &e;
+    std::string j, col;  // the summed index's value in this statement; the first lane's index
+    int block_at = -1;   // in the loop by four: j's offset in the block of four (blocks allowed)
+    std::string j0;      // that block's first value of the summed index
+    std::vector<std::string> *prelude = nullptr;       // where the blocks are declared
+    std::map<std::string, std::string> *blocks = nullptr;  // declared ones, by leaf read
+    bool ok = true;
+    R fail() { return ok = false, R{"0"}; }
+    static bool tokened(const std::string &s) { return s.find("rml_lane_") != std::string::npos; }
+    static std::string bare(std::string s) {
+      while (s.size() > 2 && s.front() == '(' && s.back() == ')') s = s.substr(1, s.size() - 2);
+      return s;
+    }
+    R leaf(const Term &t, const Value &v, const std::vector<std::string> &idx) {
+      if (t->type.elem != ir::Elem::Real || !v.scalar.empty()) return fail();
+      if (e.io && v.ptr == "rml_out") e.io_bad = true;  // (not shown element by element here)
+      const Shape &ls = t->type.shape;
+      if (ls.empty()) return {v.at0()};
+      int64_t stride = 1, s_sum = 0, s_lane = 0;
+      std::string base;
+      for (size_t d = ls.size(); d-- > 0; stride *= ls[d]) {
+        const std::string i = bare(idx[d]);
+        if (i == kSummed) s_sum += stride;
+        else if (i == kLane) s_lane += stride;
+        else if (tokened(idx[d])) return fail();
+        else base += (base.empty() ? "" : " + ") + (stride == 1 ? idx[d] : idx[d] + " * " + std::to_string(stride));
+      }
+      auto at = [&](const std::string &jj, const std::string &c) {
+        std::string o = base.empty() ? "0" : base;
+        if (s_sum) o += " + " + (s_sum == 1 ? jj : jj + " * " + std::to_string(s_sum));
+        if (s_lane && !c.empty()) o += " + " + (s_lane == 1 ? c : "(" + c + ") * " + std::to_string(s_lane));
+        return o;
+      };
+      if (s_lane == 0) return {v.ptr + "[" + at(j, "") + "]"};
+      if (s_lane == 1) return {"rml::lanes::load4(" + v.ptr + " + " + at(j, col) + ")", true};
+      if (s_sum == 1 && block_at >= 0) {
+        std::string &name = (*blocks)[v.ptr + "|" + at(j0, col)];
+        if (name.empty()) {
+          name = e.fresh("blk");
+          prelude->push_back("rml::lanes::V4 " + name + "[4];");
+          prelude->push_back("rml::lanes::columns4(" + v.ptr + " + " + at(j0, col) + ", " + std::to_string(s_lane) + ", " + name + ");");
+        }
+        return {name + "[" + std::to_string(block_at) + "]", true};
+      }
+      std::string g = "rml::lanes::V4{";
+      for (int u = 0; u < 4; ++u) g += (u ? ", " : "") + v.ptr + "[" + at(j, u ? col + " + " + std::to_string(u) : col) + "]";
+      return {g + "}", true};
+    }
+    R binder(const std::string &i) { return {i, false, tokened(i)}; }
+    std::string index(const R &i) { return i.code; }
+    R unary(const ir::Node &n, const R &x) {
+      if (x.token || n.type.elem != ir::Elem::Real || n.kids[0]->type.elem != ir::Elem::Real) return fail();
+      if (!x.vec) return {unary_expr(n, ir::Elem::Real, x.code)};
+      if (n.un != ops::UnOp::Neg) return fail();
+      return {"(-" + x.code + ")", true};
+    }
+    R binary(const ir::Node &n, const R &x, const R &y) {
+      if (x.token || y.token || n.type.elem != ir::Elem::Real || n.kids[0]->type.elem != ir::Elem::Real) return fail();
+      if (!x.vec && !y.vec) return {binary_expr(n, ir::Elem::Real, x.code, y.code)};
+      const char *op = n.bin == ops::BinOp::Add ? " + " : n.bin == ops::BinOp::Sub ? " - " : n.bin == ops::BinOp::Mul ? " * " : n.bin == ops::BinOp::Div ? " / " : nullptr;
+      if (!op) return fail();
+      return {"(" + x.code + op + y.code + ")", true};
+    }
+  };
   // Loops over `shape` (fresh index names in idx), the body at the innermost level.
   void open_loops(const Shape &shape, std::vector<std::string> &idx) {
     for (int64_t d : shape) {
@@ -429,6 +533,8 @@ struct TermEmitter {
     const int64_t lanes = sh.empty() ? 1 : sh.back() >= 8 ? 8 : sh.back() >= 4 ? 4 : 1;
     std::vector<std::string> idx;
     open_loops(Shape(sh.begin(), sh.end() - (lanes > 1 ? 1 : 0)), idx);
+    line() << "{\n";  // (the last dimension's loops, several, in the others')
+    ++indent;
     std::string last, j = fresh("j");
     auto sums = [&](int64_t width, const std::string &col) {
       std::vector<std::string> acc(static_cast<size_t>(width));
@@ -459,18 +565,107 @@ struct TermEmitter {
     if (lanes == 1) {
       sums(1, "");
     } else {
-      const int64_t whole = sh.back() - sh.back() % lanes;
-      last = fresh("i");
-      line() << "for (int64_t " << last << " = 0; " << last << " < " << whole << "; " << last << " += " << lanes << ")\n";
-      sums(lanes, last);
+      int64_t whole = sh.back() - sh.back() % lanes;
+      if (t->type.elem == ir::Elem::Real && lanes_apply(x, idx, leaves)) {
+        // Eight lanes at a time (two vectors: two chains in flight), then four.
+        const int64_t by8 = lanes == 8 ? whole : 0;
+        whole = sh.back() - sh.back() % 4;
+        if (by8) {
+          last = fresh("i");
+          line() << "for (int64_t " << last << " = 0; " << last << " < " << by8 << "; " << last << " += 8)\n";
+          lane_sums(x, idx, leaves, o, 2, last);
+        }
+        if (by8 < whole) lane_sums(x, idx, leaves, o, 1, std::to_string(by8));
+      } else {
+        last = fresh("i");
+        line() << "for (int64_t " << last << " = 0; " << last << " < " << whole << "; " << last << " += " << lanes << ")\n";
+        sums(lanes, last);
+      }
       if (whole < sh.back()) {
         last = fresh("i");
         line() << "for (int64_t " << last << " = " << whole << "; " << last << " < " << sh.back() << "; ++" << last << ")\n";
         sums(1, last);
       }
     }
+    --indent;
+    line() << "}\n";
     indent -= static_cast<int>(idx.size());
     return o;
+  }
+  // Whether the sum of x along its first dimension can go four result elements at a time
+  // (LanesElem says ok for its operand's element).
+  bool lanes_apply(const Term &x, const std::vector<std::string> &idx, const Leaves &leaves) {
+    std::vector<std::string> prelude;
+    std::map<std::string, std::string> blocks;
+    std::vector<std::string> at{kSummed};
+    at.insert(at.end(), idx.begin(), idx.end());
+    at.push_back(kLane);
+    const bool io_was_bad = io_bad;
+    const int next_was = next;
+    LanesElem p{*this, "j", "c", 0, "j", &prelude, &blocks};
+    Lanes r = walk(x, at, leaves, p);
+    io_bad = io_was_bad, next = next_was;  // (a trial: nothing of it is written)
+    return p.ok && !r.token;
+  }
+  // The sums of x along its first dimension for the result's elements col .. col + 4w - 1
+  // of its last dimension (idx: the other dimensions' indices), w vectors of four lanes,
+  // each lane its own chain of additions from zero for j ascending, as the scalar loop.
+  // The summed index goes four at a time where it can (a leaf's 4 x 4 blocks are read
+  // once per four), the rest one at a time; then the lanes are stored.
+  void lane_sums(const Term &x, const std::vector<std::string> &idx, const Leaves &leaves, const Value &o, int w, const std::string &col) {
+    const int64_t J = x->type.shape[0];
+    const Shape &sh = o.type.shape;
+    std::vector<std::string> acc(static_cast<size_t>(w));
+    line() << "{\n";
+    ++indent;
+    for (auto &a : acc) {
+      a = fresh("acc");
+      line() << "rml::lanes::V4 " << a << " = {};\n";
+    }
+    const std::string j = fresh("j");
+    line() << "int64_t " << j << " = 0;\n";
+    auto lane_col = [&](int v) { return v ? "(" + col + " + " + std::to_string(4 * v) + ")" : col; };
+    auto statements = [&](int block_at, const std::string &jj, std::vector<std::string> &prelude, std::map<std::string, std::string> &blocks) {
+      std::vector<std::string> out;
+      for (int v = 0; v < w; ++v) {
+        std::vector<std::string> at{kSummed};
+        at.insert(at.end(), idx.begin(), idx.end());
+        at.push_back(kLane);
+        LanesElem p{*this, jj, lane_col(v), block_at, j, &prelude, &blocks};
+        Lanes r = walk(x, at, leaves, p);
+        if (!p.ok) throw CodegenError("codegen.internal", Span{}, "a sum's lanes were refused after they were allowed");
+        out.push_back(acc[static_cast<size_t>(v)] + " = " + acc[static_cast<size_t>(v)] + " + " + r.code + ";");
+      }
+      return out;
+    };
+    if (J >= 4) {
+      line() << "for (; " << j << " + 4 <= " << J << "; " << j << " += 4) {\n";
+      ++indent;
+      std::vector<std::string> prelude, body;
+      std::map<std::string, std::string> blocks;
+      for (int d = 0; d < 4; ++d)
+        for (auto &st : statements(d, d ? "(" + j + " + " + std::to_string(d) + ")" : j, prelude, blocks)) body.push_back(st);
+      for (auto &l : prelude) line() << l << "\n";
+      for (auto &l : body) line() << l << "\n";
+      --indent;
+      line() << "}\n";
+    }
+    if (J % 4) {
+      line() << "for (; " << j << " < " << J << "; ++" << j << ") {\n";
+      ++indent;
+      std::vector<std::string> prelude;
+      std::map<std::string, std::string> blocks;
+      for (auto &l : statements(-1, j, prelude, blocks)) line() << l << "\n";
+      --indent;
+      line() << "}\n";
+    }
+    for (int v = 0; v < w; ++v) {
+      std::vector<std::string> r(idx);
+      r.push_back(lane_col(v));
+      line() << "rml::lanes::store4(" << o.ptr << " + " << linear(r, sh) << ", " << acc[static_cast<size_t>(v)] << ");\n";
+    }
+    --indent;
+    line() << "}\n";
   }
 
   // Whether sumOuter t goes summed index outermost (fused_sum): when the largest operand
