@@ -21,10 +21,18 @@
 
 namespace rml::codegen {
 
+// The target rml itself is compiled for, so the machine that runs rml runs the class: AVX2
+// where rml has it (the generated sums' four lanes, ops/lanes.hpp, are one register then).
+#if defined(__AVX2__)
+inline constexpr const char *kNativeFlags = "-O2 -mavx2";
+#else
+inline constexpr const char *kNativeFlags = "-O2";
+#endif
+
 struct NativeBuild {
   std::string compiler;   // empty: $RML_CXX, else "c++" (found on PATH)
   std::string cache_dir;  // empty: $RML_CACHE_DIR, else $XDG_CACHE_HOME/rml, else $HOME/.cache/rml
-  std::string flags = "-O2";  // optimisation and target; kExactFlags are always added
+  std::string flags = kNativeFlags;  // optimisation and target; kExactFlags are always added
 };
 
 // The class cannot be had in process: no compiler, the compiler failed (its log's start
