@@ -133,6 +133,7 @@ class Runner {
     cap_ = 8;
     front_ = back_ = 0;
     tags_.assign(cap_ * S(), Bot);
+    dead_.assign(cap_ * S(), 0);
     reals_.assign(cap_ * RW(), 0.0);
     ints_.assign(cap_ * IW(), 0);
     size_t most = 1;
@@ -175,7 +176,7 @@ class Runner {
     }
     for (int c = 0; c < n_.nslots; ++c)
       if (!n_.observed || n_.observed[c]) kept_[static_cast<size_t>(c)] = 1;
-    reused_ = 0;
+    reused_ = 0, dead_left_ = false;
 #ifdef RML_WINDOW_WORKLIST_ONLY  // the worklist only (tests compare the two; benchmarks time them)
     fast_ = false;
 #else
@@ -307,6 +308,9 @@ class Runner {
   void record_origins(bool on) { record_origins_ = on; }
   uint64_t evaluations() const { return evaluations_; }  // rule applications
   uint64_t reused() const { return reused_; }  // results written over an operand's block (Step::inplace)
+  // A block went back with marks of dead holders left on it (Block::dead): their count was
+  // wrong, so reusable() may have been too. A bug, said (the tests ask it); never expected.
+  bool dead_left() const { return dead_left_; }
   // Status::Inexact: the slot and cycle of the error value that reached a frame given out,
   // or of a rule that was not monotone (a bug, said: not_monotone()).
   std::pair<int, size_t> inexact() const { return inexact_; }
@@ -353,7 +357,7 @@ class Runner {
       }
     }
     for (int c : shared_slots_)  // the frame's blocks go back (the ring reuses it)
-      if (T[c] == Val) release(static_cast<uint32_t>(I[n_.offset[c]])), I[n_.offset[c]] = 0;
+      if (T[c] == Val) release_cell(c, front_);
     ++front_;
     return ok;
   }
@@ -367,6 +371,7 @@ class Runner {
   };
   struct Block {
     uint32_t refs = 0;
+    uint32_t dead = 0;  // of refs, those of cells marked dead (dead_): nothing reads them again
     std::vector<uint64_t> w;
     bool zero = false;   // every word +0.0 (a constant found so once computed)
     int8_t clean = -1;   // no -0.0 and no NaN: 1, 0, or -1 not looked at yet (a block is immutable)
@@ -398,6 +403,10 @@ class Runner {
                iw_ = static_cast<size_t>(std::max(1, n_.int_words)), k_ = static_cast<size_t>(n_.nsteps);
   size_t cap_ = 0, front_ = 0, back_ = 0;
   std::vector<uint8_t> tags_, queued_, quiet_;
+  // Per cell, as tags_: 1 when reusable() found that nothing reads the cell's block again and
+  // the block was written over; its reference then counts in Block::dead.
+  std::vector<uint8_t> dead_;
+  std::vector<std::pair<int, size_t>> walked_;  // the cells reusable()'s last walk found
   std::vector<double> reals_;
   std::vector<int64_t> ints_;
   std::vector<uint64_t> scratch_;  // a function's result (every slot fits)
@@ -442,6 +451,7 @@ class Runner {
   std::vector<int> producer_;     // per slot: the step computing it, or -1 (an input)
   std::vector<uint8_t> kept_;     // per slot: read after its readers (observed, or a memory's operand)
   uint64_t reused_ = 0;
+  bool dead_left_ = false;
   bool handing_over_ = false;     // leave_fast() runs: cells already known are run again
   std::vector<Origin> origins_;
   bool record_origins_ = false;
@@ -590,19 +600,20 @@ class Runner {
   size_t at(size_t n) const { return n & (cap_ - 1); }
   void grow() {
     size_t nc = cap_ * 2;
-    std::vector<uint8_t> t(nc * S()), q(nc * K());
+    std::vector<uint8_t> t(nc * S()), d(nc * S()), q(nc * K());
     std::vector<double> r(nc * RW());
     std::vector<int64_t> w(nc * IW());
     std::vector<uint32_t> b(nc);
     for (size_t n = front_ > 0 ? front_ - 1 : 0; n < back_; ++n) {  // (and the frame that left last: tagless_frame)
       size_t from = at(n), to = n & (nc - 1);
       std::copy_n(&tags_[from * S()], S(), &t[to * S()]);
+      std::copy_n(&dead_[from * S()], S(), &d[to * S()]);
       std::copy_n(&reals_[from * RW()], RW(), &r[to * RW()]);
       std::copy_n(&ints_[from * IW()], IW(), &w[to * IW()]);
       std::copy_n(&queued_[from * K()], K(), &q[to * K()]);
       b[to] = bots_[from];
     }
-    tags_.swap(t), reals_.swap(r), ints_.swap(w), queued_.swap(q), bots_.swap(b);
+    tags_.swap(t), dead_.swap(d), reals_.swap(r), ints_.swap(w), queued_.swap(q), bots_.swap(b);
     cap_ = nc;
   }
   uint8_t &cell_tag(int c, size_t n) { return tags_[at(n) * S() + static_cast<size_t>(c)]; }
@@ -619,7 +630,7 @@ class Runner {
       blocks_.emplace_back();
       blocks_.back().w.resize(size);
     }
-    blocks_[h].refs = 1;
+    blocks_[h].refs = 1, blocks_[h].dead = 0;
     blocks_[h].zero = false, blocks_[h].clean = -1;  // written next
     return h;
   }
@@ -637,7 +648,19 @@ class Runner {
     if (h) ++blocks_[h].refs;
   }
   void release(uint32_t h) {
-    if (h && --blocks_[h].refs == 0) free_[blocks_[h].w.size()].push_back(h);
+    if (h && --blocks_[h].refs == 0) {
+      if (blocks_[h].dead) dead_left_ = true;  // a dead holder's mark outlived its reference: a bug
+      free_[blocks_[h].w.size()].push_back(h);
+    }
+  }
+  // Cell (c, n), a value of a shared slot, lets go of its block: its reference, and its mark
+  // with it when it was marked dead.
+  void release_cell(int c, size_t n) {
+    const uint32_t h = static_cast<uint32_t>(handle(c, n));
+    uint8_t &d = dead_[at(n) * S() + static_cast<size_t>(c)];
+    if (d) --blocks_[h].dead, d = 0;
+    release(h);
+    handle(c, n) = 0;
   }
   int64_t &handle(int c, size_t n) { return ints_[at(n) * IW() + static_cast<size_t>(n_.offset[c])]; }
   uint32_t handle(int c, size_t n) const { return static_cast<uint32_t>(ints_[at(n) * IW() + static_cast<size_t>(n_.offset[c])]); }
@@ -769,6 +792,8 @@ class Runner {
             ++reused_;
             st.fn(st.ctx, a, blocks_[b].w.data());  // a[j] is the block: the result written over it
             blocks_[b].zero = false, blocks_[b].clean = -1;
+            for (auto [c, m] : walked_) dead_[at(m) * S() + static_cast<size_t>(c)] = 1;  // their words are gone
+            blocks_[b].dead += static_cast<uint32_t>(walked_.size());
             o.tag = Val, o.block = b, o.src = blocks_[b].w.data();  // run() adds the result cell's reference
             return;
           }
@@ -809,8 +834,14 @@ class Runner {
   // only become ‖, which its rule decides from tags alone. So nothing reads these words
   // again. The block is reused only when its reference count is the number of cells the
   // walk found: any other holder (a cell of another frame, a memory, a kept constant such
-  // as zeros, a reader that shared it) makes the count larger.
+  // as zeros, a reader that shared it) makes the count larger. Once the block is written
+  // over, the cells the walk found are marked dead (dead_): they stay dead by the argument
+  // above, so their references no longer guard the block, and a later walk (from the new
+  // result's readers: `acc + outer(d, x)` accumulating backward through a post, cycle after
+  // cycle) counts only the live ones, refs - dead. A marked cell gives its mark back with its
+  // reference (release_cell); a walk that meets a marked cell stops (no holder counts twice).
   uint32_t reusable(int k, int s, size_t n) {
+    walked_.clear();
     if (fast_ || handing_over_ || !n_.shared[s] || tag(s, n) != Val || queued(k, n)) return 0;
     const Step &st = n_.steps[k];
     int seen = 0;
@@ -820,18 +851,19 @@ class Runner {
     if (!b) return 0;
     for (int j = 0; j < st.nin; ++j)  // another operand sharing the block (restrict: no alias)
       if (st.fargs[j] != s && n_.shared[st.fargs[j]] && tag(st.fargs[j], n) == Val && handle(st.fargs[j], n) == b) return 0;
-    const uint32_t refs = blocks_[b].refs;
+    const uint32_t live = blocks_[b].refs - blocks_[b].dead;
     uint32_t holders = 0;
     int c = s, from = k;
     size_t m = n;
-    while (holders < refs) {
-      if (tag(c, m) != Val || handle(c, m) != b || kept_[static_cast<size_t>(c)]) return 0;
+    while (holders < live) {
+      if (tag(c, m) != Val || handle(c, m) != b || kept_[static_cast<size_t>(c)] || dead_[at(m) * S() + static_cast<size_t>(c)]) return 0;
       for (int q = n_.reader_begin[c]; q < n_.reader_begin[c + 1]; ++q) {
         const Reader &r = n_.readers[q];
         if (r.step == from) continue;
         if (r.travel != Travel::Instant || tag(n_.steps[r.step].out, m) == Bot || queued(r.step, m)) return 0;
       }
       ++holders;
+      walked_.emplace_back(c, m);
       const int p = producer_[static_cast<size_t>(c)];
       if (p < 0) break;
       if (queued(p, m)) return 0;  // it will run again (the sweep and the worklist both run a cycle's component)
@@ -850,7 +882,7 @@ class Runner {
       if (next < 0) break;  // the cell that computed the block (or one of a state's: counted short)
       from = p, c = next, m = at;
     }
-    return holders == refs ? b : 0;
+    return holders == live ? b : 0;
   }
   // An operator of the table on scalar words (the operands' element type st.arg).
   static Word unary(const Step &st, Word a) {
@@ -1024,7 +1056,7 @@ class Runner {
         if (!same) inexact_ = {c, n}, not_monotone_ = true;
         return same ? Status::Ok : Status::Inexact;  // not monotone: a bug, said
       }
-      if (t == Val) release(handle(c, n)), handle(c, n) = 0;  // a value turned into an error
+      if (t == Val) release_cell(c, n);  // a value turned into an error
       if (t == Bot) --bots_[at(n)];
       t = o.tag;
       if (o.tag == Err) origin(k, n, o);

@@ -49,6 +49,7 @@ size_t Runner::cycles() const { return window_->cycles(); }
 size_t Runner::max_window() const { return window_->max_window(); }
 uint64_t Runner::evaluations() const { return window_->evaluations(); }
 uint64_t Runner::reused() const { return window_->reused(); }
+bool Runner::dead_left() const { return window_->dead_left(); }
 const std::vector<oracle::ErrorOrigin> &Runner::errors() const { return window_->errors(); }
 const char *Runner::engine() const { return window_->retimed() ? "window runtime (retimed)" : "window runtime"; }
 std::vector<std::string> Runner::input_clock_violations() const { return window_->input_clock_violations(); }

@@ -116,6 +116,7 @@ class Runner {
   size_t max_window() const;                          // most frames held at once
   uint64_t evaluations() const;                       // rule applications
   uint64_t reused() const;                            // tensor results written over an operand's block
+  bool dead_left() const;                             // window::Runner::dead_left (a bug if true)
   const std::vector<oracle::ErrorOrigin> &errors() const;  // where ‖ cells were produced
   std::vector<std::string> input_clock_violations() const;
   // How the window runtime runs the node: "window runtime (retimed)" (each cell once, in a

@@ -36,6 +36,7 @@ class WindowRunner {
   size_t max_window() const { return widest_; }
   uint64_t evaluations() const { return run_->evaluations(); }
   uint64_t reused() const { return run_->reused(); }
+  bool dead_left() const { return run_->dead_left(); }
   const std::vector<oracle::ErrorOrigin> &errors() const { return origins_; }
   std::vector<std::string> input_clock_violations() const;
   bool retimed() const { return finished_ ? retimed_ : run_->fast(); }  // every push took the fast sweep

@@ -48,6 +48,7 @@ struct StreamRun {
   size_t max_window = 0;
   bool outputs_only = false;  // cells holds the outputs only (the runner told so: Options::read_slots)
   uint64_t reused = 0;        // results written over an operand's block (Runner::reused)
+  bool dead_left = false;     // Runner::dead_left: the in-place accounting broken
 };
 
 // Runs the plan on `in` (whole trace pushed, then finish), collecting every variable.
@@ -79,6 +80,7 @@ inline StreamRun run_stream_checked(const CheckedProgram &cp, const StreamProgra
   out.clock_violations = r.input_clock_violations();
   out.max_window = r.max_window();
   out.reused = r.reused();
+  out.dead_left = r.dead_left();
   return out;
 }
 
