@@ -286,7 +286,8 @@ struct Program {
   // expanded by the parser into equations as contracts are. Not compared by ast_equal.
   std::vector<Span> statement_blocks;
   // Where the file's Kind 2 datatypes, matches and testers are (syntax/datatypes.hpp),
-  // expanded by the parser into records and enumerations. Not compared by ast_equal.
+  // expanded by the parser into records and enumerations, and its quantifiers, `any`
+  // values (syntax/quantifiers.hpp, any_values.hpp). Not compared by ast_equal.
   std::vector<Span> datatypes;
 };
 

@@ -12,6 +12,7 @@
 #include "syntax/contracts.hpp"
 #include "syntax/lexer.hpp"
 #include "syntax/any_values.hpp"
+#include "syntax/quantifiers.hpp"
 #include "syntax/datatypes.hpp"
 #include "syntax/refinements.hpp"
 #include "syntax/statement_blocks.hpp"
@@ -86,6 +87,8 @@ class Parser {
       }
       expand_contracts(p, contract_bodies_, contract_decls_, names, d_);
     }
+    for (auto &q : quantifiers_) p.datatypes.push_back(q.span);  // (printed, each would be its expansion)
+    if (!quantifiers_.empty() && !d_.has_errors()) expand_quantifiers(p, quantifiers_, d_);
     if (!anys_.empty() && !d_.has_errors()) expand_any_values(p, anys_, d_);
     for (auto &a : anys_) p.datatypes.push_back(a.span);  // printed, each would be its imported node
     // Last: the contracts, refinements and statement blocks expanded above may use them.
@@ -139,6 +142,7 @@ class Parser {
   std::vector<Span> testers_;
   std::vector<Span> bare_type_applied_;  // `N@<T>` without arguments: a constructor, or an error
   std::vector<AnyValue> anys_;            // Kind 2's `any { x: T | P }` (syntax/any_values.hpp)
+  std::vector<Quantifier> quantifiers_;   // Kind 2's `forall`, `exists` (syntax/quantifiers.hpp)
   std::vector<Span> whens_;               // Kind 2's `when c then e1 else e2` (syntax/datatypes.hpp)
   std::string modifier_;  // `transparent` / `opaque` read before the next node's keyword
 
@@ -665,6 +669,39 @@ class Parser {
     auto name = [&](size_t j) { return peek(j).kind == Tok::Ident || peek(j).kind == Tok::KwIn; };
     while (name(k) && peek(k + 1).kind == Tok::Comma) k += 2;
     return name(k) && peek(k + 1).kind == Tok::Colon;
+  }
+
+  // Kind 2's `forall (x, y: T; z: U | G) e` (`exists`): syntax/quantifiers.hpp.
+  bool quantifier_ahead() const {
+    size_t k = 2;
+    while (peek(k).kind == Tok::Ident && peek(k + 1).kind == Tok::Comma) k += 2;
+    return peek(k).kind == Tok::Ident && peek(k + 1).kind == Tok::Colon;
+  }
+  ExprPtr quantifier(Span b) {
+    Quantifier q;
+    q.forall = take().text == "forall";
+    take();  // (
+    do {
+      size_t first = q.vars.size();
+      do {
+        Span s = cur().span;
+        std::string n = expect_name("a quantified variable");
+        q.vars.push_back({std::move(n), s, nullptr});
+      } while (accept(Tok::Comma));
+      expect(Tok::Colon, "before the quantified variables' type");
+      auto t = std::make_shared<const TypeSyntax>(type());
+      for (size_t k = first; k < q.vars.size(); ++k) q.vars[k].type = t;
+    } while (accept(Tok::Semi) && !at(Tok::RParen) && !at(Tok::Bar));  // (Kind 2 allows a last `;`)
+    std::vector<ExprPtr> a;
+    if (accept(Tok::Bar)) q.guarded = true, a.push_back(expr());
+    expect(Tok::RParen, "to close the quantified variables");
+    a.push_back(expr());
+    q.span = from(b);
+    auto e = node(ExprKind::Call, q.span, std::move(a));
+    e->name = kQuantifierCall;
+    e->ival = static_cast<int64_t>(quantifiers_.size());
+    quantifiers_.push_back(std::move(q));
+    return e;
   }
 
   // `a, b: t` (a `var` group, record fields): the names, each with its own copy of t.
@@ -2152,6 +2189,7 @@ class Parser {
           return e;
         }
         if (cur().text == "match" && starts_operand(peek(1).kind)) return match_expr(b);
+        if ((cur().text == "forall" || cur().text == "exists") && peek(1).kind == Tok::LParen && quantifier_ahead()) return quantifier(b);
         Token id = take();
         std::string n = id.text;
         bool adjacent = cur().span.begin == id.span.end;

@@ -169,6 +169,11 @@ TEST(Api, FormatTextLaysOutAndKeepsComments) {
   ASSERT_FALSE(tester.ok());
   EXPECT_EQ(tester.failure().diagnostics.at(0).rule, "fmt.datatype") << tester.failure().text();
   EXPECT_EQ(tester.failure().diagnostics.at(0).line, 4u);
+  // A quantifier: printed, it would be its expansion.
+  auto quantifier = api::format_text("q.lus", "node m(x: bool) returns (y: bool);\nlet\n  y = forall (b: bool) b or not b or x;\ntel\n");
+  ASSERT_FALSE(quantifier.ok());
+  EXPECT_EQ(quantifier.failure().diagnostics.at(0).rule, "fmt.datatype") << quantifier.failure().text();
+  EXPECT_EQ(quantifier.failure().diagnostics.at(0).line, 3u);
 }
 
 TEST(Api, ABadTraceIsALocatedFailure) {
