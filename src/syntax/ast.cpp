@@ -190,6 +190,7 @@ Decl clone_decl(const Decl &d) {
     u.is_record = t->is_record;
     for (auto &f : t->fields) u.fields.push_back(f.clone());
     u.bar_syntax = t->bar_syntax;
+    u.is_abstract = t->is_abstract;
     u.ctors = t->ctors;
     u.ctor_spans = t->ctor_spans;
     if (t->alias) u.alias = t->alias->clone();
@@ -312,7 +313,8 @@ bool ast_equal(const Program &a, const Program &b) {
         return false;
     } else if (auto *t = std::get_if<TypeDecl>(&x)) {
       auto &u = std::get<TypeDecl>(y);
-      if (t->name != u.name || t->is_enum != u.is_enum || t->ctors != u.ctors || t->alias.has_value() != u.alias.has_value() ||
+      if (t->name != u.name || t->is_enum != u.is_enum || t->is_abstract != u.is_abstract || t->ctors != u.ctors ||
+          t->alias.has_value() != u.alias.has_value() ||
           t->is_record != u.is_record || !decls_equal(t->fields, u.fields))
         return false;
       if (t->alias && !ast_equal(*t->alias, *u.alias)) return false;

@@ -272,6 +272,9 @@ struct TypeDecl {
   std::vector<std::string> ctors;   // is_enum
   std::vector<Span> ctor_spans;
   std::optional<TypeSyntax> alias;  // !is_enum
+  // Lustre's and Kind 2's abstract type `type T;`: read as an int of its own name (alias
+  // int), the values of an uninterpreted sort compared only for equality (grammar.md §3).
+  bool is_abstract = false;
 };
 
 using Decl = std::variant<NodeDecl, FunDecl, ConstDecl, TypeDecl>;

@@ -440,7 +440,8 @@ class Parser {
   bool local_consts_ahead() const {
     for (size_t k = pos_ + 1; k < toks_.size(); ++k) {
       Tok t = toks_[k].kind;
-      if (t == Tok::KwLet || t == Tok::KwVar) return true;
+      // (a body's `let` ends a section, after its `;`; a `let x = e in e` is an expression)
+      if ((t == Tok::KwLet && toks_[k - 1].kind == Tok::Semi) || t == Tok::KwVar) return true;
       if (t == Tok::KwNode || t == Tok::KwFunction || t == Tok::KwFun || t == Tok::KwType || t == Tok::KwTel || t == Tok::Eof)
         return false;
     }
@@ -957,12 +958,19 @@ class Parser {
     TypeDecl t;
     t.name_span = cur().span;
     t.name = expect_ident("a type name");
-    if (!at(Tok::Eq)) {
-      d_.error("syntax.unsupported", t.name_span,
-               "abstract types ('type " + t.name + ";', imported without a definition) are not supported by rml");
-      throw ParseAbort{};
+    if (at(Tok::Semi)) {
+      // An abstract type: an int of its own name. Sound for what Kind 2 lets a program do
+      // with its values (compare them, pass them on): a formula over an uninterpreted sort
+      // with equality alone that some finite model falsifies, the ints falsify too.
+      t.is_abstract = true;
+      TypeSyntax i;
+      i.kind = TypeSyntax::Tensor;
+      i.scalar = Scalar::Int;
+      t.alias = std::move(i);
+      take();  // ;
+      return t;
     }
-    take();
+    expect(Tok::Eq, "after the type name (or ';' for an abstract type)");
     auto ctor = [&] {
       t.ctor_spans.push_back(cur().span);
       t.ctors.push_back(expect_ident("a constructor name"));

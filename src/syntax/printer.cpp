@@ -430,6 +430,7 @@ std::string fun_header(const FunDecl &f) {
 }
 std::string fun_body(const FunDecl &f, const KeepSet *keep = nullptr) { return expr_text(*f.body, keep) + ";"; }
 std::string type_line(const TypeDecl &t) {
+  if (t.is_abstract) return "type " + t.name + ";";
   std::string out = "type " + t.name + " = ";
   if (t.is_record) {
     out += "struct {";

@@ -508,6 +508,34 @@ TEST(LustreCore, ArrayErrors) {
 
 // `[...]` keeps its tensor meaning in nodes with tensor-typed declarations, next to
 // Lustre arrays in the same file (grammar.md §3).
+// An abstract type `type T;` is an int of its own name (grammar.md §3): its values come
+// from inputs and imported functions and are compared for equality. Pinned: the oracle on
+// a trace of ints; rml-check proves what holds for every T (equality is an equivalence,
+// a function gives equal results on equal arguments through a shared local) and refutes
+// what holds only in a one-value T (Kind 2 refutes it too: T may have two values); the
+// declaration prints back as written.
+TEST(LustreCore, AbstractTypesAreIntsComparedForEquality) {
+  const std::string text =
+      "type T;\n"
+      "node main(a, b: T) returns (same, sym: bool; c: T);\n"
+      "let\n"
+      "  same = a = b;\n"
+      "  sym = (a = b) = (b = a);\n"
+      "  c = if same then a else b;\n"
+      "  check sym;\n"
+      "  check c = b;\n"
+      "  check a = b;\n"
+      "tel\n";
+  auto r = run_both(text, "main", {{"a", {"3", "-1", "7"}}, {"b", {"3", "2", "7"}}});
+  expect_stream(r, "same", {"T", "F", "T"});
+  expect_stream(r, "sym", {"T", "T", "T"});
+  expect_stream(r, "c", {"3", "2", "7"});
+  expect_solvers_agree(r);
+  using V = check::Verdict;
+  EXPECT_EQ(user_property_verdicts(check_text_report(text, "main")), (std::vector<V>{V::Valid, V::Valid, V::Falsified}));
+  EXPECT_NE(reprint_program(text).find("type T;"), std::string::npos) << reprint_program(text);
+}
+
 TEST(LustreCore, TensorLiteralsKeepTheirMeaningNextToArrays) {
   auto r = run_both(
       "node arr(u: real) returns (a: real^2);\nlet\n  a = [u, 2.0 * u];\ntel\n"
@@ -984,4 +1012,17 @@ TEST(LustreNodeConstants, AreTheirValuesAndTheirTypesAreChecked) {
   EXPECT_TRUE(errors_of(*check_text("node f(x: int) returns (y: int);\nconst c: int = 3;\n"
                                     "node main(x: int) returns (y: int);\nlet\n  y = f(x) + c;\ntel\n"))
                   .empty());
+}
+
+// A `const` after a node without a body is a global constant: a `let` inside its value is
+// an expression, not a body (the round-trip law found `let` taken for one).
+TEST(LustreNodeConstants, ALetInAGlobalConstantAfterABodilessNodeIsNoBody) {
+  const std::string text = "node f() returns ();\nconst c: int = let y = 2 in y + 1;\nnode main(x: int) returns (o: int);\nlet\n  o = x + c;\ntel\n";
+  SourceFile f("p.lus", text);
+  Diagnostics d;
+  Program p = parse_program(f, d);
+  ASSERT_FALSE(d.has_errors()) << render_all(d);
+  ASSERT_EQ(p.decls.size(), 3u);
+  EXPECT_TRUE(std::holds_alternative<ConstDecl>(p.decls[1]));
+  EXPECT_TRUE(std::get<NodeDecl>(p.decls[0]).equations.empty());
 }
