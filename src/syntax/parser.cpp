@@ -698,10 +698,16 @@ class Parser {
     expect(Tok::RParen, "to close the quantified variables");
     a.push_back(expr());
     q.span = from(b);
-    auto e = node(ExprKind::Call, q.span, std::move(a));
-    e->name = kQuantifierCall;
-    e->ival = static_cast<int64_t>(quantifiers_.size());
-    quantifiers_.push_back(std::move(q));
+    return table_call(kQuantifierCall, std::move(a), quantifiers_, std::move(q));
+  }
+  // A call of `name` standing for the construct `item` (whose span it takes), kept in
+  // `table` for the expansion once the file is read: the call's ival is its index.
+  template <class T>
+  ExprPtr table_call(const char *name, std::vector<ExprPtr> args, std::vector<T> &table, T item) {
+    auto e = node(ExprKind::Call, item.span, std::move(args));
+    e->name = name;
+    e->ival = static_cast<int64_t>(table.size());
+    table.push_back(std::move(item));
     return e;
   }
 
@@ -1078,11 +1084,7 @@ class Parser {
     if (!at_word(0, "end")) error_expected("'|' and another arm, or 'end' to close the match");
     take();
     m.span = from(b);
-    auto e = node(ExprKind::Call, m.span, std::move(a));
-    e->name = kMatchCall;
-    e->ival = static_cast<int64_t>(matches_.size());
-    matches_.push_back(std::move(m));
-    return e;
+    return table_call(kMatchCall, std::move(a), matches_, std::move(m));
   }
 
   FunDecl fun_decl() {
@@ -2223,11 +2225,7 @@ class Parser {
           a.pred = expr();
           expect(Tok::RBrace, "to close 'any { ... }'");
           a.span = from(b);
-          auto e = node(ExprKind::Call, a.span, {});
-          e->name = kAnyCall;
-          e->ival = static_cast<int64_t>(anys_.size());
-          anys_.push_back(std::move(a));
-          return e;
+          return table_call(kAnyCall, {}, anys_, std::move(a));
         }
         if (at(Tok::LBrace)) return record_value(b, n);  // a record value: R { x = e; y = e }
         if (at(Tok::AtLt)) return type_applied(b, n);
