@@ -47,6 +47,13 @@ struct Expander {
   std::map<std::string, const TypeDecl *> types;
   std::set<std::string> locals;  // the node's variables: names no constant (they hide one)
   int64_t instances = 0;
+  int64_t nodes = 0;  // written by the file's expansions so far
+
+  static int64_t size(const Expr &e) {
+    int64_t n = 1;
+    for (auto &a : e.args) n += size(*a);
+    return n;
+  }
 
   [[noreturn]] void refuse(Span s, const std::string &why) {
     d.error("syntax.unsupported", s, why);
@@ -207,6 +214,9 @@ struct Expander {
   ExprPtr instantiate(const Expr &call) {
     const Quantifier q = qs[static_cast<size_t>(call.ival)];  // (a copy: qs grows below)
     std::vector<ExprPtr> values = domain(q, call), parts;
+    // (counted before copying: an expansion too large is said, not attempted)
+    if ((nodes += size(call) * static_cast<int64_t>(values.size())) > kMaxExpandedNodes)
+      refuse(q.span, "the quantifiers of this file expand to more than " + std::to_string(kMaxExpandedNodes) + " expression nodes");
     for (auto &v : values) {
       if (++instances > kMaxInstances)
         refuse(q.span, "the quantifiers of this node expand to more than " + std::to_string(kMaxInstances) + " instances");
@@ -272,7 +282,7 @@ bool has_quantifier(const Expr &e) {
 }  // namespace quantifier_expansion
 
 void expand_quantifiers(Program &p, std::vector<Quantifier> &quantifiers, Diagnostics &d) {
-  quantifier_expansion::Expander x{quantifiers, d, {}, {}, {}, 0};
+  quantifier_expansion::Expander x{quantifiers, d, {}, {}, {}, 0, 0};
   for (auto &decl : p.decls) {
     if (auto *c = std::get_if<ConstDecl>(&decl)) x.consts[c->name] = c;
     if (auto *t = std::get_if<TypeDecl>(&decl)) x.types[t->name] = t;

@@ -14,8 +14,9 @@
 // Several variables are quantified one after the other (`forall x. forall y. e`), so the
 // bounds of y may name x. Static ints: literals, global int constants and + - * div mod of
 // them. Anything else (a quantifier over real, a record, a datatype with fields, or an int
-// without static bounds; more than kMaxValues values for one variable or kMaxInstances in
-// all; a quantifier outside a node's equations and properties) is `syntax.unsupported`,
+// without static bounds; more than kMaxValues values for one variable, kMaxInstances in a
+// node or kMaxExpandedNodes expression nodes in the file; a quantifier outside a node's
+// equations and properties) is `syntax.unsupported`,
 // located at the quantifier.
 #pragma once
 #include <memory>
@@ -44,6 +45,9 @@ struct Quantifier {
 // Quantifier and whose arguments are the guard (when guarded) and the body.
 inline constexpr const char *kQuantifierCall = "$quantifier";
 inline constexpr int64_t kMaxValues = 4096, kMaxInstances = 65536;
+// The expression nodes the expansions of a file may write, at most (each instance is a copy
+// of its quantifier's body): beyond, `syntax.unsupported`, not memory exhausted.
+inline constexpr int64_t kMaxExpandedNodes = 2'000'000;
 
 // Replaces each call of kQuantifierCall in p's nodes by its expansion.
 void expand_quantifiers(Program &p, std::vector<Quantifier> &quantifiers, Diagnostics &d);

@@ -183,6 +183,13 @@ TEST(LustreQuantifiers, Errors) {
   EXPECT_EQ(errs(node("forall (x: int^2) true")), (std::vector<std::string>{"4:17 syntax.unsupported"}));
   // Too many values.
   EXPECT_EQ(errs(node("forall (i: int) 0 <= i and i < 5000 => true")), (std::vector<std::string>{"4:17 syntax.unsupported"}));
+  // Too many instances in a node, and a body too large to copy so many times (an error,
+  // not memory exhausted).
+  EXPECT_EQ(errs(node("forall (i, j: int) 0 <= i and i < 4000 and 0 <= j and j < 20 => a[0] >= 0")),
+            (std::vector<std::string>{"4:9 syntax.unsupported"}));
+  std::string big = "a[0]";
+  for (int k = 0; k < 10; ++k) big = "(" + big + " + " + big + ")";  // 2047 nodes: 4000 copies are 8 million
+  EXPECT_EQ(errs(node("forall (i: int) 0 <= i and i < 4000 => " + big + " > i")), (std::vector<std::string>{"4:9 syntax.unsupported"}));
   // Outside a node.
   EXPECT_EQ(errs("const c: bool = forall (b: bool) b or not b;\nnode main(x: int) returns (o: int);\nlet\n  o = x;\ntel\n"),
             (std::vector<std::string>{"1:17 syntax.unsupported"}));
