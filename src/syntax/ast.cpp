@@ -1,5 +1,7 @@
 #include "syntax/ast.hpp"
 
+#include <set>
+
 #include <algorithm>
 #include <cstring>
 
@@ -38,6 +40,42 @@ const char *op_spelling(Op op) {
     case Op::Rsh: return "rsh";
   }
   return "?";
+}
+
+namespace {
+void substitute_in(ExprPtr &e, const std::map<std::string, ExprPtr> &values, bool keep_span,
+                   const std::function<const std::vector<std::string> *(const Expr &)> &binding, std::set<std::string> &hidden) {
+  if (e->kind == ExprKind::Var) {
+    if (auto it = values.find(e->name); it != values.end() && !hidden.count(e->name)) {
+      Span s = e->span;
+      e = it->second->clone();
+      if (keep_span) e->span = s;
+    }
+    return;
+  }
+  const std::vector<std::string> *everywhere = binding ? binding(*e) : nullptr;
+  std::vector<std::string> added;
+  auto hide = [&](const std::vector<std::string> &names) {
+    for (auto &b : names)
+      if (hidden.insert(b).second) added.push_back(b);
+  };
+  if (everywhere) hide(*everywhere);
+  if (e->kind == ExprKind::Lambda) hide(e->binders);
+  for (size_t k = 0; k < e->args.size(); ++k) {
+    if (e->kind == ExprKind::Let && k == 1) hide({e->name});
+    substitute_in(e->args[k], values, keep_span, binding, hidden);
+  }
+  for (auto &b : added) hidden.erase(b);
+  uint32_t h = 0;
+  for (auto &a : e->args) h = std::max(h, a->height);
+  if (!e->args.empty()) e->height = h + 1;
+}
+}  // namespace
+
+void substitute_vars(ExprPtr &e, const std::map<std::string, ExprPtr> &values, bool keep_span,
+                     const std::function<const std::vector<std::string> *(const Expr &)> &binding) {
+  std::set<std::string> hidden;
+  substitute_in(e, values, keep_span, binding, hidden);
 }
 
 ExprPtr Expr::clone() const {

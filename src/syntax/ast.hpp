@@ -2,6 +2,8 @@
 // Printing and re-parsing gives an equal AST (ast_equal ignores spans).
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -296,6 +298,14 @@ struct Program {
 
 const std::string &decl_name(const Decl &d);
 Decl clone_decl(const Decl &d);  // a deep copy (declarations hold unique_ptrs)
+
+// Replaces the free occurrences in e of the variables `values` names by copies of their
+// values. `let x = a in b` binds x in b, `\x => b` binds x; `binding`, when given, names
+// what else a node binds in all its operands (Kind 2's quantifiers). With `keep_span` a
+// copy takes the span of the variable it replaces (diagnostics point where it was written).
+// Heights are recomputed on the way up.
+void substitute_vars(ExprPtr &e, const std::map<std::string, ExprPtr> &values, bool keep_span,
+                     const std::function<const std::vector<std::string> *(const Expr &)> &binding = nullptr);
 Span decl_span(const Decl &d);
 
 // Structural equality ignoring spans (reals compared bitwise, so NaN literals compare equal).

@@ -1101,30 +1101,6 @@ class DatatypeExpander {
     return exhaustive(next, sub);
   }
 
-  // Replaces the free variables of e that binds names.
-  static void substitute(ExprPtr &e, const std::map<std::string, ExprPtr> &binds, std::set<std::string> &hidden) {
-    if (e->kind == ExprKind::Var) {
-      if (auto it = binds.find(e->name); it != binds.end() && !hidden.count(e->name)) {
-        Span s = e->span;
-        e = it->second->clone();
-        e->span = s;
-      }
-      return;
-    }
-    bool binds_name = e->kind == ExprKind::Let || e->kind == ExprKind::Lambda;
-    std::vector<std::string> added;
-    for (size_t k = 0; k < e->args.size(); ++k) {
-      if (binds_name && (e->kind == ExprKind::Lambda || k == 1) && added.empty()) {
-        for (auto &b : e->kind == ExprKind::Let ? std::vector<std::string>{e->name} : e->binders)
-          if (hidden.insert(b).second) added.push_back(b);
-      }
-      substitute(e->args[k], binds, hidden);
-    }
-    for (auto &b : added) hidden.erase(b);
-    uint32_t h = 0;
-    for (auto &a : e->args) h = std::max(h, a->height);
-    if (!e->args.empty()) e->height = h + 1;
-  }
 
   // Whether an arm must run only where it is taken: it keeps state (`pre`, `->`, `fby`,
   // `post`, `current`, a restart) or calls a node or function of the file (whose state
@@ -1215,8 +1191,7 @@ class DatatypeExpander {
     for (size_t k = 0; k < m.arms.size(); ++k) {
       std::map<std::string, ExprPtr> binds;
       if (!pattern(m.arms[k], v, type, conds[k], binds)) return failed();
-      std::set<std::string> hidden;
-      substitute(e->args[k + 1], binds, hidden);
+      substitute_vars(e->args[k + 1], binds, true);
     }
     std::vector<Row> rows;
     for (auto &arm : m.arms) rows.push_back(Row{&arm});
@@ -1314,10 +1289,7 @@ class DatatypeExpander {
       if (auto c = canonical(mk_var(in.name, in.span), *in.type, in.span, failed)) binds.emplace(in.name, std::move(c));
     }
     if (binds.empty()) return;
-    auto f = [&](ExprPtr &e) {
-      std::set<std::string> hidden;
-      substitute(e, binds, hidden);
-    };
+    auto f = [&](ExprPtr &e) { substitute_vars(e, binds, true); };
     for (auto &eq : n.equations) f(eq.rhs);
     for (auto &a : n.assumptions) f(a.cond);
     for (auto &r : n.resets) f(r.cond);

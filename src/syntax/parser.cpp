@@ -453,34 +453,16 @@ class Parser {
   // the type's range or refinement is checked as a local's (a property of the node).
   void node_constants(NodeDecl &n, std::vector<ConstDecl> consts) {
     std::map<std::string, ExprPtr> value;
-    std::function<void(ExprPtr &, std::set<std::string> &)> subst = [&](ExprPtr &e, std::set<std::string> &hidden) {
-      if (e->kind == ExprKind::Var) {
-        if (auto it = value.find(e->name); it != value.end() && !hidden.count(e->name)) e = it->second->clone();
-        return;
-      }
-      for (size_t k = 0; k < e->args.size(); ++k) {
-        std::vector<std::string> added;
-        if ((e->kind == ExprKind::Let && k == 1) || e->kind == ExprKind::Lambda)
-          for (auto &b : e->kind == ExprKind::Let ? std::vector<std::string>{e->name} : e->binders)
-            if (hidden.insert(b).second) added.push_back(b);
-        subst(e->args[k], hidden);
-        for (auto &b : added) hidden.erase(b);
-      }
-      uint32_t h = 0;
-      for (auto &a : e->args) h = std::max(h, a->height);
-      if (!e->args.empty()) e->height = h + 1;
-    };
+    auto subst = [&](ExprPtr &e) { substitute_vars(e, value, false); };
     std::function<void(TypeSyntax &)> subst_type = [&](TypeSyntax &t) {
-      std::set<std::string> none;
       for (auto &d : t.dims)
-        if (d.expr) subst(d.expr, none);
+        if (d.expr) subst(d.expr);
       for (auto *b : {&t.range_lo, &t.range_hi})
-        if (*b) subst(*b, none);
+        if (*b) subst(*b);
       for (auto &e : t.elem) subst_type(e);
     };
     for (auto &c : consts) {
-      std::set<std::string> none;
-      subst(c.value, none);  // an earlier constant of the node
+      subst(c.value);  // an earlier constant of the node
       for (auto *vs : {&n.inputs, &n.outputs, &n.locals})
         for (auto &v : *vs)
           if (v.name == c.name) d_.error("name.duplicate", c.name_span, "'" + c.name + "' is already declared in this node");
@@ -499,10 +481,9 @@ class Parser {
       }
       value[c.name] = std::move(c.value);
     }
-    std::set<std::string> none;
-    for (auto &eq : n.equations) subst(eq.rhs, none);
-    for (auto &a : n.assumptions) subst(a.cond, none);
-    for (auto &r : n.resets) subst(r.cond, none);
+    for (auto &eq : n.equations) subst(eq.rhs);
+    for (auto &a : n.assumptions) subst(a.cond);
+    for (auto &r : n.resets) subst(r.cond);
     for (auto &v : n.locals)
       if (v.type) subst_type(*v.type);
   }

@@ -48,6 +48,7 @@ struct Expander {
   std::set<std::string> locals;  // the node's variables: names no constant (they hide one)
   int64_t instances = 0;
   int64_t nodes = 0;  // written by the file's expansions so far
+  mutable std::vector<std::string> bound_;
 
   static int64_t size(const Expr &e) {
     int64_t n = 1;
@@ -193,20 +194,17 @@ struct Expander {
     return vs;
   }
 
-  // e with v for the free occurrences of x.
+  // e with v for the free occurrences of x; a quantifier binds its variables in its
+  // guard and body.
   void substitute(ExprPtr &e, const std::string &x, const Expr &v) const {
-    if (e->kind == ExprKind::Var) {
-      if (e->name == x) e = v.clone();
-      return;
-    }
-    if (e->kind == ExprKind::Call && e->name == kQuantifierCall)
-      for (auto &b : qs[static_cast<size_t>(e->ival)].vars)
-        if (b.name == x) return;  // bound again there (its guard too)
-    if (e->kind == ExprKind::Lambda)
-      for (auto &b : e->binders)
-        if (b == x) return;
-    for (size_t k = 0; k < e->args.size(); ++k)
-      if (!(e->kind == ExprKind::Let && k == 1 && e->name == x)) substitute(e->args[k], x, v);
+    std::map<std::string, ExprPtr> value;
+    value.emplace(x, v.clone());
+    substitute_vars(e, value, false, [this](const Expr &n) -> const std::vector<std::string> * {
+      if (n.kind != ExprKind::Call || n.name != kQuantifierCall) return nullptr;
+      bound_.clear();  // (copied into the hidden names before the walk goes on)
+      for (auto &b : qs[static_cast<size_t>(n.ival)].vars) bound_.push_back(b.name);
+      return &bound_;
+    });
   }
 
   // The quantifier `call` over its first variable's values: the instances, each its body
@@ -282,7 +280,7 @@ bool has_quantifier(const Expr &e) {
 }  // namespace quantifier_expansion
 
 void expand_quantifiers(Program &p, std::vector<Quantifier> &quantifiers, Diagnostics &d) {
-  quantifier_expansion::Expander x{quantifiers, d, {}, {}, {}, 0, 0};
+  quantifier_expansion::Expander x{quantifiers, d, {}, {}, {}, 0, 0, {}};
   for (auto &decl : p.decls) {
     if (auto *c = std::get_if<ConstDecl>(&decl)) x.consts[c->name] = c;
     if (auto *t = std::get_if<TypeDecl>(&decl)) x.types[t->name] = t;
