@@ -62,6 +62,7 @@ struct Oracle::Impl {
   void rule_imported(const Node &nd, size_t n, const Store &s, Out &o);
   array::Tensor apply(const core::Equation &eq, const std::vector<array::Tensor> &args);
   void scalar_apply(const Node &nd, size_t n, const Store &s, Out &o);
+  bool overflow(const Node &nd, size_t n, const Store &s, Out &o) const;
   void rule_lazy_if(const Node &nd, size_t n, const Store &s, Out &o);
   void rule_when(const Node &nd, size_t n, const Store &s, Out &o);
   void rule_merge(const Node &nd, size_t n, const Store &s, Out &o);

@@ -53,6 +53,11 @@ struct Options {
   // value to choose (Inputs): an imported function's output for arguments it is given an
   // output for elsewhere in the run, else zero, as an imported node's.
   bool free_imported = false;
+  // --int-overflow error: an int operation (`+ - *`, unary `-`, `abs`, `div`, and `floor`
+  // or `int` of a real) whose exact result leaves the 64-bit range is ‖ (rule `overflow`)
+  // instead of wrapping (or saturating). A machine integer's arithmetic still wraps (its
+  // meaning), and so does what a `fun` or a builtin computes inside (semantics.md §4.3).
+  bool int_overflow_error = false;
 };
 
 enum class Solver { Kleene, Worklist };
@@ -70,7 +75,7 @@ struct Inputs {
 struct ErrorOrigin {  // where an error (‖) was produced, not merely propagated
   std::string var;
   size_t cycle;
-  std::string rule;     // "when", "merge", "fby", "post", "op", "const", "clock", ...
+  std::string rule;     // "when", "merge", "fby", "post", "op", "const", "clock", "overflow", ...
   std::string message;
   Span span;
 };

@@ -93,6 +93,7 @@ void Oracle::Impl::rule_apply(const Node &nd, size_t n, const Store &s, Out &o) 
   if (nd.in.empty()) return rule_const(nd, n, s, o);
   if (opts.lazy_if && nd.eq->fn == "if") return rule_lazy_if(nd, n, s, o);
   if (!operands_hold_values(nd, n, s, o)) return;
+  if (opts.int_overflow_error && overflow(nd, n, s, o)) return;
   if (nd.fast != Fast::None) return scalar_apply(nd, n, s, o);
   std::vector<array::Tensor> args;
   for (int c : nd.in) args.push_back(s.tensor(c, n));
@@ -141,6 +142,48 @@ void Oracle::Impl::rule_imported(const Node &nd, size_t n, const Store &s, Out &
     }
   }
   o.value(std::move(v));
+}
+
+// --int-overflow error (Options::int_overflow_error): an int operation whose exact result
+// leaves the 64-bit range, where the operator would wrap, is ‖ of its own (rule
+// `overflow`; ops::int_*_overflows say which), element by element on tensors with a
+// scalar operand broadcast. A `fun`'s body and the builtins compute as always.
+bool Oracle::Impl::overflow(const Node &nd, size_t n, const Store &s, Out &o) const {
+  const core::Equation &eq = *nd.eq;
+  if (!core::may_overflow(eq)) return false;
+  const bool unary = eq.op == core::ApplyOp::Unary;
+  const Column &a = s.cols[nd.in[0]];
+  const size_t numel = s.cols[nd.out].numel;
+  auto element = [&](size_t k) { return numel > 1 ? " (element " + std::to_string(k) + ")" : std::string(); };
+  const char *range = " leaves the 64-bit int range (--int-overflow error)";
+  if (unary && a.elem == Scalar::Real && (eq.un == ops::UnOp::Floor || eq.un == ops::UnOp::ToInt)) {
+    for (size_t k = 0; k < numel; ++k) {
+      double x = s.reals(nd.in[0], n)[k];
+      if (!ops::real_to_int_overflows(eq.un, x)) continue;
+      o.error("overflow", core::apply_name(eq) + " " + array::format_real(x) + range + element(k));
+      return true;
+    }
+    return false;
+  }
+  if (a.elem != Scalar::Int) return false;
+  if (unary) {
+    for (size_t k = 0; k < numel; ++k) {
+      int64_t x = s.ints(nd.in[0], n)[k];
+      if (!ops::int_unary_overflows(eq.un, x)) continue;
+      o.error("overflow", (eq.un == ops::UnOp::Abs ? "abs " : "-") + std::to_string(x) + range + element(k));
+      return true;
+    }
+    return false;
+  }
+  const Column &b = s.cols[nd.in[1]];
+  if (b.elem != Scalar::Int) return false;
+  for (size_t k = 0; k < numel; ++k) {
+    int64_t x = s.ints(nd.in[0], n)[a.numel == 1 ? 0 : k], y = s.ints(nd.in[1], n)[b.numel == 1 ? 0 : k];
+    if (!ops::int_binary_overflows(eq.bin, x, y)) continue;
+    o.error("overflow", std::to_string(x) + " " + std::string(ops::row(eq.bin).name) + " " + std::to_string(y) + range + element(k));
+    return true;
+  }
+  return false;
 }
 
 // The reference evaluator, unless Options::apply_fun takes the `fun` applications.

@@ -211,6 +211,11 @@ struct CheckOptions {
   // of its type, and a property holds when it holds for every such value (rml's own
   // reading: that value is nil, and a property that is nil at a cycle fails there).
   bool pre_any = false;
+  // An int operation whose exact result leaves the 64-bit range is an error value (‖, rule
+  // `overflow`) instead of wrapping: the report holds the property "overflow" (no operation
+  // overflows at any cycle), and user properties are replayed in that reading
+  // (`rml-check --int-overflow error`; semantics/int_encoding.md).
+  bool int_overflow_error = false;
 };
 
 // A cell the run must determine: `stream` (named as `show` names it) at `cycle` must hold
@@ -225,7 +230,7 @@ struct RequiredCell {
 
 
 struct Property {
-  std::string kind;      // "clocks", "causality", "productivity", "initialisation", "property"
+  std::string kind;      // "clocks", "causality", "productivity", "initialisation", "overflow", "property"
   // A user property (`check e;`, `check "P1" e;`, `--%PROPERTY e;`): its name, or its
   // condition as written when it has none (`named` false); `text` is the condition, and
   // `line`/`column` where it is stated.
@@ -423,6 +428,9 @@ struct RunOptions {
   // The semantics' alternatives (docs/semantics.md): post takes its presence from its
   // argument, when/merge strict in every operand, `if` lazy in the branch not taken.
   bool post_clock_data = false, strict_when_merge = false, lazy_if = false;
+  // An int operation whose exact result leaves the 64-bit range is ‖ (rule `overflow`)
+  // instead of wrapping (`rml run --int-overflow error`, as rml-check's).
+  bool int_overflow_error = false;
   std::vector<RequiredCell> required;
   bool strict_assume = false;  // a broken assumption of the main node is an error, not a warning
   // How far the run is (cycles done, of how many), every 1024 cycles: a progress line. The

@@ -146,6 +146,7 @@ Result<RunResult> run_oracle(const Program::State &s, const Source &src, const R
     opts.post_clock_data = o.post_clock_data;
     opts.strict_when_merge = o.strict_when_merge;
     opts.lazy_if = o.lazy_if;
+    opts.int_overflow_error = o.int_overflow_error;
     opts.max_memory = o.max_memory;
     opts.progress = o.progress;
     auto funs = std::make_shared<driver::CompiledFuns>(s.frontend->checked);

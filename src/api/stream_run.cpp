@@ -46,6 +46,7 @@ Result<StreamSetup> stream_setup(const Program::State &s, const RunOptions &o, c
                         : o.post_clock_data                ? "post_clock_data"
                         : o.strict_when_merge              ? "strict_when_merge"
                         : o.lazy_if                        ? "lazy_if"
+                        : o.int_overflow_error             ? "int_overflow_error"
                         : !o.required.empty()              ? "required"
                                                            : nullptr;
   if (refused) return failure(kFrontendError, std::string("rml: error[run.option]: ") + refused + " is an option of the oracle, not of the stream back end\n");

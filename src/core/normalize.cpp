@@ -1,4 +1,6 @@
 #include "core/normalize.hpp"
+
+#include "ops/scalar_ops.hpp"
 #include "core/primitives.hpp"
 
 #include <algorithm>
@@ -471,6 +473,7 @@ struct Elaborator {
   std::string int_equation(Equation eq, const Type &type, Span span, const Frame &f, std::optional<std::string> d) {
     eq.span = span;
     eq.type = type;
+    eq.wraps = machine_arithmetic_ && eq.prim == Prim::Apply;
     return emit(std::move(eq), f, d);
   }
   std::string int_const(int64_t v, Span span, const Frame &f) {
@@ -516,8 +519,17 @@ struct Elaborator {
                       type, span, f, d);
   }
   // -x, !x (every bit flipped: -1 - x) and, with `abs`, |x|, wrapped.
+  // While a machine integer's operation is written: its equations wrap by definition
+  // (Equation::wraps).
+  bool machine_arithmetic_ = false;
+  struct MachineArithmetic {
+    bool &on, was;
+    explicit MachineArithmetic(bool &b) : on(b), was(b) { on = true; }
+    ~MachineArithmetic() { on = was; }
+  };
   std::string machine_unary(Op op, const std::string &a, const Type &type, Span span, const Frame &f, std::optional<std::string> d,
                             bool abs = false) {
+    MachineArithmetic machine(machine_arithmetic_);
     if (op != Op::Neg && op != Op::BitNot) throw ElabError{span, std::string("internal: no machine operator '") + op_spelling(op) + "'"};
     Type raw = unwrapped(type);
     if (op == Op::BitNot) return wrapped(int_binary(ops::BinOp::Sub, int_const(-1, span, f), a, raw, span, f), type, span, f, d);
@@ -530,6 +542,7 @@ struct Elaborator {
   }
   std::string machine_binary(Op op, const std::string &a, const std::string &b, const Type &type, Span span, const Frame &f,
                              std::optional<std::string> d) {
+    MachineArithmetic machine(machine_arithmetic_);
     const MachineInt &m = *type.machine;
     Type raw = unwrapped(type), boolean = Type::tensor(Scalar::Bool, type.shape);
     auto is_zero = [&] { return int_binary(ops::BinOp::Eq, b, int_const(0, span, f), boolean, span, f); };
@@ -835,6 +848,11 @@ std::unordered_map<std::string, std::string> printed_names(const Program &p) {
     out[n] = s;
   }
   return out;
+}
+
+bool may_overflow(const Equation &eq) {
+  if (eq.prim != Prim::Apply || eq.wraps || eq.type.elem != Scalar::Int) return false;
+  return (eq.op == ApplyOp::Unary && ops::may_overflow(eq.un)) || (eq.op == ApplyOp::Binary && ops::may_overflow(eq.bin));
 }
 
 std::string apply_name(const Equation &eq) {

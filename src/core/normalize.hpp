@@ -67,6 +67,10 @@ struct Equation {
   Type type;                             // of lhs (concrete)
   Span span;                             // source expression
   int instance = 0;                      // node instance (0 = the main node)
+  // Apply: the arithmetic of a machine integer's operation (core/normalize writes it on
+  // 64-bit ints, then wraps to the width): it wraps by definition, and is no overflow
+  // under rml-check's and rml run's --int-overflow error.
+  bool wraps = false;
 };
 
 struct Var {
@@ -160,6 +164,11 @@ std::string print_rhs(const Equation &eq, const std::function<std::string(const 
 // How an Apply equation's operator is written, for messages and printing: "+", "-",
 // "not", "exp", "if", "index", "array", or the called name.
 std::string apply_name(const Equation &eq);
+
+// An operation --int-overflow error checks (rml-check, rml run): `+ - *`, unary `-`, `abs`
+// and `div` with an int result, `floor` and `int` of a real (ops::may_overflow); never a
+// machine integer's arithmetic (Equation::wraps), nor what a `fun` computes inside.
+bool may_overflow(const Equation &eq);
 
 // How print_core (and rml run's output) spells each variable: the user's names as they
 // are; generated ones with '_' for '.' and '$' and 't' for a temporary ("movavg$2.x1" ->

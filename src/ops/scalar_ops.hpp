@@ -209,4 +209,36 @@ inline int64_t int_binary(BinOp op, int64_t x, int64_t y) {
   return 0;
 }
 
+
+// ---- overflow (rml-check and rml run --int-overflow error) ----
+// Whether an int operation's exact result leaves the 64-bit range, where the functions
+// above wrap: `+ - *`, unary `-` and `abs` of INT64_MIN, INT64_MIN div −1. Nothing else
+// on ints can leave it (`mod` and comparisons cannot; the machine integers' own
+// operators wrap by definition, and core::Equation::wraps marks their arithmetic).
+inline bool int_unary_overflows(UnOp op, int64_t x) {
+  return (op == UnOp::Neg || op == UnOp::Abs) && x == std::numeric_limits<int64_t>::min();
+}
+inline bool int_binary_overflows(BinOp op, int64_t x, int64_t y) {
+  int64_t r = 0;
+  switch (op) {
+    case BinOp::Add: return __builtin_add_overflow(x, y, &r);
+    case BinOp::Sub: return __builtin_sub_overflow(x, y, &r);
+    case BinOp::Mul: return __builtin_mul_overflow(x, y, &r);
+    case BinOp::Div:
+    case BinOp::IDiv: return x == std::numeric_limits<int64_t>::min() && y == -1;
+    default: return false;
+  }
+}
+// Whether `floor`/`int` of a real has no 64-bit value (real_to_int saturates it): outside
+// [−2^63, 2^63) after rounding. NaN is not an overflow (it gives 0; reals are binary64).
+inline bool real_to_int_overflows(UnOp op, double x) {
+  const double r = op == UnOp::Floor ? std::floor(x) : std::trunc(x);
+  return r >= 9.2233720368547758e18 || r < -9.2233720368547758e18;
+}
+// Whether an operator can leave the range at all (those the functions above cover).
+inline bool may_overflow(UnOp op) { return op == UnOp::Neg || op == UnOp::Abs || op == UnOp::Floor || op == UnOp::ToInt; }
+inline bool may_overflow(BinOp op) {
+  return op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul || op == BinOp::Div || op == BinOp::IDiv;
+}
+
 }  // namespace rml::ops

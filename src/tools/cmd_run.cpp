@@ -96,6 +96,7 @@ int cmd_run(const RunCmd &c, std::ostream &out, std::ostream &err) {
   o.post_clock_data = c.post_clock_data;
   o.strict_when_merge = c.strict_when_merge;
   o.lazy_if = c.lazy_if;
+  o.int_overflow_error = c.int_overflow_error;
   o.strict_assume = c.strict_assume;
   Progress progress(err, "rml run", !c.quiet);
   o.progress = [&](size_t done, size_t cycles) { progress.update(std::to_string(done) + "/" + std::to_string(cycles) + " cycles computed"); };

@@ -21,6 +21,7 @@ int cmd_run_stream(const RunCmd &c, const api::Program &program, std::ostream &o
                         : c.post_clock_data                   ? "--post-clock data"
                         : c.strict_when_merge                 ? "--strict-when-merge"
                         : c.lazy_if                           ? "--lazy-if"
+                        : c.int_overflow_error                ? "--int-overflow error"
                         : !c.require_known.empty()            ? "--require-known"
                         : !c.require_true.empty()             ? "--require-true"
                                                               : "";

@@ -81,6 +81,7 @@ struct CheckCmd {
   bool quiet = false;               // no progress line on stderr
   unsigned jobs = 1;                // nodes checked at once (api::FileCheckOptions::jobs)
   bool pre_any = false;             // api::CheckOptions::pre_any
+  bool int_overflow_error = false;  // api::CheckOptions::int_overflow_error
 };
 int cmd_check(const CheckCmd &c, std::ostream &out, std::ostream &err);
 
@@ -97,6 +98,7 @@ struct RunCmd {
   Picture picture = Picture::None;  // vcd / svg: the CSV chronogram, drawn
   oracle::Solver solver = oracle::Solver::Worklist;
   bool post_clock_data = false, strict_when_merge = false, lazy_if = false;
+  bool int_overflow_error = false;   // --int-overflow error (api::RunOptions::int_overflow_error)
   bool strict_assume = false;        // a trace that breaks an `assume` of the main node: error (exit 1), not a warning
   // Cells "VAR@CYCLE" that must have a value: one that is unknown (⊥) or nil is an error
   // (exit 1); and cells that must be true (a property's variable). rml-check's replay

@@ -61,6 +61,10 @@ int run(int argc, char **argv) {
   r->add_flag("--strict-assume", run.strict_assume,
               "a trace that breaks an 'assume' of the main node is an error (exit 1), not a warning");
   r->add_flag("--lazy-if", run.lazy_if, "alternative: if is non-strict in the unselected branch");
+  rml::add_choice_option(r, "--int-overflow", run.int_overflow_error, {{"wrap", false}, {"error", true}},
+                         "wrap (default): ints are 64-bit and wrap around; error: an int operation whose exact result leaves "
+                         "the 64-bit range is an error value (rule overflow), as rml-check --int-overflow error reads it "
+                         "(the oracle only)");
   r->add_option("--require-known", run.require_known,
                 "cells VAR@CYCLE that must have a value: one that is unknown or nil is an error (exit 1); rml-check's "
                 "replays of productivity, causality and initialisation counterexamples use it")

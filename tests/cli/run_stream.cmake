@@ -87,7 +87,7 @@ expect_exit(2 ${RML} run ${WORK}/clash.rml --inputs ${WORK}/xc.csv --backend str
 expect_text(ERR "error\\[stream.unchecked\\]: 'f' cannot run on the stream path: clocks is falsified")
 
 # Options of the oracle, --cycles with inputs, bad traces: 2, with the located error.
-foreach(opt "--solver;kleene" "--lazy-if" "--strict-when-merge" "--require-known;o@0")
+foreach(opt "--solver;kleene" "--lazy-if" "--strict-when-merge" "--require-known;o@0" "--int-overflow;error")
   expect_exit(2 ${RML} run ${SRC}/examples/backfill.rml --inputs ${SRC}/examples/backfill.csv --backend stream ${opt})
   expect_text(ERR "is an option of the oracle, not of --backend stream")
 endforeach()
