@@ -114,7 +114,8 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
   // Acceptance asks no user property; a node it refuses needs no initialisation verdict.
   const std::vector<core::CoreProperty> no_properties;
   const std::vector<core::CoreProperty> &properties = opts.acceptance ? no_properties : prog.properties;
-  int to_check = 2 + static_cast<int>(properties.size());
+  const bool overflow = opts.int_overflow_error && !opts.acceptance;
+  int to_check = 2 + (overflow ? 1 : 0) + static_cast<int>(properties.size());
   auto shared = [&](const char *kind, auto &&run) {
     c.budget = whole.share(to_check--);
     guarded(kind, run);
@@ -127,6 +128,7 @@ Report check_program(const CheckedProgram &cp, const core::Program &prog, const 
   const bool refused =
       opts.acceptance && std::any_of(rep.properties.begin(), rep.properties.end(), [](const PropertyResult &p) { return p.verdict != Verdict::Valid; });
   if (!refused) shared("initialisation", [&] { return c.check_initialisation(); });
+  if (overflow) shared("overflow", [&] { return c.check_overflow(); });
   std::vector<std::pair<size_t, const core::CoreProperty *>> again;  // (index in the report, property)
   size_t number = 0;
   for (auto &pp : properties) {

@@ -46,7 +46,7 @@ struct Counterexample {
 };
 
 struct PropertyResult {
-  std::string kind;        // "clocks", "causality", "productivity", "property" (a user property)
+  std::string kind;        // "clocks", "causality", "productivity", "initialisation", "overflow", "property" (a user property)
   std::string name;        // a user property: its condition as written
   Span span;               // a user property: where it is stated
   int index = -1;          // a user property: its place in core::Program::properties
@@ -117,6 +117,13 @@ struct Options {
   // pre's first value a free value of its type), on bit-vectors (over the integers a wrap
   // of a nil value is not counted, as nothing reads it in rml's reading).
   bool pre_any = false;
+  // rml-check --int-overflow error: an int operation whose exact result leaves the 64-bit
+  // range is an error value (‖, rule `overflow`; oracle::Options::int_overflow_error)
+  // instead of wrapping. The report then holds the property "overflow": no operation
+  // overflows at any cycle, so that every int the program computes is the mathematical
+  // one (Kind 2's unbounded reading, on inputs in range). User properties are replayed in
+  // that reading: a counterexample that needs a wrap is not one.
+  bool int_overflow_error = false;
   // 2: a property that reaches the solvers in a program whose ints can be mathematical
   // integers also runs IC3/PDR from the start on a thread of its own (a second core), with
   // a Checker and a budget of its own: what the property had left when it started, counted

@@ -219,6 +219,23 @@ struct Checker {
   // causality.cpp
   PropertyResult check_causality();
 
+  // overflow.cpp (--int-overflow error, Options::int_overflow_error)
+  PropertyResult check_overflow();
+  // While set, the transition systems say where an int operation overflows
+  // (TransitionSystem::overflow_errors; run_engines sets it on each).
+  bool encode_overflow = false;
+  // While set, the check is about that reading (the overflow property, user properties):
+  // replays run the oracle with ‖ on overflow, and over mathematical integers an operation
+  // that would overflow has its exact value, no wrap counted
+  // (TransitionSystem::overflow_exact). Clocks, causality, productivity and initialisation
+  // keep the wrapping reading their encodings prove.
+  bool overflow_reading = false;
+  oracle::Options replay_options() const {
+    oracle::Options o;
+    o.int_overflow_error = overflow_reading;
+    return o;
+  }
+
   // user_properties.cpp
   PropertyResult check_property(const core::CoreProperty &pp);
   std::vector<std::string> read_by(const std::string &var);  // the named variables a property reads

@@ -396,6 +396,7 @@ void Checker::one_lane(PropertyResult &r, const std::function<z3::expr(const Tra
     Smt smt(prog, clocks, budget, roots, reals);
     smt.ts->lia_ints = true;
     smt.ts->nil_values_read = opts.pre_any;
+    smt.ts->overflow_exact = overflow_reading;
     // Whether some int operation can wrap at all: if none can, this encoding is the 64-bit
     // one in other words and decides alone; else it gets half of what is left.
     bool can_wrap = !opts.ignore_wraps && !smt.ts->frame(0, nullptr, false).wrap.is_false();
@@ -524,7 +525,10 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
   EngineProgress &pr = progress ? *progress : local;
   bool &spurious = pr.spurious;  // a bounded run the oracle did not reproduce
   const bool lia = smt.ts->lia_ints, modular = smt.ts->lia_modular;
-  std::string over = !lia ? "" : modular ? " over integers modulo 2^64" : " over mathematical integers, no int operation wrapping";
+  std::string over = !lia                     ? ""
+                     : modular                 ? " over integers modulo 2^64"
+                     : smt.ts->overflow_exact ? " over mathematical integers, an overflow an error value (--int-overflow error)"
+                                               : " over mathematical integers, no int operation wrapping";
   if (wraps && !latches_.empty()) {
     auto printed = core::printed_names(prog);
     std::string names;
@@ -541,6 +545,7 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
   smt.ts->fun_body = fun_body();
   smt.ts->exact_reals = opts.exact_reals;
   smt.ts->free_values = free_values;  // Checker::free_values
+  smt.ts->overflow_errors = encode_overflow;
   // With `ticking`, only runs where the main node ticks at every cycle: a cycle where
   // every input is absent changes no state and has no value, so for a property of the
   // present values these runs lose nothing (stuttering), and k-induction is not defeated
@@ -571,7 +576,7 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
     Counterexample cx;
     cx.inputs = model_inputs(cp, prog, clocks, fs, m);
     // Replay with lookahead, so that post's prophecies are confirmed by real ticks.
-    oracle::Oracle orc(cp, prog, clocks);
+    oracle::Oracle orc(cp, prog, clocks, replay_options());
     oracle::Result res = orc.run(cx.inputs);
     if (confirm(res, cx)) {
       cx.csv = trace_csv(prog, cx.inputs);

@@ -33,6 +33,8 @@ SecondLane::SecondLane(const Checker &first, const Budget &left,
     // Made here, so that the destructor can cancel its budget at any time.
     checker_ = std::make_unique<Checker>(first.cp, first.prog, first.clocks, *o);
     checker_->free_values = first.free_values;
+    checker_->encode_overflow = first.encode_overflow;
+    checker_->overflow_reading = first.overflow_reading;
     checker_->proved_horizon = first.proved_horizon;
     std::promise<void> finished;
     finished_ = finished.get_future();
@@ -105,6 +107,7 @@ void Checker::spacer_lane(PropertyResult &r, const std::function<z3::expr(const 
     Smt smt(prog, clocks, budget, roots, reals);
     smt.ts->lia_ints = true;
     smt.ts->nil_values_read = opts.pre_any;
+    smt.ts->overflow_exact = overflow_reading;
     can_wrap = !opts.ignore_wraps && !smt.ts->frame(0, nullptr, false).wrap.is_false();
     linear = !smt.ts->nonlinear_ints;
     if (can_wrap && linear) smt.budget = budget.slice(1, 2);  // else this encoding is the only one

@@ -121,7 +121,7 @@ auto Checker::lasso(const std::set<std::string> &exact_roots, const std::set<std
         for (size_t n = 0; n < len; ++n) out.push_back(cells[n < j ? n : i + (n - i) % period]);
       }
       size_t at = static_cast<size_t>(static_cast<int64_t>(i) + shift);
-      oracle::Result res = oracle::Oracle(cp, prog, clocks).run(cx.inputs);
+      oracle::Result res = oracle::Oracle(cp, prog, clocks, replay_options()).run(cx.inputs);
       if (!res.has(var) || res.at(var, at).tag != oracle::Tag::Bot) return std::nullopt;  // not replayed
       cx.csv = trace_csv(prog, cx.inputs);
       cx.show = {var};
@@ -155,7 +155,7 @@ bool Checker::attach_unproductive_cex(PropertyResult &r) {
         cells.push_back(oracle::Cell::of(std::move(t)));
       }
     }
-    oracle::Result res = oracle::Oracle(cp, prog, clocks).run(in);
+    oracle::Result res = oracle::Oracle(cp, prog, clocks, replay_options()).run(in);
     std::vector<BrokenAssumption> broken = broken_assumptions(prog, res);
     for (size_t n = 0; n < in.cycles; ++n)
       for (auto &v : res.vars) {

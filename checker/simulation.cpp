@@ -208,7 +208,12 @@ const Checker::Simulation &Checker::simulate() {
   const size_t max_traces = static_cast<size_t>(std::clamp(4.0e6 / (per_cycle * static_cast<double>(cycles)), 0.0, 160.0));
   size_t widest = 1;
   for (auto &[name, p] : pool) widest = std::max(widest, p.size());
-  oracle::Oracle orc(cp, prog, clocks);
+  // In the user's reading of ints (--int-overflow error: ‖ where an operation overflows):
+  // the runs falsify user properties and the overflow property, which claim that reading;
+  // other uses take values only (candidates, which the solver then proves).
+  oracle::Options in_reading;
+  in_reading.int_overflow_error = opts.int_overflow_error;
+  oracle::Oracle orc(cp, prog, clocks, in_reading);
   for (size_t k = 0; k < max_traces; ++k) {
     if (budget.exhausted()) break;  // rml's own work: looked at per run
     oracle::Inputs in;
@@ -269,7 +274,7 @@ double Checker::cycle_size() const {
 // assumptions): cut after the first failing cycle (and the lookahead a post needs), then
 // each input value replaced by 0, ±1 or a rounder number when the failure stays.
 void Checker::shrink(Counterexample &cx, const std::function<bool(const oracle::Result &, Counterexample &)> &fails) {
-  oracle::Oracle orc(cp, prog, clocks);
+  oracle::Oracle orc(cp, prog, clocks, replay_options());
   size_t runs = 0;
   // At most 400 replays and 10^6 evaluated elements, none past the budget: once done, no
   // candidate is even built (a candidate is a copy of the whole trace).

@@ -1,5 +1,7 @@
 #include "checker/smt_ints.hpp"
 
+#include "checker/smt_reals.hpp"
+
 #include <limits>
 #include <string>
 
@@ -112,6 +114,58 @@ std::optional<z3::expr> arith_order(ops::BinOp op, const z3::expr &x, const z3::
     case ops::BinOp::Ge: return x >= z;
     case ops::BinOp::Max: return z3::ite(x < z, z, x);
     case ops::BinOp::Min: return z3::ite(z < x, z, x);
+    default: return std::nullopt;
+  }
+}
+
+std::optional<z3::expr> int_overflow(ops::UnOp op, const z3::expr &x) {
+  z3::context &c = x.ctx();
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  switch (op) {
+    case ops::UnOp::Neg:
+    case ops::UnOp::Abs:  // only INT64_MIN has no 64-bit opposite
+      if (x.is_int()) return !in_int64(op == ops::UnOp::Neg ? -x : z3::ite(x < 0, -x, x));
+      if (x.is_bv() && x.get_sort().bv_size() == 64) return x == c.bv_val(kMin, 64);
+      return std::nullopt;
+    case ops::UnOp::Floor:
+    case ops::UnOp::ToInt: {  // rounded outside [-2^63, 2^63) iff x is (binary64 has no value in between)
+      if (x.is_fpa()) {
+        z3::expr top = real_val(c, 9.2233720368547758e18);
+        return x >= top || x < -top;  // false for NaN (it gives 0)
+      }
+      if (x.is_real()) {
+        z3::expr top = c.real_val("9223372036854775808");
+        return op == ops::UnOp::Floor ? x >= top || x < -top : x >= top || x <= -top - 1;
+      }
+      return std::nullopt;
+    }
+    default: return std::nullopt;
+  }
+}
+
+std::optional<z3::expr> int_overflow(ops::BinOp op, const z3::expr &x, const z3::expr &z) {
+  z3::context &c = x.ctx();
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  const bool ints = x.is_int() && z.is_int();
+  const bool bvs = x.is_bv() && z.is_bv() && x.get_sort().bv_size() == 64 && z.get_sort().bv_size() == 64;
+  if (!ints && !bvs) return std::nullopt;
+  // A 64-bit vector's exact result in `w` bits (two's complement, sign-extended operands):
+  // out of range iff it is not the sign extension of its low 64 bits.
+  auto outside = [&](const z3::expr &r, unsigned w) { return r != z3::sext(r.extract(63, 0), w - 64); };
+  switch (op) {
+    case ops::BinOp::Add:
+      if (ints) return !in_int64(x + z);
+      return outside(z3::sext(x, 1) + z3::sext(z, 1), 65);
+    case ops::BinOp::Sub:
+      if (ints) return !in_int64(x - z);
+      return outside(z3::sext(x, 1) - z3::sext(z, 1), 65);
+    case ops::BinOp::Mul:
+      if (ints) return !in_int64(x * z);
+      return outside(z3::sext(x, 64) * z3::sext(z, 64), 128);
+    case ops::BinOp::Div:
+    case ops::BinOp::IDiv:  // INT64_MIN div −1 (a zero divisor gives 0)
+      if (ints) return x == int64_val(c, kMin) && z == int64_val(c, -1);  // operands in range: the first overflow is found first
+      return x == c.bv_val(kMin, 64) && z == c.bv_val(-1, 64);
     default: return std::nullopt;
   }
 }

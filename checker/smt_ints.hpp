@@ -44,6 +44,14 @@ z3::expr wrap64(const z3::expr &x);
 // order is the mathematical one); nothing for another operator.
 std::optional<z3::expr> arith_order(ops::BinOp op, const z3::expr &x, const z3::expr &z);
 
+// Where an int operation's exact result leaves the 64-bit range (ops::int_unary_overflows,
+// int_binary_overflows, real_to_int_overflows: what --int-overflow error makes ‖), on the
+// operands as an encoding holds them: Ints (exact), 64-bit vectors (widened, so nothing
+// wraps), binary64 floats or exact Reals (`floor`, `int`). Nothing for an operator that
+// cannot overflow, or operands of another sort.
+std::optional<z3::expr> int_overflow(ops::UnOp op, const z3::expr &x);
+std::optional<z3::expr> int_overflow(ops::BinOp op, const z3::expr &x, const z3::expr &z);
+
 // A 64-bit vector (the oracle's int) as the Int it denotes (two's complement), and back.
 z3::expr int_of_bv64(const z3::expr &bv);
 z3::expr bv64_of_int(const z3::expr &x);

@@ -252,8 +252,9 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
   } else {
     for (size_t k = 0; k < state_sorts.size(); ++k) f.state_in.push_back(fresh("s" + std::to_string(k), state_sorts[k], n));
     // A memory holds a value some cycle computed, which a run without wraps keeps in range
-    // (the assumption windows' counters are not ints of the program).
-    if (lia_ints)
+    // (the assumption windows' counters are not ints of the program). With overflow_exact
+    // a run may hold an exact result out of range: any integer.
+    if (lia_ints && !overflow_exact)
       for (size_t k = 0; k < static_cast<size_t>(eq_state_size_); ++k)
         if (state_sorts[k].is_int()) add(in_int64(f.state_in[k]));
   }
@@ -299,7 +300,7 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
   }
   // With lia_ints, a value no equation computes is a 64-bit number; the conditions under
   // which a computed one wraps are collected in `wraps`.
-  z3::expr_vector wraps(c);
+  z3::expr_vector wraps(c), overflows(c);
   auto int64_free = [&](const std::string &x) {
     auto it = f.v.find(x);
     if (lia_ints && it != f.v.end() && it->second.is_int()) add(in_int64(it->second));
@@ -385,9 +386,17 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
           any_nil = any_nil || nil(i);
         }
         add(f.nil.at(y) == any_nil);
-        if (!tracked(y)) break;
         bool args_tracked = true;
         for (auto &a : eq.args) args_tracked &= tracked(a);
+        const bool overflow_here = overflow_errors && core::may_overflow(eq);
+        // An operation the system cannot say overflows or not (a tensor, a value left free)
+        // may, wherever it is present: a free condition, so no proof ignores it.
+        auto may_overflow_freely = [&] {
+          overflow_unencoded = true;
+          overflows.push_back(py && !f.nil.at(y) && fresh("overflow:" + y, c.bool_sort(), n));
+        };
+        if (overflow_here && (!tracked(y) || !args_tracked)) may_overflow_freely();
+        if (!tracked(y)) break;
         // With lia_ints, an int no operation below computes exactly (a fresh value, an
         // imported function's) is a 64-bit number: in range, which a computed one need not be.
         bool computed = args_tracked && (eq.op == core::ApplyOp::If || eq.op == core::ApplyOp::Unary ||
@@ -408,6 +417,11 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
             return int_lit(static_cast<int64_t>(d->second->lit.i));
           return val(eq.args.at(i));
         };
+        if (overflow_here) {  // present, its operands values, the exact result outside the range
+          auto o = eq.op == core::ApplyOp::Unary ? int_overflow(eq.un, a(0)) : int_overflow(eq.bin, a(0), a(1));
+          if (o) overflows.push_back(py && !f.nil.at(y) && *o);
+          else may_overflow_freely();
+        }
         switch (eq.op) {
           case core::ApplyOp::If: add(val(y) == z3::ite(a(0), a(1), a(2))); break;
           case core::ApplyOp::Unary: {
@@ -538,6 +552,7 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
         break;
       }
     }
+    if (overflow_exact && core::may_overflow(eq)) eq_wraps.resize(0);  // never a wrapped value: ‖ instead
     if (!eq_wraps.empty()) {  // this equation's operations wrap where its value matters
       std::set<std::string> visiting;
       z3::expr matters = wrap_matters(f, y, visiting, matters_memo);
@@ -567,6 +582,7 @@ TransitionSystem::Frame TransitionSystem::frame(int n, const Frame *prev, bool i
   for (auto &[what, cond] : f.err_parts) errs.push_back(cond);
   f.err = errs.empty() ? c.bool_val(false) : z3::mk_or(errs);
   if (!wraps.empty()) f.wrap = z3::mk_or(wraps);
+  if (!overflows.empty()) f.overflow = z3::mk_or(overflows);
   nonlinear_ints |= eq_ops.nonlinear;
   return f;
 }

@@ -49,7 +49,11 @@ class TransitionSystem {
     // With lia_ints: some int operation of this cycle has an exact result outside the
     // 64-bit range, where the oracle's wraps (false when no operation can).
     z3::expr wrap;
-    explicit Frame(z3::context &c) : constraints(c), err(c.bool_val(false)), wrap(c.bool_val(false)) {}
+    // With overflow_errors: some int operation of this cycle is present, its operands are
+    // values, and its exact result leaves the 64-bit range (what --int-overflow error makes
+    // ‖ in the oracle; ops::int_*_overflows).
+    z3::expr overflow;
+    explicit Frame(z3::context &c) : constraints(c), err(c.bool_val(false)), wrap(c.bool_val(false)), overflow(c.bool_val(false)) {}
   };
 
   // Builds cycle n; `prev` is the previous frame (its state_out feeds this state_in), or
@@ -93,6 +97,18 @@ class TransitionSystem {
   // `pre` (check::Options::pre_any) a property reads the value of a nil cell (the first
   // value of a `pre` is any value of its type), so they do (semantics/int_encoding.md).
   bool nil_values_read = false;
+  // Each frame says in `overflow` where an int operation overflows (Checker::check_overflow).
+  // An operation whose operands or result the system leaves free (a tensor, a freed
+  // value) cannot be said so: frame() then sets overflow_unencoded.
+  bool overflow_errors = false;
+  bool overflow_unencoded = false;
+  // With lia_ints, in the reading of --int-overflow error: an operation that would
+  // overflow is ‖ there, never a wrapped value, so its exact result is the only value it
+  // gives and no wrap is counted for it (core::may_overflow; a machine integer's
+  // arithmetic still wraps). Sound for that reading because ‖ is strict: a cell that is a
+  // value there reads no ‖, hence no overflow, so it is the exact value this system
+  // computes (semantics/int_encoding.md, "When an overflow is an error").
+  bool overflow_exact = false;
   // Set by frame() when it encoded a product, quotient or remainder of two non-constant
   // ints over Ints (nonlinear arithmetic, which the solver seldom decides).
   bool nonlinear_ints = false;

@@ -313,7 +313,7 @@ bool Checker::refute_self_dependence(PropertyResult &r, const std::vector<int> &
     auto &out = cx.inputs.streams[name];
     for (size_t n = 0; n < len; ++n) out.push_back(cells[n < fs.size() ? n : i0 + (n - i0) % period]);
   }
-  oracle::Result res = oracle::Oracle(cp, prog, clocks).run(cx.inputs);
+  oracle::Result res = oracle::Oracle(cp, prog, clocks, replay_options()).run(cx.inputs);
   if (!res.has(var) || res.at(var, at).tag != oracle::Tag::Bot) return false;  // not replayed: no evidence
   std::string path = describe_path(R, m, start);
   cx.csv = trace_csv(prog, cx.inputs);

@@ -18,6 +18,12 @@ namespace rml::check {
 // short runs of round numbers and show the variables the property reads.
 PropertyResult Checker::check_property(const core::CoreProperty &pp) {
   const std::string label = property_label(pp);
+  // With --int-overflow error the property is about that reading: its replays too.
+  struct Reading {
+    bool &flag, was;
+    ~Reading() { flag = was; }
+  } reading{overflow_reading, overflow_reading};
+  overflow_reading = opts.int_overflow_error;
   PropertyResult r;
   r.kind = "property";
   r.name = pp.text;

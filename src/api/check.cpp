@@ -147,6 +147,7 @@ check::Options checker_options(const CheckOptions &o) {
   check::Options copts = CheckBudget{o.seconds, o.rlimit}.options();
   copts.explain = o.explain;
   copts.pre_any = o.pre_any;
+  copts.int_overflow_error = o.int_overflow_error;
   return copts;
 }
 
@@ -160,8 +161,16 @@ NodeCheck check_node(const Program &p, check::Options copts) {
   out.program = p;
   check::Report rep;
   std::optional<oracle::Oracle> orc;  // built first: it refuses a node too large for it
+  // With --int-overflow error, the overflow property and the user properties are replayed
+  // in that reading, as the checker replayed them (check::Options::int_overflow_error).
+  std::optional<oracle::Oracle> orc_overflow;
   try {
     orc.emplace(s.frontend->checked, s.elab.prog, s.elab.clocks);
+    if (copts.int_overflow_error) {
+      oracle::Options o;
+      o.int_overflow_error = true;
+      orc_overflow.emplace(s.frontend->checked, s.elab.prog, s.elab.clocks, o);
+    }
     rep = check::check_program(s.frontend->checked, s.elab.prog, s.elab.clocks, copts);
   } catch (oracle::MemoryLimitError &e) {
     out.error = std::string(e.what()) + " (rml-check runs counterexamples in the oracle)";
@@ -172,7 +181,8 @@ NodeCheck check_node(const Program &p, check::Options copts) {
   }
   if (!out.error.empty()) return out;
   const Labels &printed = s.labels();  // as `rml run --show` spells the streams
-  for (auto &r : rep.properties) out.properties.push_back(to_property(r, s, *orc, printed));
+  for (auto &r : rep.properties)
+    out.properties.push_back(to_property(r, s, orc_overflow && (r.kind == "overflow" || r.kind == "property") ? *orc_overflow : *orc, printed));
   return out;
 }
 

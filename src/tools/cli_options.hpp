@@ -107,6 +107,10 @@ inline void add_check_options(CLI::App *app, CheckCmd &check) {
   app->add_flag("--pre-any", check.pre_any,
                 "user properties in Kind 2's and JKind's reading: the first value of a 'pre' is any value of its type "
                 "(rml's own reading: nil, and a property that is nil at a cycle fails there)");
+  add_choice_option(app, "--int-overflow", check.int_overflow_error, {{"wrap", false}, {"error", true}},
+                    "wrap (default): ints are 64-bit and wrap around; error: an int operation whose exact result leaves the "
+                    "64-bit range is an error value, and the report adds the property 'overflow' (no operation overflows), "
+                    "so that a property proved holds for unbounded ints too (Kind 2's reading), on inputs in range");
   app->add_option("--jobs", check.jobs,
                   "threads, 1..64 (default 1): nodes checked at once, each on a thread of its own; with at least two per "
                   "node, a second lane for each node (IC3/PDR from the start); under --rlimit alone the report is the same "

@@ -205,6 +205,7 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
   o.check.seconds = c.budget.seconds;
   o.check.explain = c.explain;
   o.check.pre_any = c.pre_any;
+  o.check.int_overflow_error = c.int_overflow_error;
   o.frontend_only = c.frontend_only;
   o.jobs = c.jobs;
   Progress progress(err, "rml-check", !c.quiet);
@@ -282,6 +283,7 @@ int check_files(const CheckCmd &c, std::ostream &out, std::ostream &err) {
         if (!cex_file.empty()) replay_cmd += " --inputs " + cex_file;
         else if (!node.program->inputs().empty()) replay_cmd += " --inputs <this trace>";
         replay_cmd += " --cycles " + std::to_string(p.counterexample->cycles);
+        if (c.int_overflow_error && (p.kind == "overflow" || p.kind == "property")) replay_cmd += " --int-overflow error";
         for (size_t k = 0; k < p.replay_show.size(); ++k) replay_cmd += (k ? "," : " --show ") + p.replay_show[k];
         if (auto &cell = p.counterexample_cell)
           replay_cmd += (cell->must_be_true ? " --require-true " : " --require-known ") + cell->stream + "@" + std::to_string(cell->cycle);

@@ -516,6 +516,51 @@ tel
   EXPECT_TRUE(std::any_of(n.begin(), n.end(), [](int64_t v) { return v >= 3; })) << "the replay shows n >= 3";
 }
 
+// --int-overflow error through the library: check() adds the property "overflow", whose
+// counterexample replays with the overflowing cell an error value, and proves `y > x`
+// in that reading (falsified without it); run() computes the same reading on the oracle,
+// and the stream back end refuses it.
+TEST(Api, AnIntOverflowIsAnErrorWhenAsked) {
+  api::Program p = must_load("inc.lus", "node inc(x: int) returns (y: int);\nlet\n  y = x + 1;\n  check y > x;\ntel\n");
+  api::CheckOptions co;
+  co.int_overflow_error = true;
+  auto rep = api::check(p, co);
+  ASSERT_TRUE(rep.ok()) << rep.failure().text();
+  const api::Property *ovf = nullptr, *gt = nullptr;
+  for (auto &q : rep->properties) {
+    if (q.kind == "overflow") ovf = &q;
+    if (q.kind == "property") gt = &q;
+  }
+  ASSERT_TRUE(ovf && gt);
+  ASSERT_EQ(ovf->verdict, api::Verdict::Falsified);
+  ASSERT_TRUE(ovf->replay);
+  const auto *y = ovf->replay->column("y");
+  ASSERT_NE(y, nullptr);
+  EXPECT_EQ(y->at(0).kind, api::Cell::Kind::Error);
+  EXPECT_EQ(gt->verdict, api::Verdict::Valid) << gt->method;
+  auto wrapping = api::check(p);
+  ASSERT_TRUE(wrapping.ok());
+  for (auto &q : wrapping->properties) {
+    EXPECT_NE(q.kind, "overflow");
+    if (q.kind == "property") EXPECT_EQ(q.verdict, api::Verdict::Falsified);
+  }
+  auto t = api::parse_trace(p, "t.csv", "x\n9223372036854775806\n9223372036854775807\n");
+  ASSERT_TRUE(t.ok()) << t.failure().text();
+  api::RunOptions ro;
+  ro.int_overflow_error = true;
+  auto r = api::run(p, *t, ro);
+  ASSERT_TRUE(r.ok()) << r.failure().text();
+  EXPECT_TRUE(r->has_error_values);
+  EXPECT_EQ(ints(r->chronogram, "y"), (std::vector<int64_t>{9223372036854775807, -999}));
+  auto w = api::run(p, *t);
+  ASSERT_TRUE(w.ok());
+  EXPECT_FALSE(w->has_error_values);
+  ro.backend = api::Backend::Stream;
+  auto refused = api::run(p, *t, ro);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.failure().diagnostics.at(0).rule, "run.option") << refused.failure().text();
+}
+
 // A whole file as rml-check checks it: the main node, every other node with a property
 // in its own context (any input), and a generic node's property said unchecked, with the
 // reason. check() of the main node alone does not see the other nodes' properties.

@@ -15,9 +15,10 @@ namespace rml::test {
 
 // nil_fails: rml's reading (a nil cell fails); else Kind 2's, where only a false value
 // does (a nil cell may be true for some first value of a `pre`; a value reads no nil).
+// `opts`: the oracle's reading (--int-overflow error's, for one).
 inline bool first_property_fails_in(const CheckedProgram &cp, const core::Program &prog, const oracle::Inputs &in,
-                                    bool nil_fails = true) {
-  oracle::Result res = oracle::Oracle(cp, prog).run(in);
+                                    bool nil_fails = true, oracle::Options opts = {}) {
+  oracle::Result res = oracle::Oracle(cp, prog, opts).run(in);
   const std::string &var = prog.properties.at(0).var;
   for (size_t n = 0; n < res.cycles; ++n) {
     oracle::Cell cell = res.at(var, n);
