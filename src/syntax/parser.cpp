@@ -99,6 +99,7 @@ class Parser {
     for (auto &m : matches_) p.datatypes.push_back(m.span);
     for (auto &t : testers_) p.datatypes.push_back(t);
     for (auto &w : whens_) p.datatypes.push_back(w);
+    for (auto &a : activates_) p.datatypes.push_back(a);  // printed, each would be its expansion
     return p;
   }
 
@@ -144,6 +145,7 @@ class Parser {
   std::vector<AnyValue> anys_;            // Kind 2's `any { x: T | P }` (syntax/any_values.hpp)
   std::vector<Quantifier> quantifiers_;   // Kind 2's `forall`, `exists` (syntax/quantifiers.hpp)
   std::vector<Span> whens_;               // Kind 2's `when c then e1 else e2` (syntax/datatypes.hpp)
+  std::vector<Span> activates_;           // Kind 2's `(activate N every c)(x)`, written as its expansion
   std::string modifier_;  // `transparent` / `opaque` read before the next node's keyword
 
   // ---- token helpers ----
@@ -1968,6 +1970,93 @@ class Parser {
     e->name = "restart";  // the spelling, for the printer
     return e;
   }
+  // Kind 2's (and Scade's) activation, after its '(': `(activate N every c)(args)` is N's
+  // instance on the clock c, `N(args when c)` (Kind 2 allows it where that clock is
+  // expected: a merge's branch); `every k = C` is the enumeration's clock `C(k)` and
+  // `every not c` the clock `not c`, as Kind 2 writes them. `initial default (d, ..)` makes
+  // it Lustre's condact (sema/expand_condact: the outputs held where c is false, d before
+  // c first holds). `restart every r`, or `(activate (restart N every r) every c)`,
+  // restarts the instance where r holds, r sampled by c as in Kind 2.
+  ExprPtr activate(Span b) {
+    Span kw = take().span;  // `activate`
+    ExprPtr restart_cond;
+    auto restart_clause = [&] {
+      expect(Tok::KwEvery, "after 'restart'");
+      restart_cond = expr();
+    };
+    Token id = cur();
+    std::string n;
+    if (accept(Tok::LParen)) {
+      expect(Tok::KwRestart, "after '(activate ('");
+      id = cur();
+      n = expect_ident("the node to restart");
+      restart_clause();
+      expect(Tok::RParen, "to close '(restart ... every ...)'");
+    } else {
+      n = expect_ident("the node to activate");
+    }
+    expect(Tok::KwEvery, "after the activated node");
+    ExprPtr c = expr();
+    std::vector<ExprPtr> defaults;
+    bool with_default = false;
+    if (at(Tok::Ident) && cur().text == "initial" && peek(1).kind == Tok::Ident && peek(1).text == "default") {
+      take(), take();
+      with_default = true;
+      ExprPtr d = expr();
+      if (d->kind == ExprKind::Tuple) defaults = std::move(d->args);
+      else defaults.push_back(std::move(d));
+    }
+    if (!restart_cond && accept(Tok::KwRestart)) restart_clause();
+    expect(Tok::RParen, "to close '(activate ... every ...)'");
+    std::vector<ExprPtr> args = call_args();
+    if (args.empty() && !with_default)
+      d_.error("syntax.unsupported", from(b), "an activation of a node without inputs is not read by rml (its clock would be c)");
+    if (with_default && restart_cond)
+      d_.error("syntax.unsupported", from(b), "an activation with both 'initial default' and 'restart' is not read by rml");
+    activates_.push_back(from(b));
+    // x sampled by the activation's clock, as Kind 2 spells it.
+    auto sampled = [&](ExprPtr x) {
+      auto w = std::make_unique<Expr>(ExprKind::When, Span::cover(x->span, c->span));
+      w->op_span = kw;
+      w->positive = true;
+      ExprPtr cond;
+      if (c->kind == ExprKind::Unary && c->op == Op::Not && c->args[0]->kind == ExprKind::Var) {
+        w->positive = false;
+        cond = c->args[0]->clone();
+      } else if (c->kind == ExprKind::Binary && c->op == Op::Eq && c->args[0]->kind == ExprKind::Var &&
+                 c->args[1]->kind == ExprKind::Var) {  // `k = C`: the clock C(k)
+        std::vector<ExprPtr> k;
+        k.push_back(c->args[0]->clone());
+        cond = node(ExprKind::Call, c->span, std::move(k));
+        cond->name = c->args[1]->name;
+      } else {
+        cond = c->clone();
+      }
+      w->args.push_back(std::move(x));
+      w->args.push_back(std::move(cond));
+      return finish(std::move(w));
+    };
+    auto call = node(ExprKind::Call, Span::cover(id.span, prev_span()), {});
+    call->name = n;
+    if (with_default) {  // condact(c, N(args), defaults..)
+      call->args = std::move(args);
+      std::vector<ExprPtr> a;
+      a.push_back(std::move(c));
+      a.push_back(std::move(call));
+      for (auto &d : defaults) a.push_back(std::move(d));
+      auto e = node(ExprKind::Call, from(b), std::move(a));
+      e->name = "condact";
+      return e;
+    }
+    for (auto &x : args) call->args.push_back(sampled(std::move(x)));
+    if (!restart_cond) return call;
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(call));
+    a.push_back(sampled(std::move(restart_cond)));
+    auto e = node(ExprKind::Reset, from(b), std::move(a));
+    e->op_span = kw;
+    return e;
+  }
   // Kind 2's type arguments after a name, from `@<`: `N@<int, real>(x)` (a call of N's
   // instance) or `any@<T>` (a value of T the program does not fix): sema/instantiate_types.
   // A machine integer type at the cursor (`int8` .. `int64`, `uint8` .. `uint32`,
@@ -2252,6 +2341,8 @@ class Parser {
       case Tok::LParen: {
         take();
         if (at(Tok::KwRestart)) return restart(b);
+        if (at(Tok::Ident) && cur().text == "activate" && (peek(1).kind == Tok::Ident || peek(1).kind == Tok::LParen))
+          return activate(b);
         int saved_merge = merge_operand_;
         merge_operand_ = 0;
         struct Restore { int &r; int v; ~Restore() { r = v; } } restore{merge_operand_, saved_merge};

@@ -174,6 +174,12 @@ TEST(Api, FormatTextLaysOutAndKeepsComments) {
   ASSERT_FALSE(quantifier.ok());
   EXPECT_EQ(quantifier.failure().diagnostics.at(0).rule, "fmt.datatype") << quantifier.failure().text();
   EXPECT_EQ(quantifier.failure().diagnostics.at(0).line, 3u);
+  // An activation: printed, it would be its expansion.
+  auto activation = api::format_text(
+      "a.lus", "node k(x: int) returns (o: int);\nlet\n  o = x;\ntel\nnode m(c: bool; x: int) returns (y: int);\nlet\n  y = merge(c; (activate k every c)(x); 0 when not c);\ntel\n");
+  ASSERT_FALSE(activation.ok());
+  EXPECT_EQ(activation.failure().diagnostics.at(0).rule, "fmt.datatype") << activation.failure().text();
+  EXPECT_EQ(activation.failure().diagnostics.at(0).line, 7u);
 }
 
 TEST(Api, ABadTraceIsALocatedFailure) {
