@@ -546,6 +546,7 @@ Checker::EngineEnd Checker::run_engines(PropertyResult &r, Smt &smt,
   smt.ts->exact_reals = opts.exact_reals;
   smt.ts->free_values = free_values;  // Checker::free_values
   smt.ts->overflow_errors = encode_overflow;
+  smt.simple = encode_overflow;
   // With `ticking`, only runs where the main node ticks at every cycle: a cycle where
   // every input is absent changes no state and has no value, so for a property of the
   // present values these runs lose nothing (stuttering), and k-induction is not defeated

@@ -50,7 +50,7 @@ void limit(z3::context &ctx, z3::solver &s, const Budget &b) {
 // queries.
 z3::solver Smt::solver() {
   if (budget.exhausted()) budget.fail();
-  z3::solver s(ctx);
+  z3::solver s = simple ? z3::solver(ctx, z3::solver::simple()) : z3::solver(ctx);
   limit(ctx, s, budget);
   return s;
 }

@@ -76,6 +76,11 @@ struct Smt {
   Smt &operator=(const Smt &) = delete;
   // A solver of this context; throws BudgetExhausted when nothing is left.
   z3::solver solver();
+  // Solvers without Z3's preprocessing tactics (its SMT core alone). Z3 4.8's QF_LIA tactic
+  // bit-blasts a problem whose ints are all bounded, which a 64-bit boundary makes costly:
+  // `1 <= x and x + 1 > 2^63 - 1` took 1.9 M units there, 300 in the core. The overflow
+  // property's queries are all of that kind (Checker::check_overflow).
+  bool simple = false;
   // s.check() within what is left of the budget (each call is limited anew, so a solver
   // checked many times spends no more than the budget); a query that gives up because
   // the budget ran out throws BudgetExhausted, other unknowns are returned.

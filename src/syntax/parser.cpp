@@ -14,6 +14,7 @@
 #include "syntax/any_values.hpp"
 #include "syntax/quantifiers.hpp"
 #include "syntax/datatypes.hpp"
+#include "syntax/printer.hpp"
 #include "syntax/refinements.hpp"
 #include "syntax/statement_blocks.hpp"
 
@@ -100,6 +101,8 @@ class Parser {
     for (auto &t : testers_) p.datatypes.push_back(t);
     for (auto &w : whens_) p.datatypes.push_back(w);
     for (auto &a : activates_) p.datatypes.push_back(a);  // printed, each would be its expansion
+    for (auto &a : ascriptions_) p.datatypes.push_back(a);  // printed, each would be its local
+    if (!ascribed_named_.empty()) ascribed_ranges(p);
     return p;
   }
 
@@ -146,6 +149,21 @@ class Parser {
   std::vector<Quantifier> quantifiers_;   // Kind 2's `forall`, `exists` (syntax/quantifiers.hpp)
   std::vector<Span> whens_;               // Kind 2's `when c then e1 else e2` (syntax/datatypes.hpp)
   std::vector<Span> activates_;           // Kind 2's `(activate N every c)(x)`, written as its expansion
+  // Kind 2's type ascriptions `(e : t)` of the node being read (ascription()): each a local
+  // of type t defined by e, added to the node after its body; their spans (fmt refuses).
+  bool ascribing_ = false;  // in a node's equation, where an ascription is read
+  std::vector<Equation> *current_equations_ = nullptr;  // the equations of the node being read
+  std::vector<std::pair<VarDecl, Equation>> ascribed_;
+  // An ascription to a named type, whose range (if it names a subrange) is checked once
+  // the file's types are known (ascribed_ranges()): (node, local, type, span).
+  struct NamedAscription {
+    std::string node, local, type;
+    Span span;
+  };
+  std::vector<NamedAscription> ascribed_named_;
+  std::vector<Assumption> ascribed_checks_;  // the ranges of inline subranges, for the node
+  std::vector<Span> ascriptions_;
+  int ascribed_count_ = 0;
   std::string modifier_;  // `transparent` / `opaque` read before the next node's keyword
 
   // ---- token helpers ----
@@ -408,6 +426,11 @@ class Parser {
         var_decl_group(n.locals);
       } while (at_name() && looks_like_decl());
     }
+    struct Body {  // the node's own equations, where a type ascription adds a local
+      std::vector<Equation> *&cur, *was;
+      ~Body() { cur = was; }
+    } body{current_equations_, current_equations_};
+    current_equations_ = &n.equations;
     if (accept(Tok::KwLet)) {
       n.has_let = true;
       while (!at(Tok::KwTel) && !at(Tok::Eof) && !at_decl_start() && !d_.saturated())
@@ -426,6 +449,12 @@ class Parser {
       }
     }
     if (!local_consts.empty()) node_constants(n, std::move(local_consts));
+    for (auto &[v, eq] : ascribed_) {
+      if (v.type && v.type->kind == TypeSyntax::Named) ascribed_named_.push_back({n.name, v.name, v.type->name, v.span});
+      n.locals.push_back(std::move(v)), n.equations.push_back(std::move(eq));
+    }
+    for (auto &a : ascribed_checks_) n.assumptions.push_back(std::move(a));
+    ascribed_.clear(), ascribed_checks_.clear();
     if (specified)
       for (auto &eq : n.equations)
         for (auto &l : eq.lhs)
@@ -1398,6 +1427,11 @@ class Parser {
     blk.span = take().span;
     int id = static_cast<int>(n.resets.size());
     size_t first = n.equations.size();
+    struct Body {  // no type ascription here: its local would not be restarted with the block
+      std::vector<Equation> *&cur, *was;
+      ~Body() { cur = was; }
+    } body{current_equations_, current_equations_};
+    current_equations_ = nullptr;
     while (!at(Tok::KwEvery) && !at(Tok::KwTel) && !at(Tok::Eof) && !at_decl_start() && !d_.saturated()) {
       if (at_property() || at_assert() || at_assumption() || (at(Tok::Ident) && cur().text == "reset")) {
         d_.error("syntax.unsupported", cur().span, "a reset block holds equations only (no assertion, property or nested reset)");
@@ -1415,6 +1449,11 @@ class Parser {
   }
 
   void equation_recovering(std::vector<Equation> &out) {
+    struct Ascribing {  // a type ascription is read in an equation of the node (ascription())
+      bool &on, was;
+      ~Ascribing() { on = was; }
+    } ascribing{ascribing_, ascribing_};
+    ascribing_ = &out == current_equations_;
     try {
       out.push_back(equation());
     } catch (ParseAbort &) {
@@ -1970,6 +2009,74 @@ class Parser {
     e->name = "restart";  // the spelling, for the printer
     return e;
   }
+  // Kind 2's type ascription `(e : t)`, at its ':': e's value, of type t, where t's range
+  // or refinement is checked: a fresh local of type t defined by e, as a typed constant of
+  // a node is (node_constants), so that a subrange or refinement is a property of the node
+  // as a local's is. Read in a node's equations only: elsewhere (a block, a contract, a
+  // property, a constant) its local would be computed where the expression is not.
+  ExprPtr ascription(Span b, ExprPtr e) {
+    take();  // ':'
+    TypeSyntax t = type();
+    expect(Tok::RParen, "to close the type ascription '(e : t)'");
+    if (!ascribing_) {
+      d_.error("syntax.unsupported", from(b),
+               "a type ascription '(e : t)' is read by rml in a node's equations only (not in a block, a contract, a property or a constant)");
+      return e;
+    }
+    std::string name;
+    do name = "ascribed" + std::to_string(++ascribed_count_);
+    while (file_names().count(name));
+    VarDecl v;
+    v.name = name;
+    v.span = from(b);
+    v.type = std::move(t);
+    Equation eq;
+    eq.lhs.push_back(LhsItem{name, from(b)});
+    eq.rhs = std::move(e);
+    eq.span = from(b);
+    if (v.type->subrange) ascribed_checks_.push_back(range_check(name, *v.type, "subrange", from(b)));
+    ascribed_.emplace_back(std::move(v), std::move(eq));
+    ascriptions_.push_back(from(b));
+    return mk_var(name, from(b));
+  }
+  // An ascription's subrange as a property of its node, `lo <= v and v <= hi` (a side `*`
+  // left out), named `v:T` as a refinement's is (Kind 2 checks it so).
+  Assumption range_check(const std::string &v, const TypeSyntax &t, const std::string &type_name, Span span) {
+    ExprPtr cond;
+    auto conj = [&](ExprPtr c) { cond = cond ? binary(Op::And, std::move(cond), std::move(c), span) : std::move(c); };
+    if (t.range_lo) conj(binary(Op::Le, t.range_lo->clone(), mk_var(v, span), span));
+    if (t.range_hi) conj(binary(Op::Le, mk_var(v, span), t.range_hi->clone(), span));
+    if (!cond) cond = mk_bool(true, span);
+    Assumption a;
+    a.property = true;
+    a.keyword = "check";
+    a.cond = std::move(cond);
+    a.span = span;
+    a.name = v + ":" + type_name;
+    a.name_span = span;
+    a.text = print_expr(*a.cond) + " (the range of " + type_name + ")";
+    return a;
+  }
+  // The ascriptions to named types that denote subranges (through aliases), checked.
+  void ascribed_ranges(Program &p) {
+    std::map<std::string, const TypeDecl *> types;
+    for (auto &d : p.decls)
+      if (auto *t = std::get_if<TypeDecl>(&d)) types[t->name] = t;
+    for (auto &a : ascribed_named_) {
+      const TypeSyntax *t = nullptr;
+      std::string name = a.type;
+      for (int hops = 0; hops < 64; ++hops) {  // (a cycle of aliases is sema's error)
+        auto it = types.find(name);
+        if (it == types.end() || !it->second->alias) break;
+        t = &*it->second->alias;
+        if (t->kind != TypeSyntax::Named) break;
+        name = t->name;
+      }
+      if (!t || !t->subrange) continue;
+      for (auto &d : p.decls)
+        if (auto *n = std::get_if<NodeDecl>(&d); n && n->name == a.node) n->assumptions.push_back(range_check(a.local, *t, a.type, a.span));
+    }
+  }
   // Kind 2's (and Scade's) activation, after its '(': `(activate N every c)(args)` is N's
   // instance on the clock c, `N(args when c)` (Kind 2 allows it where that clock is
   // expected: a merge's branch); `every k = C` is the enumeration's clock `C(k)` and
@@ -2349,6 +2456,7 @@ class Parser {
         if (at(Tok::RParen)) error_expected("an expression inside '()'");
         std::vector<ExprPtr> a;
         a.push_back(expr());
+        if (at(Tok::Colon)) return ascription(b, std::move(a[0]));
         if (at(Tok::Comma)) {
           while (accept(Tok::Comma)) a.push_back(expr());
           expect(Tok::RParen, "to close the tuple");
