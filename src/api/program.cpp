@@ -173,7 +173,7 @@ Result<std::string> format_text(const std::string &name, const std::string &text
   };
   for (const Expanded &e : {Expanded{r->user.contracts, "fmt.contract", "Kind 2 contracts or refinement types"},
                             Expanded{r->user.statement_blocks, "fmt.block", "Kind 2 if statements, when, cond or frame blocks"},
-                            Expanded{r->user.datatypes, "fmt.datatype", "Kind 2 datatypes, matches, testers, quantifiers or 'any { x: T | P }'"}}) {
+                            Expanded{r->user.datatypes, "fmt.datatype", "Kind 2 datatypes, matches, testers, quantifiers, activations, type ascriptions or 'any { x: T | P }'"}}) {
     if (e.where.empty()) continue;
     rml::Diagnostic d;
     d.rule = e.rule;
