@@ -380,6 +380,14 @@ oracle::Inputs extreme_inputs() {
   return in;
 }
 
+// Equations that put y (at the 64-bit extremes in the laws' runs) through each operation
+// that can overflow, and the ‖ through state, a merge of complementary branches and a
+// generated expression: the generator's own ints are mostly small (`mod 7`).
+std::string overflowing_equations(testgen::ProgGen &g, int depth) {
+  return "  w0 = (y + " + g.expr(testgen::Ty::Int, depth, g.locals) + ") * " + g.expr(testgen::Ty::Int, 1, g.locals) + ";\n" +
+         "  w1 = (0 fby w0) - y;\n" + "  w2 = merge c ((-y) when c) ((y div (0 - 1)) when not c);\n";
+}
+
 // Whether two cells are the same (tag, and the value's bits).
 bool same_cell(const oracle::Cell &a, const oracle::Cell &b) {
   if (a.tag != b.tag) return false;
@@ -397,12 +405,7 @@ bool readings_agree(bool every) {
   testgen::ProgGen g;
   g.well_clocked = true;
   std::string text = g.program();
-  // The generator's ints are mostly small (`mod 7`): these equations put y, at the 64-bit
-  // extremes, through each operation that can overflow, and the ‖ through state, a merge
-  // of complementary branches, an `->` and a generated expression.
-  text += "  w0 = (y + " + g.expr(testgen::Ty::Int, 2, g.locals) + ") * " + g.expr(testgen::Ty::Int, 1, g.locals) + ";\n";
-  text += "  w1 = (0 fby w0) - y;\n";
-  text += "  w2 = merge c ((-y) when c) ((y div (0 - 1)) when not c);\n";
+  text += overflowing_equations(g, 2);
   text += "  w3 = (w1 -> pre w2) + abs(y);\n";
   text += "  w4 = if " + g.expr(testgen::Ty::Bool, 1, g.locals) + " then w3 else " + g.expr(testgen::Ty::Int, 1, g.locals) + ";\n";
   RC_LOG() << text;
@@ -447,13 +450,11 @@ RC_GTEST_PROP(IntOverflow, WhatIsProvedInTheOverflowReadingHoldsAtTheExtremes, (
   testgen::ProgGen g;
   g.well_clocked = true;
   std::string text = g.program();
-  // One program in two: as in the law above, y through each operation that can overflow,
+  // One program in two: y through each operation that can overflow (overflowing_equations),
   // which the property then reads one time in two (the others reach "overflow valid").
   std::string property = g.expr(testgen::Ty::Bool, 2, g.locals);
   if (*rc::gen::arbitrary<bool>()) {
-    text += "  w0 = (y + " + g.expr(testgen::Ty::Int, 1, g.locals) + ") * " + g.expr(testgen::Ty::Int, 1, g.locals) + ";\n";
-    text += "  w1 = (0 fby w0) - y;\n";
-    text += "  w2 = merge c ((-y) when c) ((y div (0 - 1)) when not c);\n";
+    text += overflowing_equations(g, 1);
     const std::vector<std::string> about_ints{"w0 <> y", "w1 + y = 0 fby w0", "w2 >= 0 or y >= 0", "abs(w2) >= 0", "w1 < w0 or c"};
     if (*rc::gen::arbitrary<bool>()) property = *rc::gen::elementOf(about_ints);
   }
