@@ -149,6 +149,7 @@ class Parser {
   std::vector<Quantifier> quantifiers_;   // Kind 2's `forall`, `exists` (syntax/quantifiers.hpp)
   std::vector<Span> whens_;               // Kind 2's `when c then e1 else e2` (syntax/datatypes.hpp)
   std::vector<Span> activates_;           // Kind 2's `(activate N every c)(x)`, written as its expansion
+  std::set<std::string> enum_ctors_;      // the enumerations' constructors declared so far (activate)
   // Kind 2's type ascriptions `(e : t)` of the node being read (ascription()): each a local
   // of type t defined by e, added to the node after its body; their spans (fmt refuses).
   bool ascribing_ = false;  // in a node's equation, where an ascription is read
@@ -992,6 +993,7 @@ class Parser {
     auto ctor = [&] {
       t.ctor_spans.push_back(cur().span);
       t.ctors.push_back(expect_ident("a constructor name"));
+      enum_ctors_.insert(t.ctors.back());
     };
     if (at(Tok::Ident) && peek(1).kind == Tok::Bar) {  // Heptagon / Vélus: A | B | C
       t.is_enum = t.bar_syntax = true;
@@ -2079,7 +2081,8 @@ class Parser {
   }
   // Kind 2's (and Scade's) activation, after its '(': `(activate N every c)(args)` is N's
   // instance on the clock c, `N(args when c)` (Kind 2 allows it where that clock is
-  // expected: a merge's branch); `every k = C` is the enumeration's clock `C(k)` and
+  // expected: a merge's branch); `every k = C` (C a constructor of an enumeration declared
+  // before) is the enumeration's clock `C(k)` and
   // `every not c` the clock `not c`, as Kind 2 writes them. `initial default (d, ..)` makes
   // it Lustre's condact (sema/expand_condact: the outputs held where c is false, d before
   // c first holds). `restart every r`, or `(activate (restart N every r) every c)`,
@@ -2131,11 +2134,13 @@ class Parser {
         w->positive = false;
         cond = c->args[0]->clone();
       } else if (c->kind == ExprKind::Binary && c->op == Op::Eq && c->args[0]->kind == ExprKind::Var &&
-                 c->args[1]->kind == ExprKind::Var) {  // `k = C`: the clock C(k)
+                 c->args[1]->kind == ExprKind::Var &&
+                 (enum_ctors_.count(c->args[1]->name) || enum_ctors_.count(c->args[0]->name))) {  // `k = C`: the clock C(k)
+        const bool ctor_right = enum_ctors_.count(c->args[1]->name) > 0;
         std::vector<ExprPtr> k;
-        k.push_back(c->args[0]->clone());
+        k.push_back(c->args[ctor_right ? 0 : 1]->clone());
         cond = node(ExprKind::Call, c->span, std::move(k));
-        cond->name = c->args[1]->name;
+        cond->name = c->args[ctor_right ? 1 : 0]->name;
       } else {
         cond = c->clone();
       }

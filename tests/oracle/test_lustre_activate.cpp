@@ -52,6 +52,17 @@ TEST(LustreActivate, AnActivatedInstanceStepsOnlyOnItsClock) {
   expect_solvers_agree(r);
 }
 
+// `every a = b` on two bools is no enumeration's clock: the clock of the condition a = b.
+TEST(LustreActivate, AnEqualityOfTwoVariablesIsAnEnumerationClockOnlyForAConstructor) {
+  auto r = run_both(
+      "node integr (e: int) returns (s: int);\nlet\n  s = e + (0 -> pre s);\ntel\n"
+      "node main (i: int; a, b: bool) returns (o: int);\nlet\n"
+      "  o = merge (a = b) ((activate integr every a = b)(i)) (0 when not (a = b));\ntel\n",
+      "main", {{"i", {"1", "2", "3"}}, {"a", {"T", "T", "F"}}, {"b", {"T", "F", "F"}}});
+  expect_stream(r, "o", {"1", "0", "4"});  // steps at cycles 0 and 2: 1, then 1 + 3
+  expect_solvers_agree(r);
+}
+
 TEST(LustreActivate, WhatIsNotReadIsALocatedError) {
   auto none = check_text(
       "node k () returns (o: int);\nlet\n  o = 1;\ntel\n"
